@@ -1,0 +1,419 @@
+"""Boards, squares and algebraic notation.
+
+A square is a plain ``int``: its index ``y * width + x``, where ``x`` is the file (column) and
+``y`` the rank (row), both zero-based, so ``a1`` (bottom-left) is 0. Names and indices convert
+both ways with :meth:`Board.square_name` and :meth:`Board.parse_square`; files past ``z`` go
+``aa``, ``ab``, ... like spreadsheet columns.
+
+>>> b = Board(8, 8)
+>>> b.parse_square("c3"), b.square_name(18), b.xy(18)
+(18, 'c3', (2, 2))
+>>> file_name(25), file_name(26), parse_file("ab")
+('z', 'aa', 27)
+>>> parse_board("3x10")
+Board(width=3, height=10)
+
+The board is the only place that knows the geometry: solvers work on its neighbour tables or on
+its padded grid (:meth:`Board.padded`), so a board with removed squares (``holes``) or another
+leaper (``leaper=(1, 3)``, the camel) needs no change to them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Union
+
+from knightstour.errors import KnightsTourError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "MAX_SQUARES",
+    "Board",
+    "BoardLike",
+    "PaddedGrid",
+    "file_name",
+    "parse_board",
+    "parse_file",
+]
+
+#: Square indices are int32, so a board holds at most this many squares.
+MAX_SQUARES = 2**31 - 1
+#: The longest side accepted; a spec longer than this is a typo, not a board.
+MAX_SIDE = 2**31 - 1
+
+_BOARD_RE = re.compile(r"^\s*(\d+)\s*(?:[x×X*]\s*(\d+))?\s*$")
+_SQUARE_RE = re.compile(r"^([a-z]+)([1-9][0-9]*)$")
+_XY_RE = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*$")
+
+
+def file_name(x: int) -> str:
+    """The letters of file ``x`` (zero-based): ``a`` … ``z``, then ``aa``, ``ab``, …
+
+    >>> [file_name(x) for x in (0, 1, 25, 26, 27, 51, 52, 701, 702)]
+    ['a', 'b', 'z', 'aa', 'ab', 'az', 'ba', 'zz', 'aaa']
+    """
+    if x < 0:
+        raise KnightsTourError(f"file index must be >= 0, got {x}")
+    letters = []
+    n = x + 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        letters.append(chr(ord("a") + r))
+    return "".join(reversed(letters))
+
+
+def parse_file(letters: str) -> int:
+    """The zero-based file index of ``letters``, the inverse of :func:`file_name`.
+
+    >>> parse_file("a"), parse_file("z"), parse_file("aa"), parse_file("zz")
+    (0, 25, 26, 701)
+    """
+    if not letters or not letters.isascii() or not letters.isalpha():
+        raise KnightsTourError(f"not a file name: {letters!r} (expected letters a-z)")
+    n = 0
+    for ch in letters.lower():
+        n = n * 26 + (ord(ch) - ord("a") + 1)
+    return n - 1
+
+
+@dataclass(frozen=True)
+class PaddedGrid:
+    """The board inside a border of blocked cells, for compiled solvers.
+
+    Cell ``(x, y)`` of the board is padded index ``(y + pad) * pwidth + x + pad``; ``blocked``
+    is 1 on the border and on holes, and ``offsets`` are the leaper's moves as padded-index
+    differences, so a move never needs a bounds check.
+    """
+
+    pad: int
+    pwidth: int
+    pheight: int
+    blocked: np.ndarray  # uint8, pwidth * pheight
+    offsets: np.ndarray  # int64, one per move direction
+
+    def to_padded(self, index: np.ndarray | int, width: int) -> np.ndarray | int:
+        """Board index (or array of them) to padded index."""
+        y, x = index // width, index % width
+        return (y + self.pad) * self.pwidth + x + self.pad
+
+    def from_padded(self, p: np.ndarray | int, width: int) -> np.ndarray | int:
+        """Padded index (or array of them) to board index."""
+        y, x = p // self.pwidth - self.pad, p % self.pwidth - self.pad
+        return y * width + x
+
+
+@dataclass(frozen=True)
+class Board:
+    """A ``width`` × ``height`` board (files × ranks), optionally with holes and another leaper.
+
+    ``leaper=(a, b)`` is the piece: ``(1, 2)`` is the knight, ``(1, 3)`` the camel. ``holes``
+    are square indices removed from the board. The existence theory and the divide-and-conquer
+    construction cover the plain knight board; the search methods work on any board.
+
+    >>> Board(5, 5).size, Board(3, 4).square_name(11)
+    (25, 'c4')
+    >>> Board(0, 3)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.KnightsTourError: board width must be at least 1, got 0
+    """
+
+    width: int
+    height: int
+    leaper: tuple[int, int] = field(default=(1, 2), repr=False)
+    holes: frozenset[int] = field(default=frozenset(), repr=False)
+
+    def __post_init__(self) -> None:
+        for name in ("width", "height"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise KnightsTourError(f"board {name} must be an integer, got {value!r}")
+            if value < 1:
+                raise KnightsTourError(f"board {name} must be at least 1, got {value}")
+        if self.width * self.height > MAX_SQUARES:
+            raise KnightsTourError(
+                f"board {self.width}x{self.height} has {self.width * self.height:,} squares, "
+                f"more than the {MAX_SQUARES:,} that int32 square indices can number"
+            )
+        a, b = self.leaper
+        if not (isinstance(a, int) and isinstance(b, int)) or a < 0 or b < 1 or a > b:
+            raise KnightsTourError(f"leaper must be (a, b) with 0 <= a <= b, b >= 1: {self.leaper}")
+        if self.holes:
+            object.__setattr__(self, "holes", frozenset(int(h) for h in self.holes))
+            bad = [h for h in self.holes if not 0 <= h < self.width * self.height]
+            if bad:
+                raise KnightsTourError(f"hole {bad[0]} is off the {self.spec} board")
+
+    # -- identity -------------------------------------------------------------------------
+
+    @property
+    def spec(self) -> str:
+        """The board spec, ``WxH``.
+
+        >>> Board(3, 10).spec
+        '3x10'
+        """
+        return f"{self.width}x{self.height}"
+
+    @property
+    def is_plain_knight(self) -> bool:
+        """True for a knight on a full rectangle: the case the theorems speak of."""
+        return self.leaper == (1, 2) and not self.holes
+
+    @property
+    def area(self) -> int:
+        """``width * height``, holes included."""
+        return self.width * self.height
+
+    @property
+    def size(self) -> int:
+        """The number of squares a tour must visit (holes excluded)."""
+        return self.width * self.height - len(self.holes)
+
+    def __str__(self) -> str:
+        return self.spec
+
+    # -- squares --------------------------------------------------------------------------
+
+    def index(self, x: int, y: int) -> int:
+        """The square index of zero-based ``(x, y)``, checked to be on the board."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise KnightsTourError(f"square ({x}, {y}) is off the {self.spec} board")
+        return y * self.width + x
+
+    def xy(self, square: int) -> tuple[int, int]:
+        """Zero-based ``(x, y)`` of a square index."""
+        return square % self.width, square // self.width
+
+    def square_name(self, square: int) -> str:
+        """The algebraic name of a square index: file letters then rank number.
+
+        >>> Board(30, 30).square_name(29 + 30 * 29)
+        'ad30'
+        """
+        if not 0 <= square < self.area:
+            raise KnightsTourError(f"square index {square} is off the {self.spec} board")
+        x, y = square % self.width, square // self.width
+        return f"{file_name(x)}{y + 1}"
+
+    def parse_square(self, text: str | int | tuple[int, int] | Iterable[int]) -> int:
+        """A square index from ``'c3'``, ``'2,2'``, ``(2, 2)`` or an index, checked on the board.
+
+        >>> b = Board(8, 8)
+        >>> b.parse_square("h8"), b.parse_square("7,7"), b.parse_square((0, 1)), b.parse_square(5)
+        (63, 63, 8, 5)
+        >>> b.parse_square("i1")
+        Traceback (most recent call last):
+        ...
+        knightstour.errors.KnightsTourError: square i1 is off the 8x8 board (files a-h, ranks 1-8)
+        """
+        if isinstance(text, bool):
+            raise KnightsTourError(f"not a square: {text!r}")
+        if isinstance(text, int):
+            if not 0 <= text < self.area:
+                raise KnightsTourError(f"square index {text} is off the {self.spec} board")
+            return self._check_hole(text, str(text))
+        if isinstance(text, str):
+            s = text.strip().lower()
+            m = _SQUARE_RE.match(s)
+            if m:
+                x, y = parse_file(m.group(1)), int(m.group(2)) - 1
+                if not (x < self.width and y < self.height):
+                    raise KnightsTourError(
+                        f"square {s} is off the {self.spec} board (files a-"
+                        f"{file_name(self.width - 1)}, ranks 1-{self.height})"
+                    )
+                return self._check_hole(y * self.width + x, s)
+            m = _XY_RE.match(s)
+            if m:
+                x, y = int(m.group(1)), int(m.group(2))
+                return self._check_hole(self.index(x, y), s)
+            raise KnightsTourError(
+                f"not a square: {text!r} (expected algebraic like 'c3' or zero-based 'x,y')"
+            )
+        try:
+            x, y = (int(v) for v in text)
+        except (TypeError, ValueError):
+            raise KnightsTourError(f"not a square: {text!r}") from None
+        return self._check_hole(self.index(x, y), f"({x}, {y})")
+
+    def _check_hole(self, square: int, shown: str) -> int:
+        if square in self.holes:
+            raise KnightsTourError(f"square {shown} is a hole of this board")
+        return square
+
+    def squares(self) -> Iterator[int]:
+        """Every square index on the board, holes excluded, in index order."""
+        holes = self.holes
+        return (s for s in range(self.area) if s not in holes)
+
+    def colour(self, square: int) -> int:
+        """0 for the colour of ``a1`` (the corner colour), 1 for the other.
+
+        >>> Board(8, 8).colour(0), Board(8, 8).colour(1)
+        (0, 1)
+        """
+        x, y = square % self.width, square // self.width
+        return (x + y) & 1
+
+    # -- moves ----------------------------------------------------------------------------
+
+    @cached_property
+    def deltas(self) -> tuple[tuple[int, int], ...]:
+        """The leaper's moves as ``(dx, dy)`` in the fixed order that tie-breaks refer to.
+
+        For the knight, counter-clockwise from two right, one up:
+
+        >>> Board(8, 8).deltas
+        ((2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1))
+        """
+        a, b = self.leaper
+        out: list[tuple[int, int]] = []
+        for dx, dy in ((b, a), (a, b), (-a, b), (-b, a), (-b, -a), (-a, -b), (a, -b), (b, -a)):
+            if (dx, dy) not in out:
+                out.append((dx, dy))
+        return tuple(out)
+
+    def moves(self, square: int) -> list[int]:
+        """The squares a leaper move away from ``square``, in the fixed move order.
+
+        >>> b = Board(8, 8)
+        >>> [b.square_name(s) for s in b.moves(b.parse_square("a1"))]
+        ['c2', 'b3']
+        """
+        x, y = square % self.width, square // self.width
+        out = []
+        for dx, dy in self.deltas:
+            nx, ny = x + dx, y + dy
+            if 0 <= nx < self.width and 0 <= ny < self.height:
+                t = ny * self.width + nx
+                if t not in self.holes:
+                    out.append(t)
+        return out
+
+    def is_move(self, a: int, b: int) -> bool:
+        """True when ``b`` is one leaper move from ``a``."""
+        ax, ay = a % self.width, a // self.width
+        bx, by = b % self.width, b // self.width
+        d = sorted((abs(ax - bx), abs(ay - by)))
+        return tuple(d) == tuple(sorted(self.leaper))
+
+    def neighbour_table(self) -> np.ndarray:
+        """An ``(area, 8)`` int32 table of neighbour squares, ``-1`` where there is none.
+
+        Rows of holes are all ``-1``. For small-board searches; large boards use
+        :meth:`padded`.
+        """
+        import numpy as np
+
+        self.require_memory(40, "a neighbour table")
+        n = self.area
+        idx = np.arange(n, dtype=np.int64)
+        x, y = idx % self.width, idx // self.width
+        table = np.full((n, len(self.deltas)), -1, dtype=np.int32)
+        hole_mask = np.zeros(n, dtype=bool)
+        if self.holes:
+            hole_mask[list(self.holes)] = True
+        for k, (dx, dy) in enumerate(self.deltas):
+            nx, ny = x + dx, y + dy
+            ok = (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height) & ~hole_mask
+            t = ny * self.width + nx
+            ok[ok] &= ~hole_mask[t[ok]]
+            table[ok, k] = t[ok]
+        return table
+
+    def padded(self) -> PaddedGrid:
+        """The board inside a blocked border as wide as the leaper's longest leg."""
+        import numpy as np
+
+        pad = max(self.leaper)
+        pw, ph = self.width + 2 * pad, self.height + 2 * pad
+        blocked = np.ones((ph, pw), dtype=np.uint8)
+        blocked[pad : pad + self.height, pad : pad + self.width] = 0
+        blocked = blocked.reshape(-1)
+        if self.holes:
+            h = np.fromiter(self.holes, dtype=np.int64)
+            blocked[(h // self.width + pad) * pw + h % self.width + pad] = 1
+        offsets = np.array([dy * pw + dx for dx, dy in self.deltas], dtype=np.int64)
+        return PaddedGrid(pad, pw, ph, blocked, offsets)
+
+    # -- resources ------------------------------------------------------------------------
+
+    def require_memory(self, bytes_per_square: float, what: str = "this") -> None:
+        """Refuse, before allocating, work that needs more memory than this machine has.
+
+        >>> Board(8, 8).require_memory(100)
+        >>> Board(46000, 46000).require_memory(1e6, "a tour")
+        Traceback (most recent call last):
+        ...
+        knightstour.errors.KnightsTourError: board 46000x46000 is too large: a tour needs ...
+        """
+        need = bytes_per_square * self.area
+        have = available_memory()
+        if need > have:
+            raise KnightsTourError(
+                f"board {self.spec} is too large: {what} needs {_human_bytes(need)}, "
+                f"more than the {_human_bytes(have)} of memory available"
+            )
+
+
+BoardLike = Union[Board, str, int, tuple[int, int]]
+
+
+def parse_board(spec: BoardLike) -> Board:
+    """A :class:`Board` from ``'WxH'``, ``'N'`` (``NxN``), ``(W, H)``, ``N`` or a Board.
+
+    >>> parse_board("8"), parse_board((3, 4)), parse_board(" 10 x 3 ")
+    (Board(width=8, height=8), Board(width=3, height=4), Board(width=10, height=3))
+    >>> parse_board("8y8")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.KnightsTourError: not a board spec: '8y8' (expected WxH like 8x8, or N)
+    """
+    if isinstance(spec, Board):
+        return spec
+    if isinstance(spec, bool):
+        raise KnightsTourError(f"not a board spec: {spec!r}")
+    if isinstance(spec, int):
+        return Board(spec, spec)
+    if isinstance(spec, str):
+        m = _BOARD_RE.match(spec)
+        if not m:
+            raise KnightsTourError(f"not a board spec: {spec!r} (expected WxH like 8x8, or N)")
+        w = int(m.group(1))
+        h = int(m.group(2)) if m.group(2) is not None else w
+        if w > MAX_SIDE or h > MAX_SIDE:
+            raise KnightsTourError(f"board {w}x{h} is too large: a side may be at most {MAX_SIDE}")
+        return Board(w, h)
+    if isinstance(spec, tuple | list) and len(spec) == 2:
+        return Board(*spec)
+    raise KnightsTourError(f"not a board spec: {spec!r} (expected WxH like 8x8, or N)")
+
+
+def available_memory() -> int:
+    """Bytes of memory this process may reasonably use: what the system reports available."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 0.8)
+    except (ValueError, OSError, AttributeError):
+        return 8 * 2**30
+
+
+def _human_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.1f} {unit}" if unit != "B" else f"{int(n)} B"
+        n /= 1024
+    raise AssertionError  # pragma: no cover

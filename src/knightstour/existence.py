@@ -1,0 +1,300 @@
+"""Whether a tour can exist, and why not: theorems and colour parity, before any search.
+
+:func:`exists` answers ``True``, ``False`` or ``None`` (no theorem decides; a search must) with a
+human reason. It never searches itself; :func:`knightstour.solvers.solve` and the exact search
+build on it.
+
+>>> exists("4x4").exists, exists("5x5", closed=True).reason.split(":")[0]
+(False, 'no closed tour on 5x5')
+>>> exists("8x8", start="a1", end="h8").reason
+'no tour from a1 to h8: a1 and h8 have the same colour, but on a board with an even number of squares a tour starts and ends on different colours'
+
+Sources:
+
+- Schwenk, A. J. (1991). Which rectangular chessboards have a knight's tour? *Mathematics
+  Magazine* 64(5), 325-332: closed tours on m × n (m ≤ n) exist unless m and n are both odd,
+  m ∈ {1, 2, 4}, or m = 3 and n ∈ {4, 6, 8}.
+- Conrad, A., Hindrichs, T., Morsy, H., Wegener, I. (1994). Solution of the knight's Hamiltonian
+  path problem on chessboards. *Discrete Applied Mathematics* 50, 125-134: open tours exist
+  unless the board is 1 × n (n > 1), 2 × n, 3 × 3, 3 × 5, 3 × 6 or 4 × 4.
+- Colour parity: a knight's move always changes the colour of its square, so a tour alternates
+  colours. The 4 × n argument colours the two outer lines A and the two inner lines B: every move
+  from A lands on B, and with the chessboard colouring this forces both ends of an open tour onto
+  the outer lines (and rules out closed tours).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from knightstour.board import Board, BoardLike, parse_board
+
+__all__ = ["Existence", "closed_tour_exists", "exists", "open_tour_exists"]
+
+
+@dataclass(frozen=True)
+class Existence:
+    """An answer from :func:`exists`: ``exists`` is True, False or None (unknown), with a reason.
+
+    ``bool(answer)`` is True only when a tour is known to exist.
+    """
+
+    exists: bool | None
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.exists is True
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"exists": ..., "reason": ...}``."""
+        return {"exists": self.exists, "reason": self.reason}
+
+
+def _sides(board: Board) -> tuple[int, int]:
+    return min(board.width, board.height), max(board.width, board.height)
+
+
+def closed_tour_exists(board: BoardLike) -> Existence:
+    """Schwenk's theorem: whether the board has a closed tour, with the reason.
+
+    >>> closed_tour_exists("3x10").exists, closed_tour_exists("3x8").exists
+    (True, False)
+    """
+    b = parse_board(board)
+    if not b.is_plain_knight:
+        return _generic(b, None, None, closed=True)
+    m, n = _sides(b)
+    spec = b.spec
+    if b.size == 1:
+        return Existence(False, f"no closed tour on {spec}: one square has no move to close")
+    if m % 2 and n % 2:
+        return Existence(
+            False,
+            f"no closed tour on {spec}: it has {b.size} squares, an odd number, but a knight's "
+            f"move always changes colour, so a closed tour covers as many light squares as dark "
+            f"(Schwenk 1991)",
+        )
+    if m == 1:
+        return Existence(False, f"no closed tour on {spec}: a knight cannot move on a board 1 wide")
+    if m == 2:
+        return Existence(
+            False,
+            f"no closed tour on {spec}: on a board 2 wide the corner squares have a single move, "
+            f"and a closed tour enters and leaves every square (Schwenk 1991)",
+        )
+    if m == 4:
+        return Existence(
+            False,
+            f"no closed tour on {spec}: every move from the two outer lines lands on the two "
+            f"inner lines, so a closed tour would alternate outer and inner squares and put all "
+            f"outer squares on one colour, but they are half light and half dark (Schwenk 1991)",
+        )
+    if m == 3 and n in (4, 6, 8):
+        return Existence(
+            False,
+            f"no closed tour on {spec}: 3x4, 3x6 and 3x8 are the exceptions of Schwenk's theorem "
+            f"(Schwenk 1991)",
+        )
+    return Existence(
+        True,
+        f"{spec} has a closed tour (Schwenk 1991: every m x n board with m <= n has one unless "
+        f"both are odd, m is 1, 2 or 4, or m = 3 and n is 4, 6 or 8)",
+    )
+
+
+def open_tour_exists(board: BoardLike) -> Existence:
+    """The open-tour theorem: whether the board has any tour, with the reason.
+
+    >>> open_tour_exists("3x4").exists, open_tour_exists("3x5").exists, open_tour_exists("1x1").exists
+    (True, False, True)
+    """
+    b = parse_board(board)
+    if not b.is_plain_knight:
+        return _generic(b, None, None, closed=False)
+    m, n = _sides(b)
+    spec = b.spec
+    if b.size == 1:
+        return Existence(True, "a 1x1 board is toured by standing on its one square")
+    if m == 1:
+        return Existence(False, f"no tour on {spec}: a knight cannot move on a board 1 wide")
+    if m == 2:
+        return Existence(
+            False,
+            f"no tour on {spec}: on a board 2 wide every move changes the long coordinate by 2, "
+            f"so squares an odd distance apart along it are never connected",
+        )
+    if (m, n) == (3, 3):
+        return Existence(False, "no tour on 3x3: the centre square has no knight's move at all")
+    if (m, n) in ((3, 5), (3, 6), (4, 4)):
+        return Existence(
+            False,
+            f"no tour on {spec}: one of the four exceptions of the open-tour theorem "
+            f"(3x3, 3x5, 3x6, 4x4; Conrad et al. 1994), confirmed by exhaustive search",
+        )
+    return Existence(
+        True,
+        f"{spec} has a tour (Conrad et al. 1994: every board has one except 1xn, 2xn, "
+        f"3x3, 3x5, 3x6 and 4x4)",
+    )
+
+
+def exists(
+    board: BoardLike,
+    start: str | int | tuple[int, int] | None = None,
+    *,
+    end: str | int | tuple[int, int] | None = None,
+    closed: bool = False,
+) -> Existence:
+    """Whether a tour exists on ``board`` (from ``start``, to ``end``, closed), with the reason.
+
+    Decided by theorems and parity alone, instantly; ``exists`` is ``None`` when they do not
+    decide (the exact search of :func:`knightstour.solve` then does).
+
+    >>> exists("5x5", start="b1").reason
+    'no tour from b1 on 5x5: the board has 13 squares of the corner colour and 12 of the other; a knight alternates colours, so a tour starts and ends on the corner colour, and b1 is not'
+    >>> exists("8x8", start="e4", closed=True).exists
+    True
+    >>> exists("4x5", start="b2").exists
+    False
+    """
+    b = parse_board(board)
+    s = None if start is None else b.parse_square(start)
+    e = None if end is None else b.parse_square(end)
+    if not b.is_plain_knight:
+        return _generic(b, s, e, closed)
+    whole = closed_tour_exists(b) if closed else open_tour_exists(b)
+    if not whole.exists:
+        return whole
+    if s is None and e is None:
+        return whole
+    name = b.square_name
+    if s is not None and e is not None:
+        if s == e and b.size > 1:
+            return Existence(False, f"no tour from {name(s)} to itself: a tour visits each square once")
+        verdict = _colour_ends(b, s, e)
+        if verdict is not None:
+            return verdict
+    if closed:
+        if s is not None and e is not None:
+            if not b.is_move(s, e):
+                return Existence(
+                    False,
+                    f"no closed tour from {name(s)} to {name(e)}: a closed tour ends a knight's "
+                    f"move from its start, and {name(e)} is not",
+                )
+            return Existence(
+                None,
+                f"{b.spec} has closed tours, but whether one uses the move {name(e)}-{name(s)} "
+                f"is for the search to decide",
+            )
+        sq = s if s is not None else e
+        return Existence(
+            True,
+            f"{b.spec} has a closed tour (Schwenk 1991), and a closed tour can start from any "
+            f"square of its cycle, {name(sq)} included",
+        )
+
+    # open tours with a given start and/or end, on a board that has open tours
+    for sq, role in ((s, "from"), (e, "to")):
+        if sq is not None:
+            verdict = _single_end(b, sq, role)
+            if verdict is not None and verdict.exists is False:
+                return verdict
+    if s is not None and e is not None:
+        return Existence(
+            None, f"no theorem decides whether a tour runs from {name(s)} to {name(e)} on {b.spec}"
+        )
+    sq, role = (s, "from") if s is not None else (e, "to")
+    assert sq is not None
+    if closed_tour_exists(b).exists:
+        return Existence(
+            True,
+            f"{b.spec} has a closed tour (Schwenk 1991); cut open at {name(sq)}, it is an open "
+            f"tour {role} {name(sq)}",
+        )
+    verdict = _single_end(b, sq, role)
+    if verdict is not None:
+        return verdict
+    return Existence(None, f"no theorem decides whether a tour runs {role} {name(sq)} on {b.spec}")
+
+
+def _colour_ends(b: Board, s: int, e: int) -> Existence | None:
+    """Colour parity of a tour's two ends (knight: every move changes colour)."""
+    name = b.square_name
+    cs, ce = b.colour(s), b.colour(e)
+    if b.size % 2 == 0 and cs == ce:
+        return Existence(
+            False,
+            f"no tour from {name(s)} to {name(e)}: {name(s)} and {name(e)} have the same colour, "
+            f"but on a board with an even number of squares a tour starts and ends on different "
+            f"colours",
+        )
+    if b.size % 2 == 1 and (cs or ce):
+        bad = name(s) if cs else name(e)
+        return Existence(
+            False,
+            f"no tour from {name(s)} to {name(e)}: the board has one more square of the corner "
+            f"colour than of the other, so a tour starts and ends on the corner colour, and "
+            f"{bad} is not",
+        )
+    return None
+
+
+def _on_outer_line(b: Board, sq: int) -> bool:
+    x, y = b.xy(sq)
+    if b.height == 4 and b.width >= 4:
+        return y in (0, 3)
+    return x in (0, 3)
+
+
+def _single_end(b: Board, sq: int, role: str) -> Existence | None:
+    """What theory says of a tour with ``sq`` as its start (``role='from'``) or end (``'to'``).
+
+    Only called for boards that have an open tour.
+    """
+    name = b.square_name(sq)
+    m, n = _sides(b)
+    if b.size % 2 == 1 and b.colour(sq) == 1:
+        odd = (b.size + 1) // 2
+        return Existence(
+            False,
+            f"no tour {role} {name} on {b.spec}: the board has {odd} squares of the corner colour "
+            f"and {odd - 1} of the other; a knight alternates colours, so a tour starts and ends "
+            f"on the corner colour, and {name} is not",
+        )
+    if m == 4 and not _on_outer_line(b, sq):
+        return Existence(
+            False,
+            f"no tour {role} {name} on {b.spec}: every move from the two outer lines lands on the "
+            f"inner two, so with the colours alternating both ends of a tour lie on an outer "
+            f"line, and {name} is on an inner one",
+        )
+    return _small_board_fact(b, sq, role)
+
+
+def _small_board_fact(b: Board, sq: int, role: str) -> Existence | None:
+    """Start squares on boards without closed tours that admit a tour, where known."""
+    return None
+
+
+def _generic(b: Board, s: int | None, e: int | None, closed: bool) -> Existence:
+    """Boards with holes or other leapers: only counting and colour arguments apply."""
+    if b.size == 0:
+        return Existence(False, "the board has no squares")
+    a, c = b.leaper
+    if (a + c) % 2 == 1:
+        light = sum(b.colour(q) for q in b.squares())
+        dark = b.size - light
+        if closed and light != dark:
+            return Existence(
+                False,
+                f"no closed tour: the board has {dark} squares of one colour and {light} of the "
+                f"other, and this leaper always changes colour",
+            )
+        if abs(light - dark) > 1:
+            return Existence(
+                False,
+                f"no tour: the board has {dark} squares of one colour and {light} of the other, "
+                f"and a leaper that always changes colour needs them within one",
+            )
+    return Existence(None, "no theorem covers this board; the search decides")

@@ -1,0 +1,86 @@
+"""``method="auto"``: theory first, then the fast heuristics, then the exact or constructive methods.
+
+:func:`knightstour.solve` has already asked the existence theory, so ``auto`` only runs when a
+tour may exist. It tries a list of strategies in order (:func:`strategies`) and returns the first
+tour found, with the name of the method that found it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import numpy as np
+
+from knightstour.board import Board
+from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+
+__all__ = ["auto", "strategies"]
+
+#: Random-tie Warnsdorff walks tried by auto before the exact methods.
+RANDOM_WALKS = 64
+
+
+def strategies(
+    board: Board, start: int | None, end: int | None, closed: bool, tiebreak: str | None
+) -> Iterator[tuple[str, dict[str, object]]]:
+    """The (method, options) that auto tries, in order."""
+    from knightstour.solvers import METHODS
+
+    if "divide" in METHODS and board.size > 250_000:
+        yield "divide", {}
+    if not closed and end is None:
+        order = [tiebreak] if tiebreak else []
+        square = board.width == board.height
+        for tb in ("squirrel", "center", "lookahead", "first"):
+            if tb == "squirrel" and not square:
+                continue
+            if tb not in order:
+                order.append(tb)
+        for tb in order:
+            yield "warnsdorff", {"tiebreak": tb}
+        if board.size <= 250_000:
+            yield "warnsdorff", {"tiebreak": "random", "attempts": RANDOM_WALKS}
+    elif board.size <= 250_000:
+        yield "warnsdorff", {"tiebreak": tiebreak, "attempts": 200 if board.size <= 4096 else 20}
+    if "backtrack" in METHODS:
+        yield "backtrack", {}
+    if "divide" in METHODS and board.size <= 250_000:
+        yield "divide", {}
+
+
+def auto(
+    board: Board,
+    start: int | None = None,
+    *,
+    end: int | None = None,
+    closed: bool = False,
+    tiebreak: str | None = None,
+    seed: int | None = None,
+    deadline: float | None = None,
+) -> tuple[np.ndarray, str]:
+    """The first tour found by :func:`strategies`, and the method that found it."""
+    from knightstour.solvers import METHODS
+
+    failures: list[str] = []
+    for name, opts in strategies(board, start, end, closed, tiebreak):
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        kwargs = dict(end=end, closed=closed, seed=seed, deadline=deadline)
+        kwargs["tiebreak"] = opts.pop("tiebreak", tiebreak)
+        kwargs.update(opts)
+        if name == "warnsdorff" and start is None:
+            starts: list[int | None] = [0]
+        else:
+            starts = [start]
+        for s in starts:
+            try:
+                return METHODS[name](board, s, **kwargs), name
+            except SearchFailedError as err:
+                failures.append(f"{name}: {err}")
+            except NoTourError:
+                raise
+            except KnightsTourError as err:  # a method that does not apply to this request
+                failures.append(f"{name}: {err}")
+    detail = failures[-1] if failures else "no method applies"
+    raise SearchFailedError(f"no tour found ({len(failures)} attempts); last: {detail}")
