@@ -1,20 +1,44 @@
-"""Compiled hot loops (Numba). Imported only when a solver runs, never by ``import knightstour``.
+"""Hot loops, compiled by Numba for big work and run as plain Python for small.
 
 The kernels work on a :class:`~knightstour.board.PaddedGrid`: the board inside a border of
 blocked cells, so that a move is one addition and never needs a bounds check. Holes are blocked
 cells too, and the leaper is just a list of offsets: the kernels know nothing of knights.
+
+Each kernel is written once, in the subset of Python that Numba compiles. :func:`kernel` returns
+the compiled version (importing Numba, about 0.4 s the first time, then cached on disk) when the
+work is big enough to repay that, and the same function interpreted otherwise, so that
+``knightstour solve 8x8`` answers in a blink.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
-from numba import njit
+
+_MASK32 = 0xFFFFFFFF
+_compiled: dict[str, Callable[..., Any]] = {}
+
+#: Work (squares times walks) above which the compiled kernels are used.
+COMPILE_THRESHOLD = 50_000
+
+
+def kernel(name: str, work: int) -> Callable[..., Any]:
+    """The kernel ``name``, compiled when ``work`` is above :data:`COMPILE_THRESHOLD`."""
+    fn = globals()[name]
+    if work <= COMPILE_THRESHOLD:
+        return fn
+    if name not in _compiled:
+        from numba import njit
+
+        _compiled[name] = njit(cache=True, nogil=True)(fn)
+    return _compiled[name]
 
 #: Tie-break codes shared with :mod:`knightstour.solvers.warnsdorff`.
 TB_FIRST, TB_CENTER, TB_RANDOM, TB_LOOKAHEAD = 0, 1, 2, 3
 
 
-@njit(cache=True, nogil=True)
 def degrees(blocked: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """For each free cell, the number of free cells a move away (0 on blocked cells)."""
     n = blocked.size
@@ -38,16 +62,6 @@ def degrees(blocked: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return deg
 
 
-@njit(cache=True, nogil=True)
-def _next_random(state: np.uint64) -> np.uint64:
-    # xorshift64*: small, fast and the same on every platform
-    state ^= state >> np.uint64(12)
-    state ^= state << np.uint64(25)
-    state ^= state >> np.uint64(27)
-    return state
-
-
-@njit(cache=True, nogil=True)
 def warnsdorff_walk(
     vis: np.ndarray,
     deg: np.ndarray,
@@ -78,9 +92,10 @@ def warnsdorff_walk(
     (``y * width + x``) in visit order.
     """
     nmoves = offsets.size
-    state = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+    # xorshift32 on plain ints: the same numbers compiled or interpreted, on every platform
+    state = (seed * 2654435761 + 0x6D2B79F5) & _MASK32
     if state == 0:
-        state = np.uint64(1)
+        state = 1
     cx2 = 2 * pad + width - 1
     cy2 = 2 * pad + height - 1
     cur = start
@@ -129,9 +144,10 @@ def warnsdorff_walk(
                     nties = 1
                 elif d == bd:
                     nties += 1
-                    state = _next_random(state)
-                    r = (state * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(33)
-                    if r % np.uint64(nties) == 0:
+                    state ^= (state << 13) & _MASK32
+                    state ^= state >> 17
+                    state ^= (state << 5) & _MASK32
+                    if state % nties == 0:
                         best = q
         if best < 0:
             break
@@ -144,7 +160,7 @@ def warnsdorff_walk(
                 s = 0
                 for k in range(nmoves):
                     r2 = q + offsets[k]
-                    if not vis[r2] and r2 != cur:
+                    if not vis[r2]:
                         s += deg[r2]
                 if s < bsum:
                     bsum = s

@@ -55,14 +55,16 @@ class Walker:
     """Warnsdorff walks on one board, sharing the padded grid and onward counts between walks."""
 
     board: Board
+    walks: int = 1
 
     def __post_init__(self) -> None:
-        from knightstour.solvers import _kernels
+        from knightstour.solvers._kernels import kernel
 
         self.board.require_memory(8, "Warnsdorff's rule")
-        self._k = _kernels
+        work = self.board.size * self.walks
+        self._walk = kernel("warnsdorff_walk", work)
         self.grid = self.board.padded()
-        self.deg0 = _kernels.degrees(self.grid.blocked, self.grid.offsets)
+        self.deg0 = kernel("degrees", work)(self.grid.blocked, self.grid.offsets)
         self.out = np.empty(self.board.size, dtype=np.int32)
         nm = len(self.board.deltas)
         self.fixed_order = (np.arange(nm, dtype=np.int64)[None, :], np.zeros(1, dtype=np.int64))
@@ -81,7 +83,7 @@ class Walker:
         orders, switch_at = schedule if schedule is not None else self.fixed_order
         vis = g.blocked.copy()
         deg = self.deg0.copy()
-        count = self._k.warnsdorff_walk(
+        count = self._walk(
             vis,
             deg,
             g.offsets,
@@ -127,7 +129,8 @@ def warnsdorff(
     (``time.monotonic()`` seconds).
     """
     tb = check_tiebreak(tiebreak)
-    walker = Walker(board)
+    n_attempts = attempts if attempts is not None else DEFAULT_ATTEMPTS
+    walker = Walker(board, 1 if not closed and end is None else min(n_attempts, 100))
     s = 0 if start is None else start
     seed0 = 0 if seed is None else int(seed)
     if not closed and end is None:
@@ -137,7 +140,6 @@ def warnsdorff(
         _stuck(board, path, f"Warnsdorff's rule ({tb} ties) got stuck")
 
     # closed tours and fixed ends: repeated walks
-    n_attempts = attempts if attempts is not None else DEFAULT_ATTEMPTS
     ends = [end] if end is not None else board.moves(s)
     if not ends:
         raise SearchFailedError(f"{board.square_name(s)} has no knight's move to close a tour")

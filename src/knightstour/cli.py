@@ -1,0 +1,391 @@
+"""The command line: a thin layer that parses, calls the library, and turns errors into one line.
+
+Exit codes (the contract): 0 success; 1 the answer is no (no tour exists, a file is not a tour);
+2 bad input or usage; 3 the search stopped without an answer.
+
+Each subcommand is a pair: ``_add_NAME(subparsers)`` declares it and ``cmd_NAME(args)`` runs it
+and returns the exit code. :data:`COMMANDS` lists them; add a pair to add a command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+
+PROG = "knightstour"
+FORMATS = ("text", "moves", "board", "json", "npy")
+METHOD_NAMES = ("auto", "warnsdorff", "backtrack", "divide")
+TIEBREAK_NAMES = ("first", "center", "random", "lookahead", "squirrel")
+#: Tours with more squares than this are not printed to a terminal unless --output is given.
+TERMINAL_LIMIT = 250_000
+
+EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_GAVE_UP = 0, 1, 2, 3
+
+
+class UsageError(KnightsTourError):
+    """Bad command-line usage (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one clean line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# -- output helpers ---------------------------------------------------------------------------
+
+
+def _out() -> IO[str]:
+    return sys.stdout
+
+
+def _err(message: str) -> None:
+    print(f"{PROG}: {message}", file=sys.stderr)
+
+
+@contextmanager
+def _open_output(path: str | None, force: bool, binary: bool = False) -> Any:
+    """The file to write (refusing to overwrite without --force), or stdout."""
+    if path is None or path == "-":
+        yield sys.stdout.buffer if binary else sys.stdout
+        return
+    p = Path(path)
+    if p.exists() and not force:
+        raise UsageError(f"{path} exists; use --force to overwrite it")
+    if p.parent and not p.parent.exists():
+        raise UsageError(f"cannot write {path}: folder {p.parent} does not exist")
+    tmp = p.with_name(f".{p.name}.part")
+    try:
+        with open(tmp, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
+            yield f
+        os.replace(tmp, p)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+# -- solve ------------------------------------------------------------------------------------
+
+
+def _add_solve(sub: Any) -> None:
+    p = sub.add_parser(
+        "solve",
+        help="find a tour and print it",
+        description="Find an open or closed knight's tour on BOARD and print it.",
+    )
+    p.add_argument("board", metavar="BOARD", help="board spec WxH (width x height) or N for NxN")
+    p.add_argument("--start", metavar="SQ", help="start square: algebraic (c3) or zero-based x,y")
+    p.add_argument("--end", metavar="SQ", help="end square of the tour")
+    p.add_argument("--closed", action="store_true", help="ask for a closed tour")
+    p.add_argument("--method", default="auto", choices=METHOD_NAMES, help="method (default auto)")
+    p.add_argument("--tiebreak", choices=TIEBREAK_NAMES, help="Warnsdorff tie-break")
+    p.add_argument("--seed", type=_nonneg_int, help="seed for random tie-breaks")
+    p.add_argument("--time-limit", type=_pos_float, metavar="SECONDS", help="give up after this")
+    p.add_argument("--format", default="text", choices=FORMATS, help="output format (default text)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the tour to FILE")
+    p.add_argument("--force", action="store_true", help="overwrite existing output files")
+    p.add_argument("--time", action="store_true", help="print the time taken")
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {v}")
+    return v
+
+
+def _pos_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return v
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """Solve, print or write the tour; 'no' and 'gave up' answers in the requested format."""
+    import knightstour as kt
+
+    board = kt.parse_board(args.board)
+    if args.format == "npy" and args.output is None:
+        raise UsageError("--format npy writes binary: give --output FILE")
+    if args.output and args.output != "-" and Path(args.output).exists() and not args.force:
+        raise UsageError(f"{args.output} exists; use --force to overwrite it")
+    _precheck_outputs(args)
+    t0 = time.perf_counter()
+    try:
+        tour = kt.solve(
+            board,
+            args.start,
+            end=args.end,
+            closed=args.closed,
+            method=args.method,
+            tiebreak=args.tiebreak,
+            seed=args.seed,
+            time_limit=args.time_limit,
+        )
+    except NoTourError as e:
+        _no_tour(args, board, False, e.reason)
+        return EXIT_NO
+    except SearchFailedError as e:
+        _no_tour(args, board, None, str(e))
+        if args.format in ("text", "board", "moves") and e.partial is not None and len(e.partial):
+            _print_partial(board, e.partial)
+        return EXIT_GAVE_UP
+    elapsed = time.perf_counter() - t0
+    _write_tour(args, tour)
+    _write_pictures(args, tour)
+    if args.time:
+        line = f"solved in {elapsed:.3f} s"
+        if args.format == "text" and args.output is None:
+            print(line)
+        else:
+            print(line, file=sys.stderr)
+    return EXIT_OK
+
+
+def _precheck_outputs(args: argparse.Namespace) -> None:
+    """Refuse existing picture files before any work (pictures add their options here)."""
+    for opt in ("svg", "png", "gif"):
+        path = getattr(args, opt, None)
+        if path and Path(path).exists() and not args.force:
+            raise UsageError(f"{path} exists; use --force to overwrite it")
+
+
+def _write_pictures(args: argparse.Namespace, tour: Any) -> None:
+    """Write the pictures asked for with --svg/--png/--gif (added by the render module)."""
+
+
+def _no_tour(args: argparse.Namespace, board: Any, answer: bool | None, reason: str) -> None:
+    if args.format == "json":
+        data = {"width": board.width, "height": board.height, "exists": answer, "reason": reason}
+        print(json.dumps(data))
+    elif answer is False:
+        print(f"no tour: {reason}")
+    else:
+        print(f"gave up: {reason}")
+
+
+def _print_partial(board: Any, partial: Any) -> None:
+    import numpy as np
+
+    from knightstour.tour import Tour
+
+    part = Tour(board, np.asarray(partial), validate=False)
+    if board.size <= 4096:
+        print(f"partial path ({len(part)} of {board.size} squares):")
+        print(part.board_text(labels=True))
+        print(part.moves_text())
+    else:
+        print(f"partial path: {len(part)} of {board.size} squares, ending on {part.end}")
+
+
+def _write_tour(args: argparse.Namespace, tour: Any) -> None:
+    fmt = args.format
+    to_terminal = args.output in (None, "-") and sys.stdout.isatty()
+    if fmt == "npy":
+        import numpy as np
+
+        with _open_output(args.output, args.force, binary=True) as f:
+            np.save(f, tour.indices, allow_pickle=False)
+        return
+    if to_terminal and len(tour) > TERMINAL_LIMIT:
+        print(
+            f"found a{' closed' if tour.closed else 'n open'} tour of {len(tour):,} squares "
+            f"from {tour.start} to {tour.end} ({tour.method}); too long to print: use "
+            f"--output FILE (or --format npy)"
+        )
+        return
+    with _open_output(args.output, args.force) as f:
+        if fmt == "json":
+            tour.write_json(f)
+            f.write("\n")
+        elif fmt == "board":
+            f.write(tour.board_text() + "\n")
+        elif fmt == "moves":
+            for line in tour.iter_moves_lines():
+                f.write(line + "\n")
+        else:
+            kind = "Closed" if tour.closed else "Open"
+            f.write(
+                f"{kind} tour on {tour.board.spec} from {tour.start} to {tour.end}, "
+                f"{len(tour)} squares ({tour.method})\n"
+            )
+            if tour.board.width <= 60 and tour.board.size <= 10_000:
+                f.write(tour.board_text(labels=True) + "\n")
+            f.write("\nmoves:\n")
+            for line in tour.iter_moves_lines():
+                f.write(line + "\n")
+
+
+# -- exists -----------------------------------------------------------------------------------
+
+
+def _add_exists(sub: Any) -> None:
+    p = sub.add_parser(
+        "exists",
+        help="say whether a tour can exist, and why",
+        description="Say whether a tour exists on BOARD (from/to given squares), with the reason.",
+    )
+    p.add_argument("board", metavar="BOARD", help="board spec WxH or N")
+    p.add_argument("--start", metavar="SQ", help="start square")
+    p.add_argument("--end", metavar="SQ", help="end square")
+    p.add_argument("--closed", action="store_true", help="ask about closed tours")
+    p.add_argument("--format", default="text", choices=("text", "json"), help="output format")
+
+
+def cmd_exists(args: argparse.Namespace) -> int:
+    """Print yes/no/unknown with the reason; exit 0, 1 or 3."""
+    import knightstour as kt
+
+    board = kt.parse_board(args.board)
+    answer = kt.exists(board, args.start, end=args.end, closed=args.closed)
+    if args.format == "json":
+        print(json.dumps({"width": board.width, "height": board.height, **answer.to_dict()}))
+    else:
+        word = {True: "yes", False: "no", None: "unknown"}[answer.exists]
+        print(f"{word}: {answer.reason}")
+    return {True: EXIT_OK, False: EXIT_NO, None: EXIT_GAVE_UP}[answer.exists]
+
+
+# -- validate ---------------------------------------------------------------------------------
+
+
+def _add_validate(sub: Any) -> None:
+    p = sub.add_parser(
+        "validate",
+        help="check that a file holds a valid tour",
+        description="Check a tour file: the contract's tour JSON, or a .npy of square indices "
+        "(with --board). Lists every problem found.",
+    )
+    p.add_argument("file", metavar="FILE", help="tour JSON file ('-' for standard input) or .npy")
+    p.add_argument("--board", metavar="WxH", help="the board, for a .npy file")
+    p.add_argument("--closed", action="store_true", help="for a .npy file: require a closed tour")
+    p.add_argument("--format", default="text", choices=("text", "json"), help="output format")
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Validate a tour file; exit 0 when valid, 1 listing every problem when not."""
+    import numpy as np
+
+    import knightstour as kt
+    from knightstour.errors import InvalidTourError
+
+    try:
+        if args.file.endswith(".npy"):
+            if not args.board:
+                raise UsageError("a .npy file holds only square indices: give --board WxH")
+            board = kt.parse_board(args.board)
+            try:
+                arr = np.load(args.file, allow_pickle=False, mmap_mode="r")
+            except (ValueError, OSError) as e:
+                raise UsageError(f"cannot read {args.file}: {e}") from None
+            tour = kt.Tour(board, np.asarray(arr), closed=args.closed, method="")
+        else:
+            text = sys.stdin.read() if args.file == "-" else _read_text(args.file)
+            tour = kt.Tour.from_json(text)
+    except InvalidTourError as e:
+        if args.format == "json":
+            print(json.dumps({"valid": False, "problems": [str(p) for p in e.problems]}))
+        else:
+            print(f"{args.file}: not a valid tour")
+            for problem in e.problems:
+                print(f"  {problem}")
+        return EXIT_NO
+    kind = "closed" if tour.closed else "open"
+    if args.format == "json":
+        print(json.dumps({"valid": True, "width": tour.board.width, "height": tour.board.height,
+                          "closed": tour.closed, "squares": len(tour)}))
+    else:
+        print(
+            f"{args.file}: valid {kind} tour on {tour.board.spec}, {len(tour)} squares, "
+            f"{tour.start} to {tour.end}"
+        )
+    return EXIT_OK
+
+
+def _read_text(path: str) -> str:
+    p = Path(path)
+    if not p.exists():
+        raise UsageError(f"no such file: {path}")
+    if p.is_dir():
+        raise UsageError(f"{path} is a folder, not a tour file")
+    try:
+        return p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a text (JSON) file") from None
+
+
+# -- entry point ------------------------------------------------------------------------------
+
+COMMANDS: list[tuple[str, Callable[[Any], None], Callable[[argparse.Namespace], int]]] = [
+    ("solve", _add_solve, cmd_solve),
+    ("exists", _add_exists, cmd_exists),
+    ("validate", _add_validate, cmd_validate),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    from knightstour import __version__
+
+    parser = _Parser(
+        prog=PROG,
+        description="Knight's tours on any board: solve, explain, show and collect them.",
+        epilog="Exit codes: 0 success, 1 no (no tour / not a tour), 2 bad input, 3 gave up.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for _name, add, _run in COMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (and never shows a traceback)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not args.command:
+            parser.print_help()
+            return EXIT_USAGE
+        run = {name: fn for name, _add, fn in COMMANDS}[args.command]
+        return run(args)
+    except KnightsTourError as e:
+        _err(str(e).splitlines()[0] if str(e) else type(e).__name__)
+        return e.exit_code
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except MemoryError:
+        _err("out of memory: try a smaller board or --format npy --output FILE")
+        return EXIT_USAGE
+    except OSError as e:
+        _err(f"{e.strerror or e}: {e.filename}" if getattr(e, "filename", None) else str(e))
+        return EXIT_USAGE
+    except Exception as e:  # a bug: still one line, and a code that no contract answer uses
+        _err(f"internal error ({type(e).__name__}: {e}); please report it")
+        return 70
+
+
+if __name__ == "__main__":
+    sys.exit(main())
