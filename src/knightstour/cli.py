@@ -362,8 +362,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if not args.command:
-            parser.print_help()
-            return EXIT_USAGE
+            names = ", ".join(name for name, _add, _run in COMMANDS)
+            raise UsageError(f"give a command: {names} (see '{PROG} --help')")
         run = {name: fn for name, _add, fn in COMMANDS}[args.command]
         return run(args)
     except KnightsTourError as e:

@@ -40,6 +40,7 @@ METHODS: dict[str, Method] = {}
 _MODULES = {
     "auto": "knightstour.solvers.auto",
     "warnsdorff": "knightstour.solvers.warnsdorff",
+    "backtrack": "knightstour.solvers.backtrack",
 }
 
 

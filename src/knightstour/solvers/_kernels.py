@@ -130,13 +130,15 @@ def warnsdorff_walk(
                     cand[ncand] = q
                     ncand += 1
             elif tiebreak == 1:
-                dx = 2 * (q % pwidth) - cx2
-                dy = 2 * (q // pwidth) - cy2
-                key = dx * dx + dy * dy
-                if d < bd or (d == bd and key > bkey):
-                    bd = d
-                    bkey = key
-                    best = q
+                if d <= bd:
+                    qy = q // pwidth
+                    dx = 2 * (q - qy * pwidth) - cx2
+                    dy = 2 * qy - cy2
+                    key = dx * dx + dy * dy
+                    if d < bd or key > bkey:
+                        bd = d
+                        bkey = key
+                        best = q
             else:
                 if d < bd:
                     bd = d

@@ -1,0 +1,406 @@
+"""Compiled batch kernels for the tour library (Numba): many random walks, canonical forms, packing.
+
+Imported only by :mod:`knightstour.generate` and by the library when it canonicalises a batch,
+never by ``import knightstour``. One call does a whole batch, so the Python overhead is paid
+once per thousands of tours:
+
+- :func:`warnsdorff_batch`: random-tie Warnsdorff walks (the foundation's
+  :func:`~knightstour.solvers._kernels.warnsdorff_walk`, unchanged), each finished tour put in
+  canonical form and packed;
+- :func:`backtrack_batch`: randomised depth-first search with Warnsdorff ordering, for boards
+  and closed tours where the walks rarely succeed;
+- :func:`canonical_batch`: canonical forms of given tours (for import).
+
+The canonical form, the transform code and the packed layout are defined in
+:mod:`knightstour.library.canonical`, whose pure NumPy reference the tests hold these kernels to.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from knightstour.solvers._kernels import TB_RANDOM, warnsdorff_walk
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MASK63 = np.uint64(0x7FFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, nogil=True)
+def _splitmix(x: np.uint64) -> np.uint64:
+    x = x + _GOLDEN
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True)
+def walk_seed(seed: int, j: int) -> int:
+    """The seed of walk ``j`` of a run seeded ``seed``: a 63-bit hash, so walks are independent."""
+    return np.int64(_splitmix(_splitmix(np.uint64(seed)) ^ np.uint64(j)) & _MASK63)
+
+
+@njit(cache=True, nogil=True)
+def canonicalize(
+    p: np.ndarray,
+    closed: bool,
+    perms: np.ndarray,
+    invs: np.ndarray,
+    pos: np.ndarray,
+    best: np.ndarray,
+) -> int:
+    """Write the canonical form of tour ``p`` into ``best``; return its transform code.
+
+    Of the images of ``p`` under each board symmetry ``g``, walked forwards or backwards
+    (``d``), and for closed tours started from ``a1`` (a rotation by ``r``), the lexicographically
+    smallest sequence of square indices. The code is ``g + 8 * d + 16 * r``.
+    """
+    n = p.size
+    for i in range(n):
+        pos[p[i]] = i
+    have = False
+    code = 0
+    for g in range(perms.shape[0]):
+        pg = perms[g]
+        k = pos[invs[g, 0]] if closed else 0
+        for d in range(2):
+            first_diff = 0
+            if have:
+                less = False
+                for i in range(n):
+                    if closed:
+                        idx = k + i if d == 0 else k - i
+                        if idx >= n:
+                            idx -= n
+                        elif idx < 0:
+                            idx += n
+                    else:
+                        idx = i if d == 0 else n - 1 - i
+                    v = pg[p[idx]]
+                    if v < best[i]:
+                        less = True
+                        first_diff = i
+                        break
+                    if v > best[i]:
+                        break
+                if not less:
+                    continue
+            for i in range(first_diff, n):
+                if closed:
+                    idx = k + i if d == 0 else k - i
+                    if idx >= n:
+                        idx -= n
+                    elif idx < 0:
+                        idx += n
+                else:
+                    idx = i if d == 0 else n - 1 - i
+                best[i] = pg[p[idx]]
+            have = True
+            r = 0
+            if closed:
+                r = k if d == 0 else n - 1 - k
+            code = g + 8 * d + 16 * r
+    return code
+
+
+@njit(cache=True, nogil=True)
+def pack(c: np.ndarray, width: int, header: int, code_of: np.ndarray, out: np.ndarray) -> None:
+    """Pack squares ``c`` into ``out``: the first square in ``header`` bytes (little-endian), then
+    each move's code (0-7, :attr:`Board.deltas` order) in 3 bits, least significant bit first."""
+    out[:] = 0
+    v = c[0]
+    for b in range(header):
+        out[b] = (v >> (8 * b)) & 255
+    bit = header * 8
+    for i in range(c.size - 1):
+        a = c[i]
+        b2 = c[i + 1]
+        dx = b2 % width - a % width
+        dy = b2 // width - a // width
+        code = code_of[(dy + 2) * 5 + dx + 2]
+        byte = bit >> 3
+        sh = bit & 7
+        out[byte] |= (code << sh) & 255
+        if sh > 5:
+            out[byte + 1] |= code >> (8 - sh)
+        bit += 3
+
+
+@njit(cache=True, nogil=True)
+def canonical_batch(
+    paths: np.ndarray,
+    closed: bool,
+    perms: np.ndarray,
+    invs: np.ndarray,
+    width: int,
+    header: int,
+    code_of: np.ndarray,
+    keys: np.ndarray,
+    xforms: np.ndarray,
+) -> None:
+    """Canonical forms (packed into ``keys``) and transform codes of the tours in ``paths``."""
+    n = paths.shape[1]
+    pos = np.empty(n, dtype=np.int64)
+    best = np.empty(n, dtype=np.int64)
+    for t in range(paths.shape[0]):
+        xforms[t] = canonicalize(paths[t], closed, perms, invs, pos, best)
+        pack(best, width, header, code_of, keys[t])
+
+
+@njit(cache=True, nogil=True)
+def warnsdorff_batch(
+    blocked: np.ndarray,
+    deg0: np.ndarray,
+    offsets: np.ndarray,
+    pad: int,
+    pwidth: int,
+    width: int,
+    height: int,
+    starts: np.ndarray,
+    closed: bool,
+    seed: int,
+    first: int,
+    count: int,
+    perms: np.ndarray,
+    invs: np.ndarray,
+    header: int,
+    code_of: np.ndarray,
+    keys: np.ndarray,
+    xforms: np.ndarray,
+    s_out: np.ndarray,
+    e_out: np.ndarray,
+    seeds_out: np.ndarray,
+) -> int:
+    """Walks ``first`` … ``first + count - 1`` of a run; the tours found, canonical and packed.
+
+    Walk ``j`` has seed :func:`walk_seed` ``(seed, j)`` and starts on ``starts[seed % len]``. An
+    open walk is ``Walker.walk(start, tiebreak="random", seed=walk_seed)``; a closed one keeps a
+    neighbour of the start (chosen by the seed) for the last move, and counts only if it closes.
+    Returns how many tours were written to the outputs (the rest of the walks got stuck).
+    """
+    n = width * height
+    orders = np.arange(offsets.size).reshape(1, offsets.size)
+    switch_at = np.zeros(1, dtype=np.int64)
+    vis = np.empty_like(blocked)
+    deg = np.empty_like(deg0)
+    path = np.empty(n, dtype=np.int32)
+    pos = np.empty(n, dtype=np.int64)
+    best = np.empty(n, dtype=np.int64)
+    nbr = np.empty(offsets.size, dtype=np.int64)
+    found = 0
+    for j in range(first, first + count):
+        ws = walk_seed(seed, j)
+        s = starts[ws % starts.size]
+        ps = (s // width + pad) * pwidth + s % width + pad
+        pe = -1
+        if closed:
+            m = 0
+            for k in range(offsets.size):
+                q = ps + offsets[k]
+                if not blocked[q]:
+                    nbr[m] = q
+                    m += 1
+            if m == 0:
+                continue
+            pe = nbr[(ws >> 20) % m]
+        vis[:] = blocked
+        deg[:] = deg0
+        got = warnsdorff_walk(
+            vis, deg, offsets, orders, switch_at, ps, pe, n, TB_RANDOM, ws, pwidth, pad,
+            width, height, path,
+        )
+        if got < n:
+            continue
+        if closed:
+            a, b = path[0], path[n - 1]
+            dx = abs(a % width - b % width)
+            dy = abs(a // width - b // width)
+            if not ((dx == 1 and dy == 2) or (dx == 2 and dy == 1)):
+                continue
+        xforms[found] = canonicalize(path, closed, perms, invs, pos, best)
+        pack(best, width, header, code_of, keys[found])
+        s_out[found] = path[0]
+        e_out[found] = path[n - 1]
+        seeds_out[found] = ws
+        found += 1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _rand(state: np.uint64) -> np.uint64:
+    state ^= state >> np.uint64(12)
+    state ^= state << np.uint64(25)
+    state ^= state >> np.uint64(27)
+    return state
+
+
+@njit(cache=True, nogil=True)
+def backtrack_one(
+    nbr: np.ndarray, n: int, start: int, closed: bool, seed: int, node_limit: int, path: np.ndarray
+) -> bool:
+    """Randomised depth-first search for one tour from ``start`` (board indices, ``nbr`` the
+    ``(n, 8)`` neighbour table, -1 padded). Candidates are tried fewest onward moves first, ties in
+    a random order drawn from ``seed``; a branch that strands an unvisited square is cut. Gives
+    up after ``node_limit`` moves tried. The tour is written to ``path``.
+    """
+    m = nbr.shape[1]
+    vis = np.zeros(n, dtype=np.uint8)
+    deg = np.zeros(n, dtype=np.int64)
+    for s in range(n):
+        for k in range(m):
+            if nbr[s, k] >= 0:
+                deg[s] += 1
+    cand = np.empty((n, m), dtype=np.int64)
+    ncand = np.zeros(n, dtype=np.int64)
+    ci = np.zeros(n, dtype=np.int64)
+    keys = np.empty(m, dtype=np.int64)
+    state = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+    if state == 0:
+        state = np.uint64(1)
+    # closing squares (neighbours of the start) left unvisited
+    close_left = 0
+    if closed:
+        for k in range(m):
+            if nbr[start, k] >= 0:
+                close_left += 1
+    path[0] = start
+    vis[start] = 1
+    for k in range(m):
+        q = nbr[start, k]
+        if q >= 0:
+            deg[q] -= 1
+    depth = 0  # index in path of the current square
+    nodes = 0
+    fresh = True
+    while True:
+        cur = path[depth]
+        if depth == n - 1:
+            if not closed:
+                return True
+            for k in range(m):
+                if nbr[cur, k] == start:
+                    return True
+            fresh = False
+        if fresh:
+            # gather candidates, sorted by onward count with random tie order
+            c = 0
+            for k in range(m):
+                q = nbr[cur, k]
+                if q >= 0 and not vis[q]:
+                    state = _rand(state)
+                    cand[depth, c] = q
+                    keys[c] = deg[q] * 1024 + np.int64(state & np.uint64(1023))
+                    c += 1
+            for a in range(1, c):  # insertion sort, at most 8 items
+                kq = keys[a]
+                vq = cand[depth, a]
+                b = a - 1
+                while b >= 0 and keys[b] > kq:
+                    keys[b + 1] = keys[b]
+                    cand[depth, b + 1] = cand[depth, b]
+                    b -= 1
+                keys[b + 1] = kq
+                cand[depth, b + 1] = vq
+            ncand[depth] = c
+            ci[depth] = 0
+        # next candidate at this depth, or backtrack
+        moved = False
+        while ci[depth] < ncand[depth]:
+            q = cand[depth, ci[depth]]
+            ci[depth] += 1
+            nodes += 1
+            if nodes > node_limit:
+                return False
+            # move to q; cut if an unvisited neighbour of cur other than q is stranded
+            vis[q] = 1
+            for k in range(m):
+                r = nbr[q, k]
+                if r >= 0:
+                    deg[r] -= 1
+            ok = True
+            remaining = n - depth - 2  # squares still unvisited after q
+            if remaining > 0:
+                for k in range(m):
+                    r = nbr[q, k]
+                    if r >= 0 and not vis[r] and deg[r] == 0 and remaining > 1:
+                        ok = False
+                        break
+                if ok and closed:
+                    is_close = False
+                    for k in range(m):
+                        if nbr[start, k] == q:
+                            is_close = True
+                    if is_close and close_left == 1:
+                        ok = False
+            if ok:
+                if closed:
+                    for k in range(m):
+                        if nbr[start, k] == q:
+                            close_left -= 1
+                depth += 1
+                path[depth] = q
+                moved = True
+                break
+            vis[q] = 0
+            for k in range(m):
+                r = nbr[q, k]
+                if r >= 0:
+                    deg[r] += 1
+        if moved:
+            fresh = True
+            continue
+        # undo the current square and go back one
+        if depth == 0:
+            return False
+        q = path[depth]
+        vis[q] = 0
+        for k in range(m):
+            r = nbr[q, k]
+            if r >= 0:
+                deg[r] += 1
+        if closed:
+            for k in range(m):
+                if nbr[start, k] == q:
+                    close_left += 1
+        depth -= 1
+        fresh = False
+
+
+@njit(cache=True, nogil=True)
+def backtrack_batch(
+    nbr: np.ndarray,
+    starts: np.ndarray,
+    closed: bool,
+    seed: int,
+    first: int,
+    count: int,
+    node_limit: int,
+    width: int,
+    perms: np.ndarray,
+    invs: np.ndarray,
+    header: int,
+    code_of: np.ndarray,
+    keys: np.ndarray,
+    xforms: np.ndarray,
+    s_out: np.ndarray,
+    e_out: np.ndarray,
+    seeds_out: np.ndarray,
+) -> int:
+    """Like :func:`warnsdorff_batch`, with :func:`backtrack_one` searches instead of walks."""
+    n = nbr.shape[0]
+    path = np.empty(n, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)
+    best = np.empty(n, dtype=np.int64)
+    found = 0
+    for j in range(first, first + count):
+        ws = walk_seed(seed, j)
+        s = starts[ws % starts.size]
+        if not backtrack_one(nbr, n, s, closed, ws, node_limit, path):
+            continue
+        xforms[found] = canonicalize(path, closed, perms, invs, pos, best)
+        pack(best, width, header, code_of, keys[found])
+        s_out[found] = path[0]
+        e_out[found] = path[n - 1]
+        seeds_out[found] = ws
+        found += 1
+    return found

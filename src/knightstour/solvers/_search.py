@@ -1,0 +1,276 @@
+"""The compiled depth-first search behind ``method="backtrack"`` (Numba).
+
+Imported only when an exact search runs. The search works on a neighbour table (one row of up to
+eight squares per square, ``-1`` for none), so holes and other leapers need nothing special.
+
+It is an explicit-stack search whose whole state lives in arrays (:class:`State`), so it can stop
+after a budget of positions and resume where it was: the Python side checks the clock between
+slices, and a node limit is just a budget.
+
+Pruning, checked at every position (the path so far ends on ``cur``; ``U`` is the set of unvisited
+squares, which the rest of the path must cover, entering at a neighbour of ``cur``):
+
+- degrees: ``deg[q]`` counts the unvisited neighbours of ``q``. A square of ``U`` with none is dead
+  (no way in and out); one with a single one must be an end of the rest of the path: its first
+  square (a neighbour of ``cur``) or its last. So at most two such squares, at most one of them
+  away from ``cur``, and with a fixed end square only that square may be the last;
+- connectivity: ``U`` must stay connected. When ``c`` leaves ``U`` every piece it leaves behind
+  holds a neighbour of ``c``, so a search from one neighbour that reaches all the others proves
+  connectivity, usually after a few steps;
+- ordering: candidates by Warnsdorff's count (fewest onward moves first), ties in move order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Status codes returned by :func:`run`.
+FOUND, EXHAUSTED, BUDGET = 1, 0, 2
+
+# slots of the int64 ``meta`` array
+_DEPTH, _NLOW, _STAMP, _NODES, _END, _SIZE = 0, 1, 2, 3, 4, 5
+
+
+@njit(cache=True, nogil=True)
+def _low_add(q, low_list, low_pos, meta):
+    if low_pos[q] < 0:
+        n = meta[_NLOW]
+        low_list[n] = q
+        low_pos[q] = n
+        meta[_NLOW] = n + 1
+
+
+@njit(cache=True, nogil=True)
+def _low_remove(q, low_list, low_pos, meta):
+    p = low_pos[q]
+    if p >= 0:
+        n = meta[_NLOW] - 1
+        last = low_list[n]
+        low_list[p] = last
+        low_pos[last] = p
+        low_pos[q] = -1
+        meta[_NLOW] = n
+
+
+@njit(cache=True, nogil=True)
+def _visit(c, nbr, vis, deg, low_list, low_pos, meta):
+    vis[c] = 1
+    _low_remove(c, low_list, low_pos, meta)
+    for j in range(nbr.shape[1]):
+        q = nbr[c, j]
+        if q < 0 or vis[q]:
+            continue
+        deg[q] -= 1
+        if deg[q] == 1:
+            _low_add(q, low_list, low_pos, meta)
+
+
+@njit(cache=True, nogil=True)
+def _unvisit(c, nbr, vis, deg, low_list, low_pos, meta):
+    for j in range(nbr.shape[1]):
+        q = nbr[c, j]
+        if q < 0 or vis[q]:
+            continue
+        deg[q] += 1
+        if deg[q] == 2:
+            _low_remove(q, low_list, low_pos, meta)
+    vis[c] = 0
+    if deg[c] <= 1:
+        _low_add(c, low_list, low_pos, meta)
+
+
+@njit(cache=True, nogil=True)
+def _adjacent(a, b, nbr):
+    for j in range(nbr.shape[1]):
+        if nbr[a, j] == b:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _connected(cur, nbr, vis, queue, mark, meta, remaining):
+    """True when the unvisited squares are still connected after ``cur`` left them.
+
+    Breadth-first from one unvisited neighbour of ``cur`` until every other one is reached.
+    ``remaining`` < 0 asks for a full check of all unvisited squares (the root).
+    """
+    meta[_STAMP] += 1
+    stamp = meta[_STAMP]
+    targets = 0
+    first = -1
+    for j in range(nbr.shape[1]):
+        q = nbr[cur, j]
+        if q >= 0 and not vis[q]:
+            targets += 1
+            if first < 0:
+                first = q
+    if first < 0:
+        return remaining == 0
+    if remaining >= 0 and targets == 1:
+        return True
+    if remaining < 0:
+        targets = -remaining  # count every unvisited square
+    head = 0
+    tail = 1
+    queue[0] = first
+    mark[first] = stamp
+    found = 1
+    while head < tail:
+        p = queue[head]
+        head += 1
+        for j in range(nbr.shape[1]):
+            q = nbr[p, j]
+            if q < 0 or vis[q] or mark[q] == stamp:
+                continue
+            mark[q] = stamp
+            queue[tail] = q
+            tail += 1
+            if remaining < 0:
+                found += 1
+            elif _adjacent(q, cur, nbr):
+                found += 1
+            if found == targets:
+                return True
+    return found >= targets
+
+
+@njit(cache=True, nogil=True)
+def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, queue, mark, meta):
+    """Fill ``cand[depth]`` with the moves worth trying from ``path[depth]``; their number."""
+    cur = path[depth]
+    size = meta[_SIZE]
+    end = meta[_END]
+    k = size - depth - 1  # squares still to visit
+    nn = nbr.shape[1]
+    if k == 1:
+        for j in range(nn):
+            q = nbr[cur, j]
+            if q >= 0 and not vis[q] and (end < 0 or q == end):
+                cand[depth, 0] = q
+                return 1
+        return 0
+    nlow = meta[_NLOW]
+    if nlow > 2:
+        return 0
+    forced = -1
+    restrict = False
+    nonadj = 0
+    for i in range(nlow):
+        x = low_list[i]
+        if deg[x] == 0:
+            return 0
+        adj = _adjacent(cur, x, nbr)
+        if end >= 0:
+            if x == end:
+                continue
+            if not adj or forced >= 0:
+                return 0
+            forced = x
+        elif not adj:
+            nonadj += 1
+    if end < 0:
+        if nonadj > 1:
+            return 0
+        if nlow == 2:
+            if nonadj == 1:
+                for i in range(2):
+                    x = low_list[i]
+                    if _adjacent(cur, x, nbr):
+                        forced = x
+            else:
+                restrict = True
+    if depth > 0:
+        if not _connected(cur, nbr, vis, queue, mark, meta, k):
+            return 0
+    # candidates in Warnsdorff order (insertion sort on the onward count, stable)
+    n = 0
+    for j in range(nn):
+        q = nbr[cur, j]
+        if q < 0 or vis[q] or q == end:
+            continue
+        if forced >= 0 and q != forced:
+            continue
+        if restrict and deg[q] > 1:
+            continue
+        d = deg[q]
+        i = n
+        while i > 0 and deg[cand[depth, i - 1]] > d:
+            cand[depth, i] = cand[depth, i - 1]
+            i -= 1
+        cand[depth, i] = q
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def start(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, queue, mark, meta, first):
+    """Set up the search from square ``first`` (``vis`` marks holes; ``meta`` holds size, end)."""
+    n = nbr.shape[0]
+    meta[_NLOW] = 0
+    for q in range(n):
+        low_pos[q] = -1
+    for q in range(n):
+        if vis[q]:
+            deg[q] = 0
+            continue
+        d = 0
+        for j in range(nbr.shape[1]):
+            r = nbr[q, j]
+            if r >= 0 and not vis[r]:
+                d += 1
+        deg[q] = d
+        if d <= 1:
+            _low_add(q, low_list, low_pos, meta)
+    _visit(first, nbr, vis, deg, low_list, low_pos, meta)
+    path[0] = first
+    meta[_DEPTH] = 0
+    ci[0] = 0
+    size = meta[_SIZE]
+    if size == 1:
+        ncand[0] = 0
+        return
+    if not _connected(first, nbr, vis, queue, mark, meta, -(size - 1)):
+        ncand[0] = 0
+        return
+    ncand[0] = _expand(0, nbr, vis, deg, low_list, low_pos, path, cand, queue, mark, meta)
+
+
+@njit(cache=True, nogil=True)
+def run(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, queue, mark, meta, budget):
+    """Search on from the saved state for at most ``budget`` positions: FOUND, EXHAUSTED or BUDGET.
+
+    On FOUND, ``path`` holds the tour. ``meta[_NODES]`` counts positions examined in all calls.
+    """
+    size = meta[_SIZE]
+    depth = meta[_DEPTH]
+    if size == 1:
+        return FOUND
+    nodes = 0
+    while True:
+        if ci[depth] < ncand[depth]:
+            if nodes >= budget:
+                meta[_DEPTH] = depth
+                meta[_NODES] += nodes
+                return BUDGET
+            c = cand[depth, ci[depth]]
+            ci[depth] += 1
+            _visit(c, nbr, vis, deg, low_list, low_pos, meta)
+            depth += 1
+            path[depth] = c
+            nodes += 1
+            if depth == size - 1:
+                meta[_DEPTH] = depth
+                meta[_NODES] += nodes
+                return FOUND
+            ci[depth] = 0
+            ncand[depth] = _expand(
+                depth, nbr, vis, deg, low_list, low_pos, path, cand, queue, mark, meta
+            )
+        else:
+            if depth == 0:
+                meta[_DEPTH] = 0
+                meta[_NODES] += nodes
+                return EXHAUSTED
+            _unvisit(path[depth], nbr, vis, deg, low_list, low_pos, meta)
+            depth -= 1

@@ -1,0 +1,134 @@
+"""Tours: validation names every problem; conversions round-trip; the JSON contract holds."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import knightstour as kt
+from knightstour import Board, InvalidTourError, KnightsTourError, Tour, find_problems
+
+@pytest.fixture(scope="module")
+def tour8() -> Tour:
+    return kt.solve("8x8", start="a1", closed=True)
+
+
+def kinds(problems: list[kt.Problem]) -> list[str]:
+    return [p.kind for p in problems]
+
+
+def test_valid_tour_has_no_problems(tour8: Tour) -> None:
+    assert find_problems(tour8.board, tour8.indices, closed=True) == []
+
+
+def test_each_problem_kind_is_detected(tour8: Tour) -> None:
+    b, seq = tour8.board, tour8.indices.astype(np.int64)
+    off = seq.copy()
+    off[5] = 99
+    assert "off-board" in kinds(find_problems(b, off))
+    swapped = seq.copy()
+    swapped[[10, 11]] = swapped[[11, 10]]
+    probs = find_problems(b, swapped)
+    assert "not-a-move" in kinds(probs)
+    assert any("move 11" in p.message or "move 12" in p.message for p in probs)
+    rep = seq.copy()
+    rep[-1] = rep[0]
+    ps = find_problems(b, rep)
+    assert {"repeated", "missing"} <= set(kinds(ps))
+    assert any("visited twice" in p.message and "a1" in p.message for p in ps)
+    short = seq[:-1]
+    ps = find_problems(b, short)
+    assert kinds(ps) == ["missing"] and b.square_name(int(seq[-1])) in ps[0].message
+    # a valid open tour that is not closed
+    open_tour = kt.solve("8x8", start="a1", method="warnsdorff", tiebreak="first")
+    if not b.is_move(int(open_tour.indices[-1]), 0):
+        assert kinds(find_problems(b, open_tour.indices, closed=True)) == ["not-closed"]
+    assert kinds(find_problems(b, [])) == ["empty"]
+
+
+def test_every_problem_named_at_once() -> None:
+    b = Board(5, 5)
+    ps = find_problems(b, [0, 1, 1, 99], closed=True)
+    assert {"off-board", "not-a-move", "repeated", "missing"} <= set(kinds(ps))
+
+
+def test_many_problems_are_summarised() -> None:
+    b = Board(100, 100)
+    ps = find_problems(b, np.arange(b.area))  # row by row: every move is wrong
+    msgs = [p.message for p in ps if p.kind == "not-a-move"]
+    assert len(msgs) == 11 and "more moves that are not knight's moves" in msgs[-1]
+
+
+def test_dict_round_trip_and_contract(tour8: Tour) -> None:
+    d = tour8.to_dict()
+    assert list(d) == ["width", "height", "closed", "method", "path", "xy"]
+    assert d["path"][0] == "a1" and d["xy"][0] == [0, 0] and d["closed"] is True
+    assert all(Board(8, 8).parse_square(n) == y * 8 + x for n, (x, y) in zip(d["path"], d["xy"], strict=True))
+    back = Tour.from_dict(json.loads(json.dumps(d)))
+    assert back == tour8 and back.method == tour8.method
+    assert Tour.from_dict({k: v for k, v in d.items() if k != "xy"}) == tour8
+    assert Tour.from_dict({k: v for k, v in d.items() if k != "path"}) == tour8
+
+
+def test_write_json_streams_the_same_text(tour8: Tour) -> None:
+    import io
+
+    f = io.StringIO()
+    tour8.write_json(f)
+    assert json.loads(f.getvalue()) == tour8.to_dict()
+
+
+@pytest.mark.parametrize(
+    "data,words",
+    [({"width": 8}, "lacks 'height'"), ({"width": 8, "height": 8}, "neither 'path' nor 'xy'"),
+     ({"width": 8, "height": 8, "path": "a1"}, "must be a list"),
+     ({"width": 0, "height": 8, "path": []}, "at least 1"),
+     ({"width": 3, "height": 4, "path": ["a1", "zz9"]}, "off the 3x4 board"),
+     ({"width": 3, "height": 4, "path": ["a1", "zz"]}, "not a square"),
+     ([1, 2], "JSON object"),
+     ({"width": 8, "height": 8, "path": ["a1"], "closed": "yes"}, "true or false")],
+)
+def test_from_dict_errors(data: object, words: str) -> None:
+    with pytest.raises(KnightsTourError, match=words):
+        Tour.from_dict(data)  # type: ignore[arg-type]
+
+
+def test_off_board_names_kept_in_messages() -> None:
+    with pytest.raises(InvalidTourError) as e:
+        Tour.from_dict({"width": 3, "height": 4, "path": ["a1", "b3", "a9"]})
+    assert any("a9" in str(p) and "off the 3x4 board" in str(p) for p in e.value.problems)
+
+
+def test_matrix_and_board_text(tour8: Tour) -> None:
+    m = tour8.matrix()
+    assert m.shape == (8, 8) and sorted(m.ravel().tolist()) == list(range(1, 65))
+    assert m[0, 0] == 1  # a1 is row 0, column 0
+    lines = tour8.board_text().splitlines()
+    assert len(lines) == 8
+    assert lines[-1].split()[0] == "1"  # a1 is printed bottom-left
+    assert [int(v) for v in lines[0].split()] == m[7].tolist()
+
+
+def test_rotate_and_reverse(tour8: Tour) -> None:
+    r = tour8.rotated("e4")
+    assert r.start == "e4" and r.closed
+    kt.validate(r.board, r.indices, closed=True)
+    assert tour8.reversed().reversed() == tour8
+    with pytest.raises(KnightsTourError):
+        kt.solve("5x5", start="a1", method="warnsdorff").rotated("c3")
+
+
+def test_tour_indices_read_only(tour8: Tour) -> None:
+    assert tour8.indices.dtype == np.int32
+    with pytest.raises(ValueError):
+        tour8.indices[0] = 5
+
+
+def test_huge_tour_validated_vectorised() -> None:
+    t = kt.solve("1000x1000", start="a1", method="warnsdorff", tiebreak="center")
+    assert len(t) == 10**6
+    bad = t.indices.copy()
+    bad[500_000] = bad[0]
+    assert {"repeated", "not-a-move", "missing"} <= set(kinds(find_problems(t.board, bad)))

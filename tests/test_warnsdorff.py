@@ -1,0 +1,139 @@
+"""Warnsdorff's rule: every tie-break through one shared correctness check, against a plain
+reference implementation, compiled and interpreted alike."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import assert_is_partial_path, assert_is_tour
+
+import knightstour as kt
+from knightstour import Board, SearchFailedError
+from knightstour.solvers import _kernels
+from knightstour.solvers.warnsdorff import TIEBREAKS, Walker, warnsdorff
+
+PLAIN = ("first", "center", "lookahead")
+BOARDS = [Board(n, n) for n in range(5, 21)] + [Board(5, 8), Board(8, 5), Board(7, 12), Board(12, 7), Board(3, 12)]
+
+
+def reference_walk(board: Board, start: int, tiebreak: str) -> list[int]:
+    """Warnsdorff's rule written plainly, from the definitions, for comparison."""
+    visited = {start}
+    path = [start]
+    cx, cy = (board.width - 1) / 2, (board.height - 1) / 2
+
+    def onward(s: int) -> int:
+        return sum(t not in visited for t in board.moves(s))
+
+    while len(path) < board.size:
+        cands = [t for t in board.moves(path[-1]) if t not in visited]
+        if not cands:
+            break
+        low = min(onward(t) for t in cands)
+        tied = [t for t in cands if onward(t) == low]
+        if tiebreak == "center":
+            far = max((board.xy(t)[0] - cx) ** 2 + (board.xy(t)[1] - cy) ** 2 for t in tied)
+            tied = [t for t in tied if (board.xy(t)[0] - cx) ** 2 + (board.xy(t)[1] - cy) ** 2 == far]
+        elif tiebreak == "lookahead":
+            visited_next = visited  # onward counts of the neighbours, as seen from here
+
+            def second(t: int) -> int:
+                return sum(onward(u) for u in board.moves(t) if u not in visited_next)
+
+            low2 = min(second(t) for t in tied)
+            tied = [t for t in tied if second(t) == low2]
+        nxt = tied[0]
+        visited.add(nxt)
+        path.append(nxt)
+    return path
+
+
+@pytest.mark.parametrize("tiebreak", PLAIN)
+@pytest.mark.parametrize("board", BOARDS, ids=str)
+def test_matches_reference(board: Board, tiebreak: str) -> None:
+    got = Walker(board).walk(0, tiebreak=tiebreak).tolist()
+    assert got == reference_walk(board, 0, tiebreak)
+
+
+@pytest.mark.parametrize("tiebreak", TIEBREAKS)
+@pytest.mark.parametrize("board", BOARDS, ids=str)
+def test_shared_correctness_check(board: Board, tiebreak: str) -> None:
+    """A tour, or SearchFailedError saying how far it got, with a valid partial path."""
+    if tiebreak == "squirrel" and board.width != board.height:
+        with pytest.raises(kt.KnightsTourError, match="square boards"):
+            kt.solve(board, start="a1", method="warnsdorff", tiebreak=tiebreak)
+        return
+    try:
+        tour = kt.solve(board, start="a1", method="warnsdorff", tiebreak=tiebreak, seed=3)
+    except SearchFailedError as e:
+        assert e.partial is not None and 0 < len(e.partial) < board.size
+        assert f"{len(e.partial)} of {board.size} squares" in str(e)
+        assert_is_partial_path(board, e.partial)
+    else:
+        assert_is_tour(board, tour.indices, start=0)
+        assert tour.method == "warnsdorff"
+
+
+@pytest.mark.parametrize("tiebreak", ["first", "center", "random", "lookahead"])
+def test_compiled_and_interpreted_agree(tiebreak: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board(23, 17)
+    slow = Walker(board).walk(5, tiebreak=tiebreak, seed=11).copy()
+    monkeypatch.setattr(_kernels, "COMPILE_THRESHOLD", 0)
+    fast = Walker(board).walk(5, tiebreak=tiebreak, seed=11).copy()
+    assert np.array_equal(slow, fast)
+
+
+def test_random_ties_are_seeded() -> None:
+    a = kt.solve("10x10", start="a1", method="warnsdorff", tiebreak="random", seed=1, closed=True)
+    b = kt.solve("10x10", start="a1", method="warnsdorff", tiebreak="random", seed=1, closed=True)
+    assert a == b
+    paths = set()
+    for seed in range(20):
+        try:
+            paths.add(tuple(kt.solve("8x8", start="a1", method="warnsdorff", tiebreak="random", seed=seed).path))
+        except SearchFailedError:
+            pass
+    assert len(paths) >= 5
+
+
+@pytest.mark.parametrize("start", ["a1", "d4", "h8", "b7"])
+def test_closed_tours_by_retries(start: str) -> None:
+    t = kt.solve("8x8", start=start, closed=True, method="warnsdorff")
+    assert_is_tour(t.board, t.indices, closed=True, start=t.board.parse_square(start))
+
+
+def test_fixed_end() -> None:
+    b = Board(8, 8)
+    t = kt.solve(b, start="a1", end="g8", method="warnsdorff")
+    assert_is_tour(b, t.indices, start=0, end=b.parse_square("g8"))
+
+
+def test_stuck_reports_coverage() -> None:
+    b = Board(100, 100)
+    with pytest.raises(SearchFailedError, match=r"covering \d+ of 10000 squares") as e:
+        warnsdorff(b, 0, tiebreak="first")
+    assert_is_partial_path(b, e.value.partial)
+
+
+def test_gives_up_on_closed_when_attempts_run_out() -> None:
+    with pytest.raises(SearchFailedError, match="closed tour"):
+        warnsdorff(Board(5, 6), 0, closed=True, attempts=1, tiebreak="first")
+
+
+def test_unknown_tiebreak() -> None:
+    with pytest.raises(kt.KnightsTourError, match="unknown tie-break 'nearest'"):
+        kt.solve("8x8", method="warnsdorff", tiebreak="nearest")
+
+
+def test_holes_and_camel_work_unchanged() -> None:
+    holed = Board(8, 8, holes=frozenset({27, 28}))
+    t = kt.solve(holed, start="a1", method="warnsdorff", tiebreak="center")
+    assert len(t) == 62 and not {27, 28} & set(t.indices.tolist())
+    camel = Board(8, 8, leaper=(1, 3))
+    path = Walker(camel).walk(0, tiebreak="center")
+    assert all(camel.is_move(int(a), int(b)) for a, b in zip(path, path[1:], strict=False))
+
+
+def test_parity_refuses_unbalanced_holes() -> None:
+    with pytest.raises(kt.NoTourError, match="30 squares of one colour and 32"):
+        kt.solve(Board(8, 8, holes=frozenset({27, 36})), method="warnsdorff")
