@@ -20,7 +20,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from knightstour.solvers._kernels import TB_RANDOM, warnsdorff_walk
+from knightstour.solvers._kernels import TB_RANDOM, kernel
+
+#: The foundation's walk, compiled: the batch walks are exactly ``Walker.walk``'s, so a stored
+#: seed reproduces its tour through :func:`knightstour.solve`. (Numba's disk cache does not see
+#: changes to this callee; ``tests/test_library.py`` checks the seeds still reproduce.)
+warnsdorff_walk = kernel("warnsdorff_walk", 1 << 62)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MASK63 = np.uint64(0x7FFFFFFFFFFFFFFF)

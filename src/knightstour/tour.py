@@ -4,11 +4,14 @@ A :class:`Tour` is validated when it is made, so every tour that leaves the prog
 
 >>> from knightstour.board import Board
 >>> b = Board(3, 4)
->>> t = Tour.from_path(b, "a1 c2 a3 b1 c3 a4 b2 c4 a2 c1 b3 a1".split()[:-1] + ["b4"])
+>>> t = Tour.from_path(b, "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1".split())
+>>> t.end, len(t)
+('b1', 12)
+>>> Tour.from_path(b, "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 c1".split())
 Traceback (most recent call last):
 ...
-knightstour.errors.InvalidTourError: not a valid tour: move 12 (b3 to b4) is not a knight's move...
->>> problems = find_problems(b, [0, 5, 99])
+knightstour.errors.InvalidTourError: not a valid tour: move 12 (c3 to c1) is not a knight's move (and 2 more problems)
+>>> problems = find_problems(b, [0, 1, 99])
 >>> [p.kind for p in problems]
 ['off-board', 'not-a-move', 'missing']
 """
@@ -73,8 +76,12 @@ def find_problems(
     Vectorised: a tour of 10^8 squares is checked in about a second. An empty list means valid.
 
     >>> b = Board(5, 5)
-    >>> [p.message for p in find_problems(b, [0, 7, 0])][:2]
-    ['move 3 (c2 to a1) is not a knight\\'s move', 'square a1 is visited twice (moves 1 and 3)']
+    >>> for p in find_problems(b, [0, 7, 1, 7]):
+    ...     print(p.kind, "|", p)
+    not-a-move | move 3 (c2 to b1) is not a knight's move
+    not-a-move | move 4 (b1 to c2) is not a knight's move
+    repeated | square c2 is visited twice (moves 2 and 4)
+    missing | 22 squares are never visited: c1, d1, e1, a2, b2, d2, e2, a3, b3, c3 and 12 more
     """
     seq = np.asarray(indices)
     name = (lambda sq: _name(board, sq, shown)) if shown else (lambda sq: _name(board, sq))
@@ -183,11 +190,11 @@ class Tour:
     >>> t.path[:3], t.indices[:3].tolist(), len(t)
     (['a1', 'c2', 'e1'], [0, 7, 4], 25)
     >>> print(Tour.from_dict(t.to_dict()).board_text())
-    23 10 15  4 25
-    16  5 24  9 14
-    11 22  1 18  3
-     6 17 20 13  8
-    21 12  7  2 19
+     7 20  9 14  5
+    10 15  6 19 24
+    21  8 25  4 13
+    16 11  2 23 18
+     1 22 17 12  3
     """
 
     __slots__ = ("_indices", "board", "closed", "method")
@@ -335,11 +342,11 @@ class Tour:
 
         >>> import knightstour as kt
         >>> print(kt.solve("5x5", start="c3", method="warnsdorff").board_text(labels=True))
-        5 | 21 12  7  2 19
-        4 |  6 17 20 13  8
-        3 | 11 22  1 18  3
-        2 | 16  5 24  9 14
-        1 | 23 10 15  4 25
+        5 | 25 14  3  8 19
+        4 |  4  9 18 13  2
+        3 | 15 24  1 20  7
+        2 | 10  5 22 17 12
+        1 | 23 16 11  6 21
              a  b  c  d  e
         """
         m = self.matrix()

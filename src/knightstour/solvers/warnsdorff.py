@@ -16,7 +16,7 @@ keep the end square (for a closed tour, a neighbour of the start) for the last m
 
 >>> import knightstour as kt
 >>> kt.solve("8x8", start="a1", method="warnsdorff", tiebreak="first").path[:4]
-['a1', 'c2', 'e1', 'g2']
+['a1', 'c2', 'a3', 'b1']
 """
 
 from __future__ import annotations

@@ -1,0 +1,363 @@
+"""What the pictures share: colours, the colour ramp along a path, and the layout of a board.
+
+Standard library only, so that the SVG renderer stays dependency-free. Every renderer asks
+:func:`layout` where things go and :func:`bands` how the path is coloured, so an SVG, a PNG and
+a GIF of the same tour look alike.
+
+>>> lay = layout(8, 8, 480)
+>>> lay.square, max(lay.image_width, lay.image_height)
+(54.5, 480.0)
+>>> bands(63, 64)[:4], len(bands(1000, 64)) - 1
+([0, 1, 2, 3], 64)
+>>> ramp(("#000000", "#ffffff"), 0.5)
+'#808080'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from knightstour.board import file_name
+from knightstour.errors import KnightsTourError
+
+__all__ = [
+    "DEFAULT_COLORS",
+    "GRADIENT",
+    "MAX_BANDS",
+    "STYLES",
+    "Layout",
+    "bands",
+    "band_colors",
+    "colors",
+    "default_size",
+    "hex_rgb",
+    "layout",
+    "line_width",
+    "marker_radius",
+    "number_font",
+    "ramp",
+    "resolve_style",
+]
+
+#: The colours of a picture; pass ``colors={"dark": "#b58863", ...}`` to change any of them.
+DEFAULT_COLORS: dict[str, str] = {
+    "background": "#ffffff",  # the margin around the board, and the path-only style's ground
+    "light": "#f2f0eb",
+    "dark": "#cdd4dc",
+    "border": "#7d8690",
+    "hole": "#4a4f57",
+    "coord": "#4d545c",  # file and rank labels
+    "path": "#1d4e89",  # the path when it is one colour (``gradient=False``)
+    "start": "#1e8c45",
+    "end": "#c62828",
+    "marker-edge": "#ffffff",
+    "knight": "#111111",  # the ring on the knight's square in an animation
+    "number": "#222222",
+    "number-halo": "#ffffff",
+}
+
+#: The default ramp of the path from its first move to its last: navy, purple, crimson, orange.
+GRADIENT: tuple[str, ...] = ("#1f3c99", "#6f2ea3", "#c0265d", "#e8620c")
+
+#: The path is drawn in at most this many colour bands (one ``<polyline>`` each in SVG).
+MAX_BANDS = 64
+
+#: ``style=``: ``full`` draws squares, labels and markers; ``path`` only the path (and markers),
+#: for boards too big for squares to show; ``auto`` is ``full`` up to 200 squares a side.
+STYLES = ("auto", "full", "path")
+FULL_STYLE_LIMIT = 200
+
+_LABEL_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
+
+
+def colors(overrides: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The default colours with ``overrides`` applied; unknown names are refused.
+
+    >>> colors({"dark": "#b58863"})["dark"]
+    '#b58863'
+    >>> colors({"drak": "#000"})
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.KnightsTourError: unknown colour name 'drak' (known: background, ...)
+    """
+    out = dict(DEFAULT_COLORS)
+    for key, value in (overrides or {}).items():
+        if key not in out:
+            raise KnightsTourError(f"unknown colour name {key!r} (known: {', '.join(out)})")
+        hex_rgb(value)
+        out[key] = value
+    return out
+
+
+def hex_rgb(color: str) -> tuple[int, int, int]:
+    """``'#rrggbb'`` or ``'#rgb'`` as an ``(r, g, b)`` tuple.
+
+    >>> hex_rgb("#1d4e89"), hex_rgb("#fff")
+    ((29, 78, 137), (255, 255, 255))
+    """
+    s = color.strip().lstrip("#") if isinstance(color, str) else ""
+    if len(s) == 3:
+        s = "".join(c * 2 for c in s)
+    try:
+        if len(s) != 6:
+            raise ValueError
+        return int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16)
+    except ValueError:
+        raise KnightsTourError(f"not a colour: {color!r} (expected '#rrggbb')") from None
+
+
+def ramp(stops: Sequence[str], t: float) -> str:
+    """The colour a fraction ``t`` (0 to 1) along the ramp through ``stops``, as ``#rrggbb``."""
+    if not stops:
+        raise KnightsTourError("a colour ramp needs at least one colour")
+    if len(stops) == 1:
+        return "#%02x%02x%02x" % hex_rgb(stops[0])
+    t = min(max(t, 0.0), 1.0) * (len(stops) - 1)
+    i = min(int(t), len(stops) - 2)
+    f = t - i
+    a, b = hex_rgb(stops[i]), hex_rgb(stops[i + 1])
+    return "#%02x%02x%02x" % tuple(round(u + (v - u) * f) for u, v in zip(a, b, strict=True))
+
+
+def bands(moves: int, most: int = MAX_BANDS) -> list[int]:
+    """Where the colour bands of a path of ``moves`` moves begin, and the end: ``n + 1`` bounds.
+
+    Move ``i`` (0-based) is in band ``i * n // moves``; band ``b`` holds moves
+    ``bounds[b]`` to ``bounds[b + 1] - 1``.
+
+    >>> bands(5, 3)
+    [0, 2, 4, 5]
+    >>> bands(0)
+    [0]
+    """
+    n = min(moves, most)
+    if n == 0:
+        return [0]
+    return [(b * moves + n - 1) // n for b in range(n + 1)]
+
+
+def band_colors(n: int, gradient: bool | Sequence[str], single: str) -> list[str]:
+    """The colours of ``n`` bands: a ramp through ``gradient`` (its stops, or :data:`GRADIENT`
+    when it is ``True``), or ``single`` for all when ``gradient`` is false."""
+    if not gradient:
+        return [single] * n
+    stops = GRADIENT if gradient is True else tuple(gradient)
+    return [ramp(stops, b / (n - 1) if n > 1 else 0.0) for b in range(n)]
+
+
+def resolve_style(style: str, width: int, height: int) -> str:
+    """``full`` or ``path``: what ``style`` (one of :data:`STYLES`) means on this board.
+
+    >>> resolve_style("auto", 200, 200), resolve_style("auto", 201, 5)
+    ('full', 'path')
+    """
+    if style not in STYLES:
+        raise KnightsTourError(f"unknown style {style!r} (expected one of {', '.join(STYLES)})")
+    if style == "auto":
+        return "full" if max(width, height) <= FULL_STYLE_LIMIT else "path"
+    return style
+
+
+def default_size(width: int, height: int, style: str = "full") -> int:
+    """The longest side of a picture, in pixels, when none is asked for.
+
+    Squares of 60 pixels on small boards, shrinking to keep the picture near 720 pixels, but
+    never under 4 pixels (so a 200 × 200 board is 800 pixels plus its labels); 1000 pixels for
+    the path-only style.
+
+    >>> default_size(8, 8), default_size(50, 50), default_size(200, 200), default_size(5, 5)
+    (548, 764, 822, 368)
+    """
+    if style == "path":
+        return 1000
+    n = max(width, height)
+    sq = min(max(720 / n, 4.0), 60.0)
+    lay = _solve(width, height, sq, coordinates=True)
+    return round(max(lay.image_width, lay.image_height))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the board and its labels go, in output units (pixels unless rescaled).
+
+    The board's top-left corner is at ``(left, top)``; square ``(x, y)`` (``y`` the rank index,
+    rank 1 at the bottom) spans ``left + x * square`` to ``left + (x + 1) * square``
+    horizontally and ``top + (height - 1 - y) * square`` onwards vertically.
+    """
+
+    width: int
+    height: int
+    square: float
+    left: float
+    top: float
+    right: float
+    bottom: float
+    font: float  # label font size; 0 when there are no labels
+    every: int  # label every this many files and ranks
+
+    @property
+    def image_width(self) -> float:
+        return self.left + self.width * self.square + self.right
+
+    @property
+    def image_height(self) -> float:
+        return self.top + self.height * self.square + self.bottom
+
+    def centre(self, square: int) -> tuple[float, float]:
+        """The centre of a square index."""
+        x, y = square % self.width, square // self.width
+        return (
+            self.left + (x + 0.5) * self.square,
+            self.top + (self.height - 1 - y + 0.5) * self.square,
+        )
+
+    def corner(self, square: int) -> tuple[float, float]:
+        """The top-left corner of a square index."""
+        x, y = square % self.width, square // self.width
+        return self.left + x * self.square, self.top + (self.height - 1 - y) * self.square
+
+    def scaled(self, factor: float) -> Layout:
+        """The same layout with every length multiplied by ``factor``."""
+        return replace(
+            self,
+            square=self.square * factor,
+            left=self.left * factor,
+            top=self.top * factor,
+            right=self.right * factor,
+            bottom=self.bottom * factor,
+            font=self.font * factor,
+        )
+
+    def file_labels(self) -> Iterator[tuple[float, str]]:
+        """``(x centre, text)`` of each file label shown, below the board."""
+        for x in _shown(self.width, self.every):
+            yield self.left + (x + 0.5) * self.square, file_name(x)
+
+    def rank_labels(self) -> Iterator[tuple[float, str]]:
+        """``(y centre, text)`` of each rank label shown, left of the board."""
+        for y in _shown(self.height, self.every):
+            yield self.top + (self.height - 1 - y + 0.5) * self.square, str(y + 1)
+
+    @property
+    def file_label_y(self) -> float:
+        """The vertical centre of the file labels."""
+        return self.top + self.height * self.square + self.bottom * 0.5
+
+    @property
+    def rank_label_x(self) -> float:
+        """The right edge of the rank labels."""
+        return self.left - self.font * 0.5
+
+
+def _shown(n: int, every: int) -> list[int]:
+    """Zero-based positions whose label shows: all, or every ``every``-th 1-based (and 1)."""
+    if every == 1:
+        return list(range(n))
+    out = [p - 1 for p in range(every, n + 1, every)]
+    if every >= 5:
+        out.insert(0, 0)
+    return out
+
+
+def _margins(width: int, height: int, sq: float, coordinates: bool) -> tuple[float, ...]:
+    """``(left, top, right, bottom, font, every)`` for squares of ``sq`` pixels."""
+    if not coordinates:
+        pad = max(2.0, sq * 0.08)
+        return pad, pad, pad, pad, 0.0, 1
+    font = min(max(sq * 0.4, 9.0), 16.0)
+    file_chars = len(file_name(width - 1))
+    need = max(0.62 * font * file_chars, 1.15 * font) + 0.3 * font
+    every = next((s for s in _LABEL_STEPS if s * sq >= need), _LABEL_STEPS[-1])
+    rank_chars = len(str(height))
+    left = font * (0.62 * rank_chars + 1.0)
+    pad = font * 0.6
+    return left, pad, pad, font * 1.8, font, every
+
+
+def _solve(width: int, height: int, sq: float, coordinates: bool) -> Layout:
+    left, top, right, bottom, font, every = _margins(width, height, sq, coordinates)
+    return Layout(width, height, sq, left, top, right, bottom, font, int(every))
+
+
+def layout(width: int, height: int, size: float, *, coordinates: bool = True) -> Layout:
+    """The layout whose longest side is ``size`` pixels, labels included when ``coordinates``.
+
+    Label sizes follow the square size (9 to 16 pixels); when squares are too small for every
+    label, only every 2nd, 5th, 10th, ... file and rank is labelled.
+
+    >>> lay = layout(200, 200, 822)
+    >>> lay.every, round(lay.square, 2)
+    (5, 3.99)
+    """
+    if size <= 0 or not math.isfinite(size):
+        raise KnightsTourError(f"picture size must be a positive number of pixels, got {size}")
+    sq = size / max(width, height)
+    for _ in range(6):
+        left, top, right, bottom, _font, _every = _margins(width, height, sq, coordinates)
+        new = min((size - left - right) / width, (size - top - bottom) / height)
+        if new <= 0:
+            raise KnightsTourError(
+                f"a picture of {size:g} pixels is too small for a {width}x{height} board "
+                f"with labels; ask for a larger size or leave the labels out"
+            )
+        if abs(new - sq) < 1e-9:
+            break
+        sq = new
+    lay = _solve(width, height, sq, coordinates)
+    # The margins were chosen for the last square size: spend any rounding slack on the margins
+    # so that the longest side is exactly ``size``.
+    return _fit(lay, size)
+
+
+def _fit(lay: Layout, size: float) -> Layout:
+    extra_w = size - lay.image_width
+    extra_h = size - lay.image_height
+    if lay.image_width >= lay.image_height:
+        return replace(lay, right=lay.right + extra_w)
+    return replace(lay, bottom=lay.bottom + extra_h)
+
+
+def snapped(lay: Layout) -> Layout:
+    """The layout with whole-pixel squares and margins, the image size unchanged.
+
+    For raster pictures: every square then has the same number of pixels. Leftover pixels go
+    to the margins, keeping the board centred in its frame of labels.
+    """
+    w, h = round(lay.image_width), round(lay.image_height)
+    if lay.square < 2:
+        return replace(lay, right=w - lay.left - lay.width * lay.square,
+                       bottom=h - lay.top - lay.height * lay.square)
+    sq = math.floor(lay.square + 1e-9)
+    left = math.floor(lay.left + (lay.square - sq) * lay.width / 2)
+    top = math.floor(lay.top + (lay.square - sq) * lay.height / 2)
+    return replace(
+        lay,
+        square=float(sq),
+        left=float(left),
+        top=float(top),
+        right=float(w - left - sq * lay.width),
+        bottom=float(h - top - sq * lay.height),
+    )
+
+
+def line_width(square: float, style: str, numbers: bool = False) -> float:
+    """The path's stroke width for squares of ``square`` units."""
+    if style == "path":
+        return max(square * 0.35, 0.5)
+    w = max(square * 0.07, min(1.5, square * 0.3))
+    return w * 0.7 if numbers else w
+
+
+def marker_radius(square: float, style: str) -> float:
+    """The radius of the start and end markers."""
+    if style == "path":
+        return max(square * 1.5, 5.0)
+    return max(square * 0.26, 2.5)
+
+
+def number_font(square: float, count: int) -> float:
+    """The font size of move numbers in squares of ``square`` units, for ``count`` moves."""
+    digits = max(len(str(count)), 2)
+    return min(square * 0.42, square * 0.85 / (0.6 * digits))

@@ -1,0 +1,366 @@
+"""SVG pictures of boards and tours: pure functions returning a string, standard library only.
+
+>>> import knightstour as kt
+>>> svg = tour_svg(kt.solve("5x5", start="a1", method="warnsdorff"))
+>>> svg.startswith("<svg") and svg.count("<polyline") == 24
+True
+
+The picture has the board's light and dark squares, file letters and rank numbers, the path as
+lines coloured from the first move to the last, a disc on the start square, a square on the end
+square, the closing move of a closed tour dashed, and optionally the move numbers. Inside the
+SVG one square is 10 units, so square centres fall on whole numbers; ``width`` and ``height``
+give the size in pixels.
+
+Structure a program can rely on: the path is ``<g class="path">`` holding ``<polyline>``
+elements that together have exactly one segment per move (consecutive polylines share their
+joining square), each with ``data-moves="FIRST-LAST"`` (1-based move numbers); the closing
+move is ``<line class="closing">``; the markers are ``.start`` and ``.end``.
+
+``animated=True`` draws the path one move at a time with CSS (no script): a few kilobytes
+more than the still picture, however long the tour.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from knightstour.errors import KnightsTourError
+from knightstour.render import style as st
+
+if TYPE_CHECKING:
+    from knightstour.board import Board
+    from knightstour.tour import Tour
+
+__all__ = ["board_svg", "tour_svg"]
+
+#: Square side in SVG user units.
+UNIT = 10
+FONT_FAMILY = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+
+def board_svg(
+    board: Board,
+    *,
+    size: float | None = None,
+    coordinates: bool = True,
+    colors: Mapping[str, str] | None = None,
+) -> str:
+    """An SVG of the empty board: light and dark squares (``a1`` dark), labels, holes.
+
+    ``size`` is the longest side in pixels (default: :func:`~knightstour.render.style.default_size`).
+
+    >>> from knightstour.board import Board
+    >>> svg = board_svg(Board(8, 8), size=400)
+    >>> 'width="400"' in svg, svg.count('class="file"'), svg.count('class="rank"')
+    (True, 8, 8)
+    """
+    pic = _Picture(board, size, coordinates, "full", colors)
+    return pic.finish([])
+
+
+def tour_svg(
+    tour: Tour,
+    *,
+    size: float | None = None,
+    numbers: bool = False,
+    coordinates: bool = True,
+    gradient: bool | Sequence[str] = True,
+    style: str = "auto",
+    markers: bool = True,
+    closing: bool = True,
+    colors: Mapping[str, str] | None = None,
+    animated: bool = False,
+    frame_ms: int = 500,
+    final_ms: int = 3000,
+) -> str:
+    """An SVG of ``tour``: the board, the path, start and end markers, optionally numbers.
+
+    - ``size``: longest side in pixels; by default squares of up to 60 pixels and a picture of
+      about 720 (see :func:`~knightstour.render.style.default_size`).
+    - ``numbers``: write each square's move number on it.
+    - ``gradient``: colour the path from the first move to the last (``True``: the default ramp;
+      a sequence of ``'#rrggbb'`` stops: that ramp; ``False``: ``colors['path']``).
+    - ``style``: ``'full'``; ``'path'`` (no squares or labels, for huge boards); ``'auto'``
+      (the default): ``full`` up to 200 squares a side.
+    - ``markers``, ``closing``: the start and end markers; the closing move of a closed tour.
+    - ``colors``: override any of :data:`~knightstour.render.style.DEFAULT_COLORS`.
+    - ``animated``: draw the moves one a ``frame_ms`` with CSS, hold the whole tour
+      ``final_ms``, and start again (as the GIF does).
+
+    >>> import knightstour as kt
+    >>> t = kt.solve("6x6", start="a1", closed=True)
+    >>> svg = tour_svg(t, numbers=True)
+    >>> svg.count('class="closing"'), svg.count('class="n"')
+    (1, 36)
+    """
+    pic = _Picture(tour.board, size, coordinates, style, colors, numbers=numbers)
+    indices = tour.indices.tolist()
+    if animated and (frame_ms <= 0 or final_ms < 0):
+        raise KnightsTourError(
+            f"frame_ms must be > 0 and final_ms >= 0, got {frame_ms} and {final_ms}"
+        )
+    parts = pic.path(indices, tour.closed and closing, gradient, markers, numbers, animated)
+    if animated:
+        pic.animate(indices, frame_ms, final_ms)
+    return pic.finish(parts)
+
+
+def _num(v: float) -> str:
+    """A coordinate with at most two decimals and no trailing zeros."""
+    s = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if s == "-0" else s
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class _Picture:
+    """One SVG being built: the layout in units, the colours, and the elements so far."""
+
+    def __init__(
+        self,
+        board: Board,
+        size: float | None,
+        coordinates: bool,
+        style: str,
+        colors: Mapping[str, str] | None,
+        numbers: bool = False,
+    ) -> None:
+        self.board = board
+        self.style = st.resolve_style(style, board.width, board.height)
+        self.colors = st.colors(colors)
+        if self.style == "path":
+            coordinates = False
+        px = size if size is not None else st.default_size(board.width, board.height, self.style)
+        lay_px = st.layout(board.width, board.height, px, coordinates=coordinates)
+        self.px = lay_px
+        u = UNIT / lay_px.square  # units per pixel
+        self.u = u
+        lay = lay_px.scaled(u)
+        # Whole units for the margins, so square centres are whole numbers.
+        self.lay = st.Layout(
+            lay.width, lay.height, float(UNIT), round(lay.left), round(lay.top),
+            round(lay.right), round(lay.bottom), lay.font, lay.every,
+        )
+        w, h = self.lay.image_width, self.lay.image_height
+        scale = px / max(w, h)
+        self.view = (w, h)
+        self.pixels = (round(w * scale), round(h * scale))
+        self.numbers = numbers
+        self.css: list[str] = []
+        self.uid = ""
+
+    # -- the board ------------------------------------------------------------------------
+
+    def _board_parts(self) -> list[str]:
+        lay, c, b = self.lay, self.colors, self.board
+        bw, bh = b.width * UNIT, b.height * UNIT
+        x0, y0 = _num(lay.left), _num(lay.top)
+        out = []
+        if self.style == "path":
+            out.append(
+                f'<rect class="border" x="{x0}" y="{y0}" width="{bw}" height="{bh}" '
+                f'fill="none" stroke="{c["border"]}" stroke-width="{_num(self.u)}"/>'
+            )
+            return out
+        # Dark squares by a 2 x 2 pattern; the top-left square (file a, top rank) is dark when
+        # the top rank index is even, since a1 is dark.
+        pid = f"kt-{self._hash(c['light'], c['dark'], b.height % 2, x0, y0)}"
+        dark_cells = ((0, 0), (1, 1)) if (b.height - 1) % 2 == 0 else ((1, 0), (0, 1))
+        cells = "".join(
+            f'<rect x="{i * UNIT}" y="{j * UNIT}" width="{UNIT}" height="{UNIT}"/>'
+            for i, j in dark_cells
+        )
+        out.append(
+            f'<defs><pattern id="{pid}" x="{x0}" y="{y0}" width="{2 * UNIT}" '
+            f'height="{2 * UNIT}" patternUnits="userSpaceOnUse"><g fill="{c["dark"]}">'
+            f"{cells}</g></pattern></defs>"
+        )
+        out.append(
+            f'<g class="board"><rect x="{x0}" y="{y0}" width="{bw}" height="{bh}" '
+            f'fill="{c["light"]}"/><rect x="{x0}" y="{y0}" width="{bw}" height="{bh}" '
+            f'fill="url(#{pid})"/>'
+        )
+        if b.holes:
+            d = "".join(
+                "M{},{}h{}v{}h-{}z".format(*map(_num, lay.corner(h)), UNIT, UNIT, UNIT)
+                for h in sorted(b.holes)
+            )
+            out.append(f'<path class="holes" fill="{c["hole"]}" d="{d}"/>')
+        out.append(
+            f'<rect class="border" x="{x0}" y="{y0}" width="{bw}" height="{bh}" fill="none" '
+            f'stroke="{c["border"]}" stroke-width="{_num(max(self.u, 0.25))}"/></g>'
+        )
+        if lay.font:
+            fy = _num(lay.file_label_y)
+            rx = _num(lay.rank_label_x)
+            labels = [
+                f'<text class="file" x="{_num(x)}" y="{fy}" dy=".35em">{t}</text>'
+                for x, t in lay.file_labels()
+            ]
+            labels += [
+                f'<text class="rank" x="{rx}" y="{_num(y)}" dy=".35em" text-anchor="end">{t}</text>'
+                for y, t in lay.rank_labels()
+            ]
+            out.append(
+                f'<g class="coords" fill="{c["coord"]}" font-family="{FONT_FAMILY}" '
+                f'font-size="{_num(lay.font)}" text-anchor="middle">' + "".join(labels) + "</g>"
+            )
+        return out
+
+    def _hash(self, *parts: object) -> str:
+        return hashlib.sha1(repr(parts).encode()).hexdigest()[:8]
+
+    # -- the path -------------------------------------------------------------------------
+
+    def path(
+        self,
+        indices: list[int],
+        closing: bool,
+        gradient: bool | Sequence[str],
+        markers: bool,
+        numbers: bool,
+        animated: bool = False,
+    ) -> list[str]:
+        lay, c = self.lay, self.colors
+        moves = len(indices) - 1
+        self.bounds = st.bands(moves) if moves > 0 else [0]
+        nb = len(self.bounds) - 1
+        self.band_colors = st.band_colors(nb, gradient, c["path"])
+        lw = st.line_width(self.px.square, self.style, numbers) * self.u
+        self.lw = lw
+        centres = [
+            f"{_num(x)},{_num(y)}" for x, y in (lay.centre(s) for s in indices)
+        ]
+        out = []
+        opacity = ' stroke-opacity="0.6"' if numbers else ""
+        lines = []
+        for b in range(nb):
+            lo, hi = self.bounds[b], self.bounds[b + 1]
+            anim = f'class="b{b}" pathLength="{hi - lo}" ' if animated else ""
+            lines.append(
+                f'<polyline {anim}data-moves="{lo + 1}-{hi}" stroke="{self.band_colors[b]}" '
+                f'points="{" ".join(centres[lo : hi + 1])}"/>'
+            )
+        out.append(
+            f'<g class="path" fill="none" stroke-width="{_num(lw)}" stroke-linecap="round" '
+            f'stroke-linejoin="round"{opacity}>' + "".join(lines) + "</g>"
+        )
+        if closing and moves > 1 and self.board.is_move(indices[-1], indices[0]):
+            col = self.band_colors[-1] if self.band_colors else c["path"]
+            (x1, y1), (x2, y2) = lay.centre(indices[-1]), lay.centre(indices[0])
+            out.append(
+                f'<line class="closing" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" '
+                f'y2="{_num(y2)}" stroke="{col}" stroke-width="{_num(lw)}" '
+                f'stroke-dasharray="{_num(lw * 2)} {_num(lw * 1.6)}" stroke-linecap="round"'
+                f"{opacity}/>"
+            )
+        if markers and indices:
+            out += self._markers(indices[0], indices[-1])
+        if numbers:
+            fs = st.number_font(UNIT, len(indices))
+            texts = []
+            for k, s in enumerate(indices, 1):
+                x, y = lay.centre(s)
+                texts.append(f'<text class="n" x="{_num(x)}" y="{_num(y)}" dy=".35em">{k}</text>')
+            out.append(
+                f'<g class="numbers" font-family="{FONT_FAMILY}" font-size="{_num(fs)}" '
+                f'text-anchor="middle" fill="{c["number"]}" stroke="{c["number-halo"]}" '
+                f'stroke-width="{_num(fs * 0.22)}" paint-order="stroke" '
+                f'stroke-linejoin="round">' + "".join(texts) + "</g>"
+            )
+        return out
+
+    def _markers(self, first: int, last: int) -> list[str]:
+        lay, c = self.lay, self.colors
+        r = st.marker_radius(self.px.square, self.style) * self.u
+        if self.numbers:
+            r = UNIT * 0.44  # a ring around the number instead of a disc under it
+        edge = max(self.lw * 0.5, 0.6 * self.u)
+        sx, sy = lay.centre(first)
+        ex, ey = lay.centre(last)
+        h = r * 0.85  # the end square's half-side: about the disc's area
+        if self.numbers:
+            paint = 'fill="none" stroke="{col}" stroke-width="{w}"'
+            w = _num(max(self.lw, 1.2 * self.u))
+            start = paint.format(col=c["start"], w=w)
+            end = paint.format(col=c["end"], w=w)
+        else:
+            start = f'fill="{c["start"]}" stroke="{c["marker-edge"]}" stroke-width="{_num(edge)}"'
+            end = f'fill="{c["end"]}" stroke="{c["marker-edge"]}" stroke-width="{_num(edge)}"'
+        out = [f'<circle class="start" cx="{_num(sx)}" cy="{_num(sy)}" r="{_num(r)}" {start}/>']
+        if last != first:
+            out.append(
+                f'<rect class="end" x="{_num(ex - h)}" y="{_num(ey - h)}" width="{_num(2 * h)}" '
+                f'height="{_num(2 * h)}" {end}/>'
+            )
+        return out
+
+    # -- animation ------------------------------------------------------------------------
+
+    def animate(self, indices: list[int], frame_ms: int, final_ms: int) -> None:
+        """CSS that draws band ``b``'s moves one a frame, then holds the tour and loops.
+
+        Every move of a leaper is as long as every other, so with ``pathLength`` set to the
+        band's number of moves, a dash offset of ``k`` hides exactly the last ``k`` moves and a
+        ``steps()`` timing reveals one move a step.
+        """
+        moves = len(indices) - 1
+        self.uid = "kt" + self._hash(indices[:64], len(indices), frame_ms, final_ms)
+        total = moves * frame_ms + final_ms
+        if moves == 0 or total <= 0:
+            return
+
+        def pct(t: float) -> str:
+            return f"{100 * t / total:.6f}".rstrip("0").rstrip(".") + "%"
+
+        uid = self.uid
+        css = [
+            f"#{uid} .path polyline{{animation-duration:{total}ms;"
+            "animation-iteration-count:infinite;animation-timing-function:linear;"
+            "stroke-linecap:butt}",
+            f"#{uid} .end,#{uid} .closing{{animation:{uid}-end {total}ms step-end infinite}}",
+            f"@keyframes {uid}-end{{0%{{opacity:0}}{pct(moves * frame_ms)}{{opacity:1}}}}",
+        ]
+        for b in range(len(self.bounds) - 1):
+            lo, hi = self.bounds[b], self.bounds[b + 1]
+            m = hi - lo
+            t0, t1 = lo * frame_ms, hi * frame_ms
+            css.append(
+                f"#{uid} .b{b}{{stroke-dasharray:{m} {m};stroke-dashoffset:{m};"
+                f"animation-name:{uid}-{b}}}"
+                f"@keyframes {uid}-{b}{{0%,{pct(t0)}{{stroke-dashoffset:{m};"
+                f"animation-timing-function:steps({m},end)}}"
+                f"{pct(t1)},100%{{stroke-dashoffset:0}}}}"
+            )
+        css.append(
+            "@media (prefers-reduced-motion:reduce){"
+            f"#{uid} .path polyline,#{uid} .end,#{uid} .closing{{animation:none;"
+            "stroke-dashoffset:0;opacity:1}}"
+        )
+        self.css = css
+
+    # -- assembly -------------------------------------------------------------------------
+
+    def finish(self, path_parts: list[str]) -> str:
+        w, h = self.view
+        pw, ph = self.pixels
+        idattr = f' id="{self.uid}"' if self.uid else ""
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1"{idattr} width="{pw}" '
+            f'height="{ph}" viewBox="0 0 {_num(w)} {_num(h)}">'
+        )
+        body = [head]
+        if self.css:
+            body.append("<style>" + "".join(self.css) + "</style>")
+        body.append(
+            f'<rect class="background" width="{_num(w)}" height="{_num(h)}" '
+            f'fill="{self.colors["background"]}"/>'
+        )
+        body += self._board_parts()
+        body += path_parts
+        body.append("</svg>")
+        return "\n".join(body) + "\n"
