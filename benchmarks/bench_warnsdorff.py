@@ -68,7 +68,11 @@ def bench_ref(n: int) -> tuple[float, str] | None:
 
 def cli_startup() -> float:
     exe = Path(sys.executable).parent / "knightstour"
-    cmd = [str(exe), "solve", "8x8"] if exe.exists() else [sys.executable, "-m", "knightstour", "solve", "8x8"]
+    cmd = (
+        [str(exe), "solve", "8x8"]
+        if exe.exists()
+        else [sys.executable, "-m", "knightstour", "solve", "8x8"]
+    )
     subprocess.run(cmd, capture_output=True, check=True)
     return best_of(lambda: subprocess.run(cmd, capture_output=True, check=True), 7)
 
@@ -78,7 +82,9 @@ def main() -> None:
         ref = bench_ref(n)
         line = f"  {n}x{n}:"
         if ref:
-            print(f"{line} C reference (center) {ref[0]:7.1f} ns/square, visited {ref[1]} of {n * n}")
+            print(
+                f"{line} C reference (center) {ref[0]:7.1f} ns/square, visited {ref[1]} of {n * n}"
+            )
         for tb in TIEBREAKS:
             ns, visited = bench_python(n, tb)
             if visited:

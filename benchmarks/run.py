@@ -29,7 +29,9 @@ def main(names: list[str]) -> int:
         print(f"== {f.stem.removeprefix('bench_')}", flush=True)
         t0 = time.perf_counter()
         rc = subprocess.call([sys.executable, str(f)], cwd=HERE.parent)
-        print(f"   ({time.perf_counter() - t0:.1f} s{'' if rc == 0 else f', exit {rc}'})", flush=True)
+        print(
+            f"   ({time.perf_counter() - t0:.1f} s{'' if rc == 0 else f', exit {rc}'})", flush=True
+        )
         failed += rc != 0
     return 1 if failed else 0
 

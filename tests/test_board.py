@@ -51,8 +51,15 @@ def test_corners_and_orientation() -> None:
 
 @pytest.mark.parametrize(
     "spec,expected",
-    [("8x8", (8, 8)), ("8", (8, 8)), ("3x10", (3, 10)), (" 10X3 ", (10, 3)), ((5, 6), (5, 6)),
-     (7, (7, 7)), ("4×5", (4, 5))],
+    [
+        ("8x8", (8, 8)),
+        ("8", (8, 8)),
+        ("3x10", (3, 10)),
+        (" 10X3 ", (10, 3)),
+        ((5, 6), (5, 6)),
+        (7, (7, 7)),
+        ("4×5", (4, 5)),
+    ],
 )
 def test_parse_board(spec: object, expected: tuple[int, int]) -> None:
     b = parse_board(spec)  # type: ignore[arg-type]
@@ -61,9 +68,17 @@ def test_parse_board(spec: object, expected: tuple[int, int]) -> None:
 
 @pytest.mark.parametrize(
     "spec,words",
-    [("", "not a board spec"), ("8y8", "not a board spec"), ("0x5", "width must be at least 1"),
-     ("5x0", "height must be at least 1"), ("-3x3", "not a board spec"), ("axb", "not a board spec"),
-     ("100000x100000", "more than"), ("99999999999x2", "too large"), (True, "not a board spec")],
+    [
+        ("", "not a board spec"),
+        ("8y8", "not a board spec"),
+        ("0x5", "width must be at least 1"),
+        ("5x0", "height must be at least 1"),
+        ("-3x3", "not a board spec"),
+        ("axb", "not a board spec"),
+        ("100000x100000", "more than"),
+        ("99999999999x2", "too large"),
+        (True, "not a board spec"),
+    ],
 )
 def test_bad_board_specs(spec: object, words: str) -> None:
     with pytest.raises(KnightsTourError, match=words):
@@ -72,9 +87,18 @@ def test_bad_board_specs(spec: object, words: str) -> None:
 
 @pytest.mark.parametrize(
     "text,words",
-    [("i1", "off the 8x8 board"), ("a9", "off the 8x8 board"), ("a0", "not a square"),
-     ("8,0", "off the 8x8 board"), ("-1,0", "off the 8x8 board"), ("", "not a square"),
-     ("hello", "not a square"), ("zz99", "off the 8x8 board"), ("1a", "not a square"), (64, "off the 8x8 board")],
+    [
+        ("i1", "off the 8x8 board"),
+        ("a9", "off the 8x8 board"),
+        ("a0", "not a square"),
+        ("8,0", "off the 8x8 board"),
+        ("-1,0", "off the 8x8 board"),
+        ("", "not a square"),
+        ("hello", "not a square"),
+        ("zz99", "off the 8x8 board"),
+        ("1a", "not a square"),
+        (64, "off the 8x8 board"),
+    ],
 )
 def test_bad_squares(text: object, words: str) -> None:
     with pytest.raises(KnightsTourError, match=words):

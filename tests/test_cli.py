@@ -38,9 +38,13 @@ def test_solve_formats(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     code, out, _ = run(capsys, "solve", "6x6", "--start", "c3", "--format", "moves")
     assert out.split() == tour.path
     code, out, _ = run(capsys, "solve", "6x6", "--start", "c3", "--format", "board")
-    assert [[int(v) for v in line.split()] for line in out.splitlines()] == tour.matrix()[::-1].tolist()
+    assert [[int(v) for v in line.split()] for line in out.splitlines()] == tour.matrix()[
+        ::-1
+    ].tolist()
     npy = tmp_path / "t.npy"
-    code, _, _ = run(capsys, "solve", "6x6", "--start", "c3", "--format", "npy", "--output", str(npy))
+    code, _, _ = run(
+        capsys, "solve", "6x6", "--start", "c3", "--format", "npy", "--output", str(npy)
+    )
     arr = np.load(npy)
     assert code == 0 and arr.dtype == np.int32 and arr.tolist() == tour.indices.tolist()
 
@@ -62,12 +66,31 @@ def test_gave_up_shows_partial(capsys: pytest.CaptureFixture[str]) -> None:
     # Warnsdorff with first-in-order ties is known to get stuck on 100x100 from a corner
     code, out, _ = run(capsys, "solve", "100x100", "--method", "warnsdorff", "--tiebreak", "first")
     assert code == 3 and "gave up" in out and "partial path: 9976 of 10000 squares" in out
-    code, out, _ = run(capsys, "solve", "12x12", "--method", "warnsdorff", "--closed",
-                       "--start", "a1", "--time-limit", "0.001")
+    code, out, _ = run(
+        capsys,
+        "solve",
+        "12x12",
+        "--method",
+        "warnsdorff",
+        "--closed",
+        "--start",
+        "a1",
+        "--time-limit",
+        "0.001",
+    )
     if code == 3:  # a closed tour may come on the first walk; if not, the partial path shows
         assert "gave up" in out
-    code, out, _ = run(capsys, "solve", "100x100", "--method", "warnsdorff", "--tiebreak", "first",
-                       "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "solve",
+        "100x100",
+        "--method",
+        "warnsdorff",
+        "--tiebreak",
+        "first",
+        "--format",
+        "json",
+    )
     assert code == 3 and json.loads(out)["exists"] is None
 
 
@@ -107,14 +130,21 @@ def test_output_not_overwritten_without_force(capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.parametrize(
     "argv,words",
-    [(["solve", "8x9x"], "not a board spec"), (["solve", "8x8", "--start", "q9"], "off the 8x8"),
-     (["solve", "8x8", "--method", "magic"], "invalid choice"), (["solve"], "required"),
-     (["solve", "8x8", "--seed", "-4"], "must be >= 0"), (["frobnicate"], "invalid choice"),
-     (["solve", "8x8", "--format", "npy"], "--output"),
-     (["solve", "8x8", "--time-limit", "0"], "positive")],
+    [
+        (["solve", "8x9x"], "not a board spec"),
+        (["solve", "8x8", "--start", "q9"], "off the 8x8"),
+        (["solve", "8x8", "--method", "magic"], "invalid choice"),
+        (["solve"], "required"),
+        (["solve", "8x8", "--seed", "-4"], "must be >= 0"),
+        (["frobnicate"], "invalid choice"),
+        (["solve", "8x8", "--format", "npy"], "--output"),
+        (["solve", "8x8", "--time-limit", "0"], "positive"),
+    ],
 )
-def test_bad_input_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
-    code, out, err = run(capsys, *argv)
+def test_bad_input_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    code, _out, err = run(capsys, *argv)
     assert code == 2
     assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
@@ -131,21 +161,62 @@ def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 TOKENS = st.sampled_from(
-    ["solve", "exists", "validate", "8x8", "3x3", "5", "0x4", "1x1", "--start", "--end", "a1",
-     "h8", "c3", "2,2", "99,1", "--closed", "--method", "auto", "warnsdorff", "--tiebreak",
-     "random", "squirrel", "--seed", "7", "-1", "--format", "json", "board", "moves", "npy",
-     "--time", "--time-limit", "0.5", "--", "-", "x", "ä", "1e9x1e9", "100000x100000"]
+    [
+        "solve",
+        "exists",
+        "validate",
+        "8x8",
+        "3x3",
+        "5",
+        "0x4",
+        "1x1",
+        "--start",
+        "--end",
+        "a1",
+        "h8",
+        "c3",
+        "2,2",
+        "99,1",
+        "--closed",
+        "--method",
+        "auto",
+        "warnsdorff",
+        "--tiebreak",
+        "random",
+        "squirrel",
+        "--seed",
+        "7",
+        "-1",
+        "--format",
+        "json",
+        "board",
+        "moves",
+        "npy",
+        "--time",
+        "--time-limit",
+        "0.5",
+        "--",
+        "-",
+        "x",
+        "ä",
+        "1e9x1e9",
+        "100000x100000",
+    ]
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(TOKENS, max_size=7))
-def test_fuzzed_arguments_never_traceback(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+def test_fuzzed_arguments_never_traceback(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
     try:
         code = main(argv)
     except SystemExit as e:  # --help and --version exit through argparse
         code = e.code
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     assert code in (0, 1, 2, 3), (argv, code, err)
     assert "Traceback" not in err and "internal error" not in err, (argv, err)
     if code == 2:
@@ -153,7 +224,9 @@ def test_fuzzed_arguments_never_traceback(capsys: pytest.CaptureFixture[str], ar
 
 
 def test_entry_point_runs_as_module() -> None:
-    r = subprocess.run([sys.executable, "-m", "knightstour", "solve", "3x5"], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "knightstour", "solve", "3x5"], capture_output=True, text=True
+    )
     assert r.returncode == 1 and "no tour" in r.stdout and r.stderr == ""
 
 

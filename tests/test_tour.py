@@ -10,6 +10,7 @@ import pytest
 import knightstour as kt
 from knightstour import Board, InvalidTourError, KnightsTourError, Tour, find_problems
 
+
 @pytest.fixture(scope="module")
 def tour8() -> Tour:
     return kt.solve("8x8", start="a1", closed=True)
@@ -65,7 +66,10 @@ def test_dict_round_trip_and_contract(tour8: Tour) -> None:
     d = tour8.to_dict()
     assert list(d) == ["width", "height", "closed", "method", "path", "xy"]
     assert d["path"][0] == "a1" and d["xy"][0] == [0, 0] and d["closed"] is True
-    assert all(Board(8, 8).parse_square(n) == y * 8 + x for n, (x, y) in zip(d["path"], d["xy"], strict=True))
+    assert all(
+        Board(8, 8).parse_square(n) == y * 8 + x
+        for n, (x, y) in zip(d["path"], d["xy"], strict=True)
+    )
     back = Tour.from_dict(json.loads(json.dumps(d)))
     assert back == tour8 and back.method == tour8.method
     assert Tour.from_dict({k: v for k, v in d.items() if k != "xy"}) == tour8
@@ -82,13 +86,16 @@ def test_write_json_streams_the_same_text(tour8: Tour) -> None:
 
 @pytest.mark.parametrize(
     "data,words",
-    [({"width": 8}, "lacks 'height'"), ({"width": 8, "height": 8}, "neither 'path' nor 'xy'"),
-     ({"width": 8, "height": 8, "path": "a1"}, "must be a list"),
-     ({"width": 0, "height": 8, "path": []}, "at least 1"),
-     ({"width": 3, "height": 4, "path": ["a1", "zz9"]}, "off the 3x4 board"),
-     ({"width": 3, "height": 4, "path": ["a1", "zz"]}, "not a square"),
-     ([1, 2], "JSON object"),
-     ({"width": 8, "height": 8, "path": ["a1"], "closed": "yes"}, "true or false")],
+    [
+        ({"width": 8}, "lacks 'height'"),
+        ({"width": 8, "height": 8}, "neither 'path' nor 'xy'"),
+        ({"width": 8, "height": 8, "path": "a1"}, "must be a list"),
+        ({"width": 0, "height": 8, "path": []}, "at least 1"),
+        ({"width": 3, "height": 4, "path": ["a1", "zz9"]}, "off the 3x4 board"),
+        ({"width": 3, "height": 4, "path": ["a1", "zz"]}, "not a square"),
+        ([1, 2], "JSON object"),
+        ({"width": 8, "height": 8, "path": ["a1"], "closed": "yes"}, "true or false"),
+    ],
 )
 def test_from_dict_errors(data: object, words: str) -> None:
     with pytest.raises(KnightsTourError, match=words):

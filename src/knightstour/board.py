@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from knightstour.errors import KnightsTourError
 
@@ -363,7 +363,7 @@ class Board:
             )
 
 
-BoardLike = Union[Board, str, int, tuple[int, int]]
+BoardLike = Board | str | int | tuple[int, int]
 
 
 def parse_board(spec: BoardLike) -> Board:

@@ -309,8 +309,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
         return EXIT_NO
     kind = "closed" if tour.closed else "open"
     if args.format == "json":
-        print(json.dumps({"valid": True, "width": tour.board.width, "height": tour.board.height,
-                          "closed": tour.closed, "squares": len(tour)}))
+        print(
+            json.dumps(
+                {
+                    "valid": True,
+                    "width": tour.board.width,
+                    "height": tour.board.height,
+                    "closed": tour.closed,
+                    "squares": len(tour),
+                }
+            )
+        )
     else:
         print(
             f"{args.file}: valid {kind} tour on {tour.board.spec}, {len(tour)} squares, "

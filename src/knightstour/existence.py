@@ -170,7 +170,9 @@ def exists(
     name = b.square_name
     if s is not None and e is not None:
         if s == e and b.size > 1:
-            return Existence(False, f"no tour from {name(s)} to itself: a tour visits each square once")
+            return Existence(
+                False, f"no tour from {name(s)} to itself: a tour visits each square once"
+            )
         verdict = _colour_ends(b, s, e)
         if verdict is not None:
             return verdict
@@ -253,7 +255,7 @@ def _single_end(b: Board, sq: int, role: str) -> Existence | None:
     Only called for boards that have an open tour.
     """
     name = b.square_name(sq)
-    m, n = _sides(b)
+    m, _n = _sides(b)
     if b.size % 2 == 1 and b.colour(sq) == 1:
         odd = (b.size + 1) // 2
         return Existence(

@@ -104,7 +104,9 @@ def find_problems(
     problems += _listed(
         "off-board",
         [
-            Problem("off-board", f"move {i + 1} ({name(seq[i])}) is off the {board.spec} board", i + 1)
+            Problem(
+                "off-board", f"move {i + 1} ({name(seq[i])}) is off the {board.spec} board", i + 1
+            )
             for i in bad[:MAX_LISTED]
         ],
         bad.size,
@@ -126,8 +128,7 @@ def find_problems(
             [
                 Problem(
                     "not-a-move",
-                    f"move {i + 2} ({name(seq[i])} to {name(seq[i + 1])}) "
-                    f"is not a knight's move",
+                    f"move {i + 2} ({name(seq[i])} to {name(seq[i + 1])}) is not a knight's move",
                     i + 2,
                 )
                 for i in bad[:MAX_LISTED]
@@ -162,16 +163,20 @@ def find_problems(
             Problem("missing", f"{miss.size:,} squares are never visited: {names}{more}")
         )
 
-    if closed and seq.size and not off[0] and not off[-1]:
-        if board.size < 2 or not board.is_move(int(seq[-1]), int(seq[0])):
-            problems.append(
-                Problem(
-                    "not-closed",
-                    f"not closed: the last square {name(seq[-1])} is not a knight's "
-                    f"move from the first {name(seq[0])}",
-                    int(seq.size),
-                )
+    ends_on_board = seq.size and not off[0] and not off[-1]
+    if (
+        closed
+        and ends_on_board
+        and (board.size < 2 or not board.is_move(int(seq[-1]), int(seq[0])))
+    ):
+        problems.append(
+            Problem(
+                "not-closed",
+                f"not closed: the last square {name(seq[-1])} is not a knight's "
+                f"move from the first {name(seq[0])}",
+                int(seq.size),
             )
+        )
     return problems
 
 
@@ -223,7 +228,11 @@ class Tour:
 
     @classmethod
     def from_path(
-        cls, board: BoardLike, path: Iterable[str | tuple[int, int]], *, closed: bool = False,
+        cls,
+        board: BoardLike,
+        path: Iterable[str | tuple[int, int]],
+        *,
+        closed: bool = False,
         method: str = "",
     ) -> Tour:
         """A tour from square names (or ``(x, y)`` pairs), validated."""
@@ -279,7 +288,9 @@ class Tour:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise KnightsTourError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+            raise KnightsTourError(
+                f"not JSON: {e.msg} at line {e.lineno} column {e.colno}"
+            ) from None
         return cls.from_dict(data)
 
     # -- views ----------------------------------------------------------------------------
@@ -410,7 +421,12 @@ class Tour:
         first = True
         for chunk in _chunks(self._indices):
             c = chunk.astype(np.int64)
-            f.write(("" if first else ",") + ",".join(f"[{x},{y}]" for x, y in zip((c % w).tolist(), (c // w).tolist(), strict=True)))
+            f.write(
+                ("" if first else ",")
+                + ",".join(
+                    f"[{x},{y}]" for x, y in zip((c % w).tolist(), (c // w).tolist(), strict=True)
+                )
+            )
             first = False
         f.write("]}")
 
@@ -427,7 +443,9 @@ class Tour:
 
     def reversed(self) -> Tour:
         """The same tour walked backwards."""
-        return Tour(self.board, self._indices[::-1], closed=self.closed, method=self.method, validate=False)
+        return Tour(
+            self.board, self._indices[::-1], closed=self.closed, method=self.method, validate=False
+        )
 
     def rotated(self, start: int | str) -> Tour:
         """A closed tour started from another square of its cycle."""
@@ -435,7 +453,13 @@ class Tour:
             raise KnightsTourError("only a closed tour can be started from another square")
         s = self.board.parse_square(start)
         pos = int(np.flatnonzero(self._indices == s)[0])
-        return Tour(self.board, np.roll(self._indices, -pos), closed=True, method=self.method, validate=False)
+        return Tour(
+            self.board,
+            np.roll(self._indices, -pos),
+            closed=True,
+            method=self.method,
+            validate=False,
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tour):

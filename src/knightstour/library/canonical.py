@@ -144,7 +144,7 @@ def canonical_form(board: Board, indices: np.ndarray, closed: bool) -> tuple[byt
     """
     check_board(board)
     p = np.asarray(indices, dtype=np.int64)
-    best, code = min(_variants(board, p, closed))
+    best, code = min(_variants(board, p, closed), key=lambda v: v[0])  # first of equals
     return pack(board, np.array(best, dtype=np.int64)), code
 
 

@@ -354,10 +354,10 @@ def marker_radius(square: float, style: str) -> float:
     """The radius of the start and end markers."""
     if style == "path":
         return max(square * 1.5, 5.0)
-    return max(square * 0.26, 2.5)
+    return max(square * 0.28, 5.5)
 
 
 def number_font(square: float, count: int) -> float:
     """The font size of move numbers in squares of ``square`` units, for ``count`` moves."""
     digits = max(len(str(count)), 2)
-    return min(square * 0.42, square * 0.85 / (0.6 * digits))
+    return min(square * 0.34, square * 0.85 / (0.6 * digits))

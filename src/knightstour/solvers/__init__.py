@@ -91,7 +91,9 @@ def solve(
     if not isinstance(closed, bool):
         raise KnightsTourError(f"closed must be true or false, got {closed!r}")
     if method not in METHODS:
-        raise KnightsTourError(f"unknown method {method!r}: choose one of {', '.join(sorted(METHODS))}")
+        raise KnightsTourError(
+            f"unknown method {method!r}: choose one of {', '.join(sorted(METHODS))}"
+        )
     if tiebreak not in (None, ""):
         from knightstour.solvers.warnsdorff import check_tiebreak
 
@@ -99,7 +101,9 @@ def solve(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise KnightsTourError(f"seed must be a non-negative integer, got {seed!r}")
     if time_limit is not None and not (isinstance(time_limit, int | float) and time_limit > 0):
-        raise KnightsTourError(f"time limit must be a positive number of seconds, got {time_limit!r}")
+        raise KnightsTourError(
+            f"time limit must be a positive number of seconds, got {time_limit!r}"
+        )
     answer = exists(b, s, end=e, closed=closed)
     if answer.exists is False:
         raise NoTourError(answer.reason)
@@ -123,5 +127,7 @@ def _checked(
     if not problems and e is not None and int(indices[-1]) != e:
         problems = [f"ends on {b.square_name(int(indices[-1]))}, not {b.square_name(e)}"]
     if problems:  # a bug in a method, never the user's fault: say so loudly
-        raise InvalidTourError([f"internal error: method {method!r} produced a bad tour: {problems[0]}"])
+        raise InvalidTourError(
+            [f"internal error: method {method!r} produced a bad tour: {problems[0]}"]
+        )
     return Tour(b, np.asarray(indices), closed=closed, method=method, validate=False)

@@ -35,6 +35,7 @@ def kernel(name: str, work: int) -> Callable[..., Any]:
         _compiled[name] = njit(cache=True, nogil=True)(fn)
     return _compiled[name]
 
+
 #: Tie-break codes shared with :mod:`knightstour.solvers.warnsdorff`.
 TB_FIRST, TB_CENTER, TB_RANDOM, TB_LOOKAHEAD = 0, 1, 2, 3
 

@@ -149,10 +149,12 @@ def warnsdorff(
             break
         ttb = tb if i == 0 else "random"
         e = ends[i % len(ends)] if (end is not None or i % 2 == 0) else None
-        path = walker.walk(s, end=e, tiebreak=ttb, seed=seed0 + i, schedule=_schedule(board, s, ttb))
-        if path.size == board.size and (end is None or path[-1] == end):
-            if not closed or board.is_move(int(path[-1]), int(path[0])):
-                return path.copy()
+        path = walker.walk(
+            s, end=e, tiebreak=ttb, seed=seed0 + i, schedule=_schedule(board, s, ttb)
+        )
+        complete = path.size == board.size and (end is None or path[-1] == end)
+        if complete and (not closed or board.is_move(int(path[-1]), int(path[0]))):
+            return path.copy()
         if path.size > best.size:
             best = path.copy()
     what = "a closed tour" if closed else f"a tour ending on {board.square_name(end or 0)}"

@@ -1,0 +1,503 @@
+"""PNG pictures and animated GIFs of tours, drawn with Pillow.
+
+>>> import io, knightstour as kt
+>>> from PIL import Image
+>>> tour = kt.solve("8x8", start="a1", closed=True)
+>>> tour_image(tour, size=300).size
+(300, 296)
+>>> buf = io.BytesIO()
+>>> write_gif(tour, buf, size=200)
+64
+>>> gif = Image.open(buf)
+>>> gif.n_frames, gif.info["duration"]
+(64, 500)
+
+The pictures look like the SVG ones (:mod:`knightstour.render.svg`): the same layout and
+colours from :mod:`knightstour.render.style`. The PNG is drawn three times too large and
+scaled down, so lines and text are smooth.
+
+The GIF is written as it is drawn, so memory stays flat however long the tour: one palette
+image of the whole picture is kept, each frame draws its moves on it, and only the rectangle
+that changed is encoded and written (GIF frames may cover part of the picture and leave the
+rest as it was). The first frame shows the board and the start square; each later frame adds
+``moves_per_frame`` moves and moves a ring to the knight's square; the last frame adds the
+closing move of a closed tour and the end marker, and is held ``final_ms``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import IO, TYPE_CHECKING, Any
+
+from PIL import GifImagePlugin, Image, ImageDraw, ImageFont
+
+from knightstour.errors import KnightsTourError
+from knightstour.render import style as st
+
+if TYPE_CHECKING:
+    from knightstour.board import Board
+    from knightstour.tour import Tour
+
+__all__ = ["board_image", "frame_count", "tour_image", "write_gif", "write_png"]
+
+Progress = Callable[[int, int], None]
+FileLike = str | os.PathLike[str] | IO[bytes]
+
+#: GIF delays are whole hundredths of a second, and browsers show frames shorter than 20 ms
+#: for 100 ms, so frames are at least this long.
+MIN_FRAME_MS = 20
+MAX_FRAME_MS = 655_350
+
+
+def board_image(
+    board: Board,
+    *,
+    size: int | None = None,
+    coordinates: bool = True,
+    colors: Mapping[str, str] | None = None,
+) -> Image.Image:
+    """An RGB picture of the empty board, ``size`` pixels on its longest side."""
+    pic = _Raster(board, size, coordinates, "full", colors, supersample=True)
+    pic.draw_board()
+    return pic.result()
+
+
+def tour_image(
+    tour: Tour,
+    *,
+    size: int | None = None,
+    numbers: bool = False,
+    coordinates: bool = True,
+    gradient: bool | Sequence[str] = True,
+    style: str = "auto",
+    markers: bool = True,
+    closing: bool = True,
+    colors: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+) -> Image.Image:
+    """An RGB picture of ``tour``, ``size`` pixels on its longest side.
+
+    The options are those of :func:`~knightstour.render.svg.tour_svg`; ``progress(done,
+    total)`` is called as the path is drawn.
+    """
+    pic = _Raster(tour.board, size, coordinates, style, colors, supersample=True)
+    pic.draw_board()
+    indices = tour.indices.tolist()
+    pic.draw_path(indices, gradient, numbers, progress)
+    if closing and tour.closed:
+        pic.draw_closing(indices)
+    if markers:
+        pic.draw_markers(indices[0], indices[-1], numbers)
+    if numbers:
+        pic.draw_numbers(indices)
+    return pic.result()
+
+
+def write_png(tour: Tour, file: FileLike, **options: Any) -> None:
+    """Write :func:`tour_image` (same options) as a PNG to a path or binary file."""
+    image = tour_image(tour, **options)
+    with _target(file) as f:
+        image.save(f, format="PNG", optimize=False, compress_level=6)
+
+
+def frame_count(moves: int, moves_per_frame: int = 1) -> int:
+    """How many frames :func:`write_gif` makes for a path of ``moves`` moves.
+
+    >>> frame_count(63), frame_count(63, 10), frame_count(0)
+    (64, 8, 1)
+    """
+    return 1 + -(-moves // moves_per_frame)
+
+
+def write_gif(
+    tour: Tour,
+    file: FileLike,
+    *,
+    size: int | None = None,
+    coordinates: bool = True,
+    gradient: bool | Sequence[str] = True,
+    style: str = "auto",
+    colors: Mapping[str, str] | None = None,
+    frame_ms: int = 500,
+    final_ms: int = 3000,
+    moves_per_frame: int = 1,
+    knight: bool = True,
+    loop: int = 0,
+    progress: Progress | None = None,
+) -> int:
+    """Write an animated GIF of ``tour``, one move (or ``moves_per_frame``) a frame.
+
+    Each frame shows ``frame_ms`` milliseconds and the last ``final_ms`` (rounded to tens of
+    milliseconds, as GIF counts time); ``knight`` rings the knight's square; ``loop`` is how
+    many times to play (0: for ever). Frames are written as they are drawn: the memory needed
+    is one byte a pixel of the picture, whatever the length of the tour. Returns the number
+    of frames, :func:`frame_count`.
+    """
+    if isinstance(moves_per_frame, bool) or not isinstance(moves_per_frame, int):
+        raise KnightsTourError(f"moves_per_frame must be an integer, got {moves_per_frame!r}")
+    if moves_per_frame < 1:
+        raise KnightsTourError(f"moves_per_frame must be at least 1, got {moves_per_frame}")
+    for name, ms in (("frame_ms", frame_ms), ("final_ms", final_ms)):
+        if not MIN_FRAME_MS <= ms <= MAX_FRAME_MS:
+            raise KnightsTourError(
+                f"{name} must be {MIN_FRAME_MS} to {MAX_FRAME_MS} milliseconds, got {ms} "
+                f"(browsers show shorter GIF frames for 100 ms; show more moves a frame instead)"
+            )
+    if not 0 <= loop <= 65535:
+        raise KnightsTourError(f"loop must be 0 (for ever) to 65535, got {loop}")
+    indices = tour.indices.tolist()
+    anim = _Animation(tour.board, size, coordinates, style, colors, gradient, len(indices) - 1)
+    with _target(file) as f:
+        return anim.write(
+            f, indices, tour.closed, frame_ms, final_ms, moves_per_frame, knight, loop, progress
+        )
+
+
+# -- files ------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _target(file: FileLike) -> Iterator[IO[bytes]]:
+    """A binary stream: ``file`` itself, or a path written through a temporary file that
+    replaces it only when the writing succeeded."""
+    if hasattr(file, "write"):
+        yield file  # type: ignore[misc]
+        return
+    path = os.fspath(file)  # type: ignore[arg-type]
+    folder, name = os.path.split(path)
+    tmp = os.path.join(folder, f".{name}.part")
+    try:
+        with open(tmp, "wb") as f:
+            yield f
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+# -- drawing ----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    try:
+        return ImageFont.load_default(size=max(px, 1))
+    except (TypeError, OSError, ImportError):  # Pillow without FreeType: the bitmap font
+        return ImageFont.load_default()
+
+
+def _supersample(long_side: int) -> int:
+    return 3 if long_side <= 1500 else 2 if long_side <= 3000 else 1
+
+
+class _Raster:
+    """A picture being drawn: the pixel layout (times ``ss`` when supersampled) and colours."""
+
+    def __init__(
+        self,
+        board: Board,
+        size: int | None,
+        coordinates: bool,
+        style: str,
+        colors: Mapping[str, str] | None,
+        *,
+        supersample: bool,
+        mode: str = "RGB",
+    ) -> None:
+        self.board = board
+        self.style = st.resolve_style(style, board.width, board.height)
+        if self.style == "path":
+            coordinates = False
+        if size is None:
+            size = st.default_size(board.width, board.height, self.style)
+        if isinstance(size, bool) or not isinstance(size, int) or size < 16:
+            raise KnightsTourError(f"picture size must be a whole number of pixels >= 16: {size!r}")
+        self.size_px = size
+        self.px = st.snapped(st.layout(board.width, board.height, size, coordinates=coordinates))
+        self.ss = _supersample(size) if supersample else 1
+        self.lay = self.px.scaled(self.ss)
+        self.colors = st.colors(colors)
+        self.rgb = {k: st.hex_rgb(v) for k, v in self.colors.items()}
+        w, h = round(self.px.image_width), round(self.px.image_height)
+        self.image_size = (w, h)
+        self.image = Image.new(mode, (w * self.ss, h * self.ss), self.rgb["background"])
+        self.draw = ImageDraw.Draw(self.image)
+        self.lw = st.line_width(self.px.square, self.style) * self.ss
+
+    def result(self) -> Image.Image:
+        if self.ss == 1:
+            return self.image
+        return self.image.reduce(self.ss)
+
+    # -- the board ------------------------------------------------------------------------
+
+    def draw_board(self, fill: Callable[[str], Any] | None = None) -> None:
+        ink = fill or self.rgb.__getitem__
+        lay, b, d = self.lay, self.board, self.draw
+        x0, y0 = lay.left, lay.top
+        x1, y1 = x0 + b.width * lay.square, y0 + b.height * lay.square
+        if self.style == "full":
+            d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=ink("light"))
+            sq = lay.square
+            for y in range(b.height):
+                top = y0 + (b.height - 1 - y) * sq
+                for x in range(y & 1, b.width, 2):  # a1 is dark: (x + y) even
+                    left = x0 + x * sq
+                    d.rectangle((left, top, left + sq - 1, top + sq - 1), fill=ink("dark"))
+            for h in b.holes:
+                left, top = lay.corner(h)
+                d.rectangle((left, top, left + sq - 1, top + sq - 1), fill=ink("hole"))
+        width = max(1, round(self.ss * 0.75)) if self.style == "full" else max(1, self.ss // 2)
+        d.rectangle((x0 - width, y0 - width, x1 - 1 + width, y1 - 1 + width), outline=ink("border"),
+                    width=width)
+        if lay.font:
+            self._labels(ink("coord"))
+
+    def _labels(self, ink: Any) -> None:
+        lay = self.lay
+        font = _font(round(lay.font))
+        fy = lay.file_label_y
+        for x, text in lay.file_labels():
+            self._text((x, fy), text, font, ink, "m")
+        rx = lay.rank_label_x
+        for y, text in lay.rank_labels():
+            self._text((rx, y), text, font, ink, "r")
+
+    def _text(self, xy: tuple[float, float], text: str, font: Any, ink: Any, align: str,
+              stroke: tuple[int, Any] | None = None) -> None:
+        """Draw ``text`` centred vertically on ``xy``, centred (``m``) or ending (``r``) there."""
+        sw = stroke[0] if stroke else 0
+        left, top, right, bottom = self.draw.textbbox((0, 0), text, font=font, stroke_width=sw)
+        x = xy[0] - (right + left) / 2 if align == "m" else xy[0] - right
+        y = xy[1] - (bottom + top) / 2
+        if stroke:
+            self.draw.text((x, y), text, font=font, fill=ink, stroke_width=sw,
+                           stroke_fill=stroke[1])
+        else:
+            self.draw.text((x, y), text, font=font, fill=ink)
+
+    # -- the path -------------------------------------------------------------------------
+
+    def band_colors(self, moves: int, gradient: bool | Sequence[str]) -> tuple[list[int], list[str]]:
+        bounds = st.bands(moves) if moves > 0 else [0]
+        return bounds, st.band_colors(len(bounds) - 1, gradient, self.colors["path"])
+
+    def draw_path(self, indices: list[int], gradient: bool | Sequence[str], numbers: bool,
+                  progress: Progress | None) -> None:
+        bounds, cols = self.band_colors(len(indices) - 1, gradient)
+        lw = st.line_width(self.px.square, self.style, numbers) * self.ss
+        width = max(1, round(lw))
+        centre = self.lay.centre
+        nb = len(bounds) - 1
+        if numbers:
+            # Lighter lines under the numbers, as the SVG's stroke-opacity does.
+            cols = [_mix(c, self.colors["light"], 0.35) for c in cols]
+        for b in range(nb):
+            pts = [centre(s) for s in indices[bounds[b] : bounds[b + 1] + 1]]
+            ink = st.hex_rgb(cols[b])
+            self.draw.line(pts, fill=ink, width=width, joint="curve")
+            if width > 2:
+                r = width / 2
+                for x, y in (pts[0], pts[-1]):
+                    self.draw.ellipse((x - r, y - r, x + r, y + r), fill=ink)
+            if progress:
+                progress(b + 1, nb)
+        self.path_colors = cols
+
+    def draw_closing(self, indices: list[int], ink: Any = None, width: int | None = None) -> None:
+        if len(indices) < 3 or not self.board.is_move(indices[-1], indices[0]):
+            return
+        if ink is None:
+            ink = st.hex_rgb(self.path_colors[-1]) if getattr(self, "path_colors", None) else (
+                self.rgb["path"])
+        w = width or max(1, round(self.lw))
+        a, b = self.lay.centre(indices[-1]), self.lay.centre(indices[0])
+        for p, q in _dashes(a, b, self.lw * 2, self.lw * 1.6):
+            self.draw.line((p, q), fill=ink, width=w)
+
+    def marker_boxes(self, first: int, last: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        r = st.marker_radius(self.px.square, self.style) * self.ss
+        sx, sy = self.lay.centre(first)
+        ex, ey = self.lay.centre(last)
+        h = r * 0.85
+        return (sx - r, sy - r, sx + r, sy + r), (ex - h, ey - h, ex + h, ey + h)
+
+    def draw_markers(self, first: int, last: int, numbers: bool = False,
+                     ink: Callable[[str], Any] | None = None, which: str = "both") -> None:
+        ink = ink or self.rgb.__getitem__
+        start, end = self.marker_boxes(first, last)
+        edge = max(1, round(max(self.lw * 0.5, 0.6 * self.ss)))
+        if numbers:
+            r = self.lay.square * 0.44
+            sx, sy = self.lay.centre(first)
+            ex, ey = self.lay.centre(last)
+            w = max(1, round(max(self.lw, 1.2 * self.ss)))
+            start, end = (sx - r, sy - r, sx + r, sy + r), (ex - r, ey - r, ex + r, ey + r)
+            self.draw.ellipse(start, outline=ink("start"), width=w)
+            if last != first:
+                self.draw.rectangle(end, outline=ink("end"), width=w)
+            return
+        if which in ("both", "start"):
+            self.draw.ellipse(start, fill=ink("start"), outline=ink("marker-edge"), width=edge)
+        if which in ("both", "end") and last != first:
+            self.draw.rectangle(end, fill=ink("end"), outline=ink("marker-edge"), width=edge)
+
+    def draw_numbers(self, indices: list[int]) -> None:
+        fs = st.number_font(self.lay.square, len(indices))
+        font = _font(max(1, round(fs)))
+        ink, halo = self.rgb["number"], self.rgb["number-halo"]
+        sw = max(1, round(fs * 0.11))
+        centre = self.lay.centre
+        for k, s in enumerate(indices, 1):
+            self._text(centre(s), str(k), font, ink, "m", stroke=(sw, halo))
+
+
+def _mix(a: str, b: str, t: float) -> str:
+    """``a`` moved a fraction ``t`` towards ``b``."""
+    return st.ramp((a, b), t)
+
+
+def _dashes(a: tuple[float, float], b: tuple[float, float], on: float,
+            off: float) -> Iterator[tuple[tuple[float, float], tuple[float, float]]]:
+    (x0, y0), (x1, y1) = a, b
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length == 0 or on <= 0:
+        return
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    t = 0.0
+    while t < length:
+        e = min(t + on, length)
+        yield (x0 + ux * t, y0 + uy * t), (x0 + ux * e, y0 + uy * e)
+        t = e + off
+
+
+# -- the animation ----------------------------------------------------------------------------
+
+
+class _Animation(_Raster):
+    """A GIF drawn on one palette image, written a changed rectangle at a time."""
+
+    def __init__(self, board: Board, size: int | None, coordinates: bool, style: str,
+                 colors: Mapping[str, str] | None, gradient: bool | Sequence[str],
+                 moves: int) -> None:
+        super().__init__(board, size, coordinates, style, colors, supersample=False)
+        self.bounds, band_cols = self.band_colors(moves, gradient)
+        # The palette: the named colours, a ramp for smooth label text, then the bands.
+        names = list(self.colors)
+        entries = [self.rgb[n] for n in names]
+        self.index = {n: i for i, n in enumerate(names)}
+        ramp0 = len(entries)
+        bg, fg = self.colors["background"], self.colors["coord"]
+        entries += [st.hex_rgb(st.ramp((bg, fg), k / 7)) for k in range(1, 7)]
+        self.band0 = len(entries)
+        entries += [st.hex_rgb(c) for c in band_cols]
+        assert len(entries) <= 256 and ramp0 > 0
+        flat = [v for rgb in entries for v in rgb]
+        self.palette = bytes(flat + [0] * (768 - len(flat)))
+
+    def ink(self, name: str) -> int:
+        return self.index[name]
+
+    def _background(self) -> Image.Image:
+        """The first frame's picture as palette indices: the board, labels, start marker."""
+        self.draw_board()  # in RGB, with smooth text
+        pal = Image.new("P", (1, 1))
+        pal.putpalette(self.palette)
+        canvas = self.image.quantize(palette=pal, dither=Image.Dither.NONE)
+        self.image = canvas
+        self.draw = ImageDraw.Draw(canvas)
+        return canvas
+
+    def write(self, f: IO[bytes], indices: list[int], closed: bool, frame_ms: int,
+              final_ms: int, per_frame: int, knight: bool, loop: int,
+              progress: Progress | None) -> int:
+        canvas = self._background()
+        w, h = canvas.size
+        moves = len(indices) - 1
+        total = frame_count(moves, per_frame)
+        f.write(b"GIF89a" + struct.pack("<HHBBB", w, h, 0xF7, self.ink("background"), 0))
+        f.write(self.palette)
+        f.write(b"!\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", loop) + b"\x00")
+
+        start_box, end_box = self.marker_boxes(indices[0], indices[-1])
+        self.draw_markers(indices[0], indices[-1], ink=self.ink, which="start")
+        lw = max(1, round(self.lw))
+        half = lw / 2 + 1
+        ring_r = (max(self.lay.square * 0.45, 7.0) if self.style == "full"
+                  else (start_box[2] - start_box[0]) * 0.65)
+        ring_w = max(2, round(self.lw * 0.8))
+        centre = self.lay.centre
+        band = 0
+        ring: tuple[float, ...] | None = None
+
+        def emit(box: tuple[float, float, float, float], at: int | None, ms: int) -> None:
+            nonlocal ring
+            new_ring = None
+            if knight and at is not None:
+                cx, cy = centre(at)
+                new_ring = (cx - ring_r, cy - ring_r, cx + ring_r, cy + ring_r)
+            boxes = [box] + [b for b in (ring, new_ring) if b is not None]
+            x0 = max(0, math.floor(min(b[0] for b in boxes)) - 1)
+            y0 = max(0, math.floor(min(b[1] for b in boxes)) - 1)
+            x1 = min(w, math.ceil(max(b[2] for b in boxes)) + 2)
+            y1 = min(h, math.ceil(max(b[3] for b in boxes)) + 2)
+            frame = canvas.crop((x0, y0, x1, y1))
+            if new_ring is not None:
+                ImageDraw.Draw(frame).ellipse(
+                    (new_ring[0] - x0, new_ring[1] - y0, new_ring[2] - x0, new_ring[3] - y0),
+                    outline=self.ink("knight"), width=ring_w,
+                )
+            for chunk in GifImagePlugin.getdata(frame, offset=(x0, y0), duration=ms, disposal=1):
+                f.write(chunk)
+            ring = new_ring
+
+        first_ms = final_ms if total == 1 else frame_ms
+        if total == 1:
+            self.draw_markers(indices[0], indices[-1], ink=self.ink, which="end")
+        emit((0, 0, w, h), indices[0] if total > 1 else None, first_ms)
+        if progress:
+            progress(1, total)
+        d = self.draw
+        for fr in range(1, total):
+            lo, hi = (fr - 1) * per_frame, min(fr * per_frame, moves)
+            box = [math.inf, math.inf, -math.inf, -math.inf]
+            for i in range(lo, hi):
+                while self.bounds[band + 1] <= i:
+                    band += 1
+                (ax, ay), (bx, by) = centre(indices[i]), centre(indices[i + 1])
+                d.line(((ax, ay), (bx, by)), fill=self.band0 + band, width=lw)
+                if lw > 2:
+                    r = lw / 2
+                    d.ellipse((bx - r, by - r, bx + r, by + r), fill=self.band0 + band)
+                    if i == 0:
+                        d.ellipse((ax - r, ay - r, ax + r, ay + r), fill=self.band0 + band)
+                box[0] = min(box[0], ax - half, bx - half)
+                box[1] = min(box[1], ay - half, by - half)
+                box[2] = max(box[2], ax + half, bx + half)
+                box[3] = max(box[3], ay + half, by + half)
+            last = fr == total - 1
+            if last and closed:
+                self.draw_closing(indices, ink=self.band0 + len(self.bounds) - 2, width=lw)
+                (ax, ay), (bx, by) = centre(indices[-1]), centre(indices[0])
+                box = [min(box[0], ax - half, bx - half), min(box[1], ay - half, by - half),
+                       max(box[2], ax + half, bx + half), max(box[3], ay + half, by + half)]
+            if lo == 0 or (last and closed):
+                self.draw_markers(indices[0], indices[-1], ink=self.ink, which="start")
+                box = _union(box, start_box)
+            if last:
+                self.draw_markers(indices[0], indices[-1], ink=self.ink, which="end")
+                box = _union(box, end_box)
+            emit(tuple(box), None if last else indices[hi], final_ms if last else frame_ms)
+            if progress:
+                progress(fr + 1, total)
+        f.write(b";")
+        return total
+
+
+def _union(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    return [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
