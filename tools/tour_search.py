@@ -1,12 +1,14 @@
 """A small exact search for knight's paths with forced edges, for making the divide data.
 
-Depth-first search, candidates in Warnsdorff order (fewest onward moves first, ties random),
-with *forced edges*: pairs of squares that must be consecutive in the path. Used by
+Depth-first search, candidates in Warnsdorff order (fewest onward moves first, ties random), with
+*forced edges*: pairs of squares that must be consecutive in the path, optionally in a given
+direction, and optionally *virtual* (not a knight's move: a jump that joins two paths, so one
+search finds a cover of the board by several paths with given ends). Used by
 ``tools/make_divide_data.py`` only; the package never imports it.
 
-``search(w, h, start, end=-1, closed=False, forced=(), limit=..., seed=0)`` returns
-``(status, path)``: status 1 found (path is the squares in order), 0 proved none (the search
-was exhaustive), -1 gave up at ``limit`` nodes.
+``search(w, h, start, end=-1, closed=False, forced=(), jumps=(), limit=..., seed=0)`` returns
+``(status, path)``: status 1 found (path: the squares in order, jumps included), 0 proved none
+(the search was exhaustive), -1 gave up after ``limit`` nodes.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ import numpy as np
 from numba import njit
 
 KNIGHT = ((2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1))
+NB = 10  # neighbour slots: 8 knight moves and up to 2 jumps
 
 
 def neighbours(w: int, h: int) -> np.ndarray:
-    nb = np.full((w * h, 8), -1, dtype=np.int32)
+    nb = np.full((w * h, NB), -1, dtype=np.int32)
     for y in range(h):
         for x in range(w):
             k = 0
@@ -30,35 +33,33 @@ def neighbours(w: int, h: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _dfs(nb, n, start, end, closed, forced, limit, seed, path):
+def _dfs(nb, n, start, end, closed, forced, fdir, limit, seed, path):
+    nslot = nb.shape[1]
     vis = np.zeros(n, np.uint8)
     deg = np.zeros(n, np.int32)
     for u in range(n):
-        for k in range(8):
+        for k in range(nslot):
             if nb[u, k] >= 0:
                 deg[u] += 1
-    cand = np.full((n, 8), -1, np.int32)
+    cand = np.full((n, nslot), -1, np.int32)
     ncand = np.zeros(n, np.int32)
     ci = np.zeros(n, np.int32)
     state = np.uint64(seed) * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+    if state == 0:
+        state = np.uint64(1)
     nodes = 0
 
-    def visit(v):
-        vis[v] = 1
-        for k in range(8):
-            t = nb[v, k]
-            if t >= 0:
-                deg[t] -= 1
-
-    def unvisit(v):
-        vis[v] = 0
-        for k in range(8):
-            t = nb[v, k]
-            if t >= 0:
-                deg[t] += 1
-
     path[0] = start
-    visit(start)
+    vis[start] = 1
+    for k in range(nslot):
+        t = nb[start, k]
+        if t >= 0:
+            deg[t] -= 1
+    # the start: no forced edge may lead into it (except the closing one)
+    for j in range(2):
+        f = forced[start, j]
+        if f >= 0 and fdir[start, j] == -1 and not (closed and f == end):
+            return 0
     d = 0
     gen = True
     while True:
@@ -77,7 +78,7 @@ def _dfs(nb, n, start, end, closed, forced, limit, seed, path):
                     ok = False
                 if closed:
                     isnb = False
-                    for k in range(8):
+                    for k in range(nslot):
                         if nb[u, k] == start:
                             isnb = True
                     if not isnb:
@@ -104,7 +105,7 @@ def _dfs(nb, n, start, end, closed, forced, limit, seed, path):
                 if not dead:
                     last = d + 1 == n - 1
                     m = 0
-                    for k in range(8):
+                    for k in range(nslot):
                         v = nb[u, k]
                         if v < 0 or vis[v]:
                             continue
@@ -115,16 +116,22 @@ def _dfs(nb, n, start, end, closed, forced, limit, seed, path):
                         bad = 0
                         for j in range(2):
                             f = forced[v, j]
-                            if f >= 0 and f != u:
-                                if last and not (closed and f == start):
+                            if f < 0:
+                                continue
+                            if f == u:
+                                if fdir[v, j] == 1:  # the edge runs v -> u, not u -> v
                                     bad += 2
-                                elif vis[f] and not (closed and f == start and last):
-                                    bad += 2
-                                else:
-                                    bad += 1
+                                continue
+                            if fdir[v, j] == -1:  # v must be entered from f
+                                bad += 2
+                            elif last and not (closed and f == start):
+                                bad += 2
+                            elif vis[f] and not (closed and f == start and last):
+                                bad += 2
+                            else:
+                                bad += 1
                         if bad > 1:
                             continue
-                        # keep a square with no way out for the end only
                         cand[d, m] = v
                         m += 1
                     # sort by onward degree, random ties
@@ -149,33 +156,33 @@ def _dfs(nb, n, start, end, closed, forced, limit, seed, path):
         while ci[d] < ncand[d]:
             v = cand[d, ci[d]]
             ci[d] += 1
-            visit(v)
-            # prune: an unvisited neighbour of v left with no moves (other than the end)
+            vis[v] = 1
+            for k in range(nslot):
+                t = nb[v, k]
+                if t >= 0:
+                    deg[t] -= 1
+            # prune (soundly): squares next to v left with too few ways in and out
             remaining = n - d - 2
             ok = True
             if remaining > 1:
                 ones = 0
-                for k in range(8):
+                for k in range(nslot):
                     t = nb[v, k]
                     if t >= 0 and vis[t] == 0:
                         if deg[t] == 0:
                             ok = False
                         elif deg[t] == 1 and t != end:
                             ones += 1
-                if ones > 2:
+                if ones > 2 or (ones > 1 and end >= 0):
                     ok = False
                 if end >= 0 and deg[end] == 0:
                     ok = False
-                if closed:
-                    cnt = 0
-                    for k in range(8):
-                        t = nb[start, k]
-                        if t >= 0 and vis[t] == 0:
-                            cnt += 1
-                    if cnt == 0:
-                        ok = False
             if not ok:
-                unvisit(v)
+                vis[v] = 0
+                for k in range(nslot):
+                    t = nb[v, k]
+                    if t >= 0:
+                        deg[t] += 1
                 continue
             d += 1
             path[d] = v
@@ -185,23 +192,55 @@ def _dfs(nb, n, start, end, closed, forced, limit, seed, path):
         if not moved:
             if d == 0:
                 return 0
-            unvisit(path[d])
+            v = path[d]
+            vis[v] = 0
+            for k in range(nslot):
+                t = nb[v, k]
+                if t >= 0:
+                    deg[t] += 1
             d -= 1
 
 
-def search(w, h, start, end=-1, closed=False, forced=(), limit=10**7, seed=0):
-    """Status (1 found, 0 none, -1 gave up) and the path."""
+def search(w, h, start, end=-1, closed=False, forced=(), jumps=(), limit=10**7, seed=0):
+    """Status (1 found, 0 none, -1 gave up) and the path (squares ``y * w + x``).
+
+    ``forced``: undirected pairs that must be consecutive. ``jumps``: directed pairs ``(a, b)``
+    that are added as moves and must be taken, ``a`` straight to ``b``.
+    """
     n = w * h
     nb = neighbours(w, h)
     fz = np.full((n, 2), -1, dtype=np.int32)
+    fd = np.zeros((n, 2), dtype=np.int8)
+
+    def add(p, q, direction):
+        slot = 0 if fz[p, 0] < 0 else 1
+        if fz[p, slot] >= 0:
+            raise ValueError(f"square {p} has more than two forced edges")
+        fz[p, slot] = q
+        fd[p, slot] = direction
+
     for a, b in forced:
+        add(a, b, 0)
+        add(b, a, 0)
+    for a, b in jumps:
+        add(a, b, 1)
+        add(b, a, -1)
         for p, q in ((a, b), (b, a)):
-            slot = 0 if fz[p, 0] < 0 else 1
-            if fz[p, slot] >= 0:
-                raise ValueError(f"square {p} has more than two forced edges")
-            fz[p, slot] = q
+            if q not in nb[p]:
+                free = int(np.flatnonzero(nb[p] < 0)[0])
+                nb[p, free] = q
     if closed and end < 0:
         raise ValueError("a closed search needs the end (a neighbour of the start)")
     path = np.zeros(n, dtype=np.int32)
-    st = _dfs(nb, n, start, end, closed, fz, limit, seed, path)
+    st = _dfs(nb, n, start, end, closed, fz, fd, limit, seed, path)
     return int(st), (path.copy() if st == 1 else None)
+
+
+def solve_retrying(w, h, start, *, tries=40, limit=200_000, **kw):
+    """:func:`search` with random restarts of growing size: (status, path)."""
+    status = -1
+    for i in range(tries):
+        status, path = search(w, h, start, limit=limit * (1 + i // 4), seed=i + 1, **kw)
+        if status >= 0:
+            return status, path
+    return status, None

@@ -163,6 +163,8 @@ def warnsdorff_batch(
     height: int,
     starts: np.ndarray,
     closed: bool,
+    keep_end: bool,
+    prefix: int,
     seed: int,
     first: int,
     count: int,
@@ -208,13 +210,46 @@ def warnsdorff_batch(
             if m == 0:
                 continue
             pe = nbr[(ws >> 20) % m]
+        elif keep_end:
+            # an end square of the colour a tour from s can end on, kept for the last move
+            e = (ws >> 20) % n
+            for _ in range(16):
+                if e != s and ((e % width + e // width + s % width + s // width) & 1) == (
+                    (n + 1) & 1
+                ):
+                    pe = (e // width + pad) * pwidth + e % width + pad
+                    break
+                e = (e * 37 + 11) % n
         vis[:] = blocked
         deg[:] = deg0
+        cur = ps
+        vis[cur] = 1
+        path[0] = s
+        k = 1
+        rs = np.uint64(ws) | np.uint64(1)
+        while k < prefix:
+            m = 0
+            for t in range(offsets.size):
+                q = cur + offsets[t]
+                if not vis[q]:
+                    deg[q] -= 1
+                    if q != pe and deg[q] > 0:
+                        nbr[m] = q
+                        m += 1
+            if m == 0:
+                break
+            rs = _rand(rs)
+            cur = nbr[np.int64(rs % np.uint64(m))]
+            vis[cur] = 1
+            path[k] = (cur // pwidth - pad) * width + cur % pwidth - pad
+            k += 1
+        if k < prefix:
+            continue
         got = warnsdorff_walk(
-            vis, deg, offsets, orders, switch_at, ps, pe, n, TB_RANDOM, ws, pwidth, pad,
-            width, height, path,
+            vis, deg, offsets, orders, switch_at, cur, pe, n - k + 1, TB_RANDOM, ws, pwidth, pad,
+            width, height, path[k - 1 :],
         )
-        if got < n:
+        if got < n - k + 1:
             continue
         if closed:
             a, b = path[0], path[n - 1]

@@ -179,6 +179,12 @@ class Board:
     def __str__(self) -> str:
         return self.spec
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG, for Jupyter (the renderer is imported only when asked)."""
+        from knightstour.render.svg import board_svg
+
+        return board_svg(self)
+
     # -- squares --------------------------------------------------------------------------
 
     def index(self, x: int, y: int) -> int:

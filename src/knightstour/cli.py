@@ -95,6 +95,68 @@ def _add_solve(sub: Any) -> None:
     p.add_argument("--output", "-o", metavar="FILE", help="write the tour to FILE")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.add_argument("--time", action="store_true", help="print the time taken")
+    _add_picture_options(p)
+
+
+def _add_picture_options(p: Any) -> None:
+    g = p.add_argument_group("pictures")
+    g.add_argument("--svg", metavar="FILE", help="draw the tour as an SVG")
+    g.add_argument(
+        "--svg-animated",
+        metavar="FILE",
+        help="an SVG that draws the tour a move at a time (CSS, no script)",
+    )
+    g.add_argument("--png", metavar="FILE", help="draw the tour as a PNG")
+    g.add_argument("--gif", metavar="FILE", help="an animated GIF, one move a frame")
+    g.add_argument(
+        "--size",
+        type=_int_range(16, 32768),
+        metavar="PX",
+        help="longest side of the pictures in pixels (default: from the board)",
+    )
+    g.add_argument(
+        "--numbers", action="store_true", help="write move numbers on the squares (SVG, PNG)"
+    )
+    g.add_argument(
+        "--style",
+        choices=("auto", "full", "path"),
+        default="auto",
+        help="full: squares and labels; path: the path alone (default: full up to 200x200)",
+    )
+    g.add_argument(
+        "--moves-per-frame",
+        type=_int_range(1, 10**9),
+        default=1,
+        metavar="N",
+        help="moves added by each GIF frame (default 1)",
+    )
+    g.add_argument(
+        "--frame-ms",
+        type=_int_range(20, 655350),
+        default=500,
+        metavar="MS",
+        help="how long each frame shows (default 500)",
+    )
+    g.add_argument(
+        "--final-ms",
+        type=_int_range(20, 655350),
+        default=3000,
+        metavar="MS",
+        help="how long the last frame shows (default 3000)",
+    )
+
+
+def _int_range(lo: int, hi: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"must be {lo} to {hi}, got {v}")
+        return v
+
+    return parse
 
 
 def _nonneg_int(text: str) -> int:
@@ -159,16 +221,96 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+PICTURES = ("svg", "svg_animated", "png", "gif")
+
+
 def _precheck_outputs(args: argparse.Namespace) -> None:
-    """Refuse existing picture files before any work (pictures add their options here)."""
-    for opt in ("svg", "png", "gif"):
-        path = getattr(args, opt, None)
-        if path and Path(path).exists() and not args.force:
+    """Refuse existing picture files, and picture options without a picture, before any work."""
+    asked = [getattr(args, opt, None) for opt in PICTURES]
+    for path in asked:
+        if path and path != "-" and Path(path).exists() and not args.force:
             raise UsageError(f"{path} exists; use --force to overwrite it")
+    if not any(asked):
+        given = [
+            o
+            for o, on in (
+                ("--size", args.size is not None),
+                ("--numbers", args.numbers),
+                ("--style", args.style != "auto"),
+            )
+            if on
+        ]
+        if given:
+            raise UsageError(f"{given[0]} shapes a picture: add --svg, --png or --gif FILE")
 
 
 def _write_pictures(args: argparse.Namespace, tour: Any) -> None:
-    """Write the pictures asked for with --svg/--png/--gif (added by the render module)."""
+    """Write the pictures asked for with --svg, --svg-animated, --png and --gif."""
+    look = {"size": args.size, "style": args.style}
+    if args.svg or args.svg_animated:
+        from knightstour.render.svg import tour_svg
+
+        for path, animated in ((args.svg, False), (args.svg_animated, True)):
+            if path:
+                text = tour_svg(
+                    tour,
+                    numbers=args.numbers,
+                    animated=animated,
+                    frame_ms=args.frame_ms,
+                    final_ms=args.final_ms,
+                    **look,
+                )
+                with _open_output(path, args.force) as f:
+                    f.write(text)
+    if args.png:
+        from knightstour.render.raster import write_png
+
+        with _open_output(args.png, args.force, binary=True) as f, _progress("PNG") as bar:
+            write_png(tour, f, numbers=args.numbers, progress=bar, **look)
+    if args.gif:
+        from knightstour.render.raster import write_gif
+
+        with _open_output(args.gif, args.force, binary=True) as f, _progress("GIF") as bar:
+            write_gif(
+                tour,
+                f,
+                frame_ms=args.frame_ms,
+                final_ms=args.final_ms,
+                moves_per_frame=args.moves_per_frame,
+                progress=bar,
+                **look,
+            )
+
+
+@contextmanager
+def _progress(label: str, stream: IO[str] | None = None) -> Any:
+    """A progress callback ``(done, total)`` drawing a bar on stderr, or None when stderr is
+    not a terminal. The bar shows only for work that lasts more than half a second."""
+    out = stream or sys.stderr
+    if not out.isatty():
+        yield None
+        return
+    t0 = time.perf_counter()
+    last = [0.0, False]
+
+    def bar(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - t0 < 0.5 or (now - last[0] < 0.1 and done < total):
+            return
+        last[0], last[1] = now, True
+        width = 30
+        filled = width * done // max(total, 1)
+        out.write(
+            f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {now - t0:.1f} s"
+        )
+        out.flush()
+
+    try:
+        yield bar
+    finally:
+        if last[1]:
+            out.write("\n")
+            out.flush()
 
 
 def _no_tour(args: argparse.Namespace, board: Any, answer: bool | None, reason: str) -> None:

@@ -4,7 +4,7 @@
 >>> from PIL import Image
 >>> tour = kt.solve("8x8", start="a1", closed=True)
 >>> tour_image(tour, size=300).size
-(300, 296)
+(300, 300)
 >>> buf = io.BytesIO()
 >>> write_gif(tour, buf, size=200)
 64
@@ -31,6 +31,7 @@ import os
 import struct
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import lru_cache
 from typing import IO, TYPE_CHECKING, Any
 
@@ -85,7 +86,7 @@ def tour_image(
     The options are those of :func:`~knightstour.render.svg.tour_svg`; ``progress(done,
     total)`` is called as the path is drawn.
     """
-    pic = _Raster(tour.board, size, coordinates, style, colors, supersample=True)
+    pic = _Raster(tour.board, size, coordinates, style, colors, supersample=True, numbers=numbers)
     pic.draw_board()
     indices = tour.indices.tolist()
     pic.draw_path(indices, gradient, numbers, progress)
@@ -207,27 +208,34 @@ class _Raster:
         colors: Mapping[str, str] | None,
         *,
         supersample: bool,
-        mode: str = "RGB",
+        numbers: bool = False,
     ) -> None:
         self.board = board
         self.style = st.resolve_style(style, board.width, board.height)
-        if self.style == "path":
-            coordinates = False
         if size is None:
-            size = st.default_size(board.width, board.height, self.style)
+            size = st.default_size(board.width, board.height, self.style, numbers)
         if isinstance(size, bool) or not isinstance(size, int) or size < 16:
             raise KnightsTourError(f"picture size must be a whole number of pixels >= 16: {size!r}")
-        self.size_px = size
-        self.px = st.snapped(st.layout(board.width, board.height, size, coordinates=coordinates))
+        lay = st.layout_for(board.width, board.height, size, self.style, coordinates)
+        # Smoothed pictures may have squares of fractional size; the GIF's are whole pixels.
+        self.px = (
+            replace(
+                lay,
+                right=round(lay.image_width) - lay.image_width + lay.right,
+                bottom=round(lay.image_height) - lay.image_height + lay.bottom,
+            )
+            if supersample
+            else st.snapped(lay)
+        )
         self.ss = _supersample(size) if supersample else 1
         self.lay = self.px.scaled(self.ss)
         self.colors = st.colors(colors)
         self.rgb = {k: st.hex_rgb(v) for k, v in self.colors.items()}
         w, h = round(self.px.image_width), round(self.px.image_height)
-        self.image_size = (w, h)
-        self.image = Image.new(mode, (w * self.ss, h * self.ss), self.rgb["background"])
+        self.image = Image.new("RGB", (w * self.ss, h * self.ss), self.rgb["background"])
         self.draw = ImageDraw.Draw(self.image)
         self.lw = st.line_width(self.px.square, self.style) * self.ss
+        self.path_colors: list[str] = []
 
     def result(self) -> Image.Image:
         if self.ss == 1:
@@ -236,25 +244,28 @@ class _Raster:
 
     # -- the board ------------------------------------------------------------------------
 
-    def draw_board(self, fill: Callable[[str], Any] | None = None) -> None:
-        ink = fill or self.rgb.__getitem__
+    def draw_board(self) -> None:
+        ink = self.rgb.__getitem__
         lay, b, d = self.lay, self.board, self.draw
-        x0, y0 = lay.left, lay.top
-        x1, y1 = x0 + b.width * lay.square, y0 + b.height * lay.square
+        x0, y0 = round(lay.left), round(lay.top)
+        x1, y1 = round(lay.left + b.width * lay.square), round(lay.top + b.height * lay.square)
         if self.style == "full":
             d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=ink("light"))
-            sq = lay.square
+            # Squares from rounded edges: squares of fractional size tile without seams.
+            xs = [round(lay.left + x * lay.square) for x in range(b.width + 1)]
+            ys = [round(lay.top + (b.height - y) * lay.square) for y in range(b.height + 1)]
             for y in range(b.height):
-                top = y0 + (b.height - 1 - y) * sq
                 for x in range(y & 1, b.width, 2):  # a1 is dark: (x + y) even
-                    left = x0 + x * sq
-                    d.rectangle((left, top, left + sq - 1, top + sq - 1), fill=ink("dark"))
+                    d.rectangle((xs[x], ys[y + 1], xs[x + 1] - 1, ys[y] - 1), fill=ink("dark"))
             for h in b.holes:
-                left, top = lay.corner(h)
-                d.rectangle((left, top, left + sq - 1, top + sq - 1), fill=ink("hole"))
+                x, y = b.xy(h)
+                d.rectangle((xs[x], ys[y + 1], xs[x + 1] - 1, ys[y] - 1), fill=ink("hole"))
         width = max(1, round(self.ss * 0.75)) if self.style == "full" else max(1, self.ss // 2)
-        d.rectangle((x0 - width, y0 - width, x1 - 1 + width, y1 - 1 + width), outline=ink("border"),
-                    width=width)
+        d.rectangle(
+            (x0 - width, y0 - width, x1 - 1 + width, y1 - 1 + width),
+            outline=ink("border"),
+            width=width,
+        )
         if lay.font:
             self._labels(ink("coord"))
 
@@ -268,27 +279,34 @@ class _Raster:
         for y, text in lay.rank_labels():
             self._text((rx, y), text, font, ink, "r")
 
-    def _text(self, xy: tuple[float, float], text: str, font: Any, ink: Any, align: str,
-              stroke: tuple[int, Any] | None = None) -> None:
+    def _text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        font: Any,
+        ink: Any,
+        align: str,
+    ) -> None:
         """Draw ``text`` centred vertically on ``xy``, centred (``m``) or ending (``r``) there."""
-        sw = stroke[0] if stroke else 0
-        left, top, right, bottom = self.draw.textbbox((0, 0), text, font=font, stroke_width=sw)
+        left, top, right, bottom = self.draw.textbbox((0, 0), text, font=font)
         x = xy[0] - (right + left) / 2 if align == "m" else xy[0] - right
-        y = xy[1] - (bottom + top) / 2
-        if stroke:
-            self.draw.text((x, y), text, font=font, fill=ink, stroke_width=sw,
-                           stroke_fill=stroke[1])
-        else:
-            self.draw.text((x, y), text, font=font, fill=ink)
+        self.draw.text((x, xy[1] - (bottom + top) / 2), text, font=font, fill=ink)
 
     # -- the path -------------------------------------------------------------------------
 
-    def band_colors(self, moves: int, gradient: bool | Sequence[str]) -> tuple[list[int], list[str]]:
+    def band_colors(
+        self, moves: int, gradient: bool | Sequence[str]
+    ) -> tuple[list[int], list[str]]:
         bounds = st.bands(moves) if moves > 0 else [0]
         return bounds, st.band_colors(len(bounds) - 1, gradient, self.colors["path"])
 
-    def draw_path(self, indices: list[int], gradient: bool | Sequence[str], numbers: bool,
-                  progress: Progress | None) -> None:
+    def draw_path(
+        self,
+        indices: list[int],
+        gradient: bool | Sequence[str],
+        numbers: bool,
+        progress: Progress | None,
+    ) -> None:
         bounds, cols = self.band_colors(len(indices) - 1, gradient)
         lw = st.line_width(self.px.square, self.style, numbers) * self.ss
         width = max(1, round(lw))
@@ -296,7 +314,7 @@ class _Raster:
         nb = len(bounds) - 1
         if numbers:
             # Lighter lines under the numbers, as the SVG's stroke-opacity does.
-            cols = [_mix(c, self.colors["light"], 0.35) for c in cols]
+            cols = [st.ramp((c, self.colors["light"]), 0.35) for c in cols]
         for b in range(nb):
             pts = [centre(s) for s in indices[bounds[b] : bounds[b + 1] + 1]]
             ink = st.hex_rgb(cols[b])
@@ -313,8 +331,7 @@ class _Raster:
         if len(indices) < 3 or not self.board.is_move(indices[-1], indices[0]):
             return
         if ink is None:
-            ink = st.hex_rgb(self.path_colors[-1]) if getattr(self, "path_colors", None) else (
-                self.rgb["path"])
+            ink = st.hex_rgb(self.path_colors[-1]) if self.path_colors else self.rgb["path"]
         w = width or max(1, round(self.lw))
         a, b = self.lay.centre(indices[-1]), self.lay.centre(indices[0])
         for p, q in _dashes(a, b, self.lw * 2, self.lw * 1.6):
@@ -327,8 +344,14 @@ class _Raster:
         h = r * 0.85
         return (sx - r, sy - r, sx + r, sy + r), (ex - h, ey - h, ex + h, ey + h)
 
-    def draw_markers(self, first: int, last: int, numbers: bool = False,
-                     ink: Callable[[str], Any] | None = None, which: str = "both") -> None:
+    def draw_markers(
+        self,
+        first: int,
+        last: int,
+        numbers: bool = False,
+        ink: Callable[[str], Any] | None = None,
+        which: str = "both",
+    ) -> None:
         ink = ink or self.rgb.__getitem__
         start, end = self.marker_boxes(first, last)
         edge = max(1, round(max(self.lw * 0.5, 0.6 * self.ss)))
@@ -349,21 +372,52 @@ class _Raster:
 
     def draw_numbers(self, indices: list[int]) -> None:
         fs = st.number_font(self.lay.square, len(indices))
-        font = _font(max(1, round(fs)))
+        stamp = _DigitStamp(_font(max(1, round(fs))), max(1, round(fs * 0.11)))
         ink, halo = self.rgb["number"], self.rgb["number-halo"]
-        sw = max(1, round(fs * 0.11))
         centre = self.lay.centre
         for k, s in enumerate(indices, 1):
-            self._text(centre(s), str(k), font, ink, "m", stroke=(sw, halo))
+            stamp.stamp(self.image, centre(s), str(k), ink, halo)
 
 
-def _mix(a: str, b: str, t: float) -> str:
-    """``a`` moved a fraction ``t`` towards ``b``."""
-    return st.ramp((a, b), t)
+class _DigitStamp:
+    """Move numbers pasted a digit at a time from masks made once: tens of thousands of
+    numbers take a second, where drawing each as text (with its halo) takes half a minute."""
+
+    def __init__(self, font: Any, halo_width: int) -> None:
+        digits = "0123456789"
+        probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+        _, top, _, bottom = probe.textbbox((0, 0), digits, font=font, stroke_width=halo_width)
+        height = bottom - top
+        self.mid = height / 2  # the digits' vertical centre, from the masks' top row
+        self.pad = halo_width  # the pen starts this far into each mask
+        self.advance = {d: font.getlength(d) for d in digits}
+        self.fill: dict[str, Image.Image] = {}
+        self.halo: dict[str, Image.Image] = {}
+        for d in digits:
+            w = math.ceil(self.advance[d]) + 2 * halo_width + 2
+            for masks, stroke in ((self.fill, 0), (self.halo, halo_width)):
+                m = Image.new("L", (w, height))
+                ImageDraw.Draw(m).text(
+                    (halo_width, -top), d, font=font, fill=255, stroke_width=stroke, stroke_fill=255
+                )
+                masks[d] = m
+
+    def stamp(
+        self, image: Image.Image, xy: tuple[float, float], text: str, ink: Any, halo: Any
+    ) -> None:
+        """Paste ``text`` (digits) centred on ``xy``: all the halos, then the digits."""
+        x0 = xy[0] - sum(self.advance[d] for d in text) / 2 - self.pad
+        y = round(xy[1] - self.mid)
+        for masks, colour in ((self.halo, halo), (self.fill, ink)):
+            x = x0
+            for d in text:
+                image.paste(colour, (round(x), y), masks[d])
+                x += self.advance[d]
 
 
-def _dashes(a: tuple[float, float], b: tuple[float, float], on: float,
-            off: float) -> Iterator[tuple[tuple[float, float], tuple[float, float]]]:
+def _dashes(
+    a: tuple[float, float], b: tuple[float, float], on: float, off: float
+) -> Iterator[tuple[tuple[float, float], tuple[float, float]]]:
     (x0, y0), (x1, y1) = a, b
     length = math.hypot(x1 - x0, y1 - y0)
     if length == 0 or on <= 0:
@@ -382,21 +436,27 @@ def _dashes(a: tuple[float, float], b: tuple[float, float], on: float,
 class _Animation(_Raster):
     """A GIF drawn on one palette image, written a changed rectangle at a time."""
 
-    def __init__(self, board: Board, size: int | None, coordinates: bool, style: str,
-                 colors: Mapping[str, str] | None, gradient: bool | Sequence[str],
-                 moves: int) -> None:
+    def __init__(
+        self,
+        board: Board,
+        size: int | None,
+        coordinates: bool,
+        style: str,
+        colors: Mapping[str, str] | None,
+        gradient: bool | Sequence[str],
+        moves: int,
+    ) -> None:
         super().__init__(board, size, coordinates, style, colors, supersample=False)
         self.bounds, band_cols = self.band_colors(moves, gradient)
         # The palette: the named colours, a ramp for smooth label text, then the bands.
         names = list(self.colors)
         entries = [self.rgb[n] for n in names]
         self.index = {n: i for i, n in enumerate(names)}
-        ramp0 = len(entries)
         bg, fg = self.colors["background"], self.colors["coord"]
         entries += [st.hex_rgb(st.ramp((bg, fg), k / 7)) for k in range(1, 7)]
         self.band0 = len(entries)
         entries += [st.hex_rgb(c) for c in band_cols]
-        assert len(entries) <= 256 and ramp0 > 0
+        assert len(entries) <= 256
         flat = [v for rgb in entries for v in rgb]
         self.palette = bytes(flat + [0] * (768 - len(flat)))
 
@@ -413,9 +473,18 @@ class _Animation(_Raster):
         self.draw = ImageDraw.Draw(canvas)
         return canvas
 
-    def write(self, f: IO[bytes], indices: list[int], closed: bool, frame_ms: int,
-              final_ms: int, per_frame: int, knight: bool, loop: int,
-              progress: Progress | None) -> int:
+    def write(
+        self,
+        f: IO[bytes],
+        indices: list[int],
+        closed: bool,
+        frame_ms: int,
+        final_ms: int,
+        per_frame: int,
+        knight: bool,
+        loop: int,
+        progress: Progress | None,
+    ) -> int:
         canvas = self._background()
         w, h = canvas.size
         moves = len(indices) - 1
@@ -427,9 +496,12 @@ class _Animation(_Raster):
         start_box, end_box = self.marker_boxes(indices[0], indices[-1])
         self.draw_markers(indices[0], indices[-1], ink=self.ink, which="start")
         lw = max(1, round(self.lw))
-        half = lw / 2 + 1
-        ring_r = (max(self.lay.square * 0.45, 7.0) if self.style == "full"
-                  else (start_box[2] - start_box[0]) * 0.65)
+        r, half = lw / 2, lw / 2 + 1
+        ring_r = (
+            max(self.lay.square * 0.45, 7.0)
+            if self.style == "full"
+            else (start_box[2] - start_box[0]) * 0.65
+        )
         ring_w = max(2, round(self.lw * 0.8))
         centre = self.lay.centre
         band = 0
@@ -450,7 +522,8 @@ class _Animation(_Raster):
             if new_ring is not None:
                 ImageDraw.Draw(frame).ellipse(
                     (new_ring[0] - x0, new_ring[1] - y0, new_ring[2] - x0, new_ring[3] - y0),
-                    outline=self.ink("knight"), width=ring_w,
+                    outline=self.ink("knight"),
+                    width=ring_w,
                 )
             for chunk in GifImagePlugin.getdata(frame, offset=(x0, y0), duration=ms, disposal=1):
                 f.write(chunk)
@@ -469,24 +542,18 @@ class _Animation(_Raster):
             for i in range(lo, hi):
                 while self.bounds[band + 1] <= i:
                     band += 1
-                (ax, ay), (bx, by) = centre(indices[i]), centre(indices[i + 1])
-                d.line(((ax, ay), (bx, by)), fill=self.band0 + band, width=lw)
-                if lw > 2:
-                    r = lw / 2
-                    d.ellipse((bx - r, by - r, bx + r, by + r), fill=self.band0 + band)
-                    if i == 0:
-                        d.ellipse((ax - r, ay - r, ax + r, ay + r), fill=self.band0 + band)
-                box[0] = min(box[0], ax - half, bx - half)
-                box[1] = min(box[1], ay - half, by - half)
-                box[2] = max(box[2], ax + half, bx + half)
-                box[3] = max(box[3], ay + half, by + half)
+                a, b = centre(indices[i]), centre(indices[i + 1])
+                d.line((a, b), fill=self.band0 + band, width=lw)
+                if lw > 2:  # round joins (and the first move's round start)
+                    for x, y in (b, a) if i == 0 else (b,):
+                        d.ellipse((x - r, y - r, x + r, y + r), fill=self.band0 + band)
+                box = _union(box, _segment_box(a, b, half))
             last = fr == total - 1
             if last and closed:
                 self.draw_closing(indices, ink=self.band0 + len(self.bounds) - 2, width=lw)
-                (ax, ay), (bx, by) = centre(indices[-1]), centre(indices[0])
-                box = [min(box[0], ax - half, bx - half), min(box[1], ay - half, by - half),
-                       max(box[2], ax + half, bx + half), max(box[3], ay + half, by + half)]
-            if lo == 0 or (last and closed):
+                box = _union(box, _segment_box(centre(indices[-1]), centre(indices[0]), half))
+            # Markers stay on top of the path, as in the still pictures.
+            if _overlaps(box, start_box):
                 self.draw_markers(indices[0], indices[-1], ink=self.ink, which="start")
                 box = _union(box, start_box)
             if last:
@@ -497,6 +564,21 @@ class _Animation(_Raster):
                 progress(fr + 1, total)
         f.write(b";")
         return total
+
+
+def _segment_box(
+    a: tuple[float, float], b: tuple[float, float], half: float
+) -> tuple[float, float, float, float]:
+    return (
+        min(a[0], b[0]) - half,
+        min(a[1], b[1]) - half,
+        max(a[0], b[0]) + half,
+        max(a[1], b[1]) + half,
+    )
+
+
+def _overlaps(a: Sequence[float], b: Sequence[float]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def _union(a: Sequence[float], b: Sequence[float]) -> list[float]:

@@ -5,8 +5,8 @@ Standard library only, so that the SVG renderer stays dependency-free. Every ren
 a GIF of the same tour look alike.
 
 >>> lay = layout(8, 8, 480)
->>> lay.square, max(lay.image_width, lay.image_height)
-(54.5, 480.0)
+>>> round(lay.square, 2), lay.image_width, lay.image_height
+(55.2, 480.0, 480.0)
 >>> bands(63, 64)[:4], len(bands(1000, 64)) - 1
 ([0, 1, 2, 3], 64)
 >>> ramp(("#000000", "#ffffff"), 0.5)
@@ -28,12 +28,13 @@ __all__ = [
     "MAX_BANDS",
     "STYLES",
     "Layout",
-    "bands",
     "band_colors",
+    "bands",
     "colors",
     "default_size",
     "hex_rgb",
     "layout",
+    "layout_for",
     "line_width",
     "marker_radius",
     "number_font",
@@ -68,6 +69,8 @@ MAX_BANDS = 64
 #: for boards too big for squares to show; ``auto`` is ``full`` up to 200 squares a side.
 STYLES = ("auto", "full", "path")
 FULL_STYLE_LIMIT = 200
+#: The margin, in pixels, around a board drawn in the path-only style: room for its markers.
+PATH_PAD = 8.0
 
 _LABEL_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
 
@@ -113,12 +116,16 @@ def ramp(stops: Sequence[str], t: float) -> str:
     if not stops:
         raise KnightsTourError("a colour ramp needs at least one colour")
     if len(stops) == 1:
-        return "#%02x%02x%02x" % hex_rgb(stops[0])
+        return _hex(hex_rgb(stops[0]))
     t = min(max(t, 0.0), 1.0) * (len(stops) - 1)
     i = min(int(t), len(stops) - 2)
     f = t - i
     a, b = hex_rgb(stops[i]), hex_rgb(stops[i + 1])
-    return "#%02x%02x%02x" % tuple(round(u + (v - u) * f) for u, v in zip(a, b, strict=True))
+    return _hex(tuple(round(u + (v - u) * f) for u, v in zip(a, b, strict=True)))
+
+
+def _hex(rgb: Sequence[int]) -> str:
+    return "#" + "".join(f"{v:02x}" for v in rgb)
 
 
 def bands(moves: int, most: int = MAX_BANDS) -> list[int]:
@@ -160,20 +167,26 @@ def resolve_style(style: str, width: int, height: int) -> str:
     return style
 
 
-def default_size(width: int, height: int, style: str = "full") -> int:
+def default_size(width: int, height: int, style: str = "full", numbers: bool = False) -> int:
     """The longest side of a picture, in pixels, when none is asked for.
 
     Squares of 60 pixels on small boards, shrinking to keep the picture near 720 pixels, but
     never under 4 pixels (so a 200 × 200 board is 800 pixels plus its labels); 1000 pixels for
-    the path-only style.
+    the path-only style. With move ``numbers``, squares big enough for numbers 8 pixels high
+    (up to a picture of 8000 pixels).
 
     >>> default_size(8, 8), default_size(50, 50), default_size(200, 200), default_size(5, 5)
-    (548, 764, 822, 368)
+    (518, 746, 831, 338)
+    >>> default_size(50, 50, numbers=True)
+    1203
     """
     if style == "path":
         return 1000
     n = max(width, height)
     sq = min(max(720 / n, 4.0), 60.0)
+    if numbers:
+        need = 8.0 / number_font(1.0, width * height)
+        sq = max(sq, min(need, 8000 / n))
     lay = _solve(width, height, sq, coordinates=True)
     return round(max(lay.image_width, lay.image_height))
 
@@ -243,7 +256,7 @@ class Layout:
     @property
     def file_label_y(self) -> float:
         """The vertical centre of the file labels."""
-        return self.top + self.height * self.square + self.bottom * 0.5
+        return self.top + self.height * self.square + self.font * 0.9
 
     @property
     def rank_label_x(self) -> float:
@@ -261,10 +274,12 @@ def _shown(n: int, every: int) -> list[int]:
     return out
 
 
-def _margins(width: int, height: int, sq: float, coordinates: bool) -> tuple[float, ...]:
+def _margins(
+    width: int, height: int, sq: float, coordinates: bool, pad: float | None = None
+) -> tuple[float, ...]:
     """``(left, top, right, bottom, font, every)`` for squares of ``sq`` pixels."""
     if not coordinates:
-        pad = max(2.0, sq * 0.08)
+        pad = max(2.0, sq * 0.08) if pad is None else pad
         return pad, pad, pad, pad, 0.0, 1
     font = min(max(sq * 0.4, 9.0), 16.0)
     file_chars = len(file_name(width - 1))
@@ -272,30 +287,38 @@ def _margins(width: int, height: int, sq: float, coordinates: bool) -> tuple[flo
     every = next((s for s in _LABEL_STEPS if s * sq >= need), _LABEL_STEPS[-1])
     rank_chars = len(str(height))
     left = font * (0.62 * rank_chars + 1.0)
+    bottom = font * 1.8
     pad = font * 0.6
-    return left, pad, pad, font * 1.8, font, every
+    # As much margin across as down, so that a square board makes a square picture.
+    right, top = pad + max(0.0, bottom - left), pad + max(0.0, left - bottom)
+    return left, top, right, bottom, font, every
 
 
-def _solve(width: int, height: int, sq: float, coordinates: bool) -> Layout:
-    left, top, right, bottom, font, every = _margins(width, height, sq, coordinates)
+def _solve(
+    width: int, height: int, sq: float, coordinates: bool, pad: float | None = None
+) -> Layout:
+    left, top, right, bottom, font, every = _margins(width, height, sq, coordinates, pad)
     return Layout(width, height, sq, left, top, right, bottom, font, int(every))
 
 
-def layout(width: int, height: int, size: float, *, coordinates: bool = True) -> Layout:
+def layout(
+    width: int, height: int, size: float, *, coordinates: bool = True, pad: float | None = None
+) -> Layout:
     """The layout whose longest side is ``size`` pixels, labels included when ``coordinates``.
 
     Label sizes follow the square size (9 to 16 pixels); when squares are too small for every
-    label, only every 2nd, 5th, 10th, ... file and rank is labelled.
+    label, only every 2nd, 5th, 10th, ... file and rank is labelled. Without labels, the board
+    has a margin of ``pad`` pixels (by default a little, for the border line).
 
     >>> lay = layout(200, 200, 822)
     >>> lay.every, round(lay.square, 2)
-    (5, 3.99)
+    (5, 3.95)
     """
     if size <= 0 or not math.isfinite(size):
         raise KnightsTourError(f"picture size must be a positive number of pixels, got {size}")
     sq = size / max(width, height)
     for _ in range(6):
-        left, top, right, bottom, _font, _every = _margins(width, height, sq, coordinates)
+        left, top, right, bottom, _font, _every = _margins(width, height, sq, coordinates, pad)
         new = min((size - left - right) / width, (size - top - bottom) / height)
         if new <= 0:
             raise KnightsTourError(
@@ -305,7 +328,7 @@ def layout(width: int, height: int, size: float, *, coordinates: bool = True) ->
         if abs(new - sq) < 1e-9:
             break
         sq = new
-    lay = _solve(width, height, sq, coordinates)
+    lay = _solve(width, height, sq, coordinates, pad)
     # The margins were chosen for the last square size: spend any rounding slack on the margins
     # so that the longest side is exactly ``size``.
     return _fit(lay, size)
@@ -319,17 +342,25 @@ def _fit(lay: Layout, size: float) -> Layout:
     return replace(lay, bottom=lay.bottom + extra_h)
 
 
-def snapped(lay: Layout) -> Layout:
-    """The layout with whole-pixel squares and margins, the image size unchanged.
+def snapped(lay: Layout, most_lost: float = 0.08) -> Layout:
+    """The layout with whole-pixel squares and margins, the image size unchanged, or the
+    layout as it is when whole-pixel squares would shrink the board by more than
+    ``most_lost`` (a fraction).
 
-    For raster pictures: every square then has the same number of pixels. Leftover pixels go
-    to the margins, keeping the board centred in its frame of labels.
+    For pictures that are not smoothed: every square then has the same number of pixels. The
+    pixels left over go to the margins, keeping the board centred in its frame of labels.
+
+    >>> snapped(layout(8, 8, 500)).square, round(snapped(layout(200, 200, 822)).square, 2)
+    (57.0, 3.95)
     """
-    w, h = round(lay.image_width), round(lay.image_height)
-    if lay.square < 2:
-        return replace(lay, right=w - lay.left - lay.width * lay.square,
-                       bottom=h - lay.top - lay.height * lay.square)
     sq = math.floor(lay.square + 1e-9)
+    w, h = round(lay.image_width), round(lay.image_height)
+    if sq < 2 or sq < lay.square * (1 - most_lost):
+        return replace(
+            lay,
+            right=w - lay.left - lay.width * lay.square,
+            bottom=h - lay.top - lay.height * lay.square,
+        )
     left = math.floor(lay.left + (lay.square - sq) * lay.width / 2)
     top = math.floor(lay.top + (lay.square - sq) * lay.height / 2)
     return replace(
@@ -340,6 +371,14 @@ def snapped(lay: Layout) -> Layout:
         right=float(w - left - sq * lay.width),
         bottom=float(h - top - sq * lay.height),
     )
+
+
+def layout_for(width: int, height: int, size: float, style: str, coordinates: bool) -> Layout:
+    """:func:`layout` for a picture of ``style`` (``full`` or ``path``): the path-only style has
+    no labels, and room around the board for the start and end markers."""
+    if style == "path":
+        return layout(width, height, size, coordinates=False, pad=PATH_PAD)
+    return layout(width, height, size, coordinates=coordinates)
 
 
 def line_width(square: float, style: str, numbers: bool = False) -> float:

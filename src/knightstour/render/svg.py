@@ -132,18 +132,20 @@ class _Picture:
         self.board = board
         self.style = st.resolve_style(style, board.width, board.height)
         self.colors = st.colors(colors)
-        if self.style == "path":
-            coordinates = False
-        px = size if size is not None else st.default_size(board.width, board.height, self.style)
-        lay_px = st.layout(board.width, board.height, px, coordinates=coordinates)
+        if size is None:
+            size = st.default_size(board.width, board.height, self.style, numbers)
+        px = size
+        lay_px = st.layout_for(board.width, board.height, px, self.style, coordinates)
         self.px = lay_px
         u = UNIT / lay_px.square  # units per pixel
         self.u = u
         lay = lay_px.scaled(u)
         # Whole units for the margins, so square centres are whole numbers.
+        left, top = round(lay.left), round(lay.top)
+        right = round(lay.left + lay.right) - left
+        bottom = round(lay.top + lay.bottom) - top
         self.lay = st.Layout(
-            lay.width, lay.height, float(UNIT), round(lay.left), round(lay.top),
-            round(lay.right), round(lay.bottom), lay.font, lay.every,
+            lay.width, lay.height, float(UNIT), left, top, right, bottom, lay.font, lay.every
         )
         w, h = self.lay.image_width, self.lay.image_height
         scale = px / max(w, h)
@@ -232,9 +234,7 @@ class _Picture:
         self.band_colors = st.band_colors(nb, gradient, c["path"])
         lw = st.line_width(self.px.square, self.style, numbers) * self.u
         self.lw = lw
-        centres = [
-            f"{_num(x)},{_num(y)}" for x, y in (lay.centre(s) for s in indices)
-        ]
+        centres = [f"{_num(x)},{_num(y)}" for x, y in (lay.centre(s) for s in indices)]
         out = []
         opacity = ' stroke-opacity="0.6"' if numbers else ""
         lines = []

@@ -68,7 +68,7 @@ def warnsdorff_walk(
     deg: np.ndarray,
     offsets: np.ndarray,
     orders: np.ndarray,
-    switch_at: np.ndarray,
+    switch_cells: np.ndarray,
     start: int,
     end: int,
     n_squares: int,
@@ -83,9 +83,10 @@ def warnsdorff_walk(
     """Walk by Warnsdorff's rule from padded cell ``start``; returns the squares visited.
 
     ``vis`` (1 = blocked or visited) and ``deg`` (onward counts) are consumed in place. The
-    candidates of each step are scanned in the move order ``orders[j]``, where ``j`` is the last
-    schedule entry with ``switch_at[j] <= squares visited`` (one row for a fixed order, several
-    for Squirrel & Cull's switching orders). Among the candidates of fewest onward moves, the
+    candidates of each step are scanned in the move order ``orders[j]`` of the schedule row ``j``
+    in charge: row ``j`` rules until the walk lands on padded cell ``switch_cells[j]``, then the
+    next row whose cell is still unvisited takes over (a cell of -1 is never reached; one row is
+    a fixed order, several are Squirrel & Cull's switching orders). Among the candidates of fewest onward moves, the
     tie-break picks: ``first`` in order, ``center`` farthest from the centre (Roth), ``random``
     uniformly (reservoir sampling, seeded), ``lookahead`` the smallest sum of its unvisited
     neighbours' onward counts (Warnsdorff's double look-ahead, after Pohl 1967), then first in
@@ -104,11 +105,9 @@ def warnsdorff_walk(
     out[0] = (cur // pwidth - pad) * width + (cur % pwidth - pad)
     count = 1
     sched = 0
-    nsched = switch_at.size
+    nsched = switch_cells.size
     cand = np.empty(nmoves, dtype=np.int64)
     while count < n_squares:
-        while sched + 1 < nsched and count >= switch_at[sched + 1]:
-            sched += 1
         best = -1
         bd = 1 << 30
         bkey = -1
@@ -172,4 +171,8 @@ def warnsdorff_walk(
         vis[cur] = 1
         out[count] = (cur // pwidth - pad) * width + (cur % pwidth - pad)
         count += 1
+        if cur == switch_cells[sched] and sched + 1 < nsched:
+            sched += 1
+            while sched + 1 < nsched and switch_cells[sched] >= 0 and vis[switch_cells[sched]]:
+                sched += 1
     return count

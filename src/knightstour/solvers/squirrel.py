@@ -10,22 +10,19 @@ algorithm and proves it for ``n ≡ 7 (mod 8)``.
 The schedule below is the one in Douglas Squirrel's own implementation (the ``warnsdorff-scheme``
 repository on GitHub, ``src/sc-data.rkt``), read in the paper's move numbering: moves 1 to 8 go
 clockwise from two up, one right, with rows counted downwards (Ganzfried §1). Read that way it
-gives a tour on every ``n`` from 5 to 1000 except 74, as the paper says; read in the numbering of
-that repository's own move list, it fails from 7 onwards.
+gives a tour on every ``n`` from 5 to 1000 except 74, the exception reported for the algorithm
+(``benchmarks/bench_squirrel.py``), and walks exactly as a plain square-by-square reading of the
+rule does (``tests/test_squirrel.py``). Read with that repository's own move list instead, it
+gets stuck on 16 sizes up to 100, from 7 on.
 
-The compiled walk switches orderings at step counts, not squares
-(:func:`knightstour.solvers._kernels.warnsdorff_walk`), so :func:`schedule` finds the step at
-which each square is reached by walking: one walk per switch, on the corner ``a1``, cached per
-``n``. The walk is the same, mirrored, from the other three corners, so there only the move
-orderings are reflected.
+The compiled walk (:func:`knightstour.solvers._kernels.warnsdorff_walk`) switches orderings on
+reaching a square, exactly as the rule says, so the schedule is data: no extra walks. From the
+other three corners the walk is the same, mirrored: the move orderings and the squares are
+reflected.
 
 >>> import knightstour as kt
->>> kt.solve("8x8", start="a1", method="warnsdorff", tiebreak="squirrel").path[:6]
-['a1', 'b3', 'a5', 'b7', 'd8', 'c6']
->>> kt.solve("74x74", start="a1", method="warnsdorff", tiebreak="squirrel")
-Traceback (most recent call last):
-...
-knightstour.errors.SearchFailedError: Warnsdorff's rule (squirrel ties) got stuck at ...
+>>> kt.solve("8x8", start="a1", method="warnsdorff", tiebreak="squirrel").path[:8]
+['a1', 'c2', 'e1', 'g2', 'h4', 'g6', 'h8', 'f7']
 >>> kt.solve("8x6", method="warnsdorff", tiebreak="squirrel")
 Traceback (most recent call last):
 ...
@@ -95,15 +92,16 @@ def published_rows(n: int) -> list[Row]:
 
 
 def schedule(board: Board, start: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(orders, switch_at)`` for the compiled walk: Squirrel & Cull's tie-break from ``start``.
+    """``(orders, cells)`` for the compiled walk: Squirrel & Cull's tie-break from ``start``.
 
-    ``orders[j]`` lists direction indices into :attr:`Board.deltas`; ordering ``j`` takes over
-    once ``switch_at[j]`` squares are visited. Raises :class:`KnightsTourError` unless the board
-    is a full square board for the knight and ``start`` one of its corners.
+    ``orders[j]`` lists direction indices into :attr:`Board.deltas`; ordering ``j`` rules until
+    the knight lands on square ``cells[j]`` (-1: never), then the next row whose square is still
+    unvisited takes over. Raises :class:`KnightsTourError` unless the board is a full square
+    board for the knight and ``start`` one of its corners.
 
-    >>> orders, switch_at = schedule(Board(8, 8), 0)
-    >>> orders.shape, switch_at.tolist()
-    ((5, 8), [0, 27, 44, 61, 64])
+    >>> orders, cells = schedule(Board(8, 8), 0)
+    >>> orders.shape, [Board(8, 8).square_name(c) if c >= 0 else None for c in cells]
+    ((5, 8), ['f7', 'b2', None, 'e7', None])
     >>> schedule(Board(8, 8), 9)
     Traceback (most recent call last):
     ...
@@ -118,50 +116,41 @@ def schedule(board: Board, start: int) -> tuple[np.ndarray, np.ndarray]:
     x, y = board.xy(start)
     if x not in (0, n - 1) or y not in (0, n - 1):
         raise KnightsTourError(f"{why}: {board.square_name(start)} is not a corner")
-    orders, switch_at = _from_a1(n)
-    # mirror the a1 walk onto the start corner: reflect the moves, keep the step counts
+    orders, cells = _from_a1(n)
+    # mirror the a1 walk onto the start corner: reflect the moves and the squares
     sx, sy = (1 if x == 0 else -1), (1 if y == 0 else -1)
     mirror = [board.deltas.index((sx * dx, sy * dy)) for dx, dy in board.deltas]
+    mirrored_cells = []
+    for c in cells:
+        if c < 0:
+            mirrored_cells.append(-1)
+            continue
+        cx, cy = c % n, c // n
+        mx, my = (cx if sx == 1 else n - 1 - cx), (cy if sy == 1 else n - 1 - cy)
+        mirrored_cells.append(my * n + mx)
     return (
         np.array([[mirror[d] for d in row] for row in orders], dtype=np.int64),
-        np.array(switch_at, dtype=np.int64),
+        np.array(mirrored_cells, dtype=np.int64),
     )
 
 
 @lru_cache(maxsize=64)
 def _from_a1(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """The schedule from ``a1`` with switches as step counts, found by walking."""
-    from knightstour.solvers.warnsdorff import Walker
-
+    """The schedule from ``a1``: move orderings as indices into ``Board.deltas``, and squares."""
     board = Board(n, n)
-    # the paper's (row, column) is our (file, rank) swapped, both from the corner: a reflection
-    # in the diagonal through a1, which turns its move (dr, dc) into our (dx, dy) = (dc, dr)
+    # the paper's row r, column c is our rank r, file c: its picture upside down (its rows count
+    # down, our ranks up), which takes its corner (1, 1) to a1 and its move (dr, dc) to (dc, dr)
     index = {d: k for k, d in enumerate(board.deltas)}
     rows = published_rows(n)
-    orders = np.array(
-        [[index[PAPER_MOVES[int(c) - 1][::-1]] for c in ordering] for _, ordering in rows],
-        dtype=np.int64,
+    orders = tuple(
+        tuple(index[PAPER_MOVES[int(c) - 1][::-1]] for c in ordering) for _, ordering in rows
     )
-    targets = [
-        (c - 1) + (r - 1) * n if sq is not None and 1 <= (r := sq[0]) <= n and 1 <= (c := sq[1]) <= n
-        else -1  # the last row, or a square off this board: never reached
-        for sq, _ in rows
-    ]  # fmt: skip
-    never = board.size  # a step count the walk never reaches
-    switch_at = np.full(len(rows), never, dtype=np.int64)
-    switch_at[0] = 0
-    walker = Walker(board, len(rows))
-    j = 0  # the row in charge after the switches found so far
-    while j + 1 < len(rows) and targets[j] >= 0:
-        path = walker.walk(0, tiebreak="first", schedule=(orders, switch_at))
-        step = {int(t): int(i) for t in targets[j:] if t >= 0 for i in np.flatnonzero(path == t)}
-        if targets[j] not in step:
-            break  # stuck, or done, before reaching this row's square: its ordering lasts
-        # the next row whose square is still unvisited takes over on the following move
-        when = step[targets[j]] + 1
-        k = j + 1
-        while k + 1 < len(rows) and 0 <= targets[k] and step.get(targets[k], never) < when:
-            k += 1
-        switch_at[j + 1 : k + 1] = when
-        j = k
-    return tuple(tuple(int(d) for d in row) for row in orders), tuple(int(s) for s in switch_at)
+    return orders, tuple(_cell(sq, n) for sq, _ in rows)
+
+
+def _cell(square: tuple[int, int] | None, n: int) -> int:
+    """Our index of the paper's 1-based ``(row, column)``; -1 for none or off the board."""
+    if square is None:
+        return -1
+    r, c = square
+    return (c - 1) + (r - 1) * n if 1 <= r <= n and 1 <= c <= n else -1

@@ -67,7 +67,7 @@ class Walker:
         self.deg0 = kernel("degrees", work)(self.grid.blocked, self.grid.offsets)
         self.out = np.empty(self.board.size, dtype=np.int32)
         nm = len(self.board.deltas)
-        self.fixed_order = (np.arange(nm, dtype=np.int64)[None, :], np.zeros(1, dtype=np.int64))
+        self.fixed_order = (np.arange(nm, dtype=np.int64)[None, :], np.full(1, -1, dtype=np.int64))
 
     def walk(
         self,
@@ -78,9 +78,15 @@ class Walker:
         seed: int = 0,
         schedule: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> np.ndarray:
-        """One walk from board square ``start``; the visited squares (a view, copy to keep)."""
+        """One walk from board square ``start``; the visited squares (a view, copy to keep).
+
+        ``schedule`` is ``(orders, cells)``: move orderings (rows of indices into
+        :attr:`Board.deltas`) and the board squares on which each hands over to the next
+        (-1: never); the default is one fixed order.
+        """
         g, w = self.grid, self.board.width
-        orders, switch_at = schedule if schedule is not None else self.fixed_order
+        orders, cells = schedule if schedule is not None else self.fixed_order
+        switch_cells = np.where(cells >= 0, g.to_padded(cells, w), -1)
         vis = g.blocked.copy()
         deg = self.deg0.copy()
         count = self._walk(
@@ -88,7 +94,7 @@ class Walker:
             deg,
             g.offsets,
             orders,
-            switch_at,
+            switch_cells,
             int(g.to_padded(start, w)),
             -1 if end is None else int(g.to_padded(end, w)),
             self.board.size,
