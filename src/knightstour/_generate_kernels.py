@@ -153,6 +153,14 @@ def canonical_batch(
 
 
 @njit(cache=True, nogil=True)
+def _rand(state: np.uint64) -> np.uint64:
+    state ^= state >> np.uint64(12)
+    state ^= state << np.uint64(25)
+    state ^= state >> np.uint64(27)
+    return state
+
+
+@njit(cache=True, nogil=True)
 def warnsdorff_batch(
     blocked: np.ndarray,
     deg0: np.ndarray,
@@ -163,8 +171,7 @@ def warnsdorff_batch(
     height: int,
     starts: np.ndarray,
     closed: bool,
-    keep_end: bool,
-    prefix: int,
+    slack_moves: int,
     seed: int,
     first: int,
     count: int,
@@ -180,10 +187,13 @@ def warnsdorff_batch(
 ) -> int:
     """Walks ``first`` … ``first + count - 1`` of a run; the tours found, canonical and packed.
 
-    Walk ``j`` has seed :func:`walk_seed` ``(seed, j)`` and starts on ``starts[seed % len]``. An
-    open walk is ``Walker.walk(start, tiebreak="random", seed=walk_seed)``; a closed one keeps a
-    neighbour of the start (chosen by the seed) for the last move, and counts only if it closes.
-    Returns how many tours were written to the outputs (the rest of the walks got stuck).
+    Walk ``j`` has seed :func:`walk_seed` ``(seed, j)`` and starts on ``starts[seed % len]``. Its
+    first ``slack_moves`` moves go to a random candidate among those with at most one onward
+    move more than the fewest (never to a square with none left); the rest of the walk is the
+    foundation's Warnsdorff walk with random ties. A closed walk keeps a neighbour of the start
+    (chosen by the seed) for the last move and counts only if it closes. With
+    ``slack_moves <= 1`` an open walk is exactly ``Walker.walk(start, tiebreak="random",
+    seed=walk_seed)``. Returns how many tours were written (the other walks got stuck).
     """
     n = width * height
     orders = np.arange(offsets.size).reshape(1, offsets.size)
@@ -193,7 +203,7 @@ def warnsdorff_batch(
     path = np.empty(n, dtype=np.int32)
     pos = np.empty(n, dtype=np.int64)
     best = np.empty(n, dtype=np.int64)
-    nbr = np.empty(offsets.size, dtype=np.int64)
+    cand = np.empty(offsets.size, dtype=np.int64)
     found = 0
     for j in range(first, first + count):
         ws = walk_seed(seed, j)
@@ -205,51 +215,50 @@ def warnsdorff_batch(
             for k in range(offsets.size):
                 q = ps + offsets[k]
                 if not blocked[q]:
-                    nbr[m] = q
+                    cand[m] = q
                     m += 1
             if m == 0:
                 continue
-            pe = nbr[(ws >> 20) % m]
-        elif keep_end:
-            # an end square of the colour a tour from s can end on, kept for the last move
-            e = (ws >> 20) % n
-            for _ in range(16):
-                if e != s and ((e % width + e // width + s % width + s // width) & 1) == (
-                    (n + 1) & 1
-                ):
-                    pe = (e // width + pad) * pwidth + e % width + pad
-                    break
-                e = (e * 37 + 11) % n
+            pe = cand[(ws >> 20) % m]
         vis[:] = blocked
         deg[:] = deg0
+        # the slack moves, kept in step with warnsdorff_walk's bookkeeping of onward counts
         cur = ps
         vis[cur] = 1
         path[0] = s
         k = 1
         rs = np.uint64(ws) | np.uint64(1)
-        while k < prefix:
+        while k < slack_moves:
             m = 0
+            dmin = 1 << 30
             for t in range(offsets.size):
                 q = cur + offsets[t]
                 if not vis[q]:
                     deg[q] -= 1
                     if q != pe and deg[q] > 0:
-                        nbr[m] = q
+                        cand[m] = q
                         m += 1
+                        dmin = min(dmin, np.int64(deg[q]))
             if m == 0:
                 break
+            m2 = 0
+            for t in range(m):
+                if deg[cand[t]] <= dmin + 1:
+                    cand[m2] = cand[t]
+                    m2 += 1
             rs = _rand(rs)
-            cur = nbr[np.int64(rs % np.uint64(m))]
+            cur = cand[np.int64(rs % np.uint64(m2))]
             vis[cur] = 1
             path[k] = (cur // pwidth - pad) * width + cur % pwidth - pad
             k += 1
-        if k < prefix:
+        if k < slack_moves:
             continue
+        left = n - k + 1
         got = warnsdorff_walk(
-            vis, deg, offsets, orders, switch_at, cur, pe, n - k + 1, TB_RANDOM, ws, pwidth, pad,
+            vis, deg, offsets, orders, switch_at, cur, pe, left, TB_RANDOM, ws, pwidth, pad,
             width, height, path[k - 1 :],
         )
-        if got < n - k + 1:
+        if got < left:
             continue
         if closed:
             a, b = path[0], path[n - 1]
@@ -267,146 +276,6 @@ def warnsdorff_batch(
 
 
 @njit(cache=True, nogil=True)
-def _rand(state: np.uint64) -> np.uint64:
-    state ^= state >> np.uint64(12)
-    state ^= state << np.uint64(25)
-    state ^= state >> np.uint64(27)
-    return state
-
-
-@njit(cache=True, nogil=True)
-def backtrack_one(
-    nbr: np.ndarray, n: int, start: int, closed: bool, seed: int, node_limit: int, path: np.ndarray
-) -> bool:
-    """Randomised depth-first search for one tour from ``start`` (board indices, ``nbr`` the
-    ``(n, 8)`` neighbour table, -1 padded). Candidates are tried fewest onward moves first, ties in
-    a random order drawn from ``seed``; a branch that strands an unvisited square is cut. Gives
-    up after ``node_limit`` moves tried. The tour is written to ``path``.
-    """
-    m = nbr.shape[1]
-    vis = np.zeros(n, dtype=np.uint8)
-    deg = np.zeros(n, dtype=np.int64)
-    for s in range(n):
-        for k in range(m):
-            if nbr[s, k] >= 0:
-                deg[s] += 1
-    cand = np.empty((n, m), dtype=np.int64)
-    ncand = np.zeros(n, dtype=np.int64)
-    ci = np.zeros(n, dtype=np.int64)
-    keys = np.empty(m, dtype=np.int64)
-    state = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
-    if state == 0:
-        state = np.uint64(1)
-    # closing squares (neighbours of the start) left unvisited
-    close_left = 0
-    if closed:
-        for k in range(m):
-            if nbr[start, k] >= 0:
-                close_left += 1
-    path[0] = start
-    vis[start] = 1
-    for k in range(m):
-        q = nbr[start, k]
-        if q >= 0:
-            deg[q] -= 1
-    depth = 0  # index in path of the current square
-    nodes = 0
-    fresh = True
-    while True:
-        cur = path[depth]
-        if depth == n - 1:
-            if not closed:
-                return True
-            for k in range(m):
-                if nbr[cur, k] == start:
-                    return True
-            fresh = False
-        if fresh:
-            # gather candidates, sorted by onward count with random tie order
-            c = 0
-            for k in range(m):
-                q = nbr[cur, k]
-                if q >= 0 and not vis[q]:
-                    state = _rand(state)
-                    cand[depth, c] = q
-                    keys[c] = deg[q] * 1024 + np.int64(state & np.uint64(1023))
-                    c += 1
-            for a in range(1, c):  # insertion sort, at most 8 items
-                kq = keys[a]
-                vq = cand[depth, a]
-                b = a - 1
-                while b >= 0 and keys[b] > kq:
-                    keys[b + 1] = keys[b]
-                    cand[depth, b + 1] = cand[depth, b]
-                    b -= 1
-                keys[b + 1] = kq
-                cand[depth, b + 1] = vq
-            ncand[depth] = c
-            ci[depth] = 0
-        # next candidate at this depth, or backtrack
-        moved = False
-        while ci[depth] < ncand[depth]:
-            q = cand[depth, ci[depth]]
-            ci[depth] += 1
-            nodes += 1
-            if nodes > node_limit:
-                return False
-            # move to q; cut if an unvisited neighbour of cur other than q is stranded
-            vis[q] = 1
-            for k in range(m):
-                r = nbr[q, k]
-                if r >= 0:
-                    deg[r] -= 1
-            ok = True
-            remaining = n - depth - 2  # squares still unvisited after q
-            if remaining > 0:
-                for k in range(m):
-                    r = nbr[q, k]
-                    if r >= 0 and not vis[r] and deg[r] == 0 and remaining > 1:
-                        ok = False
-                        break
-                if ok and closed:
-                    is_close = False
-                    for k in range(m):
-                        if nbr[start, k] == q:
-                            is_close = True
-                    if is_close and close_left == 1:
-                        ok = False
-            if ok:
-                if closed:
-                    for k in range(m):
-                        if nbr[start, k] == q:
-                            close_left -= 1
-                depth += 1
-                path[depth] = q
-                moved = True
-                break
-            vis[q] = 0
-            for k in range(m):
-                r = nbr[q, k]
-                if r >= 0:
-                    deg[r] += 1
-        if moved:
-            fresh = True
-            continue
-        # undo the current square and go back one
-        if depth == 0:
-            return False
-        q = path[depth]
-        vis[q] = 0
-        for k in range(m):
-            r = nbr[q, k]
-            if r >= 0:
-                deg[r] += 1
-        if closed:
-            for k in range(m):
-                if nbr[start, k] == q:
-                    close_left += 1
-        depth -= 1
-        fresh = False
-
-
-@njit(cache=True, nogil=True)
 def backtrack_batch(
     nbr: np.ndarray,
     starts: np.ndarray,
@@ -415,6 +284,7 @@ def backtrack_batch(
     first: int,
     count: int,
     node_limit: int,
+    per_search: int,
     width: int,
     perms: np.ndarray,
     invs: np.ndarray,
@@ -426,21 +296,135 @@ def backtrack_batch(
     e_out: np.ndarray,
     seeds_out: np.ndarray,
 ) -> int:
-    """Like :func:`warnsdorff_batch`, with :func:`backtrack_one` searches instead of walks."""
+    """Randomised depth-first searches ``first`` … ``first + count - 1``; the tours they find.
+
+    Search ``j`` (seed :func:`walk_seed` ``(seed, j)``) starts on ``starts[seed % len]`` and tries
+    candidates fewest onward moves first, ties in an order drawn from the seed; a branch that
+    strands an unvisited square, or (closed) uses up the start's last free neighbour early, is
+    cut. It goes on past each tour it finds, up to ``per_search`` tours or ``node_limit`` moves
+    tried. ``nbr`` is the board's ``(n, 8)`` neighbour table (-1 padded). The outputs need room
+    for ``count * per_search`` tours; returns how many were written.
+    """
     n = nbr.shape[0]
+    m = nbr.shape[1]
+    vis = np.zeros(n, dtype=np.uint8)
+    deg = np.zeros(n, dtype=np.int64)
+    deg0 = np.zeros(n, dtype=np.int64)
+    closing = np.zeros(n, dtype=np.uint8)
+    for v in range(n):
+        for k in range(m):
+            if nbr[v, k] >= 0:
+                deg0[v] += 1
+    cand = np.empty((n, m), dtype=np.int64)
+    ncand = np.zeros(n, dtype=np.int64)
+    ci = np.zeros(n, dtype=np.int64)
+    rkeys = np.empty(m, dtype=np.int64)
     path = np.empty(n, dtype=np.int64)
     pos = np.empty(n, dtype=np.int64)
     best = np.empty(n, dtype=np.int64)
     found = 0
     for j in range(first, first + count):
         ws = walk_seed(seed, j)
-        s = starts[ws % starts.size]
-        if not backtrack_one(nbr, n, s, closed, ws, node_limit, path):
-            continue
-        xforms[found] = canonicalize(path, closed, perms, invs, pos, best)
-        pack(best, width, header, code_of, keys[found])
-        s_out[found] = path[0]
-        e_out[found] = path[n - 1]
-        seeds_out[found] = ws
-        found += 1
+        start = starts[ws % starts.size]
+        state = np.uint64(ws) | np.uint64(1)
+        vis[:] = 0
+        deg[:] = deg0
+        closing[:] = 0
+        close_left = 0
+        if closed:
+            for k in range(m):
+                q = nbr[start, k]
+                if q >= 0:
+                    closing[q] = 1
+                    close_left += 1
+        path[0] = start
+        vis[start] = 1
+        for k in range(m):
+            q = nbr[start, k]
+            if q >= 0:
+                deg[q] -= 1
+        depth = 0
+        nodes = 0
+        tours = 0
+        fresh = True
+        while nodes <= node_limit and tours < per_search:
+            cur = path[depth]
+            if fresh:
+                c = 0
+                if depth == n - 1:
+                    if not closed or closing[cur]:
+                        xforms[found] = canonicalize(path, closed, perms, invs, pos, best)
+                        pack(best, width, header, code_of, keys[found])
+                        s_out[found] = start
+                        e_out[found] = cur
+                        seeds_out[found] = ws
+                        found += 1
+                        tours += 1
+                else:
+                    for k in range(m):
+                        q = nbr[cur, k]
+                        if q >= 0 and not vis[q]:
+                            state = _rand(state)
+                            cand[depth, c] = q
+                            rkeys[c] = deg[q] * 1024 + np.int64(state & np.uint64(1023))
+                            c += 1
+                    for a in range(1, c):  # insertion sort, at most 8 items
+                        kq = rkeys[a]
+                        vq = cand[depth, a]
+                        b = a - 1
+                        while b >= 0 and rkeys[b] > kq:
+                            rkeys[b + 1] = rkeys[b]
+                            cand[depth, b + 1] = cand[depth, b]
+                            b -= 1
+                        rkeys[b + 1] = kq
+                        cand[depth, b + 1] = vq
+                ncand[depth] = c
+                ci[depth] = 0
+            moved = False
+            while ci[depth] < ncand[depth]:
+                q = cand[depth, ci[depth]]
+                ci[depth] += 1
+                nodes += 1
+                vis[q] = 1
+                for k in range(m):
+                    r = nbr[q, k]
+                    if r >= 0:
+                        deg[r] -= 1
+                left = n - depth - 2  # squares unvisited once q is
+                ok = True
+                if left > 1:
+                    for k in range(m):
+                        r = nbr[q, k]
+                        if r >= 0 and not vis[r] and deg[r] == 0:
+                            ok = False
+                            break
+                if ok and closing[q] and close_left == 1 and left > 0:
+                    ok = False
+                if ok:
+                    if closing[q]:
+                        close_left -= 1
+                    depth += 1
+                    path[depth] = q
+                    moved = True
+                    break
+                vis[q] = 0
+                for k in range(m):
+                    r = nbr[q, k]
+                    if r >= 0:
+                        deg[r] += 1
+            if moved:
+                fresh = True
+                continue
+            if depth == 0:
+                break
+            q = path[depth]  # undo the current square, back to the one before
+            vis[q] = 0
+            for k in range(m):
+                r = nbr[q, k]
+                if r >= 0:
+                    deg[r] += 1
+            if closing[q]:
+                close_left += 1
+            depth -= 1
+            fresh = False
     return found

@@ -482,12 +482,60 @@ def _read_text(path: str) -> str:
         raise UsageError(f"{path} is not a text (JSON) file") from None
 
 
+# -- serve ------------------------------------------------------------------------------------
+
+
+def _add_serve(sub: Any) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="run the interactive web board",
+        description="Serve the interactive board, puzzle mode and the JSON API (/api/solve, "
+        "/api/exists, /api/puzzle; schema at /docs). Needs the 'web' extra.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free)")
+    p.add_argument("--max-squares", type=_pos_int, default=10_000, metavar="N",
+                   help="largest board the page solves, in squares (default 10000)")
+    p.add_argument("--time-limit", type=_pos_float, default=5.0, metavar="SECONDS",
+                   help="cap on any one search (default 5)")
+
+
+def _port(text: str) -> int:
+    v = _nonneg_int(text)
+    if v > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, got {v}")
+    return v
+
+
+def _pos_int(text: str) -> int:
+    v = _nonneg_int(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
+    return v
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the web board until interrupted."""
+    try:
+        from knightstour.web.app import Limits, create_app
+        from knightstour.web.server import serve
+    except ImportError as e:
+        raise UsageError(
+            f"the web board needs FastAPI and uvicorn ({e.name} is missing): "
+            f"pip install 'knightstour[web]'"
+        ) from None
+    app = create_app(Limits(max_squares=args.max_squares, time_limit=args.time_limit))
+    serve(app, args.host, args.port, log_level="warning")
+    return EXIT_OK
+
+
 # -- entry point ------------------------------------------------------------------------------
 
 COMMANDS: list[tuple[str, Callable[[Any], None], Callable[[argparse.Namespace], int]]] = [
     ("solve", _add_solve, cmd_solve),
     ("exists", _add_exists, cmd_exists),
     ("validate", _add_validate, cmd_validate),
+    ("serve", _add_serve, cmd_serve),
 ]
 
 

@@ -52,8 +52,8 @@ __all__ = [
 ]
 
 _KNIGHT = ((2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1))
-_DX = np.array([d[0] for d in _KNIGHT], dtype=np.int64)
-_DY = np.array([d[1] for d in _KNIGHT], dtype=np.int64)
+_DX = np.array([d[0] for d in _KNIGHT], dtype=np.int32)
+_DY = np.array([d[1] for d in _KNIGHT], dtype=np.int32)
 
 
 def _code_of() -> np.ndarray:
@@ -102,7 +102,7 @@ def symmetries(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     diagonal.
 
     >>> perms, invs = symmetries(8, 8)
-    >>> perms.shape, perms[1][0], perms[4][1]   # a1 -> h1; b1 -> a2
+    >>> perms.shape, int(perms[1][0]), int(perms[4][1])   # a1 -> h1; b1 -> a2
     ((8, 64), 7, 8)
     >>> symmetries(3, 4)[0].shape
     (4, 12)
@@ -154,16 +154,27 @@ def apply_transform(board: Board, canon: np.ndarray, code: int) -> np.ndarray:
 
 
 def _apply_batch(board: Board, canon: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    _, invs = symmetries(board.width, board.height)
+    invs = _invs32(board.width, board.height)
     codes = np.asarray(codes, dtype=np.int64)
     n = canon.shape[1]
     g, d, r = codes & 7, (codes >> 3) & 1, codes >> 4
     if (g >= invs.shape[0]).any() or (r >= n).any():
         raise KnightsTourError(f"bad transform code for a {board.spec} tour")
-    w = np.take_along_axis(canon, (np.arange(n)[None, :] - r[:, None]) % n, axis=1)
+    w = canon
+    if r.any():
+        idx = np.arange(n, dtype=np.int64)[None, :] - r[:, None]
+        idx[idx < 0] += n
+        w = np.take_along_axis(canon, idx, axis=1)
     rev = d == 1
-    w[rev] = w[rev, ::-1]
+    if rev.any():
+        w = w.copy() if w is canon else w
+        w[rev] = w[rev, ::-1]
     return invs[g[:, None], w]
+
+
+@lru_cache(maxsize=64)
+def _invs32(width: int, height: int) -> np.ndarray:
+    return symmetries(width, height)[1].astype(np.int32)
 
 
 def pack(board: Board, squares: np.ndarray) -> bytes:
@@ -194,7 +205,7 @@ def unpack(board: Board, key: bytes) -> np.ndarray:
 def unpack_batch(board: Board, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(squares, ok)`` of a ``(B, key_length)`` uint8 array of packed tours.
 
-    ``squares`` is ``(B, area)`` int64; ``ok`` is False for a row that leaves the board or visits
+    ``squares`` is ``(B, area)`` int32; ``ok`` is False for a row that leaves the board or visits
     a square twice (a damaged key: every step is a knight's move by construction).
     """
     w, h, n = board.width, board.height, board.area
@@ -202,23 +213,28 @@ def unpack_batch(board: Board, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray
     keys = np.asarray(keys, dtype=np.uint8)
     if keys.ndim != 2 or keys.shape[1] != key_length(board):
         raise KnightsTourError(f"a packed {board.spec} tour has {key_length(board)} bytes")
-    start = np.zeros(keys.shape[0], dtype=np.int64)
-    for b in range(hb):
+    rows = keys.shape[0]
+    start = keys[:, 0].astype(np.int64)
+    for b in range(1, hb):
         start |= keys[:, b].astype(np.int64) << (8 * b)
     bits = np.unpackbits(keys[:, hb:], axis=1, bitorder="little")[:, : 3 * (n - 1)]
-    bits = bits.reshape(keys.shape[0], n - 1, 3).astype(np.int64)
+    bits = bits.reshape(rows, n - 1, 3)
     codes = bits[..., 0] | (bits[..., 1] << 1) | (bits[..., 2] << 2)
-    x = np.empty((keys.shape[0], n), dtype=np.int64)
+    x = np.empty((rows, n), dtype=np.int32)
     y = np.empty_like(x)
     x[:, 0], y[:, 0] = start % w, start // w
-    np.cumsum(_DX[codes], axis=1, out=x[:, 1:])
-    np.cumsum(_DY[codes], axis=1, out=y[:, 1:])
+    np.cumsum(_DX[codes], axis=1, dtype=np.int32, out=x[:, 1:])
+    np.cumsum(_DY[codes], axis=1, dtype=np.int32, out=y[:, 1:])
     x[:, 1:] += x[:, :1]
     y[:, 1:] += y[:, :1]
     ok = (start < n) & ((x >= 0) & (x < w) & (y >= 0) & (y < h)).all(axis=1)
-    squares = y * w + x
-    squares[~ok] = 0
-    ok &= (np.sort(squares, axis=1) == np.arange(n)).all(axis=1)
+    squares = y
+    squares *= w
+    squares += x
+    squares[~ok] = np.arange(n, dtype=np.int32)
+    seen = np.zeros(rows * n, dtype=bool)
+    seen[(squares + (np.arange(rows, dtype=np.int64) * n)[:, None]).ravel()] = True
+    ok &= seen.reshape(rows, n).all(axis=1)
     return squares, ok
 
 
@@ -231,8 +247,7 @@ def decode_batch(
     codes = np.asarray(codes, dtype=np.int64)
     n = board.area
     ok &= ((codes & 7) < symmetries(board.width, board.height)[0].shape[0]) & ((codes >> 4) < n)
-    codes = np.where(ok, codes, 0)
-    tours = _apply_batch(board, canon, codes)
+    tours = _apply_batch(board, canon, np.where(ok, codes, 0))
     if closed and n > 1:
         a, b = tours[:, 0], tours[:, -1]
         dx = np.abs(a % board.width - b % board.width)

@@ -89,54 +89,80 @@ def _adjacent(a, b, nbr):
 
 
 @njit(cache=True, nogil=True)
-def _connected(cur, nbr, vis, queue, mark, meta, remaining):
-    """True when the unvisited squares are still connected after ``cur`` left them.
+def _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
+    """Whether the unvisited squares still admit a path from ``cur`` through all of them.
 
-    Breadth-first from one unvisited neighbour of ``cur`` until every other one is reached.
-    ``remaining`` < 0 asks for a full check of all unvisited squares (the root).
+    Tarjan's depth-first search over the unvisited squares and ``cur`` (``k`` + 1 squares), rooted
+    at ``cur``, finds every cut square. A path that starts at ``cur`` and passes a cut square
+    ``v`` whose far side is the subtree of ``w`` can never come back: it must end in that subtree.
+    So the unvisited squares must be connected, ``cur`` must not be a cut square, the far sides
+    must nest (they all hold the last square) and a fixed ``end`` must lie in the innermost.
     """
     meta[_STAMP] += 1
     stamp = meta[_STAMP]
-    targets = 0
-    first = -1
-    for j in range(nbr.shape[1]):
-        q = nbr[cur, j]
-        if q >= 0 and not vis[q]:
-            targets += 1
-            if first < 0:
-                first = q
-    if first < 0:
-        return remaining == 0
-    if remaining >= 0 and targets == 1:
-        return True
-    if remaining < 0:
-        targets = -remaining  # count every unvisited square
-    head = 0
-    tail = 1
-    queue[0] = first
-    mark[first] = stamp
-    found = 1
-    while head < tail:
-        p = queue[head]
-        head += 1
-        for j in range(nbr.shape[1]):
-            q = nbr[p, j]
-            if q < 0 or vis[q] or mark[q] == stamp:
+    disc = work[0]
+    low = work[1]
+    it = work[2]
+    parent = work[3]
+    stack = work[4]
+    nn = nbr.shape[1]
+    t = 0
+    disc[cur] = 0
+    low[cur] = 0
+    it[cur] = 0
+    parent[cur] = -1
+    mark[cur] = stamp
+    stack[0] = cur
+    sp = 1
+    root_children = 0
+    maxstart = -1
+    minend = 1 << 30
+    while sp > 0:
+        v = stack[sp - 1]
+        j = it[v]
+        if j < nn:
+            it[v] = j + 1
+            w = nbr[v, j]
+            if w < 0 or (vis[w] and w != cur):
                 continue
-            mark[q] = stamp
-            queue[tail] = q
-            tail += 1
-            if remaining < 0:
-                found += 1
-            elif _adjacent(q, cur, nbr):
-                found += 1
-            if found == targets:
-                return True
-    return found >= targets
+            if mark[w] != stamp:
+                mark[w] = stamp
+                t += 1
+                disc[w] = t
+                low[w] = t
+                it[w] = 0
+                parent[w] = v
+                stack[sp] = w
+                sp += 1
+                if v == cur:
+                    root_children += 1
+                    if root_children > 1:
+                        return False
+            elif w != parent[v] and disc[w] < low[v]:
+                low[v] = disc[w]
+        else:
+            sp -= 1
+            if sp > 0:
+                p = stack[sp - 1]
+                if low[v] < low[p]:
+                    low[p] = low[v]
+                if p != cur and low[v] >= disc[p]:
+                    # p cuts off the subtree of v, numbered disc[v]..t: the path ends there
+                    if disc[v] > maxstart:
+                        maxstart = disc[v]
+                    if t < minend:
+                        minend = t
+                    if maxstart > minend:
+                        return False
+    if t != k:
+        return False
+    if end >= 0 and maxstart >= 0 and not (maxstart <= disc[end] <= minend):
+        return False
+    return True
 
 
 @njit(cache=True, nogil=True)
-def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, queue, mark, meta):
+def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, meta):
     """Fill ``cand[depth]`` with the moves worth trying from ``path[depth]``; their number."""
     cur = path[depth]
     size = meta[_SIZE]
@@ -180,9 +206,8 @@ def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, queue, mark, me
                         forced = x
             else:
                 restrict = True
-    if depth > 0:
-        if not _connected(cur, nbr, vis, queue, mark, meta, k):
-            return 0
+    if not _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
+        return 0
     # candidates in Warnsdorff order (insertion sort on the onward count, stable)
     n = 0
     for j in range(nn):
@@ -204,7 +229,7 @@ def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, queue, mark, me
 
 
 @njit(cache=True, nogil=True)
-def start(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, queue, mark, meta, first):
+def start(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, meta, first):
     """Set up the search from square ``first`` (``vis`` marks holes; ``meta`` holds size, end)."""
     n = nbr.shape[0]
     meta[_NLOW] = 0
@@ -230,14 +255,11 @@ def start(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, queue, mark, 
     if size == 1:
         ncand[0] = 0
         return
-    if not _connected(first, nbr, vis, queue, mark, meta, -(size - 1)):
-        ncand[0] = 0
-        return
-    ncand[0] = _expand(0, nbr, vis, deg, low_list, low_pos, path, cand, queue, mark, meta)
+    ncand[0] = _expand(0, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, meta)
 
 
 @njit(cache=True, nogil=True)
-def run(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, queue, mark, meta, budget):
+def run(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, meta, budget):
     """Search on from the saved state for at most ``budget`` positions: FOUND, EXHAUSTED or BUDGET.
 
     On FOUND, ``path`` holds the tour. ``meta[_NODES]`` counts positions examined in all calls.
@@ -265,7 +287,7 @@ def run(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, queue, mark, me
                 return FOUND
             ci[depth] = 0
             ncand[depth] = _expand(
-                depth, nbr, vis, deg, low_list, low_pos, path, cand, queue, mark, meta
+                depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, meta
             )
         else:
             if depth == 0:

@@ -101,7 +101,7 @@ class Search:
         self.cand = np.zeros((max(size, 1), self.nbr.shape[1]), dtype=np.int32)
         self.ncand = np.zeros(max(size, 1), dtype=np.int32)
         self.ci = np.zeros(max(size, 1), dtype=np.int32)
-        self.queue = np.zeros(n, dtype=np.int32)
+        self.work = np.zeros((5, n), dtype=np.int32)
         self.mark = np.zeros(n, dtype=np.int64)
         self.meta = np.zeros(8, dtype=np.int64)
         #: positions examined by every run so far
@@ -127,7 +127,7 @@ class Search:
         meta[k._END] = -1 if end is None else end
         args = (
             self.nbr, vis, self.deg, self.low_list, self.low_pos, self.path, self.cand,
-            self.ncand, self.ci, self.queue, self.mark, meta,
+            self.ncand, self.ci, self.work, self.mark, meta,
         )  # fmt: skip
         k.start(*args, first)
         spent = 0

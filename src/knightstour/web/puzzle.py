@@ -12,12 +12,12 @@ Standard library and the package only, no web framework: the app calls :func:`as
 >>> from knightstour import Board
 >>> pos = parse_position(Board(5, 5), "a1,c2")
 >>> [pos.board.square_name(s) for s in legal_moves(pos)]
-['e1', 'e3', 'd4', 'b4', 'a3']
+['e3', 'd4', 'b4', 'a3', 'e1']
 >>> a = assess(pos, time_limit=10)
 >>> a.status, a.hint in {"e1", "e3", "d4", "b4", "a3"}
 ('playing', True)
->>> assess(parse_position(Board(5, 5), "a1,b3"), time_limit=10).reason
-'no completion: exhaustive search: no tour from b3 on 5x5 (... positions examined)'
+>>> print(assess(parse_position(Board(5, 5), "a1,c2,e3,c4"), time_limit=10).reason)
+lost: the 21 unvisited squares cannot all be visited from c4 (exhaustive search: ...)
 """
 
 from __future__ import annotations
@@ -67,9 +67,7 @@ class Assessment:
     reason: str
 
 
-def parse_position(
-    board: Board, path: str | Iterable[str | int], closed: bool = False
-) -> Position:
+def parse_position(board: Board, path: str | Iterable[str | int], closed: bool = False) -> Position:
     """A position from squares (a comma- or space-separated string, or a list), checked.
 
     >>> parse_position(Board(8, 8), "a1 c2, e3").names()
@@ -101,8 +99,7 @@ def parse_position(
             raise KnightsTourError(f"path: move {i}: {e}") from None
         if sq in seen:
             raise KnightsTourError(
-                f"path: square {board.square_name(sq)} is visited twice "
-                f"(moves {seen[sq]} and {i})"
+                f"path: square {board.square_name(sq)} is visited twice (moves {seen[sq]} and {i})"
             )
         if squares and not board.is_move(squares[-1], sq):
             raise KnightsTourError(
@@ -155,8 +152,10 @@ def assess(pos: Position, *, time_limit: float = 2.0) -> Assessment:
     >>> b = Board(5, 5)
     >>> assess(parse_position(b, ""), time_limit=10).status
     'playing'
-    >>> assess(parse_position(b, "c3,a2,c1,e2,c3".split(",")[:3] + ["b3"]), time_limit=10).status
+    >>> assess(parse_position(b, ["a1", "b3", "d2", "c4"]), time_limit=10).status
     'lost'
+    >>> assess(parse_position(Board(3, 3), "a1,c2,a3,b1,c3,a2,c1,b3")).status
+    'stuck'
     >>> assess(parse_position(Board(4, 4), ""), time_limit=10).reason
     'no tour on 4x4: one of the four exceptions of the open-tour theorem (3x3, 3x5, 3x6, 4x4; Conrad et al. 1994), confirmed by exhaustive search'
     """
@@ -187,13 +186,23 @@ def assess(pos: Position, *, time_limit: float = 2.0) -> Assessment:
         return Assessment("won", None, f"a {what}: all {b.size} squares visited")
     if not legal_moves(pos):
         return Assessment(
-            "stuck", None, f"stuck on {name(path[-1])}: every square a knight's move away is visited"
+            "stuck",
+            None,
+            f"stuck on {name(path[-1])}: every square a knight's move away is visited",
         )
     deadline = time.monotonic() + time_limit
     try:
         rest = _completion(pos, deadline)
     except NoTourError as e:
-        return Assessment("lost", None, f"no completion: {e.reason}")
+        left = b.size - len(path)
+        where = f"from {name(path[-1])}"
+        if pos.closed:
+            where += f" and back next to the start {name(path[0])}"
+        return Assessment(
+            "lost",
+            None,
+            f"lost: the {left} unvisited squares cannot all be visited {where} ({e.reason})",
+        )
     except SearchFailedError:
         return Assessment(
             "unknown",

@@ -1,0 +1,555 @@
+"""The web board: a FastAPI app with the JSON API and the interactive page.
+
+``knightstour serve`` runs :func:`create_app` under uvicorn. The API (its OpenAPI schema is at
+``/openapi.json``, the docs at ``/docs``):
+
+- ``GET /api/solve?board=8x8&start=a1&end=&closed=true&method=auto&tiebreak=&seed=``: the tour
+  JSON of the contract, or ``{"width", "height", "exists": false|null, "reason"}`` (HTTP 200)
+  when no tour exists (false) or the search gave up (null);
+- ``GET /api/exists?board=5x5&start=b1``: the existence theory's answer and reason;
+- ``GET /api/puzzle?board=5x5&path=a1,c2&closed=false``: puzzle mode's verdict on a partly
+  built tour (won, stuck, lost, playing with a hint, unknown) and the legal next squares;
+- ``POST /api/render/svg|png|gif`` with a tour JSON body: the picture, for downloads;
+- ``GET /api/limits``: the limits below, so the page can tell the user.
+
+Bad input gets HTTP 400 (or 422 for a malformed parameter) and ``{"error": "..."}`` naming the
+problem. Every search runs in a worker thread (the compiled searches release the GIL), at most
+:attr:`Limits.workers` at once, each stopped by a time cap, so one slow request never blocks the
+others. Every tour that leaves the server has been validated (:func:`knightstour.solve` and
+:meth:`knightstour.Tour.from_dict` check them).
+
+>>> from fastapi.testclient import TestClient
+>>> client = TestClient(create_app(warm=False))
+>>> r = client.get("/api/solve", params={"board": "5x5", "start": "a1"})
+>>> r.status_code, r.json()["path"][:3], len(r.json()["xy"])
+(200, ['a1', 'c2', 'e1'], 25)
+>>> client.get("/api/solve", params={"board": "4x4"}).json()["exists"]
+False
+>>> client.get("/api/solve", params={"board": "8x8", "start": "z9"}).json()
+{'error': 'square z9 is off the 8x8 board (files a-h, ranks 1-8)'}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+import anyio
+from fastapi import Body, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from knightstour import __version__
+from knightstour.board import Board, parse_board
+from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+
+__all__ = ["Limits", "create_app"]
+
+T = TypeVar("T")
+
+STATIC = Path(str(resources.files("knightstour.web") / "static"))
+
+MethodName = Literal["auto", "warnsdorff", "backtrack", "divide"]
+TiebreakName = Literal["", "first", "center", "random", "lookahead", "squirrel"]
+_TRUE = ("true", "1", "yes", "on")
+_FALSE = ("", "false", "0", "no", "off")
+BoolText = Literal["", "true", "false", "1", "0", "yes", "no", "on", "off"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What keeps the server responsive: board caps, time caps and concurrent searches.
+
+    >>> Limits().max_squares, Limits(time_limit=2).time_limit
+    (10000, 2)
+    """
+
+    #: the largest board (in squares) that /api/solve and /api/render take
+    max_squares: int = 10_000
+    #: seconds: the cap on any one search (the exact search above all)
+    time_limit: float = 5.0
+    #: the largest puzzle board, in squares
+    puzzle_max_squares: int = 400
+    #: seconds: the cap on the exact search behind a puzzle hint
+    hint_time_limit: float = 3.0
+    #: the largest board an animated GIF is made for, in squares
+    gif_max_squares: int = 2_500
+    #: searches running at once; more requests wait for a free worker
+    workers: int = 8
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise KnightsTourError(f"limit {name} must be a positive number, got {value!r}")
+
+
+# -- response and request models (for the OpenAPI schema) -------------------------------------
+
+
+class TourOut(BaseModel):
+    """A tour: the contract's tour JSON."""
+
+    width: int
+    height: int
+    closed: bool
+    method: str
+    path: list[str] = Field(description="squares in visit order, algebraic (a1 bottom-left)")
+    xy: list[tuple[int, int]] = Field(description="zero-based [x, y] pairs in visit order")
+
+
+class NoTourOut(BaseModel):
+    """No tour: ``exists`` is false when none exists (proved), null when the search gave up."""
+
+    width: int
+    height: int
+    exists: bool | None
+    reason: str
+
+
+class ExistsOut(BaseModel):
+    """The existence theory's answer: true, false or null (no theorem decides) and why."""
+
+    width: int
+    height: int
+    exists: bool | None
+    reason: str
+
+
+class PuzzleOut(BaseModel):
+    """Puzzle mode's verdict on a partly built tour."""
+
+    width: int
+    height: int
+    closed: bool
+    path: list[str]
+    status: Literal["playing", "won", "stuck", "lost", "unknown"]
+    hint: str | None = Field(description="a next square from which a full tour can be completed")
+    moves: list[str] = Field(description="the legal next squares")
+    reason: str
+
+
+class ErrorOut(BaseModel):
+    """Bad input: the message names the problem."""
+
+    error: str
+
+
+class TourIn(BaseModel):
+    """A tour to draw: the contract's tour JSON (``path`` or ``xy``)."""
+
+    width: int
+    height: int
+    closed: bool = False
+    method: str = ""
+    path: list[str] | None = None
+    xy: list[tuple[int, int]] | None = None
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "bad input (the message names the problem)"},
+    422: {"model": ErrorOut, "description": "a malformed parameter"},
+}
+
+#: Formats of the text parameters: enforced (HTTP 422 naming the parameter) and published in
+#: the schema. What a format cannot say (a square on the board, the size caps) is checked after,
+#: with HTTP 400.
+BOARD_PATTERN = r"^ *[0-9]{1,10} *([xX×*] *[0-9]{1,10})? *$"
+SQUARE_PATTERN = r"^ *([a-zA-Z]{1,4}[0-9]{1,6}|\(? *-?[0-9]{1,6} *, *-?[0-9]{1,6} *\)?)? *$"
+PATH_PATTERN = r"^[a-zA-Z0-9, ]*$"
+SEED_PATTERN = r"^ *[0-9]{0,19} *$"
+#: What each formatted parameter should be, for the 422 message.
+FORMATS = {
+    "board": "a board spec: WxH (width x height) like 8x8, or N",
+    "start": "a square: algebraic like c3, or zero-based x,y",
+    "end": "a square: algebraic like c3, or zero-based x,y",
+    "path": "squares like a1,c2,e3 separated by commas",
+    "seed": "a non-negative integer below 10**19",
+}
+
+BoardQ = Annotated[
+    str,
+    Query(
+        description="board spec WxH (width x height) or N",
+        examples=["8x8"],
+        pattern=BOARD_PATTERN,
+        max_length=40,
+    ),
+]
+StartQ = Annotated[
+    str,
+    Query(
+        description="start square, algebraic (a1) or zero-based x,y; empty: any",
+        pattern=SQUARE_PATTERN,
+        max_length=40,
+    ),
+]
+EndQ = Annotated[
+    str, Query(description="end square; empty: any", pattern=SQUARE_PATTERN, max_length=40)
+]
+ClosedQ = Annotated[BoolText, Query(description="ask for a closed tour")]
+MethodQ = Annotated[MethodName, Query(description="solving method")]
+TiebreakQ = Annotated[TiebreakName, Query(description="Warnsdorff tie-break")]
+SeedQ = Annotated[
+    str,
+    Query(
+        description="seed for random tie-breaks; empty: none",
+        examples=["7"],
+        pattern=SEED_PATTERN,
+        max_length=40,
+    ),
+]
+TimeLimitQ = Annotated[
+    float | None, Query(gt=0, description="seconds; capped by the server's time limit")
+]
+PathQ = Annotated[
+    str,
+    Query(
+        description="the squares visited so far, comma-separated",
+        examples=["a1,c2"],
+        pattern=PATH_PATTERN,
+        max_length=4000,
+    ),
+]
+ChallengeQ = Annotated[BoolText, Query(description="the closed-tour challenge")]
+NumbersQ = Annotated[BoolText, Query(description="move numbers on the squares")]
+TourBody = Annotated[TourIn, Body(description="the tour JSON")]
+
+_PICTURES = {"svg": "image/svg+xml", "png": "image/png", "gif": "image/gif"}
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _flag(name: str, text: str) -> bool:
+    value = text.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise KnightsTourError(f"{name} must be true or false, got {text!r}")
+
+
+def _opt(text: str | None) -> str | None:
+    return text.strip() if text and text.strip() else None
+
+
+def _seed(text: str) -> int | None:
+    value = text.strip()
+    if not value:
+        return None
+    if not value.isascii() or not value.isdigit():
+        raise KnightsTourError(f"seed must be a non-negative integer, got {text!r}")
+    if len(value) > 19:
+        raise KnightsTourError(f"seed must be below 10**19, got {value}")
+    return int(value)
+
+
+def _capped(board: Board, cap: int, what: str) -> None:
+    if board.size > cap:
+        raise KnightsTourError(
+            f"board {board.spec} has {board.size:,} squares, more than the {cap:,} that {what} "
+            f"takes (use the command line, knightstour solve, for larger boards)"
+        )
+
+
+def _no_tour(board: Board, exists: bool | None, reason: str) -> dict[str, Any]:
+    return {"width": board.width, "height": board.height, "exists": exists, "reason": reason}
+
+
+_compiled = threading.Event()
+_compiling = threading.Lock()
+
+
+def ensure_compiled() -> None:
+    """Compile the searches once per process (several seconds on a fresh install).
+
+    Called before every search, so that a time cap bounds the search and not the compiler:
+    without it the first request after start-up could give up before it began.
+    """
+    if _compiled.is_set():
+        return
+    with _compiling:
+        if _compiled.is_set():
+            return
+        import knightstour as kt
+        from knightstour.solvers.backtrack import exact_search
+
+        try:
+            exact_search(Board(5, 5), 0)
+            kt.solve("30x30", start="a1", method="warnsdorff")
+            kt.solve("8x8", start="a1", closed=True)
+        finally:
+            _compiled.set()
+
+
+def _warm_up() -> None:
+    """Compile the searches in the background so that the first request does not wait."""
+    with contextlib.suppress(Exception):  # best effort: a request that needs it will say more
+        ensure_compiled()
+
+
+# -- the app ----------------------------------------------------------------------------------
+
+
+def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
+    """The FastAPI app: the JSON API under ``/api``, the page at ``/``, static files.
+
+    ``warm`` compiles the searches in a background thread at start-up.
+
+    >>> app = create_app(Limits(max_squares=400), warm=False)
+    >>> app.state.limits.max_squares, "/api/solve" in app.openapi()["paths"]
+    (400, True)
+    """
+    lim = limits or Limits()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.limiter = anyio.CapacityLimiter(lim.workers)
+        if warm:
+            threading.Thread(target=_warm_up, name="knightstour-warm-up", daemon=True).start()
+        yield
+
+    app = FastAPI(
+        title="knightstour",
+        version=__version__,
+        summary="Knight's tours on any board: solve, explain, play.",
+        description=(
+            "The JSON API behind the interactive board. Squares are algebraic (`a1` is the "
+            "bottom-left corner); boards are `WxH` (width by height) or `N`. Bad input gets "
+            'HTTP 400 or 422 with `{"error": "..."}`.'
+        ),
+        lifespan=lifespan,
+    )
+    app.state.limits = lim
+    app.state.limiter = None
+
+    async def in_worker(request: Request, fn: Callable[[], T]) -> T:
+        """Run ``fn`` in a worker thread, at most ``lim.workers`` at once."""
+        limiter = request.app.state.limiter
+        if limiter is None:  # no lifespan (a bare ASGI call): make one now
+            limiter = request.app.state.limiter = anyio.CapacityLimiter(lim.workers)
+        return await anyio.to_thread.run_sync(fn, limiter=limiter)
+
+    # -- errors, always {"error": "..."} ------------------------------------------------------
+
+    @app.exception_handler(KnightsTourError)
+    async def _bad_input(request: Request, exc: KnightsTourError) -> JSONResponse:
+        status = exc.http_status if 400 <= exc.http_status < 500 else 400
+        return _error(status, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+    @app.exception_handler(RequestValidationError)
+    async def _malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors():
+            loc = [str(p) for p in err.get("loc", ())]
+            if loc and loc[0] in ("query", "path", "body"):  # where it came from, not what
+                loc = loc[1:]
+            where = ".".join(loc) or "request"
+            if err.get("type") == "string_pattern_mismatch" and where in FORMATS:
+                parts.append(f"{where}: {err.get('input')!r} is not {FORMATS[where]}")
+            else:
+                parts.append(f"{where}: {err.get('msg', 'invalid')}")
+        return _error(422, "; ".join(parts) or "malformed request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        return JSONResponse(
+            {"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
+        )
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        return _error(500, f"internal error ({type(exc).__name__}); please report it")
+
+    # -- the page -----------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # -- the API ------------------------------------------------------------------------------
+
+    @app.get("/api/limits", tags=["api"])
+    async def limits_() -> dict[str, float]:
+        """The server's limits: board caps (squares), time caps (seconds), workers."""
+        return {k: v for k, v in asdict(lim).items()}
+
+    @app.get(
+        "/api/solve",
+        tags=["api"],
+        response_model=TourOut | NoTourOut,
+        responses={**_ERRORS, 200: {"description": "a tour, or why there is none"}},
+    )
+    async def solve_(
+        request: Request,
+        board: BoardQ,
+        start: StartQ = "",
+        end: EndQ = "",
+        closed: ClosedQ = "false",
+        method: MethodQ = "auto",
+        tiebreak: TiebreakQ = "",
+        seed: SeedQ = "",
+        time_limit: TimeLimitQ = None,
+    ) -> Response:
+        """A tour (the contract's tour JSON), or why there is none (HTTP 200, exists false/null).
+
+        Boards above the server's ``max_squares`` are refused; the search stops at the time cap.
+        """
+        import knightstour as kt
+
+        b = parse_board(board)
+        _capped(b, lim.max_squares, "the web board")
+        s, e = _opt(start), _opt(end)
+        if s is not None:
+            b.parse_square(s)
+        if e is not None:
+            b.parse_square(e)
+        want_closed = _flag("closed", closed)
+        sd = _seed(seed)
+        cap = lim.time_limit if time_limit is None else min(time_limit, lim.time_limit)
+
+        def work() -> dict[str, Any]:
+            ensure_compiled()
+            try:
+                tour = kt.solve(
+                    b, s, end=e, closed=want_closed, method=method, tiebreak=tiebreak or None,
+                    seed=sd, time_limit=cap,
+                )  # fmt: skip
+            except NoTourError as err:
+                return _no_tour(b, False, err.reason)
+            except SearchFailedError as err:
+                return _no_tour(b, None, str(err))
+            return tour.to_dict()
+
+        t0 = time.perf_counter()
+        data = await in_worker(request, work)
+        ms = (time.perf_counter() - t0) * 1000
+        return JSONResponse(data, headers={"Server-Timing": f"solve;dur={ms:.1f}"})
+
+    @app.get(
+        "/api/exists",
+        tags=["api"],
+        response_model=ExistsOut,
+        responses=_ERRORS,
+    )
+    async def exists_(
+        board: BoardQ,
+        start: StartQ = "",
+        end: EndQ = "",
+        closed: ClosedQ = "false",
+    ) -> JSONResponse:
+        """Whether a tour exists, by theorems and parity alone (null: the search must decide)."""
+        from knightstour.existence import exists
+
+        b = parse_board(board)
+        answer = exists(b, _opt(start), end=_opt(end), closed=_flag("closed", closed))
+        return JSONResponse(_no_tour(b, answer.exists, answer.reason))
+
+    @app.get(
+        "/api/puzzle",
+        tags=["api"],
+        response_model=PuzzleOut,
+        responses=_ERRORS,
+    )
+    async def puzzle_(
+        request: Request,
+        board: BoardQ,
+        path: PathQ = "",
+        closed: ChallengeQ = "false",
+    ) -> JSONResponse:
+        """Puzzle mode: is the position won, lost or still open, and a next move that can win.
+
+        The hint and the verdict "lost" come from the exact search on the unvisited squares,
+        stopped at the hint time cap (then the status is "unknown").
+        """
+        from knightstour.web.puzzle import assess, legal_moves, parse_position
+
+        b = parse_board(board)
+        _capped(b, lim.puzzle_max_squares, "puzzle mode")
+        pos = parse_position(b, path, _flag("closed", closed))
+
+        def work() -> Any:
+            ensure_compiled()
+            return assess(pos, time_limit=lim.hint_time_limit)
+
+        verdict = await in_worker(request, work)
+        return JSONResponse(
+            {
+                "width": b.width,
+                "height": b.height,
+                "closed": pos.closed,
+                "path": pos.names(),
+                "status": verdict.status,
+                "hint": verdict.hint,
+                "moves": [b.square_name(s) for s in legal_moves(pos)],
+                "reason": verdict.reason,
+            }
+        )
+
+    @app.post(
+        "/api/render/{fmt}",
+        tags=["api"],
+        response_class=Response,
+        responses={
+            **_ERRORS,
+            200: {
+                "description": "the picture",
+                "content": {t: {"schema": {"type": "string"}} for t in _PICTURES.values()},
+            },
+        },
+    )
+    async def render_(
+        request: Request,
+        fmt: Literal["svg", "png", "gif"],
+        tour: TourBody,
+        numbers: NumbersQ = "false",
+    ) -> Response:
+        """The tour as a picture, SVG, PNG or animated GIF (validated first)."""
+        from knightstour.tour import Tour
+
+        b = Board(tour.width, tour.height)
+        _capped(b, lim.max_squares, "drawing")
+        if fmt == "gif":
+            _capped(b, lim.gif_max_squares, "an animated GIF")
+        t = Tour.from_dict(tour.model_dump(exclude_none=True))
+        show_numbers = _flag("numbers", numbers)
+
+        def draw() -> bytes:
+            from knightstour import render
+
+            if fmt == "svg":
+                return render.tour_svg(t, numbers=show_numbers).encode()
+            buf = io.BytesIO()
+            if fmt == "png":
+                render.write_png(t, buf, numbers=show_numbers)
+            else:
+                per = max(1, len(t) // 150)
+                render.write_gif(t, buf, frame_ms=120, moves_per_frame=per)
+            return buf.getvalue()
+
+        data = await in_worker(request, draw)
+        name = f"tour-{b.spec}-{t.start}.{fmt}"
+        return Response(
+            data,
+            media_type=_PICTURES[fmt],
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    return app

@@ -1,0 +1,736 @@
+/* The knightstour web board: solve and animate tours, and puzzle mode. No build step.
+ *
+ * Squares are indices y * W + x (x the file, y the rank, a1 = 0), as in the Python package;
+ * names are algebraic (files a..z, aa, ab, ...). The page talks to the JSON API: api/solve,
+ * api/puzzle, api/limits and api/render/{svg,png,gif}.
+ */
+"use strict";
+
+(function () {
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const S = 40;            // square size in SVG units
+  const LEFT = 24;         // room for rank labels
+  const BOTTOM = 22;       // room for file labels
+  const PAD = 3;
+  const SPEEDS = [1, 2, 4, 8, 16, 32, 64, 128, 256];  // moves per second
+  const DETAIL_MAX = 30;   // show numbers and counts on boards up to this many files and ranks
+  const PLAY_ICON = "M4 2.5v11l10-5.5z";
+  const PAUSE_ICON = "M3 2.5h3.5v11H3zM9.5 2.5H13v11H9.5z";
+  const KNIGHT = [[2, 1], [1, 2], [-1, 2], [-2, 1], [-2, -1], [-1, -2], [1, -2], [2, -1]];
+
+  const $ = (id) => document.getElementById(id);
+
+  const state = {
+    mode: "solve",
+    W: 8,
+    H: 8,
+    limits: { max_squares: 10000, puzzle_max_squares: 400, gif_max_squares: 2500 },
+    start: null,
+    end: null,
+    tour: null,          // the tour JSON from the API
+    order: null,         // tour square indices
+    step: 0,             // squares of the tour shown (1..N)
+    playing: false,
+    lastFrame: 0,
+    carry: 0,
+    focus: 0,            // the square with tabindex 0
+    puzzle: [],          // puzzle path (indices)
+    verdict: null,       // the last /api/puzzle answer for the current puzzle path
+    hint: null,
+    checkSeq: 0,
+  };
+
+  // -- squares and names ----------------------------------------------------------------------
+
+  function fileName(x) {
+    let n = x + 1, out = "";
+    while (n > 0) {
+      const r = (n - 1) % 26;
+      out = String.fromCharCode(97 + r) + out;
+      n = Math.floor((n - 1) / 26);
+    }
+    return out;
+  }
+  const nameOf = (i) => fileName(i % state.W) + (Math.floor(i / state.W) + 1);
+  function parseName(name) {
+    const m = /^([a-z]+)(\d+)$/.exec(name);
+    if (!m) return null;
+    let x = 0;
+    for (const ch of m[1]) x = x * 26 + (ch.charCodeAt(0) - 96);
+    return (parseInt(m[2], 10) - 1) * state.W + (x - 1);
+  }
+
+  let nbr = [];  // neighbour lists
+  function buildNeighbours() {
+    const { W, H } = state;
+    nbr = new Array(W * H);
+    for (let i = 0; i < W * H; i++) {
+      const x = i % W, y = Math.floor(i / W), out = [];
+      for (const [dx, dy] of KNIGHT) {
+        const nx = x + dx, ny = y + dy;
+        if (nx >= 0 && nx < W && ny >= 0 && ny < H) out.push(ny * W + nx);
+      }
+      nbr[i] = out;
+    }
+  }
+  const isMove = (a, b) => nbr[a].includes(b);
+
+  // -- drawing --------------------------------------------------------------------------------
+
+  const svg = $("board");
+  let cells = [], countTexts = [], numTexts = [], lines = [];
+  let lineLayer, closeLine, knight;
+
+  function el(name, attrs, parent) {
+    const e = document.createElementNS(SVGNS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  const cx = (i) => LEFT + (i % state.W) * S + S / 2;
+  const cy = (i) => PAD + (state.H - 1 - Math.floor(i / state.W)) * S + S / 2;
+  const detailed = () => state.W <= DETAIL_MAX && state.H <= DETAIL_MAX;
+
+  function drawBoard() {
+    const { W, H } = state;
+    buildNeighbours();
+    svg.textContent = "";
+    svg.setAttribute("viewBox", `0 0 ${LEFT + W * S + PAD} ${PAD + H * S + BOTTOM}`);
+    svg.setAttribute("aria-label", `Board, ${W} files by ${H} ranks`);
+    svg.setAttribute("aria-rowcount", String(H));
+    svg.setAttribute("aria-colcount", String(W));
+    svg.classList.toggle("coarse", !detailed());
+    const grid = el("g", { class: "cells" }, svg);
+    cells = new Array(W * H);
+    for (let y = H - 1; y >= 0; y--) {
+      const row = el("g", { role: "row" }, grid);
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        const g = el("g", {
+          class: "sq", role: "gridcell", tabindex: "-1", "data-square": nameOf(i),
+          "aria-rowindex": String(H - y), "aria-colindex": String(x + 1),
+        }, row);
+        el("rect", {
+          class: "cell " + ((x + y) % 2 === 0 ? "dark" : "light"),
+          x: LEFT + x * S, y: PAD + (H - 1 - y) * S, width: S, height: S,
+        }, g);
+        g.addEventListener("click", () => activate(i));
+        g.addEventListener("focus", () => { state.focus = i; });
+        cells[i] = g;
+      }
+    }
+    const coords = el("g", { class: "coords", "aria-hidden": "true" }, svg);
+    const every = Math.max(1, Math.ceil(Math.max(W, H) / 26));
+    for (let x = 0; x < W; x += every) {
+      el("text", { x: LEFT + x * S + S / 2, y: PAD + H * S + 16 }, coords).textContent = fileName(x);
+    }
+    for (let y = 0; y < H; y += every) {
+      el("text", { x: LEFT - 5, y: PAD + (H - 1 - y) * S + S / 2 + 5, class: "rank" }, coords)
+        .textContent = String(y + 1);
+    }
+    const counts = el("g", { class: "counts", "aria-hidden": "true" }, svg);
+    countTexts = new Array(W * H);
+    lineLayer = el("g", { class: "lines", "aria-hidden": "true" }, svg);
+    lines = [];
+    closeLine = null;
+    const nums = el("g", { class: "nums", "aria-hidden": "true" }, svg);
+    numTexts = new Array(W * H);
+    if (detailed()) {
+      for (let i = 0; i < W * H; i++) {
+        countTexts[i] = el("text", { x: cx(i) + S / 2 - 4, y: cy(i) + S / 2 - 4 }, counts);
+        numTexts[i] = el("text", { x: cx(i), y: cy(i) + 5 }, nums);
+      }
+    }
+    const marks = el("g", { class: "markers", "aria-hidden": "true" }, svg);
+    knight = el("text", { class: "knight", visibility: "hidden" }, marks);
+    knight.textContent = "\u265E";
+    state.focus = Math.min(state.focus, W * H - 1);
+    cells[state.focus].setAttribute("tabindex", "0");
+  }
+
+  function hue(k, n) {
+    const t = n > 1 ? k / (n - 1) : 0;
+    return `hsl(${Math.round(215 - 200 * t)}, 70%, 38%)`;
+  }
+
+  function setLines(order, count, closed) {
+    // show the first count-1 moves of order (creating line elements as needed)
+    const n = order.length;
+    while (lines.length < Math.min(count - 1, n - 1)) {
+      const k = lines.length;
+      const a = order[k], b = order[k + 1];
+      lines.push(el("line", {
+        x1: cx(a), y1: cy(a), x2: cx(b), y2: cy(b), stroke: hue(k, n - 1),
+      }, lineLayer));
+    }
+    for (let k = 0; k < lines.length; k++) {
+      lines[k].setAttribute("visibility", k < count - 1 ? "visible" : "hidden");
+    }
+    if (closeLine) { closeLine.remove(); closeLine = null; }
+    if (closed && count === n && n > 2) {
+      const a = order[n - 1], b = order[0];
+      closeLine = el("line", { x1: cx(a), y1: cy(a), x2: cx(b), y2: cy(b), class: "closing" },
+        lineLayer);
+    }
+  }
+
+  function clearLines() {
+    lineLayer.textContent = "";
+    lines = [];
+    closeLine = null;
+  }
+
+  function placeKnight(i) {
+    if (i === null || i === undefined) { knight.setAttribute("visibility", "hidden"); return; }
+    knight.setAttribute("x", cx(i));
+    knight.setAttribute("y", cy(i) + S * 0.27);
+    knight.setAttribute("visibility", "visible");
+  }
+
+  // The picture of a path: visited squares, numbers, lines, the knight, candidates and counts.
+  // opts: highlight (the legal next squares), anchor (the knight's square when count is 0),
+  // hint, startSq and endSq (outlined).
+  function paint(order, count, opts) {
+    const N = state.W * state.H;
+    const visitedAt = new Int32Array(N);  // move number, 0 = unvisited
+    for (let k = 0; k < count; k++) visitedAt[order[k]] = k + 1;
+    const cur = count > 0 ? order[count - 1] : (opts.anchor ?? null);
+    const showNums = $("show-numbers").checked && detailed();
+    const showCounts = $("show-counts").checked && detailed();
+    const cand = new Set();
+    if (cur !== null && (count > 0 || opts.anchor !== undefined)) {
+      for (const q of nbr[cur]) if (!visitedAt[q]) cand.add(q);
+    }
+    let best = Infinity;
+    const onward = new Int32Array(N);
+    for (let i = 0; i < N; i++) {
+      if (visitedAt[i]) continue;
+      let c = 0;
+      for (const q of nbr[i]) if (!visitedAt[q] && q !== cur) c++;
+      onward[i] = c;
+      if (cand.has(i)) best = Math.min(best, c);
+    }
+    for (let i = 0; i < N; i++) {
+      const g = cells[i];
+      const v = visitedAt[i];
+      g.classList.toggle("visited", v > 0);
+      g.classList.toggle("current", count > 0 && i === cur);
+      g.classList.toggle("cand", opts.highlight && cand.has(i));
+      g.classList.toggle("best", showCounts && cand.has(i) && onward[i] === best);
+      g.classList.toggle("hint", opts.hint === i);
+      g.classList.toggle("is-start", i === opts.startSq);
+      g.classList.toggle("is-end", i === opts.endSq);
+      if (numTexts[i]) {
+        numTexts[i].textContent = showNums && v ? String(v) : "";
+        countTexts[i].textContent = showCounts && !v ? String(onward[i]) : "";
+        countTexts[i].classList.toggle("strong", cand.has(i));
+      }
+      let label = nameOf(i);
+      if (v) label += `, move ${v}`;
+      if (count > 0 && i === cur) label += ", knight";
+      if (i === opts.startSq) label += ", start";
+      if (i === opts.endSq) label += ", end";
+      if (opts.highlight && cand.has(i)) label += ", legal move";
+      if (showCounts && !v) label += `, ${onward[i]} onward`;
+      if (opts.hint === i) label += ", hint";
+      g.setAttribute("aria-label", label);
+    }
+    placeKnight(count > 0 ? cur : null);
+  }
+
+  // -- solve mode -----------------------------------------------------------------------------
+
+  function showSolve() {
+    const t = state.tour;
+    if (!t) {
+      clearLines();
+      paint([], 0, {
+        anchor: state.start ?? undefined, highlight: state.start !== null,
+        startSq: state.start, endSq: state.end,
+      });
+      $("move-label").textContent = "No tour yet";
+      return;
+    }
+    const n = state.order.length;
+    setLines(state.order, state.step, t.closed);
+    paint(state.order, state.step, {
+      highlight: state.step < n, startSq: state.order[0],
+      endSq: state.step === n ? state.order[n - 1] : state.end,
+    });
+    $("move-label").textContent = `Move ${state.step} of ${n}`;
+    const prog = $("progress");
+    prog.max = String(n);
+    prog.value = String(state.step);
+    prog.setAttribute("aria-valuetext", `move ${state.step} of ${n}, ${nameOf(state.order[state.step - 1])}`);
+  }
+
+  function setStep(k) {
+    if (!state.order) return;
+    state.step = Math.max(1, Math.min(state.order.length, k));
+    if (state.step === state.order.length) setPlaying(false);
+    showSolve();
+  }
+
+  function setPlaying(on) {
+    on = Boolean(on && state.order);
+    if (on && state.step >= state.order.length) state.step = 1;
+    state.playing = on;
+    const b = $("btn-play");
+    b.setAttribute("aria-pressed", String(on));
+    b.setAttribute("aria-label", on ? "Pause" : "Play");
+    b.querySelector("path").setAttribute("d", on ? PAUSE_ICON : PLAY_ICON);
+    if (on) {
+      state.lastFrame = performance.now();
+      state.carry = 0;
+      requestAnimationFrame(tick);
+    }
+  }
+
+  function tick(now) {
+    if (!state.playing) return;
+    const speed = SPEEDS[+$("speed").value];
+    state.carry += ((now - state.lastFrame) / 1000) * speed;
+    state.lastFrame = now;
+    if (state.carry >= 1) {
+      const k = Math.floor(state.carry);
+      state.carry -= k;
+      setStep(state.step + k);
+    }
+    if (state.playing) requestAnimationFrame(tick);
+  }
+
+  function status(text, kind) {
+    const s = $("status");
+    s.textContent = text;
+    s.className = "status" + (kind ? " " + kind : "");
+  }
+
+  function forgetTour() {
+    setPlaying(false);
+    state.tour = null;
+    state.order = null;
+    state.step = 0;
+    $("progress").disabled = true;
+    for (const b of document.querySelectorAll(".dl")) b.disabled = true;
+  }
+
+  function readSize() {
+    const w = parseInt($("width").value, 10), h = parseInt($("height").value, 10);
+    if (!(w >= 1 && h >= 1)) {
+      status("Width and height must be whole numbers of at least 1.", "error");
+      return false;
+    }
+    const cap = state.mode === "puzzle" ? state.limits.puzzle_max_squares : state.limits.max_squares;
+    if (w * h > cap) {
+      status(`A ${w}x${h} board has ${w * h} squares; the ${state.mode === "puzzle" ? "puzzle" : "web board"} takes at most ${cap}.`, "error");
+      return false;
+    }
+    if (w !== state.W || h !== state.H) {
+      state.W = w; state.H = h;
+      state.start = state.end = null;
+      state.focus = 0;
+      forgetTour();
+      state.puzzle = [];
+      state.verdict = null;
+      state.hint = null;
+      drawBoard();
+    }
+    return true;
+  }
+
+  function showEnds() {
+    $("start-out").textContent = state.start === null ? "any" : nameOf(state.start);
+    $("end-out").textContent = state.end === null ? "any" : nameOf(state.end);
+  }
+
+  function pickSolveSquare(i) {
+    const which = document.querySelector('input[name="clicksets"]:checked').value;
+    if (which === "start") {
+      state.start = state.start === i ? null : i;
+      if (state.start !== null) document.querySelector('input[name="clicksets"][value="end"]').checked = true;
+    } else {
+      state.end = state.end === i ? null : i;
+    }
+    if (state.start !== null && state.start === state.end) state.end = null;
+    forgetTour();
+    showEnds();
+    status(state.start === null ? "Start: any square." :
+      `Start ${nameOf(state.start)}` + (state.end === null ? "" : `, end ${nameOf(state.end)}`) + ". Press Solve.");
+    showSolve();
+  }
+
+  async function api(path, params, init) {
+    const url = path + (params ? "?" + new URLSearchParams(params) : "");
+    const r = await fetch(url, init);
+    let data = null;
+    try { data = await r.json(); } catch (e) { data = { error: `HTTP ${r.status}` }; }
+    if (!r.ok) throw new Error(data && data.error ? data.error : `HTTP ${r.status}`);
+    return data;
+  }
+
+  async function solve() {
+    if (!readSize()) return;
+    const params = {
+      board: `${state.W}x${state.H}`,
+      start: state.start === null ? "" : nameOf(state.start),
+      end: state.end === null ? "" : nameOf(state.end),
+      closed: $("closed").checked ? "true" : "false",
+      method: $("method").value,
+      tiebreak: $("tiebreak").value,
+      seed: $("seed").value.trim(),
+    };
+    forgetTour();
+    showSolve();
+    status("Solving\u2026", "busy");
+    $("btn-solve").disabled = true;
+    const t0 = performance.now();
+    try {
+      const data = await api("api/solve", params);
+      const ms = Math.round(performance.now() - t0);
+      if (data.path) {
+        state.tour = data;
+        state.order = data.path.map(parseName);
+        const n = state.order.length;
+        $("progress").disabled = false;
+        for (const b of document.querySelectorAll(".dl")) {
+          b.disabled = b.dataset.format === "gif" && n > state.limits.gif_max_squares;
+        }
+        status(`${data.closed ? "Closed" : "Open"} tour of ${n} squares from ${data.path[0]} ` +
+          `to ${data.path[n - 1]} (${data.method}, ${ms} ms).`, "ok");
+        const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+        state.step = reduce ? n : 1;
+        showSolve();
+        if (!reduce && n > 1) setPlaying(true);
+      } else if (data.exists === false) {
+        status(`No tour: ${data.reason}`, "no");
+      } else {
+        status(`Gave up: ${data.reason}`, "no");
+      }
+    } catch (e) {
+      status(`Error: ${e.message}`, "error");
+    } finally {
+      $("btn-solve").disabled = false;
+    }
+  }
+
+  function currentTourJSON() {
+    if (state.mode === "puzzle") {
+      const v = state.verdict;
+      if (!v || v.status !== "won") return null;
+      const closed = $("challenge").checked;
+      return {
+        width: state.W, height: state.H, closed, method: "puzzle",
+        path: state.puzzle.map(nameOf),
+        xy: state.puzzle.map((i) => [i % state.W, Math.floor(i / state.W)]),
+      };
+    }
+    return state.tour;
+  }
+
+  function saveBlob(blob, filename) {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = filename;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }
+
+  async function download(fmt) {
+    const t = currentTourJSON();
+    if (!t) return;
+    const filename = `tour-${t.width}x${t.height}-${t.path[0]}.${fmt}`;
+    if (fmt === "json") {
+      saveBlob(new Blob([JSON.stringify(t)], { type: "application/json" }), filename);
+      return;
+    }
+    status(`Drawing the ${fmt.toUpperCase()}\u2026`, "busy");
+    try {
+      const numbers = $("show-numbers").checked && detailed() ? "true" : "false";
+      const r = await fetch(`api/render/${fmt}?numbers=${numbers}`, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(t),
+      });
+      if (!r.ok) {
+        let msg = `HTTP ${r.status}`;
+        try { msg = (await r.json()).error || msg; } catch (e) { /* not JSON */ }
+        throw new Error(msg);
+      }
+      saveBlob(await r.blob(), filename);
+      status(`Saved ${filename}.`, "ok");
+    } catch (e) {
+      status(`Could not draw the ${fmt.toUpperCase()}: ${e.message}`, "error");
+    }
+  }
+
+  // -- puzzle mode ----------------------------------------------------------------------------
+
+  function puzzleMsg(text, kind) {
+    const p = $("puzzle-msg");
+    p.textContent = text;
+    p.className = "puzzle-msg" + (kind ? " " + kind : "");
+  }
+
+  function legalNext() {
+    const p = state.puzzle;
+    if (!p.length) return null;  // any square
+    const seen = new Set(p);
+    return nbr[p[p.length - 1]].filter((q) => !seen.has(q));
+  }
+
+  function showPuzzle() {
+    const p = state.puzzle;
+    clearLines();
+    setLines(p, p.length, false);
+    const won = state.verdict && state.verdict.status === "won";
+    if (won && $("challenge").checked) setLines(p, p.length, true);
+    paint(p, p.length, { highlight: true, hint: state.hint, startSq: p.length ? p[0] : null });
+    const N = state.W * state.H;
+    $("move-label").textContent = p.length ? `Square ${p.length} of ${N}` : `0 of ${N} squares`;
+    $("btn-undo").disabled = p.length === 0;
+    for (const b of document.querySelectorAll(".dl")) {
+      b.disabled = !won || (b.dataset.format === "gif" && N > state.limits.gif_max_squares);
+    }
+  }
+
+  async function checkPuzzle() {
+    const seq = ++state.checkSeq;
+    const params = {
+      board: `${state.W}x${state.H}`,
+      path: state.puzzle.map(nameOf).join(","),
+      closed: $("challenge").checked ? "true" : "false",
+    };
+    let v;
+    try {
+      v = await api("api/puzzle", params);
+    } catch (e) {
+      if (seq === state.checkSeq) puzzleMsg(`Error: ${e.message}`, "error");
+      return null;
+    }
+    if (seq !== state.checkSeq) return null;  // the position changed meanwhile
+    state.verdict = v;
+    const n = state.puzzle.length, N = state.W * state.H;
+    if (v.status === "won") {
+      puzzleMsg(`You win! A ${v.closed ? "closed " : ""}tour of all ${N} squares.`, "win");
+      $("board-wrap").classList.add("won");
+    } else if (v.status === "lost" || v.status === "stuck") {
+      puzzleMsg(`This position is lost. ${v.reason}. Undo and try another move.`, "lost");
+    } else if (v.status === "unknown") {
+      puzzleMsg(v.reason + ".", "");
+    } else if (n === 0) {
+      puzzleMsg("Click any square to place the knight.", "");
+    } else {
+      puzzleMsg(`${n} of ${N} squares. A tour can still be completed.`, "ok");
+    }
+    showPuzzle();
+    return v;
+  }
+
+  function pickPuzzleSquare(i) {
+    const legal = legalNext();
+    if (state.verdict && state.verdict.status === "won") return;
+    if (legal !== null && !legal.includes(i)) {
+      const cur = state.puzzle[state.puzzle.length - 1];
+      puzzleMsg(state.puzzle.includes(i) ? `${nameOf(i)} is already visited.` :
+        `${nameOf(i)} is not a knight's move from ${nameOf(cur)}.`, "lost");
+      return;
+    }
+    state.puzzle.push(i);
+    state.hint = null;
+    state.verdict = null;
+    showPuzzle();
+    puzzleMsg("Checking\u2026", "busy");
+    checkPuzzle();
+  }
+
+  function undo() {
+    if (state.mode !== "puzzle" || !state.puzzle.length) return;
+    state.puzzle.pop();
+    state.hint = null;
+    state.verdict = null;
+    $("board-wrap").classList.remove("won");
+    showPuzzle();
+    puzzleMsg("Checking\u2026", "busy");
+    checkPuzzle();
+  }
+
+  async function hint() {
+    if (state.mode !== "puzzle") return;
+    puzzleMsg("Looking for a move that still completes a tour\u2026", "busy");
+    const v = state.verdict || (await checkPuzzle());
+    if (!v) return;
+    if (v.hint) {
+      state.hint = parseName(v.hint);
+      showPuzzle();
+      const what = state.puzzle.length ? "Hint: move to" : "Hint: start on";
+      puzzleMsg(`${what} ${v.hint}; a full tour can be completed from there.`, "ok");
+      if (cells[state.hint]) cells[state.hint].focus();
+    } else if (v.status === "won") {
+      puzzleMsg("Already won.", "win");
+    } else {
+      puzzleMsg(`No hint: ${v.reason}.`, v.status === "unknown" ? "" : "lost");
+    }
+  }
+
+  function restart() {
+    state.puzzle = [];
+    state.verdict = null;
+    state.hint = null;
+    $("board-wrap").classList.remove("won");
+    showPuzzle();
+    puzzleMsg("Click any square to place the knight.", "");
+    state.checkSeq++;
+  }
+
+  // -- modes, keyboard, wiring ----------------------------------------------------------------
+
+  function activate(i) {
+    moveFocus(i, false);
+    if (state.mode === "solve") pickSolveSquare(i); else pickPuzzleSquare(i);
+  }
+
+  function moveFocus(i, focus = true) {
+    if (cells[state.focus]) cells[state.focus].setAttribute("tabindex", "-1");
+    state.focus = i;
+    cells[i].setAttribute("tabindex", "0");
+    if (focus) cells[i].focus();
+  }
+
+  svg.addEventListener("keydown", (ev) => {
+    const { W, H } = state;
+    let i = state.focus, x = i % W, y = Math.floor(i / W);
+    switch (ev.key) {
+      case "ArrowLeft": x = Math.max(0, x - 1); break;
+      case "ArrowRight": x = Math.min(W - 1, x + 1); break;
+      case "ArrowUp": y = Math.min(H - 1, y + 1); break;
+      case "ArrowDown": y = Math.max(0, y - 1); break;
+      case "Home": x = 0; break;
+      case "End": x = W - 1; break;
+      case "PageUp": y = H - 1; break;
+      case "PageDown": y = 0; break;
+      case "Enter": case " ": ev.preventDefault(); activate(i); return;
+      default: return;
+    }
+    ev.preventDefault();
+    moveFocus(y * W + x);
+  });
+
+  function setMode(mode) {
+    if (mode === state.mode) return;
+    setPlaying(false);
+    state.mode = mode;
+    const solveMode = mode === "solve";
+    for (const [tab, panel, on] of [["tab-solve", "panel-solve", solveMode], ["tab-puzzle", "panel-puzzle", !solveMode]]) {
+      $(tab).setAttribute("aria-selected", String(on));
+      $(tab).tabIndex = on ? 0 : -1;
+      $(panel).hidden = !on;
+    }
+    $("board-wrap").classList.remove("won");
+    document.body.dataset.mode = mode;
+    const cap = solveMode ? state.limits.max_squares : state.limits.puzzle_max_squares;
+    if (state.W * state.H > cap) {
+      const side = Math.floor(Math.sqrt(cap));
+      $("width").value = String(Math.min(state.W, side));
+      $("height").value = String(Math.min(state.H, side));
+    }
+    status("");
+    readSize();
+    if (solveMode) {
+      for (const b of document.querySelectorAll(".dl")) b.disabled = !state.tour;
+      showSolve();
+    } else {
+      restart();
+    }
+  }
+
+  function redraw() {
+    if (state.mode === "solve") showSolve(); else showPuzzle();
+  }
+
+  function wire() {
+    $("tab-solve").addEventListener("click", () => setMode("solve"));
+    $("tab-puzzle").addEventListener("click", () => setMode("puzzle"));
+    for (const id of ["tab-solve", "tab-puzzle"]) {
+      $(id).addEventListener("keydown", (ev) => {
+        if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+          const next = id === "tab-solve" ? "tab-puzzle" : "tab-solve";
+          $(next).focus();
+          setMode(next === "tab-solve" ? "solve" : "puzzle");
+        }
+      });
+    }
+    for (const id of ["width", "height"]) {
+      $(id).addEventListener("change", () => {
+        if (readSize()) {
+          status("");
+          if (state.mode === "puzzle") restart(); else { showEnds(); showSolve(); }
+        }
+      });
+    }
+    $("clear-start").addEventListener("click", () => {
+      state.start = null; forgetTour(); showEnds(); showSolve();
+      document.querySelector('input[name="clicksets"][value="start"]').checked = true;
+    });
+    $("clear-end").addEventListener("click", () => { state.end = null; forgetTour(); showEnds(); showSolve(); });
+    $("btn-solve").addEventListener("click", solve);
+    $("btn-first").addEventListener("click", () => { setPlaying(false); setStep(1); });
+    $("btn-back").addEventListener("click", () => { setPlaying(false); setStep(state.step - 1); });
+    $("btn-forward").addEventListener("click", () => { setPlaying(false); setStep(state.step + 1); });
+    $("btn-last").addEventListener("click", () => { setPlaying(false); setStep(Infinity); });
+    $("btn-play").addEventListener("click", () => setPlaying(!state.playing));
+    $("progress").addEventListener("input", (ev) => { setPlaying(false); setStep(+ev.target.value); });
+    const speedOut = () => { $("speed-out").textContent = `${SPEEDS[+$("speed").value]} moves/s`; };
+    $("speed").addEventListener("input", speedOut);
+    speedOut();
+    $("show-counts").addEventListener("change", redraw);
+    $("show-numbers").addEventListener("change", redraw);
+    for (const b of document.querySelectorAll(".dl")) {
+      b.addEventListener("click", () => download(b.dataset.format));
+    }
+    $("btn-undo").addEventListener("click", undo);
+    $("btn-hint").addEventListener("click", hint);
+    $("btn-restart").addEventListener("click", restart);
+    $("challenge").addEventListener("change", () => {
+      state.verdict = null; state.hint = null;
+      $("board-wrap").classList.remove("won");
+      checkPuzzle();
+    });
+    document.addEventListener("keydown", (ev) => {
+      const t = ev.target;
+      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+      const key = ev.key.toLowerCase();
+      if (state.mode === "solve") {
+        if (key === "p") setPlaying(!state.playing);
+        else if (key === "[") { setPlaying(false); setStep(state.step - 1); }
+        else if (key === "]") { setPlaying(false); setStep(state.step + 1); }
+        else return;
+      } else {
+        if (key === "u") undo();
+        else if (key === "h") hint();
+        else return;
+      }
+      ev.preventDefault();
+    });
+  }
+
+  async function init() {
+    wire();
+    document.body.dataset.mode = "solve";
+    try {
+      const lim = await api("api/limits");
+      Object.assign(state.limits, lim);
+    } catch (e) { /* keep the defaults */ }
+    $("limits-note").textContent = `Up to ${state.limits.max_squares.toLocaleString("en")} ` +
+      `squares to solve, ${state.limits.puzzle_max_squares} for a puzzle; searches stop after ` +
+      `${state.limits.time_limit ?? 5} s.`;
+    readSize();
+    drawBoard();
+    showEnds();
+    showSolve();
+    status("Click a square to set the start (and another for the end), then Solve.");
+    document.body.dataset.ready = "true";
+  }
+
+  init();
+})();

@@ -1,0 +1,257 @@
+"""End-to-end: the page in a real headless Chromium (Debian's chromium, driven by Playwright).
+
+The browser is the system's: ``KNIGHTSTOUR_CHROMIUM`` or ``/usr/bin/chromium``; no browser build
+is ever downloaded. Without it these tests fail with a message saying how to install it (CI's
+``.ci/run`` installs it with apt).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+import knightstour as kt
+from knightstour.web.app import create_app
+from knightstour.web.server import running_server
+
+CHROMIUM = os.environ.get("KNIGHTSTOUR_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    with running_server(create_app()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        pytest.fail(
+            f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install chromium) or "
+            f"set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
+        )
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server_url: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(f"{server_url}/")
+    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+    yield pg
+    context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def square(pg: Page, name: str):
+    return pg.locator(f'[data-square="{name}"]')
+
+
+def set_board(pg: Page, width: int, height: int) -> None:
+    pg.fill("#width", str(width))
+    pg.fill("#height", str(height))
+    pg.dispatch_event("#height", "change")
+    expect(square(pg, f"{kt.board.file_name(width - 1)}{height}")).to_have_count(1)
+
+
+# -- solve mode -------------------------------------------------------------------------------
+
+
+def test_click_a_start_solve_and_animate_to_the_last_move(page: Page) -> None:
+    square(page, "b1").click()
+    expect(page.locator("#start-out")).to_have_text("b1")
+    expect(square(page, "b1")).to_have_class(re.compile(r"\bis-start\b"))
+    page.locator("#speed").fill("8")  # 256 moves a second
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("Open tour of 64 squares from b1")
+    expect(page.locator("#move-label")).to_have_text("Move 64 of 64", timeout=15_000)
+    expect(page.locator("#btn-play")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator('.lines line[visibility="visible"]')).to_have_count(63)
+    expect(square(page, "b1")).to_have_attribute("aria-label", re.compile(r"^b1, move 1\b"))
+    # every square shows its move number once the animation is over
+    numbers = page.locator(".nums text").all_text_contents()
+    assert sorted(int(n) for n in numbers if n) == list(range(1, 65))
+
+    page.click("#btn-back")
+    expect(page.locator("#move-label")).to_have_text("Move 63 of 64")
+    expect(page.locator('.lines line[visibility="visible"]')).to_have_count(62)
+    page.click("#btn-forward")
+    expect(page.locator("#move-label")).to_have_text("Move 64 of 64")
+    page.click("#btn-first")
+    expect(page.locator("#move-label")).to_have_text("Move 1 of 64")
+    page.keyboard.press("]")
+    expect(page.locator("#move-label")).to_have_text("Move 2 of 64")
+
+
+def test_play_and_pause(page: Page) -> None:
+    page.locator("#speed").fill("0")  # one move a second
+    page.click("#btn-solve")
+    expect(page.locator("#btn-play")).to_have_attribute("aria-pressed", "true")
+    page.click("#btn-play")
+    expect(page.locator("#btn-play")).to_have_attribute("aria-pressed", "false")
+    shown = page.locator("#move-label").text_content()
+    page.wait_for_timeout(1500)
+    expect(page.locator("#move-label")).to_have_text(shown or "")
+    page.locator("#speed").fill("8")
+    page.click("#btn-play")
+    expect(page.locator("#move-label")).to_have_text("Move 64 of 64", timeout=15_000)
+
+
+def test_start_and_end_closed_tour(page: Page) -> None:
+    square(page, "a1").click()
+    square(page, "b3").click()  # the next click sets the end
+    expect(page.locator("#end-out")).to_have_text("b3")
+    page.check("#closed")
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("Closed tour of 64 squares from a1 to b3")
+    page.click("#btn-last")
+    expect(page.locator("#move-label")).to_have_text("Move 64 of 64")
+    expect(page.locator(".lines line.closing")).to_have_count(1)
+
+
+def test_the_reason_when_no_tour_exists(page: Page) -> None:
+    set_board(page, 4, 4)
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("No tour: no tour on 4x4")
+    expect(page.locator(".dl").first).to_be_disabled()
+
+
+def test_keyboard_sets_the_start(page: Page) -> None:
+    square(page, "a1").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowUp")
+    expect(square(page, "b2")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#start-out")).to_have_text("b2")
+
+
+def test_onward_counts(page: Page) -> None:
+    page.check("#show-counts")
+    square(page, "a1").click()
+    # the legal moves from a1 are b3 and c2, each with its onward count shown
+    expect(page.locator(".sq.cand")).to_have_count(2)
+    label = square(page, "c2").get_attribute("aria-label") or ""
+    assert re.search(r"legal move, 5 onward", label), label
+
+
+def test_downloads(page: Page, tmp_path: Path) -> None:
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("Open tour")
+    with page.expect_download() as info:
+        page.click('.dl[data-format="json"]')
+    data = json.loads(Path(info.value.path()).read_text())
+    assert kt.Tour.from_dict(data).board.spec == "8x8"
+    with page.expect_download() as info:
+        page.click('.dl[data-format="svg"]')
+    assert info.value.suggested_filename.endswith(".svg")
+    assert "<svg" in Path(info.value.path()).read_text()[:500]
+
+
+def test_narrow_screen_fits(browser: Browser, server_url: str) -> None:
+    context = browser.new_context(viewport={"width": 380, "height": 800})
+    pg = context.new_page()
+    try:
+        pg.goto(f"{server_url}/")
+        expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+        width = pg.evaluate("document.documentElement.scrollWidth")
+        board = pg.locator("#board").bounding_box()
+        assert width <= 380, f"the page scrolls sideways ({width} px)"
+        assert board is not None and board["width"] >= 330
+    finally:
+        context.close()
+
+
+# -- puzzle mode ------------------------------------------------------------------------------
+
+
+def puzzle(page: Page, width: int, height: int) -> None:
+    page.click("#tab-puzzle")
+    expect(page.locator("#panel-puzzle")).to_be_visible()
+    set_board(page, width, height)
+
+
+def settled(page: Page) -> None:
+    expect(page.locator("#puzzle-msg")).not_to_have_class(re.compile(r"\bbusy\b"))
+
+
+def test_puzzle_move_undo_hint(page: Page) -> None:
+    puzzle(page, 5, 5)
+    square(page, "a1").click()
+    expect(page.locator("#move-label")).to_have_text("Square 1 of 25")
+    expect(page.locator(".sq.cand")).to_have_count(2)
+    for name in ("b3", "c2"):
+        expect(square(page, name)).to_have_class(re.compile(r"\bcand\b"))
+    square(page, "e5").click()
+    expect(page.locator("#puzzle-msg")).to_contain_text("e5 is not a knight's move from a1")
+    square(page, "c2").click()
+    expect(page.locator("#move-label")).to_have_text("Square 2 of 25")
+    settled(page)
+    expect(page.locator("#puzzle-msg")).to_contain_text("can still be completed")
+
+    page.click("#btn-undo")
+    expect(page.locator("#move-label")).to_have_text("Square 1 of 25")
+    expect(square(page, "c2")).not_to_have_class(re.compile(r"\bvisited\b"))
+    settled(page)
+
+    page.click("#btn-hint")
+    expect(page.locator("#puzzle-msg")).to_contain_text("Hint: move to")
+    hinted = page.locator(".sq.hint")
+    expect(hinted).to_have_count(1)
+    name = hinted.get_attribute("data-square")
+    assert name in {"b3", "c2"}
+    hinted.click()
+    expect(page.locator("#move-label")).to_have_text("Square 2 of 25")
+    expect(square(page, name)).to_have_class(re.compile(r"\bvisited\b"))
+
+
+def test_puzzle_warns_when_lost_and_says_when_won(page: Page) -> None:
+    puzzle(page, 5, 5)
+    for name in ("a1", "b3", "d2", "c4"):
+        square(page, name).click()
+    settled(page)
+    expect(page.locator("#puzzle-msg")).to_contain_text("This position is lost")
+    page.keyboard.press("u")  # undo by keyboard
+    expect(page.locator("#move-label")).to_have_text("Square 3 of 25")
+
+    page.click("#btn-restart")
+    for name in kt.solve("5x5", start="a1").path:
+        square(page, name).click()
+    settled(page)
+    expect(page.locator("#puzzle-msg")).to_contain_text("You win! A tour of all 25 squares")
+    with page.expect_download() as info:
+        page.click('.dl[data-format="json"]')
+    data = json.loads(Path(info.value.path()).read_text())
+    assert data["path"] == kt.solve("5x5", start="a1").path
+    assert kt.Tour.from_dict(data).method == "puzzle"
+
+
+def test_puzzle_closed_challenge(page: Page) -> None:
+    puzzle(page, 6, 6)
+    page.check("#challenge")
+    tour = kt.solve("6x6", start="a1", closed=True)
+    for name in tour.path:
+        square(page, name).click()
+    settled(page)
+    expect(page.locator("#puzzle-msg")).to_contain_text("You win! A closed tour of all 36")
+    expect(page.locator(".lines line.closing")).to_have_count(1)

@@ -1,0 +1,77 @@
+"""Schemathesis against the OpenAPI schema that the running server serves.
+
+Every operation is fed generated requests (valid and odd strings, bodies, numbers); every
+response must be documented (status, content type, JSON schema) and never a server error.
+(Not the check that every schema-valid
+request is accepted: a schema cannot say that a square is on the board or that a board is under
+the size cap, and those requests rightly get HTTP 400 naming the problem.) The server runs for real (uvicorn, 127.0.0.1, a free port) with small limits so that the run is
+quick. (Schemathesis's pytest plugin, ``from_fixture``, does not work with pytest 9, so each
+operation's strategy is driven by Hypothesis directly.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import positive_data_acceptance
+
+from knightstour.web.app import Limits, create_app
+from knightstour.web.server import running_server
+
+SMALL = Limits(
+    max_squares=400,
+    time_limit=0.5,
+    puzzle_max_squares=100,
+    hint_time_limit=0.5,
+    gif_max_squares=64,
+    workers=2,
+)
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    with running_server(create_app(SMALL)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def api_schema(server_url: str) -> schemathesis.BaseSchema:
+    return schemathesis.openapi.from_url(f"{server_url}/openapi.json")
+
+
+#: every operation of the API; the test below checks that the schema has no other
+OPERATIONS = [
+    ("GET", "/api/solve"),
+    ("GET", "/api/exists"),
+    ("GET", "/api/puzzle"),
+    ("GET", "/api/limits"),
+    ("POST", "/api/render/{fmt}"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), OPERATIONS)
+def test_api_conforms_to_its_schema(
+    api_schema: schemathesis.BaseSchema, method: str, path: str
+) -> None:
+    operation = api_schema[path][method]
+
+    @given(case=operation.as_strategy())
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    def check(case: schemathesis.Case) -> None:
+        case.call_and_validate(excluded_checks=[positive_data_acceptance])
+
+    check()
+
+
+def test_the_schema_is_served_and_every_operation_is_fuzzed(
+    api_schema: schemathesis.BaseSchema,
+) -> None:
+    served = {
+        (method.upper(), path)
+        for path, item in api_schema.raw_schema["paths"].items()
+        for method in item
+    }
+    assert served == set(OPERATIONS)
