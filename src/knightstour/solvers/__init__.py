@@ -39,6 +39,7 @@ METHODS: dict[str, Method] = {}
 
 _MODULES = {
     "auto": "knightstour.solvers.auto",
+    "divide": "knightstour.solvers.divide",
     "warnsdorff": "knightstour.solvers.warnsdorff",
     "backtrack": "knightstour.solvers.backtrack",
 }

@@ -165,5 +165,495 @@ def thin_jumps(h: int, kind: str, k: int, s: int | None = None) -> tuple[int, in
     return start, end, jumps
 
 
-def divide(board, start=None, **kwargs):  # replaced below
-    raise NotImplementedError
+
+# -- data -----------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _data() -> dict[str, np.ndarray]:
+    from importlib.resources import files
+
+    with files("knightstour").joinpath("data/divide_tours.npz").open("rb") as f:
+        with np.load(f) as z:
+            return {k: z[k] for k in z.files}
+
+
+def _get(key: str) -> np.ndarray | None:
+    return _data().get(key)
+
+
+def _start_row(key: str, s: int) -> np.ndarray | None:
+    rows = _get(key)
+    if rows is None or rows[s, 0] < 0:
+        return None
+    return rows[s]
+
+
+# -- assembly: successor array, links, walk -------------------------------------------------------
+
+
+#: Boards with more squares than this are assembled by compiled code (Numba).
+_COMPILED = 40_000
+
+
+@dataclass
+class _Piece:
+    """Blocks that share one link pattern: ``src``/``dst`` offsets from each block's origin."""
+
+    origins: np.ndarray  # int64 board index of each block's (0, 0)
+    src: np.ndarray  # int64
+    dst: np.ndarray  # int64
+
+
+def _links(seq: np.ndarray, k: int, width: int, *, cycle: bool, reverse: bool = False,
+           mirror: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Successor pairs of a block's local sequence, as offsets on a board ``width`` wide.
+
+    Consecutive squares that are not a knight's move apart are jumps between lanes: not linked.
+    """
+    seq = seq.astype(np.int64)
+    lx, ly = seq % k, seq // k
+    if mirror:
+        lx = k - 1 - lx
+    off = ly * width + lx
+    a, b = (off, np.roll(off, -1)) if cycle else (off[:-1], off[1:])
+    ax, ay = (lx, ly) if cycle else (lx[:-1], ly[:-1])
+    bx, by = (np.roll(lx, -1), np.roll(ly, -1)) if cycle else (lx[1:], ly[1:])
+    dx, dy = np.abs(ax - bx), np.abs(ay - by)
+    move = ((dx == 1) & (dy == 2)) | ((dx == 2) & (dy == 1))
+    a, b = a[move], b[move]
+    return (b, a) if reverse else (a, b)
+
+
+def _assemble(n: int, pieces: list[_Piece], src: np.ndarray, dst: np.ndarray, start: int,
+              ) -> np.ndarray:
+    """Fill the successor array from the pieces, patch in ``src -> dst``, walk it from ``start``."""
+    nxt = np.empty(n, dtype=np.int32)
+    out = np.empty(n, dtype=np.int32)
+    if n > _COMPILED:
+        from knightstour.solvers._divide_kernels import fill, follow
+
+        for p in pieces:
+            fill(nxt, p.origins, p.src, p.dst)
+        nxt[src] = dst
+        count = follow(nxt, start, out)
+    else:
+        for p in pieces:
+            o = p.origins[:, None]
+            nxt[(o + p.src).ravel()] = (o + p.dst).ravel()
+        nxt[src] = dst
+        count = _follow_py(nxt, start, out)
+    del nxt
+    if count != n:  # a bug in the data or the joins, never the user's fault
+        raise SearchFailedError(f"internal error: the divide construction covered {count} of {n}")
+    return out
+
+
+def _follow_py(nxt: np.ndarray, start: int, out: np.ndarray) -> int:
+    nx = nxt.tolist()
+    p, n = start, out.size
+    path = [p]
+    for _ in range(n - 1):
+        p = nx[p]
+        if p < 0 or p >= n:
+            break
+        path.append(p)
+    out[: len(path)] = path
+    return len(path)
+
+
+def _succ(seq: np.ndarray, cycle: bool) -> np.ndarray:
+    s = seq.astype(np.int64)
+    succ = np.full(s.size, -1, dtype=np.int64)
+    succ[s[:-1]] = s[1:]
+    if cycle:
+        succ[s[-1]] = s[0]
+    return succ
+
+
+# -- boards with both sides at least 5 ------------------------------------------------------------
+
+
+def _even_parts(n: int) -> list[int]:
+    parts = []
+    while n > 10:
+        take = 8 if n - 8 >= 6 else 6
+        parts.append(take)
+        n -= take
+    return [*parts, n] if n else parts
+
+
+def _split(n: int, at: int | None) -> tuple[list[int], int]:
+    """Cut a side of ``n`` (>= 5) into block sides; an odd ``n`` gets one odd part, containing
+    ``at`` when given. Returns the parts and the index of the odd part (0 when ``n`` is even)."""
+    if n % 2 == 0:
+        return _even_parts(n), 0
+    c = 0 if at is None else at
+    for o in _ODD:
+        for x0 in range(max(0, c - o + 1), c + 1):
+            rest = n - x0 - o
+            if x0 % 2 or x0 in (2, 4) or rest < 0 or rest in (2, 4):
+                continue
+            before = _even_parts(x0)
+            return [*before, o, *_even_parts(rest)], len(before)
+    raise AssertionError(f"no split of {n} around {c}")  # pragma: no cover
+
+
+@dataclass
+class _BlockTour:
+    seq: np.ndarray
+    cycle: bool
+    f: dict[str, bool]  # join move -> runs a1 -> a2 (BR, TL) or b2 -> b1 (BLH, BLV) as stored
+
+
+def _block_tour(seq: np.ndarray, w: int, h: int, cycle: bool) -> _BlockTour:
+    succ = _succ(seq, cycle)
+    e = grid_edges(w, h)
+    f = {}
+    for name, (u, v) in e.items():
+        if name in ("BLH", "BLV"):
+            u, v = v, u
+        f[name] = bool(succ[u] == v)  # (a path holds only the moves its position joins by)
+    return _BlockTour(seq, cycle, f)
+
+
+def _grid(board: Board, s: int) -> tuple[list[_Piece], np.ndarray, np.ndarray]:
+    W, H = board.width, board.height
+    sx, sy = s % W, s // W
+    both_odd = bool(W % 2 and H % 2)
+    cols, jc = _split(W, sx if both_odd else None)
+    rows, ir = _split(H, sy if both_odd else None)
+    X0 = np.concatenate([[0], np.cumsum(cols)[:-1]]).astype(np.int64)
+    Y0 = np.concatenate([[0], np.cumsum(rows)[:-1]]).astype(np.int64)
+    nr, nc = len(rows), len(cols)
+    ci = np.array([GRID_SIZES.index(c) for c in cols])
+    ri = np.array([GRID_SIZES.index(r) for r in rows])
+    ng = len(GRID_SIZES)
+    tid = ri[:, None] * ng + ci[None, :]  # type of each block; the path block gets its own
+    tours: dict[int, _BlockTour] = {}
+    for t in np.unique(tid).tolist():
+        w, h = GRID_SIZES[t % ng], GRID_SIZES[t // ng]
+        if not (w % 2 and h % 2):
+            tours[t] = _block_tour(_data()[f"grid_closed/{w}x{h}"], w, h, True)
+    root_i, root_j = 0, 0
+    if both_odd:
+        root_i, root_j = ir, jc
+        w, h = cols[jc], rows[ir]
+        local = (sy - int(Y0[ir])) * w + (sx - int(X0[jc]))
+        row = _start_row(f"grid_path/{w}x{h}/{0 if jc == 0 else 1}", local)
+        if row is None:  # pragma: no cover - the data covers every corner-coloured square
+            raise SearchFailedError(f"internal error: no {w}x{h} block tour from {local}")
+        tours[-1] = _block_tour(row, w, h, False)
+        tid[ir, jc] = -1
+    tabs = {name: np.zeros(ng * ng + 1, dtype=np.uint8) for name in ("BR", "BLH", "TL", "BLV")}
+    for t, bt in tours.items():
+        for name in tabs:
+            tabs[name][t] = bt.f[name]
+    fBR, fBLH, fTL, fBLV = (tabs[k][tid] for k in ("BR", "BLH", "TL", "BLV"))
+
+    # orientations: blocks joined by a move pair must run those moves in matching directions
+    step = np.zeros((nr, nc), dtype=np.uint8)
+    step[:, 1:] = fBR[:, :-1] ^ fBLH[:, 1:]
+    P = np.bitwise_xor.accumulate(step, axis=1)
+    vstep = np.zeros(nr, dtype=np.uint8)
+    vstep[1:] = fTL[:-1, 0] ^ fBLV[1:, 0]
+    Q = np.bitwise_xor.accumulate(vstep)
+    o0 = P[root_i, root_j] ^ Q ^ Q[root_i]
+    orient = P ^ o0[:, None]
+
+    origins = Y0[:, None] * W + X0[None, :]
+    pieces = []
+    for t, bt in tours.items():
+        w, h = GRID_SIZES[t % ng], GRID_SIZES[t // ng]
+        if t == -1:
+            w, h = cols[jc], rows[ir]
+        for o in (0, 1):
+            sel = (tid == t) & (orient == o)
+            if not sel.any():
+                continue
+            src, dst = _links(bt.seq, w, W, cycle=bt.cycle, reverse=bool(o))
+            pieces.append(_Piece(origins[sel], src, dst))
+
+    srcs, dsts = [], []
+    if nc > 1:  # joins along the rows: BR of the left block with BLH of the right one
+        oa = origins[:, :-1].ravel()
+        ob = origins[:, 1:].ravel()
+        wa = np.broadcast_to(np.array(cols[:-1], dtype=np.int64), (nr, nc - 1)).ravel()
+        flag = (fBR[:, :-1] ^ orient[:, :-1]).ravel().astype(bool)
+        a1, a2 = oa + wa - 1, oa + 2 * W + wa - 2
+        b1, b2 = ob + W + 1, ob + 3 * W
+        srcs += [np.where(flag, a1, a2), np.where(flag, b2, b1)]
+        dsts += [np.where(flag, b1, b2), np.where(flag, a2, a1)]
+    if nr > 1:  # joins up the first column: TL of the lower block with BLV of the upper one
+        ol, ou = origins[:-1, 0], origins[1:, 0]
+        hl = np.array(rows[:-1], dtype=np.int64)
+        flag = (fTL[:-1, 0] ^ orient[:-1, 0]).astype(bool)
+        a1, a2 = ol + (hl - 1) * W, ol + (hl - 2) * W + 2
+        b1, b2 = ou + W + 1, ou + 3
+        srcs += [np.where(flag, a1, a2), np.where(flag, b2, b1)]
+        dsts += [np.where(flag, b1, b2), np.where(flag, a2, a1)]
+    if both_odd:
+        w = cols[jc]
+        last = int(tours[-1].seq[-1])
+        srcs.append(np.array([origins[ir, jc] + (last // w) * W + last % w]))
+        dsts.append(np.array([-1]))
+    src = np.concatenate(srcs) if srcs else np.empty(0, dtype=np.int64)
+    dst = np.concatenate(dsts) if dsts else np.empty(0, dtype=np.int64)
+    return pieces, src, dst
+
+
+# -- boards 3 or 4 wide ---------------------------------------------------------------------------
+
+
+def _interiors(n: int) -> list[int] | None:
+    """``n`` as widths 4, 6, 8 (``[]`` for 0), or None."""
+    if n == 0:
+        return []
+    if n < 4 or n % 2:
+        return None
+    parts = []
+    while n >= 12:
+        parts.append(8)
+        n -= 8
+    return [*parts, *([6, 4] if n == 10 else [n])]
+
+
+def _region(h: int, n: int, lanes: int) -> list[tuple[str, int]] | None:
+    """The blocks of a lane region ``n`` wide, from the start block outwards, or None."""
+    ends = THIN[h]["blocks"]["E2" if lanes == 2 else "E3"]
+    inner = "I2" if lanes == 2 else "I3"
+    for e in sorted(ends, reverse=True):
+        mid = _interiors(n - e) if n >= e else None
+        if mid is not None:
+            return [*((inner, k) for k in mid), ("E2" if lanes == 2 else "E3", e)]
+    return None
+
+
+@dataclass
+class _ThinPlan:
+    mirror: bool
+    flip: bool
+    x0: int
+    k: int
+    kind: str
+    row: np.ndarray
+    left: list[tuple[str, int]]
+    right: list[tuple[str, int]]
+
+
+def _thin_kinds(h: int, left: bool, right: bool) -> list[tuple[str, int, int]]:
+    """Start-block kinds for regions on the left/right: (kind, lanes left, lanes right)."""
+    if h == 3:
+        return [({(True, True): "both", (True, False): "left", (False, True): "right"}[left, right],
+                 2 * left, 2 * right)]
+    if left and right:
+        return [("mid", 3, 2)]
+    if left:
+        return [("left2", 2, 0), ("left3", 3, 0)]
+    return [("right2", 0, 2), ("right3", 0, 3)]
+
+
+def _thin_plan(h: int, W: int, sx: int, sy: int) -> _ThinPlan | None:
+    data = _data()
+    for mirror in (False, True):
+        for flip in (False, True):
+            x = W - 1 - sx if mirror else sx
+            y = h - 1 - sy if flip else sy
+            for k in range(3, 12):
+                for x0 in range(max(0, x - k + 1), x + 1):
+                    rest = W - x0 - k
+                    if rest < 0 or (x0 == 0 and rest == 0):
+                        continue
+                    for kind, nl, nr in _thin_kinds(h, x0 > 0, rest > 0):
+                        key = f"thin{h}/M/{kind}/{k}"
+                        if key not in data:
+                            continue
+                        row = _start_row(key, y * k + x - x0)
+                        if row is None:
+                            continue
+                        left = _region(h, x0, nl) if x0 else []
+                        right = _region(h, rest, nr) if rest else []
+                        if left is None or right is None:
+                            continue
+                        return _ThinPlan(mirror, flip, x0, k, kind, row, left, right)
+    return None
+
+
+def _lane_ports(h: int, lanes: int) -> list[tuple[tuple[int, int], tuple[int, int], bool]]:
+    """(p, q, outward) of each lane crossing a cut."""
+    spec = THIN[h]
+    if lanes == 2:
+        lo, lb = spec["lanes"]["out"], spec["lanes"]["back"]
+        return [(lo[0], lo[1], True), (lb[0], lb[1], False)]
+    l3 = spec["lanes3"]
+    return [(l3["out1"][0], l3["out1"][1], True), (l3["back1"][0], l3["back1"][1], False),
+            (l3["out2"][0], l3["out2"][1], True)]
+
+
+def _thin_region(h: int, W: int, m_x0: int, m_k: int, blocks: list[tuple[str, int]],
+                 lanes: int, mirror: bool, pieces: list[_Piece], srcs: list, dsts: list) -> int:
+    """Place a lane region beside the start block; returns the board index of its free end
+    square (-1 when it has none)."""
+    data = _data()
+    ks = np.array([m_k] + [k for _, k in blocks], dtype=np.int64)
+    if mirror:  # the region lies left of the start block, its blocks leftwards
+        x0s = m_x0 - np.cumsum(ks) + ks[0]
+        x0s[0] = m_x0
+    else:
+        x0s = m_x0 + np.concatenate([[0], np.cumsum(ks)[:-1]])
+    groups: dict[tuple[str, int], list[int]] = {}
+    for i, kb in enumerate(blocks, start=1):
+        groups.setdefault(kb, []).append(i)
+    end = -1
+    for (kind, k), idx in groups.items():
+        seq = data[f"thin{h}/{kind}/{k}"]
+        src, dst = _links(seq, k, W, cycle=False, mirror=mirror)
+        pieces.append(_Piece(x0s[idx], src, dst))
+        if kind == "E3":
+            last = int(seq[-1])
+            lx = k - 1 - last % k if mirror else last % k
+            end = int(x0s[idx[0]]) + lx + (last // k) * W
+    a_x0, a_k, b_x0, b_k = x0s[:-1], ks[:-1], x0s[1:], ks[1:]
+    for p, q, outward in _lane_ports(h, lanes):
+        if mirror:
+            pa = a_x0 - 1 - p[0] + p[1] * W
+            qb = b_x0 + b_k - 1 - q[0] + q[1] * W
+        else:
+            pa = a_x0 + a_k + p[0] + p[1] * W
+            qb = b_x0 + q[0] + q[1] * W
+        srcs.append(pa if outward else qb)
+        dsts.append(qb if outward else pa)
+    return end
+
+
+def _thin(board: Board, s: int, closed: bool) -> np.ndarray:
+    """A tour of a board 3 or 4 wide, in board indices."""
+    transposed = board.height > board.width
+    h, W = (board.width, board.height) if transposed else (board.height, board.width)
+    bx, by = s % board.width, s // board.width
+    sx, sy = (by, bx) if transposed else (bx, by)
+    n = h * W
+    spec = f"{W}x{h}"
+    mirror = flip = False
+    if W in SMALL_THIN[h]:
+        status = _data()[f"small_status/{spec}"][sy * W + sx]
+        if closed or (status == 1 and f"small_closed/{spec}" in _data()):
+            cyc = _data().get(f"small_closed/{spec}")
+            if cyc is None:
+                raise NoTourError(f"no closed tour on {board.spec}")
+            cyc = cyc.astype(np.int64)
+            at = int(np.flatnonzero(cyc == sy * W + sx)[0])
+            path = np.roll(cyc, -at)
+        elif status == 1:
+            path = _data()[f"small/{spec}"][sy * W + sx].astype(np.int64)
+        else:
+            name = board.square_name(s)
+            raise NoTourError(
+                f"no tour from {name} on {board.spec}: exhaustive search finds none"
+                if status == 0 else f"no tour from {name} on {board.spec}"
+            )
+    else:
+        pieces: list[_Piece] = []
+        srcs: list[np.ndarray] = []
+        dsts: list[np.ndarray] = []
+        if h == 3 and W % 2 == 0:  # closed: a head block, lanes to the right, an end block
+            region = _region(3, W - 7, 2)
+            hk = 7
+            if region is None:
+                region, hk = _region(3, W - 9, 2), 9
+            assert region is not None
+            seq = _data()[f"thin3/H/{hk}"]
+            src, dst = _links(seq, hk, W, cycle=False)
+            pieces.append(_Piece(np.zeros(1, dtype=np.int64), src, dst))
+            _thin_region(3, W, 0, hk, region, 2, False, pieces, srcs, dsts)
+            start = sy * W + sx
+        else:
+            if closed:
+                raise NoTourError(f"no closed tour on {board.spec}")
+            plan = _thin_plan(h, W, sx, sy)
+            if plan is None:
+                raise SearchFailedError(
+                    f"divide has no block plan for a tour from {board.square_name(s)} on "
+                    f"{board.spec}"
+                )
+            mirror, flip = plan.mirror, plan.flip
+            k = plan.k
+            src, dst = _links(plan.row, k, W, cycle=False)
+            pieces.append(_Piece(np.array([plan.x0], dtype=np.int64), src, dst))
+            ends = []
+            if plan.left:
+                ends.append(_thin_region(h, W, plan.x0, k, plan.left, 3 if plan.kind == "mid" or
+                                         plan.kind == "left3" else 2, True, pieces, srcs, dsts))
+            if plan.right:
+                lanes = 3 if plan.kind == "right3" else 2
+                ends.append(_thin_region(h, W, plan.x0, k, plan.right, lanes, False, pieces,
+                                         srcs, dsts))
+            end = max(ends)
+            if end < 0:
+                last = int(plan.row[-1])
+                end = plan.x0 + last % k + (last // k) * W
+            srcs.append(np.array([end]))
+            dsts.append(np.array([-1]))
+            first = int(plan.row[0])
+            start = plan.x0 + first % k + (first // k) * W
+        path = _assemble(n, pieces, np.concatenate(srcs), np.concatenate(dsts), start)
+    return _to_board(path, W, h, mirror, flip, transposed)
+
+
+def _to_board(path: np.ndarray, W: int, h: int, mirror: bool, flip: bool,
+              transposed: bool) -> np.ndarray:
+    """Canonical indices (``y * W + x`` on h rows) to the board's, in chunks."""
+    out = path if path.dtype == np.int32 else np.empty(path.size, dtype=np.int32)
+    step = 1 << 22
+    for i in range(0, path.size, step):
+        c = path[i : i + step].astype(np.int64)
+        x, y = c % W, c // W
+        if mirror:
+            x = W - 1 - x
+        if flip:
+            y = h - 1 - y
+        out[i : i + step] = x * h + y if transposed else y * W + x
+    return out
+
+
+# -- the method -----------------------------------------------------------------------------------
+
+
+def divide(
+    board: Board,
+    start: int | None = None,
+    *,
+    end: int | None = None,
+    closed: bool = False,
+    tiebreak: str | None = None,
+    seed: int | None = None,
+    deadline: float | None = None,
+) -> np.ndarray:
+    """A tour by divide and conquer, as int32 square indices, in time linear in the board.
+
+    Works on every plain board that has a tour, from every start square that has one (the start
+    defaults to ``a1``); closed when asked. ``end`` is not supported (raises
+    :class:`KnightsTourError`, so ``auto`` moves on); ``tiebreak``, ``seed`` and ``deadline``
+    are accepted and ignored: the construction is deterministic and fast.
+
+    >>> from knightstour.board import Board
+    >>> divide(Board(5, 5), 12)[:5].tolist()
+    [12, ...]
+    """
+    from knightstour.existence import exists
+
+    if not board.is_plain_knight:
+        raise KnightsTourError("divide builds tours of the knight on full rectangular boards only")
+    if end is not None:
+        raise KnightsTourError("divide does not take an end square")
+    s = 0 if start is None else int(start)
+    answer = exists(board, s, closed=closed)
+    if answer.exists is False:
+        raise NoTourError(answer.reason)
+    if board.size == 1:
+        return np.zeros(1, dtype=np.int32)
+    board.require_memory(9, "the divide construction")
+    if min(board.width, board.height) >= 5:
+        pieces, src, dst = _grid(board, s)
+        return _assemble(board.size, pieces, src, dst, s)
+    return _thin(board, s, closed)
