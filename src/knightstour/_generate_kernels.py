@@ -255,8 +255,21 @@ def warnsdorff_batch(
             continue
         left = n - k + 1
         got = warnsdorff_walk(
-            vis, deg, offsets, orders, switch_at, cur, pe, left, TB_RANDOM, ws, pwidth, pad,
-            width, height, path[k - 1 :],
+            vis,
+            deg,
+            offsets,
+            orders,
+            switch_at,
+            cur,
+            pe,
+            left,
+            TB_RANDOM,
+            ws,
+            pwidth,
+            pad,
+            width,
+            height,
+            path[k - 1 :],
         )
         if got < left:
             continue

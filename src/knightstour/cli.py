@@ -494,10 +494,20 @@ def _add_serve(sub: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free)")
-    p.add_argument("--max-squares", type=_pos_int, default=10_000, metavar="N",
-                   help="largest board the page solves, in squares (default 10000)")
-    p.add_argument("--time-limit", type=_pos_float, default=5.0, metavar="SECONDS",
-                   help="cap on any one search (default 5)")
+    p.add_argument(
+        "--max-squares",
+        type=_pos_int,
+        default=10_000,
+        metavar="N",
+        help="largest board the page solves, in squares (default 10000)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=_pos_float,
+        default=5.0,
+        metavar="SECONDS",
+        help="cap on any one search (default 5)",
+    )
 
 
 def _port(text: str) -> int:
@@ -529,12 +539,270 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- generate and library ---------------------------------------------------------------------
+
+
+def _add_generate(sub: Any) -> None:
+    from knightstour.generate import GENERATE_METHODS
+    from knightstour.library import DEFAULT_DB
+
+    p = sub.add_parser(
+        "generate",
+        help="add many distinct tours to a tour library",
+        description="Add N new tours of BOARD to the tour library, each distinct from every "
+        "tour it holds up to the board's symmetries, reversal and (closed tours) the start "
+        "square. Runs worker processes on every core; a run stopped at any point continues "
+        "when the same command is run again.",
+    )
+    p.add_argument("board", metavar="BOARD", help="board spec WxH or N")
+    p.add_argument(
+        "--count", "-n", type=_pos_int, required=True, metavar="N", help="how many new tours to add"
+    )
+    p.add_argument("--closed", action="store_true", help="closed tours")
+    p.add_argument("--start", metavar="SQ", help="start every tour on this square")
+    p.add_argument("--seed", type=_nonneg_int, help="seed (default: random, kept in the library)")
+    p.add_argument(
+        "--db", default=DEFAULT_DB, metavar="FILE", help=f"library file (default {DEFAULT_DB})"
+    )
+    p.add_argument(
+        "--workers", type=_pos_int, metavar="K", help="worker processes (default: one per core)"
+    )
+    p.add_argument(
+        "--method",
+        default="auto",
+        choices=GENERATE_METHODS,
+        help="auto (default), warnsdorff (random walks) or backtrack (random search)",
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    """Generate, store and report; exit 3 when the run stopped short of N new tours."""
+    from knightstour.generate import generate
+
+    try:
+        r = generate(
+            args.board,
+            args.count,
+            closed=args.closed,
+            start=args.start,
+            seed=args.seed,
+            db=args.db,
+            workers=args.workers,
+            method=args.method,
+            progress=False if args.quiet else None,
+        )
+    except KeyboardInterrupt:
+        _err("interrupted: the tours stored so far are kept; run the same command to continue")
+        return 130
+    kind = "closed" if args.closed else "open"
+    resumed = f", resuming run {r.run} at {r.resumed_from:,}" if r.resumed_from else ""
+    print(
+        f"added {r.added:,} new {args.board} {kind} tours in {r.seconds:.2f} s "
+        f"({r.rate:,.0f} a second; {r.method}, seed {r.seed}{resumed}); "
+        f"{args.db} holds {r.library_count:,} of them"
+    )
+    return EXIT_OK
+
+
+def _add_library(sub: Any) -> None:
+    from knightstour.library import DEFAULT_DB
+    from knightstour.library.io import EXPORT_FORMATS
+
+    p = sub.add_parser(
+        "library",
+        help="list, show, count, export and import the tours of a tour library",
+        description="Work with a tour library (an SQLite file made by 'generate' or 'import').",
+    )
+    actions = p.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+
+    def action(name: str, help_text: str) -> Any:
+        a = actions.add_parser(
+            name, help=help_text, description=help_text[0].upper() + help_text[1:] + "."
+        )
+        a.add_argument(
+            "--db", default=DEFAULT_DB, metavar="FILE", help=f"library file (default {DEFAULT_DB})"
+        )
+        return a
+
+    def filters(a: Any) -> None:
+        a.add_argument("--board", metavar="WxH", help="only tours on this board")
+        kind = a.add_mutually_exclusive_group()
+        kind.add_argument(
+            "--closed", dest="kind", action="store_const", const=True, help="only closed tours"
+        )
+        kind.add_argument(
+            "--open", dest="kind", action="store_const", const=False, help="only open tours"
+        )
+
+    a = action("list", "list the tours, their boards, squares, methods and seeds")
+    filters(a)
+    a.add_argument("--after", type=_nonneg_int, default=0, metavar="ID", help="ids above this")
+    a.add_argument("--limit", type=_pos_int, default=20, metavar="N", help="at most N (20)")
+    a.add_argument("--format", default="text", choices=("text", "json"), help="output format")
+
+    a = action("show", "print one tour (and draw it)")
+    a.add_argument("id", type=_pos_int, metavar="ID", help="the tour's id (see 'library list')")
+    a.add_argument(
+        "--format",
+        default="text",
+        choices=("text", "moves", "board", "json"),
+        help="output format (default text)",
+    )
+    a.add_argument("--output", "-o", metavar="FILE", help="write the tour to FILE")
+    a.add_argument("--force", action="store_true", help="overwrite existing output files")
+    _add_picture_options(a)
+
+    a = action("stats", "count the tours per board, open and closed, and per start and end square")
+    a.add_argument("--board", metavar="WxH", help="only this board")
+    a.add_argument("--format", default="text", choices=("text", "json"), help="output format")
+
+    a = action("export", "write the tours one a line: JSON lines (the tour JSON) or CSV")
+    filters(a)
+    a.add_argument(
+        "--format", default="jsonl", choices=EXPORT_FORMATS, help="jsonl (default) or csv"
+    )
+    a.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default standard output)")
+    a.add_argument("--force", action="store_true", help="overwrite an existing FILE")
+
+    a = action("import", "add the tours of a JSON lines or CSV file, every one validated")
+    a.add_argument("file", metavar="FILE", help="file to read ('-' for standard input)")
+    a.add_argument(
+        "--format",
+        choices=EXPORT_FORMATS,
+        help="jsonl or csv (default: csv for a .csv file, else jsonl)",
+    )
+
+
+def cmd_library(args: argparse.Namespace) -> int:
+    """Run one library action."""
+    from knightstour.library import Library
+
+    if not args.action:
+        raise UsageError(
+            "give an action: list, show, stats, export, import (see 'knightstour library --help')"
+        )
+    with Library(args.db, create=args.action == "import") as lib:
+        return {
+            "list": _library_list,
+            "show": _library_show,
+            "stats": _library_stats,
+            "export": _library_export,
+            "import": _library_import,
+        }[args.action](lib, args)
+
+
+def _library_list(lib: Any, args: argparse.Namespace) -> int:
+    tours = lib.list(args.board, args.kind, after=args.after, limit=args.limit)
+    if args.format == "json":
+        for t in tours:
+            print(json.dumps(t.info()))
+        return EXIT_OK
+    if not tours:
+        print("no tours")
+        return EXIT_OK
+    rows = [("id", "board", "kind", "start", "end", "method", "seed", "created")]
+    for t in tours:
+        i = t.info()
+        seed = "" if i["seed"] is None else str(i["seed"])
+        rows.append(
+            (
+                str(i["id"]),
+                i["board"],
+                "closed" if i["closed"] else "open",
+                i["start"],
+                i["end"],
+                i["method"],
+                seed,
+                i["created"],
+            )
+        )
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    for r in rows:
+        print(
+            "  ".join(
+                v.rjust(w) if k == 0 else v.ljust(w)
+                for k, (v, w) in enumerate(zip(r, widths, strict=True))
+            ).rstrip()
+        )
+    return EXIT_OK
+
+
+def _library_show(lib: Any, args: argparse.Namespace) -> int:
+    _precheck_outputs(args)
+    stored = lib.get(args.id)
+    if args.format == "text" and args.output is None:
+        i = stored.info()
+        seed = "" if i["seed"] is None else f", seed {i['seed']}"
+        print(f"tour {i['id']} of {lib.path}{seed}, stored {i['created']}")
+    _write_tour(args, stored.tour)
+    _write_pictures(args, stored.tour)
+    return EXIT_OK
+
+
+def _library_stats(lib: Any, args: argparse.Namespace) -> int:
+    from knightstour.board import parse_board
+
+    stats = lib.stats(args.board)
+    total = sum(s["tours"] for s in stats)
+    if args.format == "json":
+        print(json.dumps({"db": lib.path, "tours": total, "kinds": stats}))
+        return EXIT_OK
+    print(f"{lib.path}: {total:,} tours")
+    for s in stats:
+        kind = "closed" if s["closed"] else "open"
+        methods = ", ".join(f"{m} {n:,}" for m, n in sorted(s["methods"].items()))
+        print(f"\n{s['board']} {kind}: {s['tours']:,} tours ({methods})")
+        b = parse_board(s["board"])
+        for label, counts in (("start", s["starts"]), ("end", s["ends"])):
+            if b.width > 16 or b.height > 16:
+                top = sorted(counts.items(), key=lambda kv: -kv[1])[:10]
+                print(f"  most common {label} squares: " + ", ".join(f"{k} {v:,}" for k, v in top))
+                continue
+            print(f"  by {label} square:")
+            cw = max(len(f"{v:,}") for v in counts.values())
+            rw = len(str(b.height))
+            for y in range(b.height - 1, -1, -1):
+                names = (b.square_name(y * b.width + x) for x in range(b.width))
+                cells = (f"{counts[n]:,}" if n in counts else "." for n in names)
+                print(f"  {y + 1:>{rw}} | " + " ".join(c.rjust(cw) for c in cells))
+    return EXIT_OK
+
+
+def _library_export(lib: Any, args: argparse.Namespace) -> int:
+    from knightstour.library.io import export
+
+    with _open_output(args.output, args.force) as f:
+        n = export(lib, f, fmt=args.format, board=args.board, closed=args.kind)
+    if args.output not in (None, "-"):
+        print(f"exported {n:,} tours to {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _library_import(lib: Any, args: argparse.Namespace) -> int:
+    from knightstour.library.io import import_tours
+
+    fmt = args.format or ("csv" if args.file.lower().endswith(".csv") else "jsonl")
+    if args.file == "-":
+        r = import_tours(lib, sys.stdin, fmt=fmt, source="<stdin>")
+    else:
+        p = Path(args.file)
+        if not p.is_file():
+            raise UsageError(f"no such file: {args.file}")
+        with open(p, encoding="utf-8", newline="" if fmt == "csv" else None) as f:
+            r = import_tours(lib, f, fmt=fmt, source=args.file)
+    print(f"imported {r.read:,} tours: {r.added:,} new, {r.duplicates:,} already in {lib.path}")
+    return EXIT_OK
+
+
 # -- entry point ------------------------------------------------------------------------------
 
 COMMANDS: list[tuple[str, Callable[[Any], None], Callable[[argparse.Namespace], int]]] = [
     ("solve", _add_solve, cmd_solve),
     ("exists", _add_exists, cmd_exists),
     ("validate", _add_validate, cmd_validate),
+    ("generate", _add_generate, cmd_generate),
+    ("library", _add_library, cmd_library),
     ("serve", _add_serve, cmd_serve),
 ]
 

@@ -144,16 +144,35 @@ def run_batch(plan: Plan, first: int, count: int | None = None) -> Batch:
     if plan.method == "warnsdorff":
         g = a["grid"]
         found = k.warnsdorff_batch(
-            g.blocked, a["deg0"], g.offsets, g.pad, g.pwidth, board.width, board.height,
-            a["starts"], plan.closed, plan.slack_moves, plan.seed, first, count, *outs,
+            g.blocked,
+            a["deg0"],
+            g.offsets,
+            g.pad,
+            g.pwidth,
+            board.width,
+            board.height,
+            a["starts"],
+            plan.closed,
+            plan.slack_moves,
+            plan.seed,
+            first,
+            count,
+            *outs,
         )
     else:
         found = k.backtrack_batch(
-            a["nbr"], a["starts"], plan.closed, plan.seed, first, count, plan.node_limit,
-            plan.per_search, board.width, *outs,
+            a["nbr"],
+            a["starts"],
+            plan.closed,
+            plan.seed,
+            first,
+            count,
+            plan.node_limit,
+            plan.per_search,
+            board.width,
+            *outs,
         )
-    batch = Batch(board, plan.closed, keys, codes, starts, ends, seeds).head(found).validate()
-    return batch.sorted()
+    return Batch(board, plan.closed, keys, codes, starts, ends, seeds).head(found).validate()
 
 
 def _worker_init(plan: Plan) -> None:
@@ -207,8 +226,14 @@ def _plan(
     if method == "warnsdorff":
         slack = n // 2 if slack_moves is None else slack_moves
         return Plan(
-            board.width, board.height, closed, starts, method, seed,
-            batch=int(min(16_384, max(16, 1_000_000 // n))), slack_moves=slack,
+            board.width,
+            board.height,
+            closed,
+            starts,
+            method,
+            seed,
+            batch=int(min(16_384, max(16, 1_000_000 // n))),
+            slack_moves=slack,
         )
     return Plan(board.width, board.height, closed, starts, method, seed, batch=32)
 
@@ -283,8 +308,14 @@ def _generate(
         run = _new_run(lib, b, closed, s, method, used, seed, seed is not None, count)
     plan = _plan(b, closed, starts, run["used"], run["seed"], slack_moves)
     result = GenerateResult(
-        run=run["id"], added=0, requested=count, walks=0, seconds=0.0, method=run["used"],
-        seed=run["seed"], resumed_from=run["added"],
+        run=run["id"],
+        added=0,
+        requested=count,
+        walks=0,
+        seconds=0.0,
+        method=run["used"],
+        seed=run["seed"],
+        resumed_from=run["added"],
     )
     need = count - run["added"]
     bar = _Progress.make(progress, count, f"{b.spec} {'closed' if closed else 'open'}")
@@ -374,10 +405,28 @@ def _new_run(
         cur = lib.db.execute(
             "INSERT INTO runs (width, height, closed, start_sq, method, used, seed, seed_given, "
             "requested, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (b.width, b.height, int(closed), s, method, used, seed, int(seed_given), count, now, now),
+            (
+                b.width,
+                b.height,
+                int(closed),
+                s,
+                method,
+                used,
+                seed,
+                int(seed_given),
+                count,
+                now,
+                now,
+            ),
         )
-    return {"id": cur.lastrowid, "seed": seed, "used": used, "added": 0, "next_walk": 0,
-            "walks_since_new": 0}
+    return {
+        "id": cur.lastrowid,
+        "seed": seed,
+        "used": used,
+        "added": 0,
+        "next_walk": 0,
+        "walks_since_new": 0,
+    }
 
 
 def _cores() -> int:

@@ -176,16 +176,28 @@ class Batch:
         order = np.argsort(np.ascontiguousarray(self.keys).view(f"V{self.keys.shape[1]}")[:, 0])
         s = None if self.seeds is None else self.seeds[order]
         return Batch(
-            self.board, self.closed, self.keys[order], self.codes[order], self.starts[order],
-            self.ends[order], s, self.validated,
+            self.board,
+            self.closed,
+            self.keys[order],
+            self.codes[order],
+            self.starts[order],
+            self.ends[order],
+            s,
+            self.validated,
         )
 
     def head(self, k: int) -> Batch:
         """The first ``k`` tours."""
         s = None if self.seeds is None else self.seeds[:k]
         return Batch(
-            self.board, self.closed, self.keys[:k], self.codes[:k], self.starts[:k],
-            self.ends[:k], s, self.validated,
+            self.board,
+            self.closed,
+            self.keys[:k],
+            self.codes[:k],
+            self.starts[:k],
+            self.ends[:k],
+            s,
+            self.validated,
         )
 
 
@@ -286,7 +298,8 @@ class Library:
         if mid is None:
             with self.atomic():
                 self.db.execute("INSERT OR IGNORE INTO methods(name) VALUES (?)", (name,))
-                mid = self.db.execute("SELECT id FROM methods WHERE name = ?", (name,)).fetchone()[0]
+                row = self.db.execute("SELECT id FROM methods WHERE name = ?", (name,)).fetchone()
+                mid = row[0]
             self._methods[name] = mid
             self._method_names[mid] = name
         return mid
@@ -318,7 +331,7 @@ class Library:
         if len(batch) == 0:
             return 0
         board = cf.check_board(batch.board)
-        batch.validate()
+        batch = batch.validate().sorted()  # the unique index takes sorted keys faster
         mid = self.method_id(method)
         created = int(time.time()) if created is None else int(created)
         n, klen = len(batch), batch.keys.shape[1]
@@ -334,7 +347,11 @@ class Library:
                 "INSERT OR IGNORE INTO tours (width, height, closed, canon, xform, start_sq, "
                 f"end_sq, method, seed, run, created) VALUES ({w},{h},{c},?,?,?,?,{m},?,{r},{t})",
                 zip(
-                    keys, batch.codes.tolist(), batch.starts.tolist(), batch.ends.tolist(), seeds,
+                    keys,
+                    batch.codes.tolist(),
+                    batch.starts.tolist(),
+                    batch.ends.tolist(),
+                    seeds,
                     strict=True,
                 ),
             )
@@ -417,7 +434,9 @@ class Library:
         klen = cf.key_length(board)
         raw = b"".join(r[4] for r in rows)
         if len(raw) != klen * len(rows):
-            raise KnightsTourError(f"{self.path} is damaged: a {board.spec} tour key is not {klen} bytes")
+            raise KnightsTourError(
+                f"{self.path} is damaged: a {board.spec} tour key is not {klen} bytes"
+            )
         keys = np.frombuffer(raw, dtype=np.uint8).reshape(len(rows), klen)
         codes = np.fromiter((r[5] for r in rows), dtype=np.int64, count=len(rows))
         tours, ok = cf.decode_batch(board, keys, codes, bool(closed))
@@ -510,7 +529,14 @@ def canonical_batch(board: Board, closed: bool, paths: np.ndarray) -> Batch:
 
         perms, invs = cf.symmetries(board.width, board.height)
         k.canonical_batch(
-            paths, closed, perms, invs, board.width, cf.header_bytes(board), cf.CODE_OF, keys,
+            paths,
+            closed,
+            perms,
+            invs,
+            board.width,
+            cf.header_bytes(board),
+            cf.CODE_OF,
+            keys,
             codes,
         )
     else:

@@ -1,0 +1,323 @@
+"""Export and import: the library as JSON lines or CSV, streamed in constant memory.
+
+``jsonl`` writes one tour a line in the contract's tour JSON (exactly what
+:meth:`knightstour.Tour.to_json` gives); ``csv`` writes one row a tour with its metadata and the
+path as square names separated by spaces. Import reads either back and validates every tour: a
+broken one rejects the whole file (nothing is stored) with a message naming the line and the
+problem.
+
+>>> import io, knightstour as kt
+>>> from knightstour.library import Library
+>>> lib = Library(":memory:")
+>>> _ = lib.add([kt.solve("5x5", start="a1", method="warnsdorff")])
+>>> out = io.StringIO()
+>>> export(lib, out, fmt="jsonl")
+1
+>>> out.getvalue()[:60]
+'{"width":5,"height":5,"closed":false,"method":"warnsdorff","'
+>>> import_tours(Library(":memory:"), ['{"width": 5, "height": 5, "path": ["a1", "b2"]}'])
+Traceback (most recent call last):
+...
+knightstour.library.io.ImportRejectedError: line 1: not a valid tour: move 2 (a1 to b2) is not a knight's move (and 1 more problems); nothing imported
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import IO, Any
+
+import numpy as np
+
+from knightstour.board import Board, BoardLike, file_name
+from knightstour.errors import KnightsTourError
+from knightstour.library.store import Library, canonical_batch
+from knightstour.tour import Tour
+
+__all__ = ["EXPORT_FORMATS", "ImportRejectedError", "ImportResult", "export", "import_tours"]
+
+EXPORT_FORMATS = ("jsonl", "csv")
+CSV_COLUMNS = (
+    "id",
+    "width",
+    "height",
+    "closed",
+    "method",
+    "start",
+    "end",
+    "seed",
+    "created",
+    "path",
+)
+
+
+class ImportRejectedError(KnightsTourError):
+    """An import found a broken tour or line; nothing was stored. The exit code is the cause's."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+@dataclass
+class ImportResult:
+    """What an import did: lines with a tour read, and how many of them were new."""
+
+    read: int = 0
+    added: int = 0
+
+    @property
+    def duplicates(self) -> int:
+        return self.read - self.added
+
+
+# -- export ----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=16)
+def _fragments(width: int, height: int) -> tuple[list[str], list[str], list[str]]:
+    """Per square: its JSON name ``"a1"``, its JSON ``[x,y]`` and its bare name."""
+    names = [f"{file_name(s % width)}{s // width + 1}" for s in range(width * height)]
+    xy = [f"[{s % width},{s // width}]" for s in range(width * height)]
+    return [f'"{n}"' for n in names], xy, names
+
+
+def export(
+    lib: Library,
+    out: IO[str],
+    *,
+    fmt: str = "jsonl",
+    board: BoardLike | None = None,
+    closed: bool | None = None,
+) -> int:
+    """Write every tour (on ``board``, of one kind) to ``out``, one a line; how many.
+
+    Reads the library a chunk at a time and writes as it goes: memory stays flat. Each chunk is
+    decoded and validated before it is written.
+    """
+    if fmt not in EXPORT_FORMATS:
+        raise KnightsTourError(
+            f"unknown export format {fmt!r}: choose one of {', '.join(EXPORT_FORMATS)}"
+        )
+    writer = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
+    if writer is not None:
+        writer.writerow(CSV_COLUMNS)
+    n = 0
+    for b, c, rows, tours in lib.iter_decoded(board, closed):
+        jnames, jxy, names = _fragments(b.width, b.height)
+        methods = {r[8]: lib.method_name(r[8]) for r in rows}
+        if writer is None:
+            heads = {
+                m: json.dumps(
+                    {"width": b.width, "height": b.height, "closed": c, "method": name},
+                    separators=(",", ":"),
+                )[:-1]
+                + ',"path":['
+                for m, name in methods.items()
+            }
+            out.write(
+                "".join(
+                    f'{heads[r[8]]}{",".join([jnames[s] for s in p])}],"xy":['
+                    f"{','.join([jxy[s] for s in p])}]}}\n"
+                    for r, p in zip(rows, tours.tolist(), strict=True)
+                )
+            )
+        else:
+            for r, p in zip(rows, tours.tolist(), strict=True):
+                writer.writerow(
+                    (
+                        r[0],
+                        b.width,
+                        b.height,
+                        str(c).lower(),
+                        methods[r[8]],
+                        names[p[0]],
+                        names[p[-1]],
+                        "" if r[9] is None else r[9],
+                        _iso(r[11]),
+                        " ".join([names[s] for s in p]),
+                    )
+                )
+        n += len(rows)
+    return n
+
+
+def _iso(t: int) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# -- import ----------------------------------------------------------------------------------
+
+
+def import_tours(
+    lib: Library,
+    lines: Iterable[str],
+    *,
+    fmt: str = "jsonl",
+    source: str = "",
+    method: str | None = None,
+    chunk: int = 10_000,
+) -> ImportResult:
+    """Add the tours in ``lines`` (JSON lines, or CSV as :func:`export` writes it).
+
+    Every tour is validated; the first broken one rejects the whole import (one transaction)
+    with an :class:`ImportRejectedError` naming its line and problem. Tours the library already
+    holds (up to symmetry) are counted, not stored twice.
+    """
+    if fmt not in EXPORT_FORMATS:
+        raise KnightsTourError(
+            f"unknown import format {fmt!r}: choose one of {', '.join(EXPORT_FORMATS)}"
+        )
+    where = f"{source} line" if source else "line"
+    records = _jsonl_records(lines, where) if fmt == "jsonl" else _csv_records(lines, where)
+    result = ImportResult()
+    pending: dict[tuple[Board, bool, str], list[tuple[int, dict[str, Any], list[int]]]] = {}
+    held = 0
+    with lib.atomic():
+        for lineno, data in records:
+            try:
+                key, squares = _fast(data)
+            except _Slow:
+                key, squares = _slow(data, f"{where} {lineno}")
+            if method is not None:
+                key = (key[0], key[1], method)
+            pending.setdefault(key, []).append((lineno, data, squares))
+            held += 1
+            result.read += 1
+            if held >= chunk:
+                result.added += _flush(lib, pending, where)
+                held = 0
+        result.added += _flush(lib, pending, where)
+    return result
+
+
+class _Slow(Exception):
+    """The quick parse could not take this record: let Tour.from_dict judge it."""
+
+
+def _fast(data: Any) -> tuple[tuple[Board, bool, str], list[int]]:
+    """Board, kind, method and square indices of a well-formed record (no tour checks yet)."""
+    if not isinstance(data, dict):
+        raise _Slow
+    w, h, c = data.get("width"), data.get("height"), data.get("closed", False)
+    path, xy = data.get("path"), data.get("xy")
+    if not (type(w) is int and type(h) is int and type(c) is bool and isinstance(path, list)):
+        raise _Slow
+    if not (0 < w <= 1000 and 0 < h <= 1000):
+        raise _Slow
+    index = _name_index(w, h)
+    try:
+        squares = [index[s] for s in path]
+    except (KeyError, TypeError):
+        raise _Slow from None
+    if len(squares) != w * h:
+        raise _Slow
+    if xy is not None:
+        if not isinstance(xy, list) or len(xy) != len(squares):
+            raise _Slow
+        try:
+            if any(p[1] * w + p[0] != s or len(p) != 2 for p, s in zip(xy, squares, strict=True)):
+                raise _Slow
+        except (TypeError, IndexError):
+            raise _Slow from None
+    method = data.get("method") or "unknown"
+    if not isinstance(method, str):
+        raise _Slow
+    return (Board(w, h), c, method), squares
+
+
+def _slow(data: Any, where: str) -> tuple[tuple[Board, bool, str], list[int]]:
+    try:
+        t = Tour.from_dict(data)
+    except KnightsTourError as e:
+        raise ImportRejectedError(f"{where}: {e}; nothing imported", e.exit_code) from None
+    return (t.board, t.closed, t.method or "unknown"), t.indices.tolist()
+
+
+@lru_cache(maxsize=16)
+def _name_index(width: int, height: int) -> dict[str, int]:
+    names = _fragments(width, height)[2]
+    return {n: i for i, n in enumerate(names)}
+
+
+def _flush(
+    lib: Library,
+    pending: dict[tuple[Board, bool, str], list[tuple[int, dict[str, Any], list[int]]]],
+    where: str,
+) -> int:
+    """Validate (vectorised) and store the pending records; the number of new tours."""
+    added = 0
+    for (board, closed, method), recs in pending.items():
+        paths = np.array([r[2] for r in recs], dtype=np.int64)
+        ok = _valid_rows(board, paths, closed)
+        if not ok.all():
+            lineno, data, _ = recs[int(np.flatnonzero(~ok)[0])]
+            _slow(data, f"{where} {lineno}")  # raises, naming every problem
+            raise ImportRejectedError(f"{where} {lineno}: not a valid tour; nothing imported")
+        added += lib.add_batch(canonical_batch(board, closed, paths), method=method)
+    pending.clear()
+    return added
+
+
+def _valid_rows(board: Board, paths: np.ndarray, closed: bool) -> np.ndarray:
+    """Which rows of ``paths`` are tours: knight's moves, every square once, closed if said."""
+    w, n = board.width, board.area
+    x, y = paths % w, paths // w
+    dx, dy = np.abs(np.diff(x, axis=1)), np.abs(np.diff(y, axis=1))
+    ok = (((dx == 1) & (dy == 2)) | ((dx == 2) & (dy == 1))).all(axis=1)
+    seen = np.zeros(paths.size, dtype=bool)
+    seen[(paths + np.arange(paths.shape[0])[:, None] * n).ravel()] = True
+    ok &= seen.reshape(paths.shape).all(axis=1)
+    if closed:
+        cx, cy = np.abs(x[:, -1] - x[:, 0]), np.abs(y[:, -1] - y[:, 0])
+        ok &= ((cx == 1) & (cy == 2)) | ((cx == 2) & (cy == 1))
+    return ok
+
+
+def _jsonl_records(lines: Iterable[str], where: str) -> Iterator[tuple[int, Any]]:
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ImportRejectedError(
+                f"{where} {lineno}: not JSON: {e.msg} at column {e.colno}; nothing imported", 2
+            ) from None
+
+
+def _csv_records(lines: Iterable[str], where: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    reader = csv.reader(lines)
+    header = next(reader, None)
+    if header is None:
+        return
+    missing = [c for c in ("width", "height", "path") if c not in header]
+    if missing:
+        raise ImportRejectedError(
+            f"{where} 1: the CSV header lacks {', '.join(missing)}; nothing imported", 2
+        )
+    col = {name: i for i, name in enumerate(header)}
+    for row in reader:
+        lineno = reader.line_num
+        if not row:
+            continue
+        try:
+            rec: dict[str, Any] = {
+                "width": int(row[col["width"]]),
+                "height": int(row[col["height"]]),
+                "path": row[col["path"]].split(),
+            }
+            if "closed" in col:
+                text = row[col["closed"]].strip().lower()
+                if text not in ("true", "false", "1", "0", ""):
+                    raise ValueError(f"closed must be true or false, got {text!r}")
+                rec["closed"] = text in ("true", "1")
+            if "method" in col:
+                rec["method"] = row[col["method"]]
+        except (ValueError, IndexError) as e:
+            raise ImportRejectedError(f"{where} {lineno}: {e}; nothing imported", 2) from None
+        yield lineno, rec
