@@ -232,7 +232,7 @@ def test_puzzle_start_hint(client: TestClient) -> None:
 def test_puzzle_lost_position_is_reported(client: TestClient) -> None:
     data = client.get("/api/puzzle", params={"board": "5x5", "path": "a1,b3,d2,c4"}).json()
     assert data["status"] == "lost" and data["hint"] is None
-    assert "cannot all be visited from c4" in data["reason"]
+    assert "cannot all be visited from c4: the exact search proves it" in data["reason"]
 
 
 def test_puzzle_stuck(client: TestClient) -> None:

@@ -55,6 +55,9 @@ GENERATE_METHODS = ("auto", "warnsdorff", "backtrack")
 #: Batches in a row without a new tour after which a run gives up (the methods have found all
 #: they can reach, or the library holds every tour of the board).
 STALL_BATCHES = 25
+#: Boards of at most this many squares get long searches: they have few tours, and the library
+#: can hold every one (5 x 5 has 112 open tours up to symmetry, 6 x 6 has 1,245 closed).
+SMALL_BOARD = 36
 #: Walks in the pilot batch that ``auto`` uses to choose between the methods.
 PILOT_WALKS = 2000
 
@@ -235,6 +238,11 @@ def _plan(
             batch=int(min(16_384, max(16, 1_000_000 // n))),
             slack_moves=slack,
         )
+    if n <= SMALL_BOARD:  # searches that go on long enough to find every tour there is
+        return Plan(
+            board.width, board.height, closed, starts, method, seed, batch=2,
+            node_limit=5_000_000, per_search=1 << 14,
+        )  # fmt: skip
     return Plan(board.width, board.height, closed, starts, method, seed, batch=32)
 
 

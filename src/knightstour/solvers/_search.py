@@ -29,7 +29,9 @@ from numba import njit
 FOUND, EXHAUSTED, BUDGET = 1, 0, 2
 
 # slots of the int64 ``meta`` array
-_DEPTH, _NLOW, _STAMP, _NODES, _END, _SIZE = 0, 1, 2, 3, 4, 5
+_DEPTH, _NLOW, _STAMP, _NODES, _END, _SIZE, _USEA, _A0, _A1 = 0, 1, 2, 3, 4, 5, 6, 7, 8
+# rows of the int32 ``info`` array: per-square data that never changes during a search
+_PRIO, _COLOUR, _INA = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
@@ -54,8 +56,10 @@ def _low_remove(q, low_list, low_pos, meta):
 
 
 @njit(cache=True, nogil=True)
-def _visit(c, nbr, vis, deg, low_list, low_pos, meta):
+def _visit(c, nbr, vis, deg, low_list, low_pos, info, meta):
     vis[c] = 1
+    if info[_INA, c]:
+        meta[_A0 + info[_COLOUR, c]] -= 1
     _low_remove(c, low_list, low_pos, meta)
     for j in range(nbr.shape[1]):
         q = nbr[c, j]
@@ -67,7 +71,7 @@ def _visit(c, nbr, vis, deg, low_list, low_pos, meta):
 
 
 @njit(cache=True, nogil=True)
-def _unvisit(c, nbr, vis, deg, low_list, low_pos, meta):
+def _unvisit(c, nbr, vis, deg, low_list, low_pos, info, meta):
     for j in range(nbr.shape[1]):
         q = nbr[c, j]
         if q < 0 or vis[q]:
@@ -76,6 +80,8 @@ def _unvisit(c, nbr, vis, deg, low_list, low_pos, meta):
         if deg[q] == 2:
             _low_remove(q, low_list, low_pos, meta)
     vis[c] = 0
+    if info[_INA, c]:
+        meta[_A0 + info[_COLOUR, c]] += 1
     if deg[c] <= 1:
         _low_add(c, low_list, low_pos, meta)
 
@@ -162,13 +168,40 @@ def _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
 
 
 @njit(cache=True, nogil=True)
-def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, meta):
+def _alternation_ok(cur, end, k, info, meta):
+    """Whether the unvisited squares of the independent set A can still be spaced out.
+
+    Used when the leaper always changes colour and A (``info[_INA]``) is a set of squares no two
+    of which are a move apart, such as the two outer lines of a board four wide. The rest of the
+    path, squares 1..k after ``cur``, alternates colours, so A's squares of the other colour than
+    ``cur`` take odd places and the others even places, never two in a row: each switch between
+    odd and even places wastes one place.
+    """
+    colour = info[_COLOUR, cur]
+    odd = meta[_A0 + 1 - colour]
+    even = meta[_A0 + colour]
+    cur_in = info[_INA, cur]
+    places = k
+    if end >= 0 and info[_INA, end] == 0:
+        places = k - 1
+    if even == 0:
+        return odd <= (places + 1) // 2 - cur_in
+    if odd == 0:
+        return even <= places // 2
+    # odd places first then even (after a wasted place), or the other way round
+    return 2 * (odd + even) + cur_in <= places
+
+
+@njit(cache=True, nogil=True)
+def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta):
     """Fill ``cand[depth]`` with the moves worth trying from ``path[depth]``; their number."""
     cur = path[depth]
     size = meta[_SIZE]
     end = meta[_END]
     k = size - depth - 1  # squares still to visit
     nn = nbr.shape[1]
+    prio = info[_PRIO]
+    nprio = prio.size
     if k == 1:
         for j in range(nn):
             q = nbr[cur, j]
@@ -206,6 +239,8 @@ def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, met
                         forced = x
             else:
                 restrict = True
+    if meta[_USEA] and not _alternation_ok(cur, end, k, info, meta):
+        return 0
     if not _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
         return 0
     # candidates in Warnsdorff order (insertion sort on the onward count, stable)
@@ -218,9 +253,9 @@ def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, met
             continue
         if restrict and deg[q] > 1:
             continue
-        d = deg[q]
+        d = deg[q] * nprio + prio[q]
         i = n
-        while i > 0 and deg[cand[depth, i - 1]] > d:
+        while i > 0 and deg[cand[depth, i - 1]] * nprio + prio[cand[depth, i - 1]] > d:
             cand[depth, i] = cand[depth, i - 1]
             i -= 1
         cand[depth, i] = q
@@ -229,12 +264,16 @@ def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, met
 
 
 @njit(cache=True, nogil=True)
-def start(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, meta, first):
+def start(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, info, meta, first):
     """Set up the search from square ``first`` (``vis`` marks holes; ``meta`` holds size, end)."""
     n = nbr.shape[0]
     meta[_NLOW] = 0
+    meta[_A0] = 0
+    meta[_A1] = 0
     for q in range(n):
         low_pos[q] = -1
+        if not vis[q] and info[_INA, q]:
+            meta[_A0 + info[_COLOUR, q]] += 1
     for q in range(n):
         if vis[q]:
             deg[q] = 0
@@ -247,7 +286,7 @@ def start(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, m
         deg[q] = d
         if d <= 1:
             _low_add(q, low_list, low_pos, meta)
-    _visit(first, nbr, vis, deg, low_list, low_pos, meta)
+    _visit(first, nbr, vis, deg, low_list, low_pos, info, meta)
     path[0] = first
     meta[_DEPTH] = 0
     ci[0] = 0
@@ -255,11 +294,11 @@ def start(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, m
     if size == 1:
         ncand[0] = 0
         return
-    ncand[0] = _expand(0, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, meta)
+    ncand[0] = _expand(0, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta)
 
 
 @njit(cache=True, nogil=True)
-def run(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, meta, budget):
+def run(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, info, meta, budget):
     """Search on from the saved state for at most ``budget`` positions: FOUND, EXHAUSTED or BUDGET.
 
     On FOUND, ``path`` holds the tour. ``meta[_NODES]`` counts positions examined in all calls.
@@ -277,7 +316,7 @@ def run(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, met
                 return BUDGET
             c = cand[depth, ci[depth]]
             ci[depth] += 1
-            _visit(c, nbr, vis, deg, low_list, low_pos, meta)
+            _visit(c, nbr, vis, deg, low_list, low_pos, info, meta)
             depth += 1
             path[depth] = c
             nodes += 1
@@ -287,12 +326,12 @@ def run(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, met
                 return FOUND
             ci[depth] = 0
             ncand[depth] = _expand(
-                depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, meta
+                depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta
             )
         else:
             if depth == 0:
                 meta[_DEPTH] = 0
                 meta[_NODES] += nodes
                 return EXHAUSTED
-            _unvisit(path[depth], nbr, vis, deg, low_list, low_pos, meta)
+            _unvisit(path[depth], nbr, vis, deg, low_list, low_pos, info, meta)
             depth -= 1

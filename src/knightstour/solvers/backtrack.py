@@ -103,6 +103,16 @@ class Search:
         self.ci = np.zeros(max(size, 1), dtype=np.int32)
         self.work = np.zeros((5, n), dtype=np.int32)
         self.mark = np.zeros(n, dtype=np.int64)
+        idx = np.arange(n)
+        x, y = idx % board.width, idx // board.width
+        self.info = np.zeros((3, n), dtype=np.int32)
+        #: row 0, the tie-break among equal Warnsdorff counts: lower first (a rank per square)
+        self.info[0] = idx
+        self.info[1] = (x + y) & 1
+        self.alternating = sum(board.leaper) % 2 == 1
+        independent = _independent_lines(board)
+        if independent is not None:
+            self.info[2] = independent
         self.meta = np.zeros(8, dtype=np.int64)
         #: positions examined by every run so far
         self.nodes = 0
@@ -125,9 +135,10 @@ class Search:
         meta[:] = 0
         meta[k._SIZE] = self.board.size
         meta[k._END] = -1 if end is None else end
+        meta[k._USEA] = int(self.alternating and bool(self.info[2].any()))
         args = (
             self.nbr, vis, self.deg, self.low_list, self.low_pos, self.path, self.cand,
-            self.ncand, self.ci, self.work, self.mark, meta,
+            self.ncand, self.ci, self.work, self.mark, self.info, meta,
         )  # fmt: skip
         k.start(*args, first)
         spent = 0
@@ -156,6 +167,20 @@ class Search:
             partial=partial,
             board=self.board,
         )
+
+
+def _independent_lines(board: Board) -> np.ndarray | None:
+    """The two outer lines of a knight's board four wide: no move joins two of their squares.
+
+    Half the squares, so a tour alternates between them and the inner lines but for one move
+    (the argument behind the 4 x n theorem); the search uses it to prune.
+    """
+    if board.leaper != (1, 2) or 4 not in (board.width, board.height):
+        return None
+    idx = np.arange(board.area)
+    x, y = idx % board.width, idx // board.width
+    outer = (y == 0) | (y == 3) if board.height == 4 else (x == 0) | (x == 3)
+    return outer.astype(np.int32)
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,12 @@ Standard library and the package only, no web framework: the app calls :func:`as
 >>> a.status, a.hint in {"e1", "e3", "d4", "b4", "a3"}
 ('playing', True)
 >>> print(assess(parse_position(Board(5, 5), "a1,c2,e3,c4"), time_limit=10).reason)
-lost: the 21 unvisited squares cannot all be visited from c4 (exhaustive search: ...)
+the 21 unvisited squares cannot all be visited from c4: the exact search proves it
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -146,6 +147,15 @@ def _completion(pos: Position, deadline: float) -> list[int]:
     return [int(s) for s in rest[1:]]
 
 
+def _why(e: NoTourError) -> str:
+    """The reason the exact search gives, said of the position rather than a board with holes."""
+    m = re.search(r"\(([\d,]+) positions examined\)", e.reason)
+    if m:
+        n = m.group(1)
+        return "the exact search proves it" + ("" if n == "0" else f" ({n} positions examined)")
+    return e.reason.split(": ", 1)[-1]
+
+
 def assess(pos: Position, *, time_limit: float = 2.0) -> Assessment:
     """Judge a position: won, stuck, lost (proved), playing (with a hint), or unknown (timed out).
 
@@ -197,11 +207,9 @@ def assess(pos: Position, *, time_limit: float = 2.0) -> Assessment:
         left = b.size - len(path)
         where = f"from {name(path[-1])}"
         if pos.closed:
-            where += f" and back next to the start {name(path[0])}"
+            where += f" with a last move back to the start {name(path[0])}"
         return Assessment(
-            "lost",
-            None,
-            f"lost: the {left} unvisited squares cannot all be visited {where} ({e.reason})",
+            "lost", None, f"the {left} unvisited squares cannot all be visited {where}: {_why(e)}"
         )
     except SearchFailedError:
         return Assessment(

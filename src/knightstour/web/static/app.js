@@ -9,8 +9,9 @@
 (function () {
   const SVGNS = "http://www.w3.org/2000/svg";
   const S = 40;            // square size in SVG units
-  const LEFT = 24;         // room for rank labels
-  const BOTTOM = 22;       // room for file labels
+  let LEFT = 24;           // room for rank labels (set by drawBoard)
+  let BOTTOM = 22;         // room for file labels
+  let LABEL = 13;          // label font size
   const PAD = 3;
   const SPEEDS = [1, 2, 4, 8, 16, 32, 64, 128, 256];  // moves per second
   const DETAIL_MAX = 30;   // show numbers and counts on boards up to this many files and ranks
@@ -94,6 +95,9 @@
   function drawBoard() {
     const { W, H } = state;
     buildNeighbours();
+    LABEL = detailed() ? 13 : Math.max(13, Math.round(Math.max(W, H) * 0.55));
+    LEFT = Math.ceil(String(H).length * LABEL * 0.62) + 9;
+    BOTTOM = Math.ceil(LABEL * 1.35) + 4;
     svg.textContent = "";
     svg.setAttribute("viewBox", `0 0 ${LEFT + W * S + PAD} ${PAD + H * S + BOTTOM}`);
     svg.setAttribute("aria-label", `Board, ${W} files by ${H} ranks`);
@@ -122,10 +126,13 @@
     const coords = el("g", { class: "coords", "aria-hidden": "true" }, svg);
     const every = Math.max(1, Math.ceil(Math.max(W, H) / 26));
     for (let x = 0; x < W; x += every) {
-      el("text", { x: LEFT + x * S + S / 2, y: PAD + H * S + 16 }, coords).textContent = fileName(x);
+      el("text", { x: LEFT + x * S + S / 2, y: PAD + H * S + LABEL * 1.2, "font-size": LABEL }, coords)
+        .textContent = fileName(x);
     }
     for (let y = 0; y < H; y += every) {
-      el("text", { x: LEFT - 5, y: PAD + (H - 1 - y) * S + S / 2 + 5, class: "rank" }, coords)
+      el("text", {
+        x: LEFT - 5, y: PAD + (H - 1 - y) * S + S / 2 + LABEL * 0.36, class: "rank", "font-size": LABEL,
+      }, coords)
         .textContent = String(y + 1);
     }
     const counts = el("g", { class: "counts", "aria-hidden": "true" }, svg);
@@ -514,7 +521,7 @@
       puzzleMsg(`You win! A ${v.closed ? "closed " : ""}tour of all ${N} squares.`, "win");
       $("board-wrap").classList.add("won");
     } else if (v.status === "lost" || v.status === "stuck") {
-      puzzleMsg(`This position is lost. ${v.reason}. Undo and try another move.`, "lost");
+      puzzleMsg(`This position is lost: ${v.reason}. Undo and try another move.`, "lost");
     } else if (v.status === "unknown") {
       puzzleMsg(v.reason + ".", "");
     } else if (n === 0) {
