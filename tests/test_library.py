@@ -498,7 +498,10 @@ def test_cli_generate_and_library(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["library", "import", str(out_file), "--db", str(tmp_path / "b.db")]) == 0
     assert "5 new" in capsys.readouterr().out
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(out_file.read_text().replace('"a1"', '"a2"', 1))
+    first = json.loads(out_file.read_text().splitlines()[0])
+    first["path"][3], first["path"][4] = first["path"][4], first["path"][3]
+    del first["xy"]
+    bad.write_text(out_file.read_text() + json.dumps(first) + "\n")
     assert main(["library", "import", str(bad), "--db", str(tmp_path / "b.db")]) == 1
     err = capsys.readouterr().err
     assert (

@@ -18,7 +18,7 @@ problem.
 >>> import_tours(Library(":memory:"), ['{"width": 5, "height": 5, "path": ["a1", "b2"]}'])
 Traceback (most recent call last):
 ...
-knightstour.library.io.ImportRejectedError: line 1: not a valid tour: move 2 (a1 to b2) is not a knight's move (and 1 more problems); nothing imported
+knightstour.library.io.ImportRejectedError: line 1: not a valid tour: move 2 (a1 to b2) is not a knight's move; 23 squares are never visited: ...; nothing imported
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import IO, Any
 import numpy as np
 
 from knightstour.board import Board, BoardLike, file_name
-from knightstour.errors import KnightsTourError
+from knightstour.errors import InvalidTourError, KnightsTourError
 from knightstour.library.store import Library, canonical_batch
 from knightstour.tour import Tour
 
@@ -233,6 +233,12 @@ def _fast(data: Any) -> tuple[tuple[Board, bool, str], list[int]]:
 def _slow(data: Any, where: str) -> tuple[tuple[Board, bool, str], list[int]]:
     try:
         t = Tour.from_dict(data)
+    except InvalidTourError as e:
+        listed = "; ".join(str(p) for p in e.problems[:3])
+        more = f" (and {len(e.problems) - 3} more)" if len(e.problems) > 3 else ""
+        raise ImportRejectedError(
+            f"{where}: not a valid tour: {listed}{more}; nothing imported", e.exit_code
+        ) from None
     except KnightsTourError as e:
         raise ImportRejectedError(f"{where}: {e}; nothing imported", e.exit_code) from None
     return (t.board, t.closed, t.method or "unknown"), t.indices.tolist()
