@@ -32,11 +32,15 @@ import numpy as np
 
 from knightstour.board import Board
 from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+from knightstour.solvers import _search as _k
+from knightstour.solvers._search import BUDGET, EXHAUSTED, FOUND  # noqa: F401
 
-__all__ = ["Search", "backtrack", "colour_obstruction", "exact_search"]
+__all__ = ["Search", "backtrack", "colour_obstruction", "exact_search", "luby"]
 
 #: Positions examined between two looks at the clock.
 SLICE = 200_000
+#: Positions of the shortest random restart (restarts get multiples of it, in Luby's sequence).
+PROBE_UNIT = 1_000
 
 
 def colour_obstruction(
@@ -82,90 +86,159 @@ def colour_obstruction(
 
 
 class Search:
-    """The exact search on one board: arrays allocated once, reused for every start and end."""
+    """The exact search on one board: arrays allocated once, reused for every start and end.
+
+    :meth:`begin` sets up a search from one square (to an end square), :meth:`advance` runs it
+    for a budget of positions and can be called again to go on where it stopped.
+
+    >>> s = Search(Board(5, 5))
+    >>> s.begin(0, None)
+    >>> s.advance(10**6) == FOUND, s.path[:3].tolist()
+    (True, [0, 7, 4])
+    """
 
     def __init__(self, board: Board) -> None:
-        from knightstour.solvers import _search
-
-        self._k = _search
         self.board = board
         self.nbr = np.ascontiguousarray(board.neighbour_table())
-        n, size = board.area, board.size
+        n, size = board.area, max(board.size, 1)
         self.base_vis = np.zeros(n, dtype=np.uint8)
         if board.holes:
             self.base_vis[list(board.holes)] = 1
+        self.vis = self.base_vis.copy()
         self.deg = np.zeros(n, dtype=np.int32)
         self.low_list = np.zeros(n, dtype=np.int32)
         self.low_pos = np.full(n, -1, dtype=np.int32)
-        self.path = np.zeros(max(size, 1), dtype=np.int32)
-        self.cand = np.zeros((max(size, 1), self.nbr.shape[1]), dtype=np.int32)
-        self.ncand = np.zeros(max(size, 1), dtype=np.int32)
-        self.ci = np.zeros(max(size, 1), dtype=np.int32)
+        self.path = np.zeros(size, dtype=np.int32)
+        self.cand = np.zeros((size, self.nbr.shape[1]), dtype=np.int32)
+        self.ncand = np.zeros(size, dtype=np.int32)
+        self.ci = np.zeros(size, dtype=np.int32)
         self.work = np.zeros((5, n), dtype=np.int32)
         self.mark = np.zeros(n, dtype=np.int64)
         idx = np.arange(n)
-        x, y = idx % board.width, idx // board.width
         self.info = np.zeros((3, n), dtype=np.int32)
-        #: row 0, the tie-break among equal Warnsdorff counts: lower first (a rank per square)
-        self.info[0] = idx
-        self.info[1] = (x + y) & 1
-        self.alternating = sum(board.leaper) % 2 == 1
+        self.info[0] = idx  # tie-break among equal Warnsdorff counts: lower rank first
+        self.info[1] = (idx % board.width + idx // board.width) & 1  # colour
         independent = _independent_lines(board)
-        if independent is not None:
+        if independent is not None and sum(board.leaper) % 2 == 1:
             self.info[2] = independent
-        self.meta = np.zeros(8, dtype=np.int64)
-        #: positions examined by every run so far
+        self.meta = np.zeros(16, dtype=np.int64)
+        #: positions examined by every search so far
         self.nodes = 0
 
     def degree(self, square: int) -> int:
         """The number of moves from ``square``."""
         return int(np.count_nonzero(self.nbr[square] >= 0))
 
-    def run(
-        self, first: int, end: int | None, *, deadline: float | None, budget: int | None
-    ) -> np.ndarray | None:
-        """A Hamiltonian path from ``first`` (to ``end``); None when there is none.
+    def shuffle(self, rng: np.random.Generator) -> None:
+        """Break ties between equal Warnsdorff counts at random from now on."""
+        self.info[0] = rng.permutation(self.board.area).astype(np.int32)
 
-        Raises :class:`SearchFailedError` when ``deadline`` (``time.monotonic()``) passes or
-        ``budget`` positions are spent; the exception's ``partial`` is the path it was on.
-        """
-        k = self._k
-        vis = self.base_vis.copy()
-        meta = self.meta
-        meta[:] = 0
-        meta[k._SIZE] = self.board.size
-        meta[k._END] = -1 if end is None else end
-        meta[k._USEA] = int(self.alternating and bool(self.info[2].any()))
-        args = (
-            self.nbr, vis, self.deg, self.low_list, self.low_pos, self.path, self.cand,
-            self.ncand, self.ci, self.work, self.mark, self.info, meta,
+    def _args(self) -> tuple[np.ndarray, ...]:
+        return (
+            self.nbr, self.vis, self.deg, self.low_list, self.low_pos, self.path, self.cand,
+            self.ncand, self.ci, self.work, self.mark, self.info, self.meta,
         )  # fmt: skip
-        k.start(*args, first)
-        spent = 0
-        try:
-            while True:
-                step = SLICE if budget is None else min(SLICE, budget - spent)
-                if step <= 0:
-                    raise self._gave_up("the node limit was reached")
-                status = k.run(*args, step)
-                spent = int(meta[k._NODES])
-                if status == k.FOUND:
-                    return self.path[: self.board.size].copy()
-                if status == k.EXHAUSTED:
-                    return None
-                if deadline is not None and time.monotonic() > deadline:
-                    raise self._gave_up("the time limit was reached")
-        finally:
-            self.nodes += int(meta[k._NODES])
 
-    def _gave_up(self, why: str) -> SearchFailedError:
-        depth = int(self.meta[self._k._DEPTH])
-        partial = self.path[: depth + 1].copy()
+    def begin(self, first: int, end: int | None) -> None:
+        """Set up a search for a path from ``first`` through every square (ending on ``end``)."""
+        meta = self.meta
+        self.vis[:] = self.base_vis
+        meta[:] = 0
+        meta[_k._SIZE] = self.board.size
+        meta[_k._END] = -1 if end is None else end
+        meta[_k._USEA] = int(bool(self.info[2].any()))
+        _k.start(*self._args(), first)
+
+    def advance(self, budget: int) -> int:
+        """Search on for at most ``budget`` positions: FOUND (see :attr:`path`), EXHAUSTED or BUDGET."""
+        before = int(self.meta[_k._NODES])
+        status = int(_k.run(*self._args(), budget))
+        self.nodes += int(self.meta[_k._NODES]) - before
+        return status
+
+    @property
+    def partial(self) -> np.ndarray:
+        """The path the search is on."""
+        return self.path[: int(self.meta[_k._DEPTH]) + 1].copy()
+
+
+def luby(i: int) -> int:
+    """The ``i``-th term (from 1) of Luby's universal restart sequence: 1 1 2 1 1 2 4 1 1 2 ...
+
+    >>> [luby(i) for i in range(1, 16)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    """
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    if i == (1 << k) - 1:
+        return 1 << (k - 1)
+    return luby(i - (1 << (k - 1)) + 1)
+
+
+class _Portfolio:
+    """A complete search interleaved with short restarts that break ties at random.
+
+    Depth-first search is heavy-tailed: one bad early choice can cost millions of positions while
+    most orderings find a tour in a few hundred. So the complete search (which alone can prove
+    absence) gets half of the work, in growing slices, and the other half goes to restarts with
+    random tie-breaks and budgets in Luby's sequence. Either may answer: a restart that runs to
+    the end without a tour is a proof too.
+    """
+
+    def __init__(
+        self, board: Board, deadline: float | None, node_limit: int | None, seed: int
+    ) -> None:
+        self.main = Search(board)
+        self.probe = Search(board)
+        self.rng = np.random.default_rng(seed)
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.restarts = 0
+
+    @property
+    def nodes(self) -> int:
+        return self.main.nodes + self.probe.nodes
+
+    def _step(self, search: Search, budget: int) -> int:
+        if self.node_limit is not None:
+            budget = min(budget, self.node_limit - self.nodes)
+            if budget <= 0:
+                raise self.gave_up("the node limit was reached", search)
+        return search.advance(budget)
+
+    def solve(self, first: int, end: int | None) -> np.ndarray | None:
+        """A path from ``first`` (to ``end``) through every square, or None if there is none."""
+        self.main.begin(first, end)
+        slice_ = PROBE_UNIT
+        while True:
+            status = self._step(self.main, slice_)
+            if status == FOUND:
+                return self.main.path.copy()
+            if status == EXHAUSTED:
+                return None
+            spent = 0
+            while spent < slice_:
+                self.restarts += 1
+                self.probe.shuffle(self.rng)
+                self.probe.begin(first, end)
+                before = self.probe.nodes
+                status = self._step(self.probe, PROBE_UNIT * luby(self.restarts))
+                spent += self.probe.nodes - before
+                if status == FOUND:
+                    return self.probe.path.copy()
+                if status == EXHAUSTED:
+                    return None
+            slice_ = min(2 * slice_, SLICE)
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise self.gave_up("the time limit was reached", self.main)
+
+    def gave_up(self, why: str, search: Search) -> SearchFailedError:
         return SearchFailedError(
-            f"exact search gave up: {why} after {self.nodes + int(self.meta[self._k._NODES]):,} "
-            f"positions, with neither a tour nor a proof that none exists",
-            partial=partial,
-            board=self.board,
+            f"exact search gave up: {why} after {self.nodes:,} positions, with neither a tour "
+            f"nor a proof that none exists",
+            partial=search.partial,
+            board=search.board,
         )
 
 
@@ -253,6 +326,7 @@ def exact_search(
     *,
     deadline: float | None = None,
     node_limit: int | None = None,
+    seed: int | None = None,
 ) -> np.ndarray:
     """A tour found by exhaustive search, as square indices in visit order.
 
@@ -286,18 +360,15 @@ def exact_search(
         raise NoTourError(f"{_describe(board, start, end, closed)}: {why}")
     if board.size == 1:
         return np.array([next(board.squares())], dtype=np.int32)
-    board.require_memory(80, "the exact search")
-    search = Search(board)
-    for plan in _plans(search, start, end, closed):
-        budget = None if node_limit is None else node_limit - search.nodes
-        if budget is not None and budget <= 0:
-            raise search._gave_up("the node limit was reached")
-        path = search.run(plan.first, plan.end, deadline=deadline, budget=budget)
+    board.require_memory(160, "the exact search")
+    portfolio = _Portfolio(board, deadline, node_limit, 0 if seed is None else seed)
+    for plan in _plans(portfolio.main, start, end, closed):
+        path = portfolio.solve(plan.first, plan.end)
         if path is not None:
             return _orient(board, path, start, end, closed)
     raise NoTourError(
         f"exhaustive search: {_describe(board, start, end, closed)} "
-        f"({search.nodes:,} positions examined)"
+        f"({portfolio.nodes:,} positions examined)"
     )
 
 
@@ -312,7 +383,12 @@ def backtrack(
     deadline: float | None = None,
     node_limit: int | None = None,
 ) -> np.ndarray:
-    """The ``backtrack`` method: :func:`exact_search` (``tiebreak`` and ``seed`` do not apply)."""
+    """The ``backtrack`` method: :func:`exact_search`; ``seed`` steers its random restarts.
+
+    ``tiebreak`` does not apply (ties between equal counts go by square, then at random).
+    """
     if node_limit is not None and (isinstance(node_limit, bool) or node_limit < 1):
         raise KnightsTourError(f"node limit must be a positive integer, got {node_limit!r}")
-    return exact_search(board, start, end, closed, deadline=deadline, node_limit=node_limit)
+    return exact_search(
+        board, start, end, closed, deadline=deadline, node_limit=node_limit, seed=seed
+    )
