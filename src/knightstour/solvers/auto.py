@@ -15,10 +15,31 @@ import numpy as np
 from knightstour.board import Board
 from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
 
-__all__ = ["auto", "strategies"]
+__all__ = ["auto", "default_start", "strategies"]
 
 #: Random-tie Warnsdorff walks tried by auto before the exact methods.
 RANDOM_WALKS = 64
+#: Boards up to this many squares get the exact search without any bound: it is complete, and on
+#: every such board it answers in well under a second (``make bench``), so auto never gives up.
+EXACT_UNBOUNDED = 64
+#: On larger boards, the positions the exact search may examine before auto moves on (unless a
+#: time limit was given, which then bounds it instead).
+EXACT_BUDGET = 3_000_000
+
+
+def default_start(board: Board) -> int:
+    """The start square auto uses when none is given: a corner (fewest moves), first in order.
+
+    A corner has the corner colour and lies on an outer line, so it admits a tour on every board
+    that has one (odd boards, 4 x n and 3 x n included).
+
+    >>> default_start(Board(8, 8)), default_start(Board(3, 3, holes=frozenset({0})))
+    (0, 2)
+    """
+    moves = {q: len(board.moves(q)) for q in (0, board.width - 1) if q not in board.holes}
+    if moves:
+        return min(moves, key=lambda q: (moves[q], q))
+    return next(board.squares())
 
 
 def strategies(
@@ -44,7 +65,10 @@ def strategies(
     elif board.size <= 250_000:
         yield "warnsdorff", {"tiebreak": tiebreak, "attempts": 200 if board.size <= 4096 else 20}
     if "backtrack" in METHODS:
-        yield "backtrack", {}
+        if board.size <= EXACT_UNBOUNDED:
+            yield "backtrack", {}
+        else:
+            yield "backtrack", {"node_limit": EXACT_BUDGET}
     if "divide" in METHODS and board.size <= 250_000:
         yield "divide", {}
 
@@ -69,18 +93,17 @@ def auto(
         kwargs = dict(end=end, closed=closed, seed=seed, deadline=deadline)
         kwargs["tiebreak"] = opts.pop("tiebreak", tiebreak)
         kwargs.update(opts)
-        if name == "warnsdorff" and start is None:
-            starts: list[int | None] = [0]
-        else:
-            starts = [start]
-        for s in starts:
-            try:
-                return METHODS[name](board, s, **kwargs), name
-            except SearchFailedError as err:
-                failures.append(f"{name}: {err}")
-            except NoTourError:
-                raise
-            except KnightsTourError as err:  # a method that does not apply to this request
-                failures.append(f"{name}: {err}")
+        if name == "backtrack" and deadline is not None:
+            kwargs.pop("node_limit", None)  # the time limit bounds it instead
+        # the exact search chooses its own start (it tries them all when it must)
+        s = default_start(board) if start is None and name == "warnsdorff" else start
+        try:
+            return METHODS[name](board, s, **kwargs), name
+        except SearchFailedError as err:
+            failures.append(f"{name}: {err}")
+        except NoTourError:
+            raise
+        except KnightsTourError as err:  # a method that does not apply to this request
+            failures.append(f"{name}: {err}")
     detail = failures[-1] if failures else "no method applies"
     raise SearchFailedError(f"no tour found ({len(failures)} attempts); last: {detail}")

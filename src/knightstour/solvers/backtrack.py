@@ -11,7 +11,7 @@ when a ``deadline`` or ``node_limit`` stops it first,
 
 >>> import knightstour as kt
 >>> kt.solve("3x4", start="a1", method="backtrack").path[:3]
-['a1', 'c2', 'a3']
+['a1', 'b3', 'c1']
 >>> backtrack(kt.Board(3, 7), kt.Board(3, 7).parse_square("b2"))
 Traceback (most recent call last):
 ...
