@@ -1,8 +1,11 @@
-"""Whether a tour can exist, and why not: theorems and colour parity, before any search.
+"""Whether a tour can exist, and why not: theorems, colour parity, and a bounded exact search.
 
-:func:`exists` answers ``True``, ``False`` or ``None`` (no theorem decides; a search must) with a
-human reason. It never searches itself; :func:`knightstour.solvers.solve` and the exact search
-build on it.
+:func:`exists` answers ``True``, ``False`` or ``None`` (undecided) with a human reason. Theorems
+and parity answer instantly on any board. Where they are silent (given start and end squares, a
+closed tour through a given move, boards with holes), a board of at most :data:`SEARCH_AREA`
+squares is settled by the exact search of :mod:`knightstour.solvers.backtrack` within
+:data:`SEARCH_NODES` positions; ``None`` means that bound was hit, or the board is too large to
+search.
 
 >>> exists("4x4").exists, exists("5x5", closed=True).reason.split(":")[0]
 (False, 'no closed tour on 5x5')
@@ -21,15 +24,51 @@ Sources:
   colours. The 4 × n argument colours the two outer lines A and the two inner lines B: every move
   from A lands on B, and with the chessboard colouring this forces both ends of an open tour onto
   the outer lines (and rules out closed tours).
+- Start squares on boards without closed tours (3 × n, 4 × n, odd × odd): on every board of area
+  <= 64 (:data:`VERIFIED_AREA`), every start square allowed by colour parity and the 4 × n rule
+  admits an open tour, except the squares of the two middle ranks of 3 × 4 (Euler's three 3 × 4
+  tours all run between the end ranks, Euler 1759), the centre of 3 × 7, and b3, b6 of 3 × 8
+  (see Jelliss, *Knight's Tour Notes* 3a, "Open knight's tours of three-rank boards", 2000).
+  Verified by this package's exhaustive search on every such board and square
+  (``tests/test_existence.py``), and against a plain enumerator up to area 30.
+- Given start and end squares on n × n boards, n >= 6: Conrad et al. (1994) show a tour runs
+  between any two squares that colour parity allows (checked here by exhaustive search on 6 × 6,
+  7 × 7 and 8 × 8 for every pair; 5 × 5 has exceptions).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from knightstour.board import Board, BoardLike, parse_board
 
-__all__ = ["Existence", "closed_tour_exists", "exists", "open_tour_exists"]
+__all__ = [
+    "SEARCH_AREA",
+    "SEARCH_NODES",
+    "VERIFIED_AREA",
+    "Existence",
+    "closed_tour_exists",
+    "colour_obstruction",
+    "exists",
+    "open_tour_exists",
+    "start_squares",
+]
+
+#: Boards up to this many squares are settled by the exact search where theory is silent ...
+SEARCH_AREA = 100
+#: ... within this many positions (about a second at most).
+SEARCH_NODES = 1_000_000
+#: The start-square facts of boards without closed tours are verified up to this area.
+VERIFIED_AREA = 64
+#: Start squares with no open tour on 3 x n boards beyond colour parity, as (x, y) with the board
+#: turned 3 wide: x across, y along the long side. Every other square colour parity allows
+#: admits a tour on 3 x n boards of area <= VERIFIED_AREA.
+THREE_WIDE_EXCEPTIONS: dict[int, frozenset[tuple[int, int]]] = {
+    4: frozenset((x, y) for x in range(3) for y in (1, 2)),
+    7: frozenset({(1, 3)}),
+    8: frozenset({(1, 2), (1, 5)}),
+}
 
 
 @dataclass(frozen=True)
@@ -161,7 +200,10 @@ def exists(
     s = None if start is None else b.parse_square(start)
     e = None if end is None else b.parse_square(end)
     if not b.is_plain_knight:
-        return _generic(b, s, e, closed)
+        verdict = _generic(b, s, e, closed)
+        if verdict.exists is None:
+            return _by_search(b, s, e, closed, verdict.reason)
+        return verdict
     whole = closed_tour_exists(b) if closed else open_tour_exists(b)
     if not whole.exists:
         return whole
@@ -184,10 +226,13 @@ def exists(
                     f"no closed tour from {name(s)} to {name(e)}: a closed tour ends a knight's "
                     f"move from its start, and {name(e)} is not",
                 )
-            return Existence(
-                None,
-                f"{b.spec} has closed tours, but whether one uses the move {name(e)}-{name(s)} "
-                f"is for the search to decide",
+            return _by_search(
+                b,
+                s,
+                e,
+                closed,
+                f"{b.spec} has closed tours, but no theorem decides whether one uses the move "
+                f"{name(e)}-{name(s)}",
             )
         sq = s if s is not None else e
         return Existence(
@@ -203,8 +248,20 @@ def exists(
             if verdict is not None and verdict.exists is False:
                 return verdict
     if s is not None and e is not None:
-        return Existence(
-            None, f"no theorem decides whether a tour runs from {name(s)} to {name(e)} on {b.spec}"
+        m, n = _sides(b)
+        if m == n >= 6:
+            return Existence(
+                True,
+                f"a tour runs from {name(s)} to {name(e)} on {b.spec}: on n x n boards with "
+                f"n >= 6 a tour joins any two squares that colour parity allows (Conrad et al. "
+                f"1994)",
+            )
+        return _by_search(
+            b,
+            s,
+            e,
+            False,
+            f"no theorem decides whether a tour runs from {name(s)} to {name(e)} on {b.spec}",
         )
     sq, role = (s, "from") if s is not None else (e, "to")
     assert sq is not None
@@ -217,7 +274,9 @@ def exists(
     verdict = _single_end(b, sq, role)
     if verdict is not None:
         return verdict
-    return Existence(None, f"no theorem decides whether a tour runs {role} {name(sq)} on {b.spec}")
+    return _by_search(
+        b, s, e, False, f"no theorem decides whether a tour runs {role} {name(sq)} on {b.spec}"
+    )
 
 
 def _colour_ends(b: Board, s: int, e: int) -> Existence | None:
@@ -275,7 +334,112 @@ def _single_end(b: Board, sq: int, role: str) -> Existence | None:
 
 
 def _small_board_fact(b: Board, sq: int, role: str) -> Existence | None:
-    """Start squares on boards without closed tours that admit a tour, where known."""
+    """Start squares on boards without closed tours that admit a tour, where known.
+
+    Called after colour parity and the 4 x n rule, for boards with open but no closed tours.
+    """
+    m, n = _sides(b)
+    name = b.square_name(sq)
+    x, y = b.xy(sq)
+    if b.width > b.height:
+        x, y = y, x
+    if m == 3 and (x, y) in THREE_WIDE_EXCEPTIONS.get(n, ()):
+        return Existence(
+            False,
+            f"no tour {role} {name} on {b.spec}: exhaustive search finds none (3x4, 3x7 and 3x8 "
+            f"have start squares without a tour beyond colour parity; Jelliss 2000)",
+        )
+    if b.size <= VERIFIED_AREA:
+        return Existence(
+            True,
+            f"a tour runs {role} {name} on {b.spec}: on every board of up to {VERIFIED_AREA} "
+            f"squares, each square that colour parity (and the 4 x n rule) allows is the end of "
+            f"a tour, but for a few on 3x4, 3x7 and 3x8 (verified by exhaustive search)",
+        )
+    return None
+
+
+def _by_search(b: Board, s: int | None, e: int | None, closed: bool, silent: str) -> Existence:
+    """The exact search's answer on a small board, within a bound; ``silent`` when not asked."""
+    if b.size > SEARCH_AREA:
+        return Existence(
+            None, f"{silent} (and {b.spec} is too large for a quick exhaustive search)"
+        )
+    return _search_answer(b, s, e, closed, silent)
+
+
+@lru_cache(maxsize=4096)
+def _search_answer(b: Board, s: int | None, e: int | None, closed: bool, silent: str) -> Existence:
+    from knightstour.errors import NoTourError, SearchFailedError
+    from knightstour.solvers.backtrack import exact_search
+
+    try:
+        exact_search(b, s, e, closed, node_limit=SEARCH_NODES)
+    except NoTourError as err:
+        return Existence(False, err.reason)
+    except SearchFailedError:
+        return Existence(
+            None, f"{silent}, and an exhaustive search gave up after {SEARCH_NODES:,} positions"
+        )
+    name = b.square_name
+    what = "a closed tour" if closed else "a tour"
+    where = "".join(f" {word} {name(q)}" for word, q in (("from", s), ("to", e)) if q is not None)
+    return Existence(True, f"exhaustive search finds {what}{where} on {b.spec}")
+
+
+def start_squares(board: BoardLike, *, closed: bool = False) -> dict[int, Existence]:
+    """For every square, whether a tour starts there (:func:`exists` with that start).
+
+    >>> m = start_squares("3x4")
+    >>> "".join("Y" if m[q] else "." for q in sorted(m))
+    'YYY......YYY'
+    """
+    b = parse_board(board)
+    return {q: exists(b, q, closed=closed) for q in b.squares()}
+
+
+def colour_obstruction(
+    board: Board, start: int | None, end: int | None, closed: bool
+) -> str | None:
+    """Why colour counts rule a tour out, or None (only for leapers that always change colour).
+
+    Works on any board, holes included: a path alternates colours, so a closed tour needs as many
+    squares of each colour, an open one needs them within one, with both ends on the majority
+    colour when they differ, and ends of different colours when they are equal.
+
+    >>> colour_obstruction(Board(5, 5), 1, None, False)
+    'b1 has the minority colour: the board has 13 squares of one colour and 12 of the other, and a path that alternates colours starts and ends on the majority colour'
+    """
+    a, c = board.leaper
+    if (a + c) % 2 == 0:
+        return None
+    ones = sum(board.colour(q) for q in board.squares())
+    zeros = board.size - ones
+    if closed and ones != zeros:
+        return (
+            f"the board has {zeros} squares of one colour and {ones} of the other, and a closed "
+            f"tour alternates colours, so it needs as many of each"
+        )
+    if abs(ones - zeros) > 1:
+        return (
+            f"the board has {zeros} squares of one colour and {ones} of the other, and a path "
+            f"that alternates colours needs them within one"
+        )
+    name = board.square_name
+    if ones != zeros:
+        minority = 1 if ones < zeros else 0
+        for sq in (start, end):
+            if sq is not None and board.colour(sq) == minority:
+                return (
+                    f"{name(sq)} has the minority colour: the board has {max(ones, zeros)} "
+                    f"squares of one colour and {min(ones, zeros)} of the other, and a path that "
+                    f"alternates colours starts and ends on the majority colour"
+                )
+    elif start is not None and end is not None and board.colour(start) == board.colour(end):
+        return (
+            f"{name(start)} and {name(end)} have the same colour, but a path that alternates "
+            f"colours over an even number of squares ends on the other colour"
+        )
     return None
 
 
@@ -283,20 +447,7 @@ def _generic(b: Board, s: int | None, e: int | None, closed: bool) -> Existence:
     """Boards with holes or other leapers: only counting and colour arguments apply."""
     if b.size == 0:
         return Existence(False, "the board has no squares")
-    a, c = b.leaper
-    if (a + c) % 2 == 1:
-        light = sum(b.colour(q) for q in b.squares())
-        dark = b.size - light
-        if closed and light != dark:
-            return Existence(
-                False,
-                f"no closed tour: the board has {dark} squares of one colour and {light} of the "
-                f"other, and this leaper always changes colour",
-            )
-        if abs(light - dark) > 1:
-            return Existence(
-                False,
-                f"no tour: the board has {dark} squares of one colour and {light} of the other, "
-                f"and a leaper that always changes colour needs them within one",
-            )
-    return Existence(None, "no theorem covers this board; the search decides")
+    why = colour_obstruction(b, s, e, closed)
+    if why is not None:
+        return Existence(False, f"no {'closed ' if closed else ''}tour: {why}")
+    return Existence(None, "no theorem covers this board")

@@ -22,7 +22,6 @@ squares, which the rest of the path must cover, entering at a neighbour of ``cur
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 #: Status codes returned by :func:`run`.
@@ -88,7 +87,7 @@ def _unvisit(c, nbr, vis, deg, low_list, low_pos, info, meta):
 
 @njit(cache=True, nogil=True)
 def _adjacent(a, b, nbr):
-    for j in range(nbr.shape[1]):
+    for j in range(nbr.shape[1]):  # noqa: SIM110 (a generator would not compile)
         if nbr[a, j] == b:
             return True
     return False
@@ -162,9 +161,7 @@ def _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
                         return False
     if t != k:
         return False
-    if end >= 0 and maxstart >= 0 and not (maxstart <= disc[end] <= minend):
-        return False
-    return True
+    return end < 0 or maxstart < 0 or maxstart <= disc[end] <= minend
 
 
 @njit(cache=True, nogil=True)

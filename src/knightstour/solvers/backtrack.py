@@ -12,10 +12,10 @@ when a ``deadline`` or ``node_limit`` stops it first,
 >>> import knightstour as kt
 >>> kt.solve("3x4", start="a1", method="backtrack").path[:3]
 ['a1', 'b3', 'c1']
->>> backtrack(kt.Board(3, 7), kt.Board(3, 7).parse_square("b2"))
+>>> backtrack(kt.Board(3, 7), kt.Board(3, 7).parse_square("b4"))
 Traceback (most recent call last):
 ...
-knightstour.errors.NoTourError: exhaustive search: no tour from b2 on 3x7 (... positions examined)
+knightstour.errors.NoTourError: exhaustive search: no tour from b4 on 3x7 (... positions examined)
 
 A closed tour is searched from the square with the fewest moves (a corner: both its moves are
 forced) and then rotated to begin on the requested square; an open tour to a given ``end`` with
@@ -32,57 +32,16 @@ import numpy as np
 
 from knightstour.board import Board
 from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+from knightstour.existence import colour_obstruction
 from knightstour.solvers import _search as _k
 from knightstour.solvers._search import BUDGET, EXHAUSTED, FOUND  # noqa: F401
 
-__all__ = ["Search", "backtrack", "colour_obstruction", "exact_search", "luby"]
+__all__ = ["Search", "backtrack", "exact_search", "luby"]
 
 #: Positions examined between two looks at the clock.
 SLICE = 200_000
 #: Positions of the shortest random restart (restarts get multiples of it, in Luby's sequence).
 PROBE_UNIT = 1_000
-
-
-def colour_obstruction(
-    board: Board, start: int | None, end: int | None, closed: bool
-) -> str | None:
-    """Why colour counts rule a tour out, or None (only for leapers that always change colour).
-
-    >>> b = Board(5, 5)
-    >>> colour_obstruction(b, 1, None, False)
-    'b1 has the minority colour: the board has 13 squares of one colour and 12 of the other, and a path that alternates colours starts and ends on the majority colour'
-    """
-    a, c = board.leaper
-    if (a + c) % 2 == 0:
-        return None
-    ones = sum(board.colour(q) for q in board.squares())
-    zeros = board.size - ones
-    if closed and ones != zeros:
-        return (
-            f"the board has {zeros} squares of one colour and {ones} of the other, and a closed "
-            f"tour alternates colours, so it needs as many of each"
-        )
-    if abs(ones - zeros) > 1:
-        return (
-            f"the board has {zeros} squares of one colour and {ones} of the other, and a path "
-            f"that alternates colours needs them within one"
-        )
-    name = board.square_name
-    if ones != zeros:
-        minority = 1 if ones < zeros else 0
-        for sq in (start, end):
-            if sq is not None and board.colour(sq) == minority:
-                return (
-                    f"{name(sq)} has the minority colour: the board has {max(ones, zeros)} "
-                    f"squares of one colour and {min(ones, zeros)} of the other, and a path that "
-                    f"alternates colours starts and ends on the majority colour"
-                )
-    elif start is not None and end is not None and board.colour(start) == board.colour(end):
-        return (
-            f"{name(start)} and {name(end)} have the same colour, but a path that alternates "
-            f"colours over an even number of squares ends on the other colour"
-        )
-    return None
 
 
 class Search:
@@ -349,7 +308,9 @@ def exact_search(
         raise NoTourError(f"no closed tour on {board.spec}: a closed tour needs at least 3 squares")
     if start is not None and end is not None:
         if start == end and board.size > 1:
-            raise NoTourError(f"no tour from {name(start)} to itself: a tour visits each square once")
+            raise NoTourError(
+                f"no tour from {name(start)} to itself: a tour visits each square once"
+            )
         if closed and not board.is_move(start, end):
             raise NoTourError(
                 f"no closed tour from {name(start)} to {name(end)}: a closed tour ends a move "
