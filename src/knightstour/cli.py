@@ -388,7 +388,64 @@ def _add_exists(sub: Any) -> None:
     p.add_argument("--start", metavar="SQ", help="start square")
     p.add_argument("--end", metavar="SQ", help="end square")
     p.add_argument("--closed", action="store_true", help="ask about closed tours")
+    p.add_argument(
+        "--all-starts",
+        action="store_true",
+        help="print the board map of start squares that admit a tour (Y yes, . no, ? unknown)",
+    )
     p.add_argument("--format", default="text", choices=("text", "json"), help="output format")
+
+
+#: --all-starts prints a character per square: boards up to this many squares
+ALL_STARTS_MAX = 40_000
+
+
+def _all_starts(board: Any, args: argparse.Namespace) -> int:
+    """The map of start squares with an open tour, top rank first; with --closed, the closed answer."""
+    import knightstour as kt
+
+    if args.start or args.end:
+        raise UsageError("--all-starts maps every start square: give no --start or --end")
+    if board.area > ALL_STARTS_MAX or board.width > 200:
+        raise UsageError(
+            f"--all-starts prints one character per square: {board.spec} is too large "
+            f"(at most 200 wide and {ALL_STARTS_MAX:,} squares)"
+        )
+    answers = kt.existence.start_squares(board)
+    mark = {True: "Y", False: ".", None: "?"}
+    rows = [
+        " ".join(mark[answers[y * board.width + x].exists] for x in range(board.width))
+        for y in range(board.height - 1, -1, -1)
+    ]
+    closed = kt.exists(board, closed=True) if args.closed else None
+    known = [a.exists for a in answers.values()]
+    if args.format == "json":
+        data: dict[str, Any] = {
+            "width": board.width,
+            "height": board.height,
+            "map": [r.replace(" ", "") for r in rows],
+            "starts": {board.square_name(q): a.exists for q, a in answers.items()},
+        }
+        if closed is not None:
+            data["closed"] = closed.to_dict()
+        print(json.dumps(data))
+    else:
+        rw = len(str(board.height))
+        print(
+            f"start squares of open tours on {board.spec} (Y a tour starts there, . none, ? unknown):"
+        )
+        for y, row in zip(range(board.height, 0, -1), rows, strict=True):
+            print(f"{y:>{rw}} | {row}")
+        print(" " * (rw + 3) + " ".join(kt.board.file_name(x) for x in range(board.width)))
+        if closed is not None:
+            word = {True: "yes", False: "no", None: "unknown"}[closed.exists]
+            print(f"closed tour: {word}: {closed.reason}")
+    overall = (
+        closed.exists
+        if closed is not None
+        else (True if True in known else None if None in known else False)
+    )
+    return {True: EXIT_OK, False: EXIT_NO, None: EXIT_GAVE_UP}[overall]
 
 
 def cmd_exists(args: argparse.Namespace) -> int:
@@ -396,6 +453,8 @@ def cmd_exists(args: argparse.Namespace) -> int:
     import knightstour as kt
 
     board = kt.parse_board(args.board)
+    if args.all_starts:
+        return _all_starts(board, args)
     answer = kt.exists(board, args.start, end=args.end, closed=args.closed)
     if args.format == "json":
         print(json.dumps({"width": board.width, "height": board.height, **answer.to_dict()}))
