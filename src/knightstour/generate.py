@@ -58,6 +58,8 @@ STALL_BATCHES = 25
 #: Boards of at most this many squares get long searches: they have few tours, and the library
 #: can hold every one (5 x 5 has 112 open tours up to symmetry, 6 x 6 has 1,245 closed).
 SMALL_BOARD = 36
+#: A transaction commits the batches of at most this many seconds: what ``kill -9`` can lose.
+COMMIT_SECONDS = 1.0
 #: Walks in the pilot batch that ``auto`` uses to choose between the methods.
 PILOT_WALKS = 2000
 
@@ -179,7 +181,20 @@ def run_batch(plan: Plan, first: int, count: int | None = None) -> Batch:
 
 
 def _worker_init(plan: Plan) -> None:
+    _die_with_parent()
     _arrays(plan)
+
+
+def _die_with_parent() -> None:
+    """On Linux, have the kernel end this worker when the process that started it dies (say by
+    ``kill -9``), rather than let it find out at its next write."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
 
 
 def _worker_batch(args: tuple[Plan, int]) -> Batch:
@@ -306,6 +321,7 @@ def _generate(
     progress: bool | IO[str] | None,
 ) -> GenerateResult:
     t0 = time.perf_counter()
+    lib.db.execute("PRAGMA cache_size=-131072")  # 128 MiB: the unique index of a big library
     run = _resumable(lib, b, closed, s, method, seed, count)
     starts = start_squares(b, s, closed)
     if not starts:
@@ -336,31 +352,38 @@ def _generate(
     try:
         if n_workers > 1:
             pool = _pool(n_workers, plan)
-        while need > 0:
+
+        def next_batch() -> Batch:
             if pool is None:
-                batch = run_batch(plan, nxt)
-            else:
-                while len(pending) < 2 * n_workers:
-                    first = nxt + len(pending) * plan.batch
-                    pending.append(pool.apply_async(_worker_batch, ((plan, first),)))
-                batch = pending.popleft().get()
-            nxt += plan.batch
-            result.walks += plan.batch
+                return run_batch(plan, nxt)
+            while len(pending) < 2 * n_workers:
+                first = nxt + len(pending) * plan.batch
+                pending.append(pool.apply_async(_worker_batch, ((plan, first),)))
+            return pending.popleft().get()
+
+        while need > 0 and not result.stalled:
+            # one transaction: the worker batches of up to COMMIT_SECONDS (fewer, larger commits
+            # write each page of the unique index once for many tours, not once for each batch)
             with lib.atomic():
-                new = lib.add_batch(batch.head(need), method=plan.method, run=run["id"])
-                since_new = 0 if new else since_new + plan.batch
-                need -= new
-                lib.db.execute(
-                    "UPDATE runs SET added = added + ?, next_walk = ?, walks_since_new = ?, "
-                    "updated = ?, finished = ? WHERE id = ?",
-                    (new, nxt, since_new, int(time.time()), int(need <= 0), run["id"]),
-                )
-            result.added += new
-            bar.update(count - need)
-            if since_new >= STALL_BATCHES * plan.batch and need > 0:
-                result.stalled = True
-                lib.db.execute("UPDATE runs SET finished = 1 WHERE id = ?", (run["id"],))
-                break
+                t_commit = time.monotonic()
+                while need > 0 and time.monotonic() - t_commit < COMMIT_SECONDS:
+                    batch = next_batch()
+                    nxt += plan.batch
+                    result.walks += plan.batch
+                    new = lib.add_batch(batch.head(need), method=plan.method, run=run["id"])
+                    since_new = 0 if new else since_new + plan.batch
+                    need -= new
+                    result.stalled = need > 0 and since_new >= STALL_BATCHES * plan.batch
+                    lib.db.execute(
+                        "UPDATE runs SET added = added + ?, next_walk = ?, walks_since_new = ?, "
+                        "updated = ?, finished = ? WHERE id = ?",
+                        (new, nxt, since_new, int(time.time()), int(need <= 0), run["id"]),
+                    )
+                    result.added += new
+                    bar.update(count - need)
+                    if result.stalled:
+                        lib.db.execute("UPDATE runs SET finished = 1 WHERE id = ?", (run["id"],))
+                        break
     finally:
         if pool is not None:
             pool.terminate()

@@ -175,17 +175,18 @@ def import_tours(
     where = f"{source} line" if source else "line"
     records = _jsonl_records(lines, where) if fmt == "jsonl" else _csv_records(lines, where)
     result = ImportResult()
-    pending: dict[tuple[Board, bool, str], list[tuple[int, dict[str, Any], list[int]]]] = {}
+    pending: dict[tuple[Board, bool, str], list[tuple[int, Any, list[int]]]] = {}
     held = 0
     with lib.atomic():
-        for lineno, data in records:
+        for lineno, data, keep in records:
             try:
                 key, squares = _fast(data)
             except _Slow:
                 key, squares = _slow(data, f"{where} {lineno}")
             if method is not None:
                 key = (key[0], key[1], method)
-            pending.setdefault(key, []).append((lineno, data, squares))
+            # keep the line's text, not its parsed objects: a few objects a tour, not hundreds
+            pending.setdefault(key, []).append((lineno, keep, squares))
             held += 1
             result.read += 1
             if held >= chunk:
@@ -209,25 +210,17 @@ def _fast(data: Any) -> tuple[tuple[Board, bool, str], list[int]]:
         raise _Slow
     if not (0 < w <= 1000 and 0 < h <= 1000):
         raise _Slow
-    index = _name_index(w, h)
+    index, pairs = _squares(w, h)
     try:
         squares = [index[s] for s in path]
     except (KeyError, TypeError):
         raise _Slow from None
-    if len(squares) != w * h:
+    if len(squares) != w * h or (xy is not None and xy != [pairs[s] for s in squares]):
         raise _Slow
-    if xy is not None:
-        if not isinstance(xy, list) or len(xy) != len(squares):
-            raise _Slow
-        try:
-            if any(p[1] * w + p[0] != s or len(p) != 2 for p, s in zip(xy, squares, strict=True)):
-                raise _Slow
-        except (TypeError, IndexError):
-            raise _Slow from None
     method = data.get("method") or "unknown"
     if not isinstance(method, str):
         raise _Slow
-    return (Board(w, h), c, method), squares
+    return (_board(w, h), c, method), squares
 
 
 def _slow(data: Any, where: str) -> tuple[tuple[Board, bool, str], list[int]]:
@@ -245,14 +238,21 @@ def _slow(data: Any, where: str) -> tuple[tuple[Board, bool, str], list[int]]:
 
 
 @lru_cache(maxsize=16)
-def _name_index(width: int, height: int) -> dict[str, int]:
+def _squares(width: int, height: int) -> tuple[dict[str, int], list[list[int]]]:
+    """Square name -> index, and index -> ``[x, y]``."""
     names = _fragments(width, height)[2]
-    return {n: i for i, n in enumerate(names)}
+    pairs = [[s % width, s // width] for s in range(width * height)]
+    return {n: i for i, n in enumerate(names)}, pairs
+
+
+@lru_cache(maxsize=16)
+def _board(width: int, height: int) -> Board:
+    return Board(width, height)
 
 
 def _flush(
     lib: Library,
-    pending: dict[tuple[Board, bool, str], list[tuple[int, dict[str, Any], list[int]]]],
+    pending: dict[tuple[Board, bool, str], list[tuple[int, Any, list[int]]]],
     where: str,
 ) -> int:
     """Validate (vectorised) and store the pending records; the number of new tours."""
@@ -261,8 +261,8 @@ def _flush(
         paths = np.array([r[2] for r in recs], dtype=np.int64)
         ok = _valid_rows(board, paths, closed)
         if not ok.all():
-            lineno, data, _ = recs[int(np.flatnonzero(~ok)[0])]
-            _slow(data, f"{where} {lineno}")  # raises, naming every problem
+            lineno, keep, _ = recs[int(np.flatnonzero(~ok)[0])]
+            _slow(json.loads(keep) if isinstance(keep, str) else keep, f"{where} {lineno}")
             raise ImportRejectedError(f"{where} {lineno}: not a valid tour; nothing imported")
         added += lib.add_batch(canonical_batch(board, closed, paths), method=method)
     pending.clear()
@@ -284,19 +284,20 @@ def _valid_rows(board: Board, paths: np.ndarray, closed: bool) -> np.ndarray:
     return ok
 
 
-def _jsonl_records(lines: Iterable[str], where: str) -> Iterator[tuple[int, Any]]:
+def _jsonl_records(lines: Iterable[str], where: str) -> Iterator[tuple[int, Any, Any]]:
+    """``(line number, parsed record, what to keep to parse it again)`` for each line."""
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            yield lineno, json.loads(line)
+            yield lineno, json.loads(line), line
         except json.JSONDecodeError as e:
             raise ImportRejectedError(
                 f"{where} {lineno}: not JSON: {e.msg} at column {e.colno}; nothing imported", 2
             ) from None
 
 
-def _csv_records(lines: Iterable[str], where: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def _csv_records(lines: Iterable[str], where: str) -> Iterator[tuple[int, dict[str, Any], Any]]:
     reader = csv.reader(lines)
     header = next(reader, None)
     if header is None:
@@ -326,4 +327,4 @@ def _csv_records(lines: Iterable[str], where: str) -> Iterator[tuple[int, dict[s
                 rec["method"] = row[col["method"]]
         except (ValueError, IndexError) as e:
             raise ImportRejectedError(f"{where} {lineno}: {e}; nothing imported", 2) from None
-        yield lineno, rec
+        yield lineno, rec, rec

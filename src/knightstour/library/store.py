@@ -241,7 +241,7 @@ class Library:
         if not memory:
             db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA cache_size=-65536")
+        db.execute("PRAGMA cache_size=-8192")  # 8 MiB: reads stream; writers ask for more
         db.execute("PRAGMA wal_autocheckpoint=8192")
         self.migrate()
 
