@@ -91,52 +91,156 @@ def find_problems(
         return [Problem("empty", "the tour has no squares")]
     if not np.issubdtype(seq.dtype, np.integer):
         return [Problem("empty", f"square indices must be integers, not {seq.dtype}")]
-    seq = seq.astype(np.int64, copy=False)
     problems: list[Problem] = []
-    n, w = board.area, board.width
+    n = board.area
+    # in chunks (and two threads for long sequences), so that a tour of 10^8 squares is checked
+    # in about a second with little more memory than the tour itself
+    complete = seq.size == board.size
+    seen = np.zeros(n, dtype=bool) if complete else None
+    halves = [(0, seq.size)]
+    if seq.size >= _THREADED:
+        halves = [(0, seq.size // 2), (seq.size // 2, seq.size)]
+    if len(halves) == 1:
+        scans = [_scan(board, seq, 0, seq.size, seen)]
+    else:
+        from concurrent.futures import ThreadPoolExecutor
 
-    # off the board (or on a hole)
-    off = (seq < 0) | (seq >= n)
-    if board.holes:
-        holes = np.fromiter(board.holes, dtype=np.int64)
-        off |= np.isin(seq, holes)
-    bad = np.flatnonzero(off)
+        with ThreadPoolExecutor(len(halves)) as pool:
+            scans = list(pool.map(lambda h: _scan(board, seq, h[0], h[1], seen), halves))
+    off_at = [i for sc in scans for i in sc[0]][:MAX_LISTED]
+    move_at = [i for sc in scans for i in sc[2]][:MAX_LISTED]
+    n_off = sum(sc[1] for sc in scans)
+    n_moves = sum(sc[3] for sc in scans)
     problems += _listed(
         "off-board",
         [
             Problem(
                 "off-board", f"move {i + 1} ({name(seq[i])}) is off the {board.spec} board", i + 1
             )
-            for i in bad[:MAX_LISTED]
+            for i in off_at
         ],
-        bad.size,
+        n_off,
         "squares off the board",
     )
+    problems += _listed(
+        "not-a-move",
+        [
+            Problem(
+                "not-a-move",
+                f"move {i + 2} ({name(seq[i])} to {name(seq[i + 1])}) is not a knight's move",
+                i + 2,
+            )
+            for i in move_at
+        ],
+        n_moves,
+        "moves that are not knight's moves",
+    )
+    first_off = bool(off_at and off_at[0] == 0)
+    last_off = bool(scans[-1][4])
 
-    # consecutive squares a leaper move apart (only between squares on the board)
-    if seq.size > 1:
-        a, b = seq[:-1], seq[1:]
-        both_on = ~off[:-1] & ~off[1:]
-        dx = np.abs(a % w - b % w)
-        dy = np.abs(a // w - b // w)
-        lo, hi = np.minimum(dx, dy), np.maximum(dx, dy)
-        p, q = board.leaper
-        notmove = both_on & ~((lo == p) & (hi == q))
-        bad = np.flatnonzero(notmove)
-        problems += _listed(
-            "not-a-move",
-            [
-                Problem(
-                    "not-a-move",
-                    f"move {i + 2} ({name(seq[i])} to {name(seq[i + 1])}) is not a knight's move",
-                    i + 2,
-                )
-                for i in bad[:MAX_LISTED]
-            ],
-            bad.size,
-            "moves that are not knight's moves",
+    # repeated and missing squares: a tour of board.size squares on the board that reaches
+    # every square is a permutation; only otherwise are the problems looked for one by one
+    if complete and n_off == 0:
+        complete = int(np.count_nonzero(seen)) == board.size
+    else:
+        complete = False
+    del seen
+    if not complete:
+        problems += _repeated_and_missing(board, seq, name)
+
+    ends_on_board = seq.size and not first_off and not last_off
+    if (
+        closed
+        and ends_on_board
+        and (board.size < 2 or not board.is_move(int(seq[-1]), int(seq[0])))
+    ):
+        problems.append(
+            Problem(
+                "not-closed",
+                f"not closed: the last square {name(seq[-1])} is not a knight's "
+                f"move from the first {name(seq[0])}",
+                int(seq.size),
+            )
         )
+    return problems
 
+
+#: Squares checked at a time by :func:`find_problems`, and the length from which two threads do.
+_CHUNK = 1 << 18
+_THREADED = 1 << 22
+
+
+def _unsigned(a: np.ndarray) -> type:
+    return np.uint32 if a.dtype == np.int32 else np.uint64
+
+
+def _scan(board: Board, seq: np.ndarray, lo: int, hi: int, seen: np.ndarray | None,
+          ) -> tuple[list[int], int, list[int], int, bool]:
+    """Off-board squares and non-moves of ``seq[lo:hi]`` (and the move into it), marking the
+    squares on the board in ``seen``: (first off-board positions, their number, first non-move
+    positions, their number, whether the last square is off the board)."""
+    n, w = board.area, board.width
+    p, q = board.leaper
+    holes = np.fromiter(board.holes, dtype=np.int64) if board.holes else None
+    small = np.int32 if n < 2**30 and (p + q) * w < 2**30 else np.int64
+    span = (p + q) * w  # |dx| * w + |dy| * w of a leaper move
+    off_at: list[int] = []
+    move_at: list[int] = []
+    n_off = n_moves = 0
+    prev = prev_off = None
+    if lo > 0:
+        first = seq[lo - 1 : lo]
+        prev = np.where((first < 0) | (first >= n), 0, first).astype(small)
+        prev_off = (first < 0) | (first >= n)
+        if holes is not None:
+            prev_off |= np.isin(first, holes)
+    for i0 in range(lo, hi, _CHUNK):
+        c = seq[i0 : min(i0 + _CHUNK, hi)]
+        if c.dtype == small:
+            off = c.view(_unsigned(c)) >= n  # negatives wrap round to large
+        else:
+            off = (c < 0) | (c >= n)
+            c = np.where(off, 0, c).astype(small)
+        if holes is not None:
+            off |= np.isin(c, holes)
+        any_off = bool(off.any())
+        if any_off:
+            bad = np.flatnonzero(off)
+            n_off += bad.size
+            off_at += (bad[: MAX_LISTED - len(off_at)] + i0).tolist()
+        if seen is not None:
+            seen[c[~off] if any_off else c] = True
+        # consecutive squares a leaper move apart (only between squares on the board)
+        if prev is not None:
+            c, off, base = np.concatenate([prev, c]), np.concatenate([prev_off, off]), i0 - 1
+            any_off = any_off or bool(off[0])
+        else:
+            base = i0
+        prev, prev_off = c[-1:], off[-1:]
+        if c.size > 1:
+            cs = np.where(off, 0, c) if any_off else c
+            x = cs % w
+            adx = np.abs(np.diff(x))
+            ady = np.abs(np.diff(cs) - np.diff(x))  # |dy| * w
+            move = adx * w + ady == span
+            move &= (adx == p) | (adx == q) if q - p > 1 else (adx - p).view(_unsigned(adx)) <= q - p
+            if any_off:
+                move |= off[:-1] | off[1:]
+            if not move.all():
+                bad = np.flatnonzero(~move)
+                n_moves += bad.size
+                move_at += (bad[: MAX_LISTED - len(move_at)] + base).tolist()
+    return off_at, n_off, move_at, n_moves, bool(prev_off is not None and prev_off[0])
+
+
+def _repeated_and_missing(board: Board, seq: np.ndarray, name: Any) -> list[Problem]:
+    """The repeated and missing squares of a sequence (the slow, exact count)."""
+    problems: list[Problem] = []
+    n = board.area
+    seq = seq.astype(np.int64, copy=False)
+    off = (seq < 0) | (seq >= n)
+    if board.holes:
+        off |= np.isin(seq, np.fromiter(board.holes, dtype=np.int64))
     # repeated and missing squares
     on = seq[~off]
     counts = np.bincount(on, minlength=n) if on.size else np.zeros(n, dtype=np.int64)
@@ -163,20 +267,6 @@ def find_problems(
             Problem("missing", f"{miss.size:,} squares are never visited: {names}{more}")
         )
 
-    ends_on_board = seq.size and not off[0] and not off[-1]
-    if (
-        closed
-        and ends_on_board
-        and (board.size < 2 or not board.is_move(int(seq[-1]), int(seq[0])))
-    ):
-        problems.append(
-            Problem(
-                "not-closed",
-                f"not closed: the last square {name(seq[-1])} is not a knight's "
-                f"move from the first {name(seq[0])}",
-                int(seq.size),
-            )
-        )
     return problems
 
 

@@ -231,8 +231,9 @@ def _assemble(n: int, pieces: list[_Piece], src: np.ndarray, dst: np.ndarray, st
     nxt = np.empty(n, dtype=np.int32)
     out = np.empty(n, dtype=np.int32)
     if n > _COMPILED:
-        from knightstour.solvers._divide_kernels import fill, follow
+        from knightstour.solvers._divide_kernels import kernel
 
+        fill, follow = kernel("fill", n), kernel("follow", n)
         for p in pieces:
             fill(nxt, p.origins, p.src, p.dst)
         nxt[src] = dst
@@ -317,7 +318,8 @@ def _block_tour(seq: np.ndarray, w: int, h: int, cycle: bool) -> _BlockTour:
     return _BlockTour(seq, cycle, f)
 
 
-def _grid(board: Board, s: int) -> tuple[list[_Piece], np.ndarray, np.ndarray]:
+def _grid(board: Board, s: int) -> np.ndarray:
+    """A tour of a board with both sides at least 5, from ``s``, as int32 board indices."""
     W, H = board.width, board.height
     sx, sy = s % W, s // W
     both_odd = bool(W % 2 and H % 2)
@@ -326,30 +328,53 @@ def _grid(board: Board, s: int) -> tuple[list[_Piece], np.ndarray, np.ndarray]:
     X0 = np.concatenate([[0], np.cumsum(cols)[:-1]]).astype(np.int64)
     Y0 = np.concatenate([[0], np.cumsum(rows)[:-1]]).astype(np.int64)
     nr, nc = len(rows), len(cols)
+    ng = len(GRID_SIZES)
     ci = np.array([GRID_SIZES.index(c) for c in cols])
     ri = np.array([GRID_SIZES.index(r) for r in rows])
-    ng = len(GRID_SIZES)
     tid = ri[:, None] * ng + ci[None, :]  # type of each block; the path block gets its own
+    # the root of the spanning tree: the block holding the start square
+    root_i = int(np.searchsorted(Y0, sy, side="right")) - 1
+    root_j = int(np.searchsorted(X0, sx, side="right")) - 1
+    entry = (sy - int(Y0[root_i])) * cols[root_j] + (sx - int(X0[root_j]))
     tours: dict[int, _BlockTour] = {}
+    sizes: dict[int, tuple[int, int]] = {}
     for t in np.unique(tid).tolist():
         w, h = GRID_SIZES[t % ng], GRID_SIZES[t // ng]
+        sizes[t] = (w, h)
         if not (w % 2 and h % 2):
             tours[t] = _block_tour(_data()[f"grid_closed/{w}x{h}"], w, h, True)
-    root_i, root_j = 0, 0
     if both_odd:
-        root_i, root_j = ir, jc
+        assert (root_i, root_j) == (ir, jc)
         w, h = cols[jc], rows[ir]
-        local = (sy - int(Y0[ir])) * w + (sx - int(X0[jc]))
-        row = _start_row(f"grid_path/{w}x{h}/{0 if jc == 0 else 1}", local)
+        row = _start_row(f"grid_path/{w}x{h}/{0 if jc == 0 else 1}", entry)
         if row is None:  # pragma: no cover - the data covers every corner-coloured square
-            raise SearchFailedError(f"internal error: no {w}x{h} block tour from {local}")
-        tours[-1] = _block_tour(row, w, h, False)
-        tid[ir, jc] = -1
-    tabs = {name: np.zeros(ng * ng + 1, dtype=np.uint8) for name in ("BR", "BLH", "TL", "BLV")}
+            raise SearchFailedError(f"internal error: no {w}x{h} block tour from {entry}")
+        path_t = ng * ng
+        tours[path_t] = _block_tour(row, w, h, False)
+        sizes[path_t] = (w, h)
+        tid[ir, jc] = path_t
+    nt = ng * ng + 1
+    names = ("BR", "BLH", "TL", "BLV")
+    tabs = {name: np.zeros(nt, dtype=np.uint8) for name in names}
+    seqs = np.zeros((nt, 121), dtype=np.int64)
+    posof = np.zeros((nt, 121), dtype=np.int64)
+    goff = np.zeros((nt, 121), dtype=np.int64)
+    lens = np.ones(nt, dtype=np.int64)
+    joins = np.zeros((nt, 8), dtype=np.int64)
+    cycle = np.zeros(nt, dtype=np.bool_)
     for t, bt in tours.items():
-        for name in tabs:
+        w, h = sizes[t]
+        n = w * h
+        for name in names:
             tabs[name][t] = bt.f[name]
-    fBR, fBLH, fTL, fBLV = (tabs[k][tid] for k in ("BR", "BLH", "TL", "BLV"))
+        seqs[t, :n] = bt.seq
+        posof[t, bt.seq.astype(np.int64)] = np.arange(n)
+        loc = np.arange(n)
+        goff[t, :n] = (loc // w) * W + loc % w
+        lens[t] = n
+        joins[t] = [v for name in names for v in grid_edges(w, h)[name]]
+        cycle[t] = bt.cycle
+    fBR, fBLH, fTL, fBLV = (tabs[k][tid] for k in names)
 
     # orientations: blocks joined by a move pair must run those moves in matching directions
     step = np.zeros((nr, nc), dtype=np.uint8)
@@ -360,46 +385,33 @@ def _grid(board: Board, s: int) -> tuple[list[_Piece], np.ndarray, np.ndarray]:
     Q = np.bitwise_xor.accumulate(vstep)
     o0 = P[root_i, root_j] ^ Q ^ Q[root_i]
     orient = P ^ o0[:, None]
+    flag_h = fBR ^ orient  # block (i, j) runs BR from a1 to a2
+    flag_v = (fTL ^ orient)[:, 0]  # block (i, 0) runs TL from a1 to a2
 
-    origins = Y0[:, None] * W + X0[None, :]
-    pieces = []
-    for t, bt in tours.items():
-        w, h = GRID_SIZES[t % ng], GRID_SIZES[t // ng]
-        if t == -1:
-            w, h = cols[jc], rows[ir]
-        for o in (0, 1):
-            sel = (tid == t) & (orient == o)
-            if not sel.any():
-                continue
-            src, dst = _links(bt.seq, w, W, cycle=bt.cycle, reverse=bool(o))
-            pieces.append(_Piece(origins[sel], src, dst))
+    out = np.empty(board.size, dtype=np.int32)
+    toucher = None
+    if board.size >= 1 << 24:  # fault the output's pages in while Numba loads
+        import threading
 
-    srcs, dsts = [], []
-    if nc > 1:  # joins along the rows: BR of the left block with BLH of the right one
-        oa = origins[:, :-1].ravel()
-        ob = origins[:, 1:].ravel()
-        wa = np.broadcast_to(np.array(cols[:-1], dtype=np.int64), (nr, nc - 1)).ravel()
-        flag = (fBR[:, :-1] ^ orient[:, :-1]).ravel().astype(bool)
-        a1, a2 = oa + wa - 1, oa + 2 * W + wa - 2
-        b1, b2 = ob + W + 1, ob + 3 * W
-        srcs += [np.where(flag, a1, a2), np.where(flag, b2, b1)]
-        dsts += [np.where(flag, b1, b2), np.where(flag, a2, a1)]
-    if nr > 1:  # joins up the first column: TL of the lower block with BLV of the upper one
-        ol, ou = origins[:-1, 0], origins[1:, 0]
-        hl = np.array(rows[:-1], dtype=np.int64)
-        flag = (fTL[:-1, 0] ^ orient[:-1, 0]).astype(bool)
-        a1, a2 = ol + (hl - 1) * W, ol + (hl - 2) * W + 2
-        b1, b2 = ou + W + 1, ou + 3
-        srcs += [np.where(flag, a1, a2), np.where(flag, b2, b1)]
-        dsts += [np.where(flag, b1, b2), np.where(flag, a2, a1)]
-    if both_odd:
-        w = cols[jc]
-        last = int(tours[-1].seq[-1])
-        srcs.append(np.array([origins[ir, jc] + (last // w) * W + last % w]))
-        dsts.append(np.array([-1]))
-    src = np.concatenate(srcs) if srcs else np.empty(0, dtype=np.int64)
-    dst = np.concatenate(dsts) if dsts else np.empty(0, dtype=np.int64)
-    return pieces, src, dst
+        toucher = threading.Thread(target=_touch, args=(out,), daemon=True)
+        toucher.start()
+    from knightstour.solvers._divide_kernels import kernel
+
+    walk = kernel("grid_walk", board.size)
+    if toucher is not None:
+        toucher.join()
+    count = walk(W, X0, Y0, tid, orient, flag_h, flag_v, seqs, lens, posof, goff, joins, cycle,
+                 root_i, root_j, entry, out)
+    if count != board.size:  # pragma: no cover - a bug, never the user's fault
+        raise SearchFailedError(f"internal error: divide covered {count} of {board.size}")
+    return out
+
+
+def _touch(a: np.ndarray) -> None:
+    """Write one element of every page of ``a`` (NumPy releases the GIL meanwhile)."""
+    step = 4096 // a.itemsize
+    for i in range(0, a.size, 1 << 24):
+        a[i : i + (1 << 24) : step] = 0
 
 
 # -- boards 3 or 4 wide ---------------------------------------------------------------------------
@@ -654,6 +666,5 @@ def divide(
         return np.zeros(1, dtype=np.int32)
     board.require_memory(9, "the divide construction")
     if min(board.width, board.height) >= 5:
-        pieces, src, dst = _grid(board, s)
-        return _assemble(board.size, pieces, src, dst, s)
+        return _grid(board, s)
     return _thin(board, s, closed)
