@@ -14,7 +14,7 @@ from knightstour.board import Board
 
 
 @njit(cache=True)
-def _count(nbr, size, start, end, closed, limit):
+def _count(nbr, size, start, end, closed, limit, ends):
     n_moves = nbr.shape[1]
     vis = np.zeros(nbr.shape[0], dtype=np.uint8)
     path = np.empty(size, dtype=np.int64)
@@ -34,6 +34,7 @@ def _count(nbr, size, start, end, closed, limit):
                         ok = True
             if ok:
                 count += 1
+                ends[last] += 1
                 if count >= limit:
                     return count
             vis[last] = 0
@@ -59,8 +60,17 @@ def count_tours(
     board: Board, start: int, end: int | None = None, closed: bool = False, limit: int = 2**62
 ) -> int:
     """Directed tours from ``start`` (to ``end``; closed: ending a move from ``start``), up to ``limit``."""
+    return int(tour_ends(board, start, end, closed, limit).sum())
+
+
+def tour_ends(
+    board: Board, start: int, end: int | None = None, closed: bool = False, limit: int = 2**62
+) -> np.ndarray:
+    """How many directed tours from ``start`` end on each square (up to ``limit`` in all)."""
     nbr = board.neighbour_table().astype(np.int64)
-    return int(_count(nbr, board.size, start, -1 if end is None else end, closed, limit))
+    ends = np.zeros(board.area, dtype=np.int64)
+    _count(nbr, board.size, start, -1 if end is None else end, closed, limit, ends)
+    return ends
 
 
 def tour_exists(

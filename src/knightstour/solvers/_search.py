@@ -17,6 +17,10 @@ squares, which the rest of the path must cover, entering at a neighbour of ``cur
 - connectivity: ``U`` must stay connected. When ``c`` leaves ``U`` every piece it leaves behind
   holds a neighbour of ``c``, so a search from one neighbour that reaches all the others proves
   connectivity, usually after a few steps;
+- the end square: with a fixed last square, at most one of its unvisited neighbours may have
+  only two ways in and out (both moves are forced, one into the last square, entered once);
+- alternation: on a board four wide the two outer lines hold half the squares and no move joins
+  two of them, so the path alternates between outer and inner lines but for one move;
 - ordering: candidates by Warnsdorff's count (fewest onward moves first), ties in move order.
 """
 
@@ -165,6 +169,25 @@ def _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
 
 
 @njit(cache=True, nogil=True)
+def _end_ok(cur, end, nbr, vis, deg):
+    """Whether the fixed last square can take every move forced into it.
+
+    An unvisited neighbour of ``end`` with exactly two unvisited neighbours must use both moves,
+    one of them into ``end``, unless it is the next square (a neighbour of ``cur``). The last
+    square is entered once, so two such neighbours are one too many.
+    """
+    forced = 0
+    for j in range(nbr.shape[1]):
+        q = nbr[end, j]
+        if q < 0 or vis[q] or deg[q] != 2 or _adjacent(q, cur, nbr):
+            continue
+        forced += 1
+        if forced > 1:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
 def _alternation_ok(cur, end, k, info, meta):
     """Whether the unvisited squares of the independent set A can still be spaced out.
 
@@ -237,6 +260,8 @@ def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, inf
             else:
                 restrict = True
     if meta[_USEA] and not _alternation_ok(cur, end, k, info, meta):
+        return 0
+    if end >= 0 and not _end_ok(cur, end, nbr, vis, deg):
         return 0
     if not _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
         return 0

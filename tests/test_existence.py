@@ -1,0 +1,138 @@
+"""exists() against exhaustive search: every board up to area 30 by plain enumeration, every board
+up to area 64 by the exact search, start and end pairs, and the CLI's map of start squares."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from enumerator import tour_ends, tour_exists
+
+import knightstour as kt
+from knightstour import Board, NoTourError
+from knightstour.cli import main as cli_main
+from knightstour.existence import THREE_WIDE_EXCEPTIONS, VERIFIED_AREA, start_squares
+from knightstour.solvers.backtrack import exact_search
+
+
+def boards(max_area: int) -> list[Board]:
+    return [Board(w, h) for w in range(1, max_area + 1) for h in range(1, max_area // w + 1)]
+
+
+def _search(board: Board, start=None, end=None, closed=False) -> bool:
+    try:
+        exact_search(board, start, end, closed)
+    except NoTourError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("board", [b for b in boards(30) if b.width <= b.height], ids=str)
+def test_exists_matches_enumeration_up_to_area_30(board: Board) -> None:
+    """Both orientations: the turned board's answers must be the same squares turned."""
+    turned = Board(board.height, board.width)
+    closed = tour_exists(board, closed=True)
+    assert kt.exists(board, closed=True).exists is closed
+    assert kt.exists(turned, closed=True).exists is closed
+    assert kt.exists(board).exists is tour_exists(board)
+    for s in board.squares():
+        truth = tour_exists(board, s)
+        answer = kt.exists(board, s)
+        assert answer.exists is truth, (board.square_name(s), answer.reason)
+        x, y = board.xy(s)
+        assert kt.exists(turned, turned.index(y, x)).exists is truth
+        assert kt.exists(board, s, closed=True).exists is closed
+        assert kt.exists(board, end=s).exists is truth  # a tour reversed
+
+
+def test_start_square_facts_hold_up_to_the_verified_area() -> None:
+    """The facts table (no search) agrees with the exact search on every board of area <= 64."""
+    for b in boards(VERIFIED_AREA):
+        for s in b.squares():
+            answer = kt.exists(b, s)
+            assert answer.exists is _search(b, s), (b.spec, b.square_name(s), answer.reason)
+
+
+def test_three_wide_exceptions_are_exactly_those() -> None:
+    for n, squares in THREE_WIDE_EXCEPTIONS.items():
+        b = Board(3, n)
+        none = {b.xy(s) for s in b.squares() if not _search(b, s) and (sum(b.xy(s)) % 2 == 0)}
+        if n % 2 == 0:
+            none = {b.xy(s) for s in b.squares() if not _search(b, s)}
+        assert none == set(squares), n
+
+
+@pytest.mark.parametrize("spec", ["3x4", "3x7", "4x5", "5x5", "3x8", "4x6"])
+def test_start_and_end_pairs_match_enumeration(spec: str) -> None:
+    b = kt.parse_board(spec)
+    for s in b.squares():
+        ends = tour_ends(b, s)
+        for e in b.squares():
+            answer = kt.exists(b, s, end=e)
+            assert answer.exists is bool(ends[e]), (b.square_name(s), b.square_name(e))
+
+
+def test_conrad_pairs_on_square_boards() -> None:
+    """Every pair colour parity allows is joined by a tour on 6x6 and 7x7 (Conrad et al. 1994)."""
+    for n in (6, 7):
+        b = Board(n, n)
+        for s in b.squares():
+            for e in b.squares():
+                answer = kt.exists(b, s, end=e)
+                if answer.exists:
+                    assert "Conrad" in answer.reason
+                    assert _search(b, s, e), (n, b.square_name(s), b.square_name(e))
+                else:
+                    assert answer.exists is False and not _search(b, s, e)
+
+
+def test_closed_through_a_move_is_searched_on_small_boards() -> None:
+    b = Board(3, 10)
+    for s in (0, 4):
+        ends = tour_ends(b, s, closed=True)
+        for e in b.moves(s):
+            answer = kt.exists(b, s, end=e, closed=True)
+            assert answer.exists is bool(ends[e]), answer.reason
+            assert "exhaustive search" in answer.reason
+
+
+def test_holey_boards_are_searched() -> None:
+    b = Board(5, 5, holes=frozenset({12}))
+    for s in b.squares():
+        answer = kt.exists(b, s)
+        assert answer.exists is tour_exists(b, s), answer.reason
+
+
+def test_huge_boards_answer_instantly_without_search() -> None:
+    t0 = time.perf_counter()
+    assert kt.exists("1001x1001", start="b2").exists is None  # no theorem; too large to search
+    assert kt.exists("1000x1000", start="b2", end="c4").exists is True
+    assert kt.exists("1000x1000", start="a1", end="h8").exists is False
+    undecided = kt.exists("300x301", start="a1", end="b3")
+    assert undecided.exists is None and "too large" in undecided.reason
+    assert kt.exists("3x999", start="b2").exists is None
+    assert kt.exists("1000x1000", start="a1", end="b3", closed=True).exists is None
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_start_squares_map() -> None:
+    answers = start_squares("3x7")
+    yes = {kt.Board(3, 7).square_name(q) for q, a in answers.items() if a}
+    assert "b4" not in yes and "a1" in yes and "b2" in yes and len(yes) == 10
+
+
+def test_cli_all_starts(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli_main(["exists", "3x7", "--all-starts"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[1] == "7 | Y . Y" and out[4] == "4 | . . ." and out[-1].split() == ["a", "b", "c"]
+    code = cli_main(["exists", "3x7", "--all-starts", "--closed"])
+    assert code == 1 and "closed tour: no" in capsys.readouterr().out
+    code = cli_main(["exists", "4x5", "--all-starts", "--closed", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["map"][0] == "Y..Y" and data["starts"]["b1"] is False
+    assert data["closed"]["exists"] is False
+    assert cli_main(["exists", "3x3", "--all-starts"]) == 1
+    capsys.readouterr()
+    assert cli_main(["exists", "3x4", "--all-starts", "--start", "a1"]) == 2
