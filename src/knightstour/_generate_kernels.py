@@ -298,6 +298,7 @@ def backtrack_batch(
     count: int,
     node_limit: int,
     per_search: int,
+    free_depth: int,
     width: int,
     perms: np.ndarray,
     invs: np.ndarray,
@@ -311,8 +312,9 @@ def backtrack_batch(
 ) -> int:
     """Randomised depth-first searches ``first`` … ``first + count - 1``; the tours they find.
 
-    Search ``j`` (seed :func:`walk_seed` ``(seed, j)``) starts on ``starts[seed % len]`` and tries
-    candidates fewest onward moves first, ties in an order drawn from the seed; a branch that
+    Search ``j`` (seed :func:`walk_seed` ``(seed, j)``) starts on ``starts[seed % len]``. It tries
+    the candidates of its first ``free_depth`` squares in an order drawn from the seed, and after
+    that fewest onward moves first, ties in a random order; a branch that
     strands an unvisited square, or (closed) uses up the start's last free neighbour early, is
     cut. It goes on past each tour it finds, up to ``per_search`` tours or ``node_limit`` moves
     tried. ``nbr`` is the board's ``(n, 8)`` neighbour table (-1 padded). The outputs need room
@@ -379,7 +381,9 @@ def backtrack_batch(
                         if q >= 0 and not vis[q]:
                             state = _rand(state)
                             cand[depth, c] = q
-                            rkeys[c] = deg[q] * 1024 + np.int64(state & np.uint64(1023))
+                            rkeys[c] = np.int64(state & np.uint64(1023))
+                            if depth >= free_depth:
+                                rkeys[c] += deg[q] * 1024
                             c += 1
                     for a in range(1, c):  # insertion sort, at most 8 items
                         kq = rkeys[a]

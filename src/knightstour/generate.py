@@ -7,7 +7,8 @@ core, each tour put in canonical form in the batch, and the library's unique con
 out what it already holds. "Distinct" is distinct up to the board's symmetries, reversal and, for
 closed tours, the starting square (:mod:`knightstour.library.canonical`).
 
-Methods (``method="auto"`` picks with a pilot batch):
+Methods (``method="auto"`` picks with a pilot batch, and turns to ``backtrack`` when the walks stop
+finding new tours):
 
 - ``warnsdorff``: random-tie Warnsdorff walks. Random ties alone repeat themselves (on 8 × 8 a
   third of a million walks give only about 150,000 different tours), so the first
@@ -75,7 +76,7 @@ class Plan:
     method: str
     seed: int
     batch: int  # walks (or searches) per batch
-    slack_moves: int = 0
+    slack_moves: int = 0  # walks: moves with slack; searches: depth of random order
     node_limit: int = 200_000
     per_search: int = 64
 
@@ -174,6 +175,7 @@ def run_batch(plan: Plan, first: int, count: int | None = None) -> Batch:
             count,
             plan.node_limit,
             plan.per_search,
+            plan.slack_moves,
             board.width,
             *outs,
         )
@@ -223,7 +225,10 @@ def start_squares(board: Board, start: int | None, closed: bool) -> tuple[int, .
 
 
 def choose_method(board: Board, closed: bool, starts: tuple[int, ...], seed: int) -> str:
-    """``warnsdorff`` when a pilot batch of walks finds tours and they differ; else ``backtrack``."""
+    """``backtrack`` on small boards (it can find all their tours) and when a pilot batch of walks
+    finds few tours or few different ones; else ``warnsdorff``."""
+    if board.area <= SMALL_BOARD:
+        return "backtrack"
     plan = _plan(board, closed, starts, "warnsdorff", seed ^ 0x5EED)
     batch = run_batch(plan, 0, PILOT_WALKS)
     distinct = len({bytes(r) for r in batch.keys})
@@ -253,12 +258,15 @@ def _plan(
             batch=int(min(16_384, max(16, 1_000_000 // n))),
             slack_moves=slack,
         )
+    # searches: the first sixth of the squares in a random order, then fewest onward moves first
     if n <= SMALL_BOARD:  # searches that go on long enough to find every tour there is
         return Plan(
-            board.width, board.height, closed, starts, method, seed, batch=2,
-            node_limit=5_000_000, per_search=1 << 14,
+            board.width, board.height, closed, starts, method, seed, batch=4,
+            slack_moves=n // 6, node_limit=5_000_000, per_search=1 << 14,
         )  # fmt: skip
-    return Plan(board.width, board.height, closed, starts, method, seed, batch=32)
+    return Plan(
+        board.width, board.height, closed, starts, method, seed, batch=32, slack_moves=n // 6
+    )
 
 
 # -- the main side -------------------------------------------------------------------------
@@ -381,6 +389,15 @@ def _generate(
                     )
                     result.added += new
                     bar.update(count - need)
+                    if result.stalled and method == "auto" and plan.method == "warnsdorff":
+                        # the walks reach no more: search instead (it finds every tour there is)
+                        plan = _plan(b, closed, starts, "backtrack", run["seed"])
+                        pending.clear()
+                        since_new, result.stalled, result.method = 0, False, plan.method
+                        lib.db.execute(
+                            "UPDATE runs SET used = ?, walks_since_new = 0 WHERE id = ?",
+                            (plan.method, run["id"]),
+                        )
                     if result.stalled:
                         lib.db.execute("UPDATE runs SET finished = 1 WHERE id = ?", (run["id"],))
                         break

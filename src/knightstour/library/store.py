@@ -457,10 +457,9 @@ class Library:
         self, board: BoardLike | None = None, closed: bool | None = None
     ) -> Iterator[StoredTour]:
         """Every stored tour (on ``board``, of one kind) in id order, streamed."""
-        for b, c, rows, tours in self.iter_decoded(board, closed):
-            for r, p in zip(rows, tours, strict=True):
-                t = Tour(b, p, closed=c, method=self.method_name(r[8]), validate=False)
-                yield StoredTour(id=r[0], tour=t, seed=r[9], run=r[10], created=r[11])
+        for rows in self.iter_rows(board, closed):
+            for group in _same_kind(rows):
+                yield from self._stored(group)
 
     def list(
         self,

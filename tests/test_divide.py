@@ -1,0 +1,214 @@
+"""The divide method: its stored base tours, every board shape class, huge-board paths.
+
+The base tours in ``data/divide_tours.npz`` are checked here independently of the code that
+uses them (plain Python, not find_problems); every constructed tour goes through
+``assert_is_tour`` (small) or an independent vectorised check (large).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from conftest import assert_is_tour
+
+import knightstour as kt
+from knightstour.board import Board
+from knightstour.existence import exists
+from knightstour.solvers import divide as D
+from knightstour.solvers.divide import GRID_SIZES, SMALL_THIN, THIN, divide, grid_edges, thin_jumps
+
+DATA = D._data()
+
+
+def is_move(w: int, a: int, b: int) -> bool:
+    return sorted((abs(a % w - b % w), abs(a // w - b // w))) == [1, 2]
+
+
+def check_cover(w: int, h: int, seq: np.ndarray, start: int, end: int, jumps: list,
+                closed: bool = False, forced: list = ()) -> None:
+    """``seq`` visits every square of the w x h block once, by knight's moves except the given
+    jumps (each taken straight from its first square to its second), from start to end."""
+    s = [int(v) for v in seq]
+    assert sorted(s) == list(range(w * h))
+    assert s[0] == start
+    if end >= 0:
+        assert s[-1] == end
+    jump_set = {tuple(j) for j in jumps}
+    taken = set()
+    for a, b in zip(s, s[1:], strict=False):
+        if (a, b) in jump_set:
+            taken.add((a, b))
+        else:
+            assert is_move(w, a, b), f"{a}->{b}"
+    assert taken == jump_set
+    pairs = set(zip(s, s[1:], strict=False))
+    if closed:
+        assert is_move(w, s[-1], s[0])
+        pairs.add((s[-1], s[0]))
+    for a, b in forced:
+        assert (a, b) in pairs or (b, a) in pairs, f"missing move {a}-{b}"
+
+
+def check_large(board: Board, p: np.ndarray, closed: bool, start: int) -> None:
+    """Independent vectorised check for big tours."""
+    assert p.dtype == np.int32 and p.size == board.size and int(p[0]) == start
+    assert np.array_equal(np.sort(p), np.arange(board.size, dtype=np.int32))
+    q = p.astype(np.int64)
+    x, y = q % board.width, q // board.width
+    dx, dy = np.abs(np.diff(x)), np.abs(np.diff(y))
+    assert np.all(((dx == 1) & (dy == 2)) | ((dx == 2) & (dy == 1)))
+    if closed:
+        assert board.is_move(int(p[-1]), int(p[0]))
+
+
+# -- the stored base tours -------------------------------------------------------------------
+
+
+def test_grid_closed_base_tours() -> None:
+    for w in GRID_SIZES:
+        for h in GRID_SIZES:
+            if w % 2 and h % 2:
+                assert f"grid_closed/{w}x{h}" not in DATA
+                continue
+            seq = DATA[f"grid_closed/{w}x{h}"]
+            e = grid_edges(w, h)
+            check_cover(w, h, seq, int(seq[0]), -1, [], closed=True, forced=list(e.values()))
+
+
+def test_grid_open_base_tours_from_every_corner_coloured_square() -> None:
+    for w in (5, 7, 9, 11):
+        for h in (5, 7, 9, 11):
+            e = grid_edges(w, h)
+            for v, names in ((0, ("BR", "TL", "BLV")), (1, ("BLH", "BR"))):
+                rows = DATA[f"grid_path/{w}x{h}/{v}"]
+                for s in range(w * h):
+                    if (s % w + s // w) % 2:
+                        assert rows[s, 0] == -1
+                        continue
+                    check_cover(w, h, rows[s], s, -1, [], forced=[e[k] for k in names])
+
+
+def test_thin_lane_blocks() -> None:
+    for h, spec in THIN.items():
+        for kind, widths in spec["blocks"].items():
+            for k in widths:
+                start, end, jumps = thin_jumps(h, kind, k)
+                check_cover(k, h, DATA[f"thin{h}/{kind}/{k}"], start, end, jumps)
+
+
+def test_thin_start_blocks() -> None:
+    for h, spec in THIN.items():
+        for kind, widths in spec["starts"].items():
+            for k in widths:
+                rows = DATA[f"thin{h}/M/{kind}/{k}"]
+                for s in range(h * k):
+                    if rows[s, 0] < 0:
+                        continue
+                    start, end, jumps = thin_jumps(h, kind, k, s)
+                    check_cover(k, h, rows[s], start, end, jumps)
+
+
+def test_small_thin_boards_settle_every_start() -> None:
+    """Stored whole: a tour from every square that has one; the rest proved or ruled out."""
+    for h, widths in SMALL_THIN.items():
+        for w in widths:
+            rows, status = DATA[f"small/{w}x{h}"], DATA[f"small_status/{w}x{h}"]
+            for s in range(w * h):
+                theory = exists(Board(w, h), s).exists
+                if status[s] == 1:
+                    check_cover(w, h, rows[s], s, -1, [])
+                    assert theory is not False
+                elif status[s] == -1:
+                    assert theory is False  # excluded by colour or the outer-line rule
+            if f"small_closed/{w}x{h}" in DATA:
+                seq = DATA[f"small_closed/{w}x{h}"]
+                check_cover(w, h, seq, int(seq[0]), -1, [], closed=True)
+    # the small-board exceptions found by exhaustive search
+    none = {(w, int(s)) for w in (7, 8) for s in np.flatnonzero(DATA[f"small_status/{w}x3"] == 0)}
+    assert none == {(7, 10), (8, 10), (8, 13)}  # 3x7 d2; 3x8 c2 and f2
+
+
+# -- every board shape class on moderate sizes -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "w,h",
+    [(5, 5), (6, 6), (5, 6), (6, 5), (8, 8), (7, 9), (12, 10), (10, 12), (13, 11), (11, 13),
+     (14, 14), (15, 15), (16, 9), (9, 16), (21, 23), (25, 20)],
+)
+def test_every_start_on_grid_boards(w: int, h: int) -> None:
+    board = Board(w, h)
+    for closed in (False, True):
+        if closed and not exists(board, closed=True).exists:
+            with pytest.raises(kt.NoTourError):
+                divide(board, 0, closed=True)
+            continue
+        for s in range(board.size):
+            if exists(board, s, closed=closed).exists is False:
+                with pytest.raises(kt.NoTourError):
+                    divide(board, s, closed=closed)
+                continue
+            assert_is_tour(board, divide(board, s, closed=closed), closed=closed, start=s)
+
+
+@pytest.mark.parametrize("h", [3, 4])
+@pytest.mark.parametrize("w", [*range(1, 31), 37, 44, 51])
+def test_every_start_on_thin_boards(w: int, h: int) -> None:
+    for board in (Board(w, h), Board(h, w)):
+        for closed in (False, True):
+            for s in range(board.size):
+                answer = exists(board, s, closed=closed).exists
+                try:
+                    path = divide(board, s, closed=closed)
+                except kt.NoTourError:
+                    assert answer is not True, (board, s, closed)
+                    continue
+                assert answer is not False
+                assert_is_tour(board, path, closed=closed, start=s)
+
+
+def test_solve_uses_divide_and_validates() -> None:
+    t = kt.solve("30x31", start="c3", method="divide")
+    assert t.method == "divide" and t.start == "c3" and len(t) == 930
+    with pytest.raises(kt.NoTourError):
+        kt.solve("7x3", start="d2", method="divide")  # exhaustive search: none from the centre
+    with pytest.raises(kt.KnightsTourError):
+        kt.solve("8x8", start="a1", end="h7", method="divide")  # ends are not divide's business
+
+
+# -- large boards: random start squares, the compiled path -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "w,h,closed",
+    [(301, 299, False), (300, 299, True), (299, 300, False), (256, 256, True), (3, 20001, False),
+     (20000, 3, True), (4, 30001, False), (30000, 4, False), (5, 9001, False), (9000, 6, True)],
+)
+def test_large_boards_random_starts(w: int, h: int, closed: bool) -> None:
+    board = Board(w, h)
+    rng = random.Random(w * 7 + h)
+    starts = []
+    while len(starts) < 3:
+        s = rng.randrange(board.size)
+        if exists(board, s, closed=closed).exists:
+            starts.append(s)
+    for s in starts:
+        check_large(board, divide(board, s, closed=closed), closed, s)
+
+
+def test_auto_picks_divide_on_large_boards() -> None:
+    t = kt.solve("600x601", start="e5")
+    assert t.method == "divide" and t.start == "e5"
+
+
+def test_cli_writes_npy(tmp_path) -> None:
+    from knightstour.cli import main
+
+    out = tmp_path / "t.npy"
+    rc = main(["solve", "250x251", "--closed", "--method", "divide", "--format", "npy",
+               "--output", str(out)])
+    assert rc == 0
+    p = np.load(out)
+    check_large(Board(250, 251), p, True, 0)
