@@ -238,6 +238,8 @@ class Library:
                 f"{self.path} has schema version {version}, newer than this knightstour "
                 f"({len(MIGRATIONS)}): upgrade knightstour"
             )
+        if version == 0:  # a new file: 16 KiB pages, a shallower unique index (faster inserts)
+            db.execute("PRAGMA page_size=16384")
         if not memory:
             db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
