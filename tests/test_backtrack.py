@@ -6,10 +6,10 @@ import time
 
 import numpy as np
 import pytest
-from conftest import assert_is_partial_path, assert_is_tour
-from enumerator import count_tours, tour_ends, tour_exists
 
 import knightstour as kt
+from conftest import assert_is_partial_path, assert_is_tour
+from enumerator import count_tours, tour_ends, tour_exists
 from knightstour import Board, NoTourError, SearchFailedError
 from knightstour.solvers.backtrack import exact_search
 
@@ -61,7 +61,7 @@ def test_open_from_every_start_matches_enumeration(board: Board) -> None:
         assert _exact(turned, s) == tour_exists(board, board.index(y, x))
 
 
-@pytest.mark.parametrize("board", TINY + [Board(3, 10), Board(5, 6), Board(3, 12)], ids=str)
+@pytest.mark.parametrize("board", [*TINY, Board(3, 10), Board(5, 6), Board(3, 12)], ids=str)
 def test_closed_matches_enumeration(board: Board) -> None:
     assert _exact(board, closed=True) == tour_exists(board, closed=True)
 

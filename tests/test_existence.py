@@ -7,9 +7,9 @@ import json
 import time
 
 import pytest
-from enumerator import tour_ends, tour_exists
 
 import knightstour as kt
+from enumerator import tour_ends, tour_exists
 from knightstour import Board, NoTourError
 from knightstour.cli import main as cli_main
 from knightstour.existence import THREE_WIDE_EXCEPTIONS, VERIFIED_AREA, start_squares

@@ -9,9 +9,9 @@ that does not apply to a request says so with a plain ``KnightsTourError``.
 from __future__ import annotations
 
 import pytest
-from conftest import assert_is_tour
 
 import knightstour as kt
+from conftest import assert_is_tour
 from knightstour import KnightsTourError, NoTourError, SearchFailedError
 from knightstour.solvers import METHODS
 from knightstour.solvers.backtrack import exact_search

@@ -39,7 +39,7 @@ import secrets
 import sys
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Any
 
 import numpy as np
@@ -99,7 +99,6 @@ class GenerateResult:
     resumed_from: int = 0
     stalled: bool = False
     library_count: int = 0
-    notes: list[str] = field(default_factory=list)
 
     @property
     def rate(self) -> float:
