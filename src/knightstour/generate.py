@@ -12,9 +12,9 @@ finding new tours):
 
 - ``warnsdorff``: random-tie Warnsdorff walks. Random ties alone repeat themselves (on 8 × 8 a
   third of a million walks give only about 150,000 different tours), so the first
-  ``slack_moves`` moves (half the board by default) go to a random candidate among those within
-  one onward move of the fewest; ``slack_moves=0`` is the classic walk. Closed tours keep a
-  neighbour of the start for the last move.
+  ``slack_moves`` moves (by default half the board, at most 32) go to a random candidate among
+  those within one onward move of the fewest; ``slack_moves=0`` is the classic walk. Closed
+  tours keep a neighbour of the start for the last move.
 - ``backtrack``: randomised depth-first search with Warnsdorff ordering that goes on past each
   tour it finds, for small boards and closed tours where the walks find few different tours
   (5 × 5 has 112 open tours up to symmetry, 6 × 6 has 1,245 closed ones).
@@ -61,6 +61,11 @@ STALL_BATCHES = 25
 SMALL_BOARD = 36
 #: A transaction commits the batches of at most this many seconds: what ``kill -9`` can lose.
 COMMIT_SECONDS = 1.0
+#: Walks move with slack for half the board, at most this many moves (longer walks have ties
+#: enough; more slack only makes them fail).
+MAX_SLACK = 32
+#: Searches try their first squares in a random order: a sixth of the board, at most this many.
+MAX_FREE = 12
 #: Walks in the pilot batch that ``auto`` uses to choose between the methods.
 PILOT_WALKS = 2000
 
@@ -246,7 +251,7 @@ def _plan(
 ) -> Plan:
     n = board.area
     if method == "warnsdorff":
-        slack = n // 2 if slack_moves is None else slack_moves
+        slack = min(n // 2, MAX_SLACK) if slack_moves is None else slack_moves
         return Plan(
             board.width,
             board.height,
@@ -261,11 +266,12 @@ def _plan(
     if n <= SMALL_BOARD:  # searches that go on long enough to find every tour there is
         return Plan(
             board.width, board.height, closed, starts, method, seed, batch=4,
-            slack_moves=n // 6, node_limit=5_000_000, per_search=1 << 14,
+            slack_moves=min(n // 6, MAX_FREE), node_limit=5_000_000, per_search=1 << 14,
         )  # fmt: skip
     return Plan(
-        board.width, board.height, closed, starts, method, seed, batch=32, slack_moves=n // 6
-    )
+        board.width, board.height, closed, starts, method, seed, batch=32,
+        slack_moves=min(n // 6, MAX_FREE),
+    )  # fmt: skip
 
 
 # -- the main side -------------------------------------------------------------------------
