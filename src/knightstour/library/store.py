@@ -173,30 +173,23 @@ class Batch:
         """The batch in key order (the library's index takes sorted keys faster)."""
         if len(self) < 2:
             return self
-        order = np.argsort(np.ascontiguousarray(self.keys).view(f"V{self.keys.shape[1]}")[:, 0])
-        s = None if self.seeds is None else self.seeds[order]
-        return Batch(
-            self.board,
-            self.closed,
-            self.keys[order],
-            self.codes[order],
-            self.starts[order],
-            self.ends[order],
-            s,
-            self.validated,
+        return self._take(
+            np.argsort(np.ascontiguousarray(self.keys).view(f"V{self.keys.shape[1]}")[:, 0])
         )
 
     def head(self, k: int) -> Batch:
         """The first ``k`` tours."""
-        s = None if self.seeds is None else self.seeds[:k]
+        return self._take(slice(0, k))
+
+    def _take(self, which: np.ndarray | slice) -> Batch:
         return Batch(
             self.board,
             self.closed,
-            self.keys[:k],
-            self.codes[:k],
-            self.starts[:k],
-            self.ends[:k],
-            s,
+            self.keys[which],
+            self.codes[which],
+            self.starts[which],
+            self.ends[which],
+            None if self.seeds is None else self.seeds[which],
             self.validated,
         )
 
@@ -217,9 +210,16 @@ class Library:
             raise KnightsTourError(f"{self.path} is a folder, not a tour library")
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
+        except sqlite3.Error as e:
+            raise KnightsTourError(f"cannot open the tour library {self.path}: {e}") from None
+        try:
             self._setup(memory)
         except sqlite3.DatabaseError as e:
+            self.db.close()
             raise KnightsTourError(f"{self.path} is not a tour library: {e}") from None
+        except BaseException:
+            self.db.close()
+            raise
         self._methods: dict[str, int] = {}
         self._method_names: dict[int, str] = {}
 
