@@ -34,7 +34,7 @@ from knightstour.board import Board
 from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
 from knightstour.existence import colour_obstruction
 from knightstour.solvers import _search as _k
-from knightstour.solvers._search import BUDGET, EXHAUSTED, FOUND  # noqa: F401
+from knightstour.solvers._search import EXHAUSTED, FOUND
 
 __all__ = ["Search", "backtrack", "exact_search", "luby"]
 
