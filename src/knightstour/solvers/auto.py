@@ -48,7 +48,16 @@ def strategies(
     """The (method, options) that auto tries, in order."""
     from knightstour.solvers import METHODS
 
-    if "divide" in METHODS and board.size > 250_000:
+    # divide and conquer answers every start on a plain board, in linear time: first where the
+    # heuristics are unreliable (big boards, closed tours on boards past 100 x 100, long boards
+    # 3 or 4 wide), before the exact search on the rest
+    divide = "divide" in METHODS and end is None and board.is_plain_knight
+    first = (
+        board.size > 250_000
+        or (closed and board.size > 10_000)
+        or (min(board.width, board.height) <= 4 and board.size > 2_000)
+    )
+    if divide and first:
         yield "divide", {}
     if not closed and end is None:
         order = [tiebreak] if tiebreak else []
@@ -64,12 +73,14 @@ def strategies(
             yield "warnsdorff", {"tiebreak": "random", "attempts": RANDOM_WALKS}
     elif board.size <= 250_000:
         yield "warnsdorff", {"tiebreak": tiebreak, "attempts": 200 if board.size <= 4096 else 20}
+    if divide and not first and board.size > EXACT_UNBOUNDED:
+        yield "divide", {}
     if "backtrack" in METHODS:
         if board.size <= EXACT_UNBOUNDED:
             yield "backtrack", {}
         else:
             yield "backtrack", {"node_limit": EXACT_BUDGET}
-    if "divide" in METHODS and board.size <= 250_000:
+    if divide and not first and board.size <= EXACT_UNBOUNDED:
         yield "divide", {}
 
 
