@@ -76,12 +76,37 @@ def main() -> None:
             print(f"  C reference not found ({REF}) or no C compiler: comparison skipped")
         # compile (or load) the kernels once, so that the timed runs measure the work
         for board, extra in (("300x301", ["--closed"]), ("3x2000", [])):
-            subprocess.run([*CLI, "solve", board, *extra, "--method", "divide", "--format",
-                            "npy", "--output", str(tmp / "warm.npy"), "--force"], check=True,
-                           capture_output=True)
+            subprocess.run(
+                [
+                    *CLI,
+                    "solve",
+                    board,
+                    *extra,
+                    "--method",
+                    "divide",
+                    "--format",
+                    "npy",
+                    "--output",
+                    str(tmp / "warm.npy"),
+                    "--force",
+                ],
+                check=True,
+                capture_output=True,
+            )
         out = tmp / "t10000.npy"
-        cmd = [*CLI, "solve", "10000x10000", "--closed", "--method", "divide", "--format", "npy",
-               "--output", str(out), "--force"]
+        cmd = [
+            *CLI,
+            "solve",
+            "10000x10000",
+            "--closed",
+            "--method",
+            "divide",
+            "--format",
+            "npy",
+            "--output",
+            str(out),
+            "--force",
+        ]
         ours, theirs = [], []
         for _ in range(ROUNDS):
             if ref:
@@ -95,16 +120,22 @@ def main() -> None:
         best = min(r[0] for r in ours)
         med = statistics.median(r[0] for r in ours)
         rss = max(r[1] for r in ours)
-        print(f"  10000x10000 closed, CLI to .npy: best {best:.2f} s, median {med:.2f} s, "
-              f"peak RSS {rss:.0f} MiB (target <= 2048); {check_npy(out, 10000, 10000, True)}")
+        print(
+            f"  10000x10000 closed, CLI to .npy: best {best:.2f} s, median {med:.2f} s, "
+            f"peak RSS {rss:.0f} MiB (target <= 2048); {check_npy(out, 10000, 10000, True)}"
+        )
         if ref:
             cb = min(r[0] for r in theirs)
             cm = statistics.median(r[0] for r in theirs)
             crss = max(r[1] for r in theirs)
-            print(f"  C Warnsdorff (center) on 10000: best {cb:.2f} s, median {cm:.2f} s, "
-                  f"peak RSS {crss:.0f} MiB; {theirs[0][3]}")
-            print(f"  ratio knightstour / C: best {best / cb:.2f}, median {med / cm:.2f} "
-                  f"(target <= 1)")
+            print(
+                f"  C Warnsdorff (center) on 10000: best {cb:.2f} s, median {cm:.2f} s, "
+                f"peak RSS {crss:.0f} MiB; {theirs[0][3]}"
+            )
+            print(
+                f"  ratio knightstour / C: best {best / cb:.2f}, median {med / cm:.2f} "
+                f"(target <= 1)"
+            )
         out.unlink(missing_ok=True)
 
         for spec, w, h, args, start in (
@@ -115,11 +146,26 @@ def main() -> None:
         ):
             path = tmp / f"{spec}.npy"
             warm_memory()
-            wall, rss, rc, line = run([*CLI, "solve", spec, *args, "--method", "divide",
-                                       "--format", "npy", "--output", str(path), "--force"])
+            wall, rss, rc, line = run(
+                [
+                    *CLI,
+                    "solve",
+                    spec,
+                    *args,
+                    "--method",
+                    "divide",
+                    "--format",
+                    "npy",
+                    "--output",
+                    str(path),
+                    "--force",
+                ]
+            )
             verdict = check_npy(path, w, h, "--closed" in args, start) if rc == 0 else line
-            print(f"  {spec:>10} {' '.join(args) or 'open':>12}: {wall:6.2f} s, "
-                  f"peak RSS {rss:5.0f} MiB; {verdict}")
+            print(
+                f"  {spec:>10} {' '.join(args) or 'open':>12}: {wall:6.2f} s, "
+                f"peak RSS {rss:5.0f} MiB; {verdict}"
+            )
             path.unlink(missing_ok=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -140,11 +140,7 @@ def find_problems(
 
     # repeated and missing squares: a tour of board.size squares on the board that reaches
     # every square is a permutation; only otherwise are the problems looked for one by one
-    if complete and n_off == 0:
-        complete = int(np.count_nonzero(seen)) == board.size
-    else:
-        complete = False
-    del seen
+    complete = complete and n_off == 0 and int(np.count_nonzero(seen)) == board.size
     if not complete:
         problems += _repeated_and_missing(board, seq, name)
 
@@ -174,8 +170,13 @@ def _unsigned(a: np.ndarray) -> type:
     return np.uint32 if a.dtype == np.int32 else np.uint64
 
 
-def _scan(board: Board, seq: np.ndarray, lo: int, hi: int, seen: np.ndarray | None,
-          ) -> tuple[list[int], int, list[int], int, bool]:
+def _scan(
+    board: Board,
+    seq: np.ndarray,
+    lo: int,
+    hi: int,
+    seen: np.ndarray | None,
+) -> tuple[list[int], int, list[int], int, bool]:
     """Off-board squares and non-moves of ``seq[lo:hi]`` (and the move into it), marking the
     squares on the board in ``seen``: (first off-board positions, their number, first non-move
     positions, their number, whether the last square is off the board)."""
@@ -223,7 +224,9 @@ def _scan(board: Board, seq: np.ndarray, lo: int, hi: int, seen: np.ndarray | No
             adx = np.abs(np.diff(x))
             ady = np.abs(np.diff(cs) - np.diff(x))  # |dy| * w
             move = adx * w + ady == span
-            move &= (adx == p) | (adx == q) if q - p > 1 else (adx - p).view(_unsigned(adx)) <= q - p
+            move &= (
+                (adx == p) | (adx == q) if q - p > 1 else (adx - p).view(_unsigned(adx)) <= q - p
+            )
             if any_off:
                 move |= off[:-1] | off[1:]
             if not move.all():

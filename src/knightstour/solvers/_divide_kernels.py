@@ -88,7 +88,7 @@ def grid_walk(
     b1), ``flag_v[i]`` the same for TL of block ``(i, 0)`` and BLV of the block above.
     """
     nr, nc = tid.shape
-    depth = nr + nc + 4
+    depth = nr + 2 * nc + 4  # the deepest block: along the root row, the first column, a row
     s_t = np.empty(depth, np.int64)
     s_o = np.empty(depth, np.int64)
     s_pos = np.empty(depth, np.int64)

@@ -76,18 +76,27 @@ THIN: dict[int, dict] = {
     3: {
         "lanes": {"out": ((-2, 1), (0, 0)), "back": ((-1, 0), (1, 1))},
         "blocks": {"I2": (4, 6, 8), "E2": (7, 9), "H": (7, 9)},
-        "starts": {"both": tuple(range(3, 12)), "left": tuple(range(3, 12)),
-                   "right": tuple(range(3, 12))},
+        "starts": {
+            "both": tuple(range(3, 12)),
+            "left": tuple(range(3, 12)),
+            "right": tuple(range(3, 12)),
+        },
     },
     4: {
         "lanes": {"out": ((-1, 1), (0, 3)), "back": ((-1, 2), (0, 0))},
-        "lanes3": {"out1": ((-1, 0), (0, 2)), "back1": ((-1, 1), (1, 0)),
-                   "out2": ((-1, 3), (0, 1))},
-        "blocks": {"I2": (4, 6, 8), "E2": (5, 6, 7, 8, 9, 10), "I3": (4, 6, 8),
-                   "E3": (5, 6, 7, 8)},
-        "starts": {"mid": tuple(range(3, 10)), "left2": tuple(range(3, 11)),
-                   "right2": tuple(range(3, 11)), "left3": tuple(range(3, 11)),
-                   "right3": tuple(range(3, 11))},
+        "lanes3": {
+            "out1": ((-1, 0), (0, 2)),
+            "back1": ((-1, 1), (1, 0)),
+            "out2": ((-1, 3), (0, 1)),
+        },
+        "blocks": {"I2": (4, 6, 8), "E2": (5, 6, 7, 8, 9, 10), "I3": (4, 6, 8), "E3": (5, 6, 7, 8)},
+        "starts": {
+            "mid": tuple(range(3, 10)),
+            "left2": tuple(range(3, 11)),
+            "right2": tuple(range(3, 11)),
+            "left3": tuple(range(3, 11)),
+            "right3": tuple(range(3, 11)),
+        },
     },
 }
 
@@ -165,7 +174,6 @@ def thin_jumps(h: int, kind: str, k: int, s: int | None = None) -> tuple[int, in
     return start, end, jumps
 
 
-
 # -- data -----------------------------------------------------------------------------------------
 
 
@@ -173,9 +181,8 @@ def thin_jumps(h: int, kind: str, k: int, s: int | None = None) -> tuple[int, in
 def _data() -> dict[str, np.ndarray]:
     from importlib.resources import files
 
-    with files("knightstour").joinpath("data/divide_tours.npz").open("rb") as f:
-        with np.load(f) as z:
-            return {k: z[k] for k in z.files}
+    with files("knightstour").joinpath("data/divide_tours.npz").open("rb") as f, np.load(f) as z:
+        return {k: z[k] for k in z.files}
 
 
 def _get(key: str) -> np.ndarray | None:
@@ -205,8 +212,9 @@ class _Piece:
     dst: np.ndarray  # int64
 
 
-def _links(seq: np.ndarray, k: int, width: int, *, cycle: bool, reverse: bool = False,
-           mirror: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _links(
+    seq: np.ndarray, k: int, width: int, *, cycle: bool, reverse: bool = False, mirror: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Successor pairs of a block's local sequence, as offsets on a board ``width`` wide.
 
     Consecutive squares that are not a knight's move apart are jumps between lanes: not linked.
@@ -225,8 +233,13 @@ def _links(seq: np.ndarray, k: int, width: int, *, cycle: bool, reverse: bool = 
     return (b, a) if reverse else (a, b)
 
 
-def _assemble(n: int, pieces: list[_Piece], src: np.ndarray, dst: np.ndarray, start: int,
-              ) -> np.ndarray:
+def _assemble(
+    n: int,
+    pieces: list[_Piece],
+    src: np.ndarray,
+    dst: np.ndarray,
+    start: int,
+) -> np.ndarray:
     """Fill the successor array from the pieces, patch in ``src -> dst``, walk it from ``start``."""
     nxt = np.empty(n, dtype=np.int32)
     out = np.empty(n, dtype=np.int32)
@@ -400,8 +413,25 @@ def _grid(board: Board, s: int) -> np.ndarray:
     walk = kernel("grid_walk", board.size)
     if toucher is not None:
         toucher.join()
-    count = walk(W, X0, Y0, tid, orient, flag_h, flag_v, seqs, lens, posof, goff, joins, cycle,
-                 root_i, root_j, entry, out)
+    count = walk(
+        W,
+        X0,
+        Y0,
+        tid,
+        orient,
+        flag_h,
+        flag_v,
+        seqs,
+        lens,
+        posof,
+        goff,
+        joins,
+        cycle,
+        root_i,
+        root_j,
+        entry,
+        out,
+    )
     if count != board.size:  # pragma: no cover - a bug, never the user's fault
         raise SearchFailedError(f"internal error: divide covered {count} of {board.size}")
     return out
@@ -456,8 +486,13 @@ class _ThinPlan:
 def _thin_kinds(h: int, left: bool, right: bool) -> list[tuple[str, int, int]]:
     """Start-block kinds for regions on the left/right: (kind, lanes left, lanes right)."""
     if h == 3:
-        return [({(True, True): "both", (True, False): "left", (False, True): "right"}[left, right],
-                 2 * left, 2 * right)]
+        return [
+            (
+                {(True, True): "both", (True, False): "left", (False, True): "right"}[left, right],
+                2 * left,
+                2 * right,
+            )
+        ]
     if left and right:
         return [("mid", 3, 2)]
     if left:
@@ -498,12 +533,25 @@ def _lane_ports(h: int, lanes: int) -> list[tuple[tuple[int, int], tuple[int, in
         lo, lb = spec["lanes"]["out"], spec["lanes"]["back"]
         return [(lo[0], lo[1], True), (lb[0], lb[1], False)]
     l3 = spec["lanes3"]
-    return [(l3["out1"][0], l3["out1"][1], True), (l3["back1"][0], l3["back1"][1], False),
-            (l3["out2"][0], l3["out2"][1], True)]
+    return [
+        (l3["out1"][0], l3["out1"][1], True),
+        (l3["back1"][0], l3["back1"][1], False),
+        (l3["out2"][0], l3["out2"][1], True),
+    ]
 
 
-def _thin_region(h: int, W: int, m_x0: int, m_k: int, blocks: list[tuple[str, int]],
-                 lanes: int, mirror: bool, pieces: list[_Piece], srcs: list, dsts: list) -> int:
+def _thin_region(
+    h: int,
+    W: int,
+    m_x0: int,
+    m_k: int,
+    blocks: list[tuple[str, int]],
+    lanes: int,
+    mirror: bool,
+    pieces: list[_Piece],
+    srcs: list,
+    dsts: list,
+) -> int:
     """Place a lane region beside the start block; returns the board index of its free end
     square (-1 when it has none)."""
     data = _data()
@@ -562,7 +610,8 @@ def _thin(board: Board, s: int, closed: bool) -> np.ndarray:
             name = board.square_name(s)
             raise NoTourError(
                 f"no tour from {name} on {board.spec}: exhaustive search finds none"
-                if status == 0 else f"no tour from {name} on {board.spec}"
+                if status == 0
+                else f"no tour from {name} on {board.spec}"
             )
     else:
         pieces: list[_Piece] = []
@@ -594,12 +643,25 @@ def _thin(board: Board, s: int, closed: bool) -> np.ndarray:
             pieces.append(_Piece(np.array([plan.x0], dtype=np.int64), src, dst))
             ends = []
             if plan.left:
-                ends.append(_thin_region(h, W, plan.x0, k, plan.left, 3 if plan.kind == "mid" or
-                                         plan.kind == "left3" else 2, True, pieces, srcs, dsts))
+                ends.append(
+                    _thin_region(
+                        h,
+                        W,
+                        plan.x0,
+                        k,
+                        plan.left,
+                        3 if plan.kind == "mid" or plan.kind == "left3" else 2,
+                        True,
+                        pieces,
+                        srcs,
+                        dsts,
+                    )
+                )
             if plan.right:
                 lanes = 3 if plan.kind == "right3" else 2
-                ends.append(_thin_region(h, W, plan.x0, k, plan.right, lanes, False, pieces,
-                                         srcs, dsts))
+                ends.append(
+                    _thin_region(h, W, plan.x0, k, plan.right, lanes, False, pieces, srcs, dsts)
+                )
             end = max(ends)
             if end < 0:
                 last = int(plan.row[-1])
@@ -612,8 +674,9 @@ def _thin(board: Board, s: int, closed: bool) -> np.ndarray:
     return _to_board(path, W, h, mirror, flip, transposed)
 
 
-def _to_board(path: np.ndarray, W: int, h: int, mirror: bool, flip: bool,
-              transposed: bool) -> np.ndarray:
+def _to_board(
+    path: np.ndarray, W: int, h: int, mirror: bool, flip: bool, transposed: bool
+) -> np.ndarray:
     """Canonical indices (``y * W + x`` on h rows) to the board's, in chunks."""
     out = path if path.dtype == np.int32 else np.empty(path.size, dtype=np.int32)
     step = 1 << 22
