@@ -339,7 +339,8 @@ def _print_partial(board: Any, partial: Any) -> None:
 
 def _write_tour(args: argparse.Namespace, tour: Any) -> None:
     fmt = args.format
-    to_terminal = args.output in (None, "-") and sys.stdout.isatty()
+    # a huge tour goes to a terminal only when asked for by --output -
+    to_terminal = args.output is None and sys.stdout.isatty()
     if fmt == "npy":
         import numpy as np
 
@@ -350,7 +351,7 @@ def _write_tour(args: argparse.Namespace, tour: Any) -> None:
         print(
             f"found a{' closed' if tour.closed else 'n open'} tour of {len(tour):,} squares "
             f"from {tour.start} to {tour.end} ({tour.method}); too long to print: use "
-            f"--output FILE (or --format npy)"
+            f"--output FILE (or --format npy), or --output - to print it all the same"
         )
         return
     with _open_output(args.output, args.force) as f:
@@ -358,7 +359,8 @@ def _write_tour(args: argparse.Namespace, tour: Any) -> None:
             tour.write_json(f)
             f.write("\n")
         elif fmt == "board":
-            f.write(tour.board_text() + "\n")
+            for line in tour.iter_board_lines():
+                f.write(line + "\n")
         elif fmt == "moves":
             for line in tour.iter_moves_lines():
                 f.write(line + "\n")

@@ -453,17 +453,22 @@ class Tour:
         1 | 23 16 11  6 21
              a  b  c  d  e
         """
-        m = self.matrix()
+        return "\n".join(self.iter_board_lines(labels))
+
+    def iter_board_lines(self, labels: bool = False) -> Iterator[str]:
+        """The lines of :meth:`board_text`, made one at a time (int32 move numbers: 4 bytes a
+        square, however long the tour)."""
+        m = np.zeros(self.board.area, dtype=np.int32 if len(self) < 2**31 - 1 else np.int64)
+        m[self._indices] = np.arange(1, len(self) + 1, dtype=m.dtype)
+        m = m.reshape(self.board.height, self.board.width)
         cw = len(str(len(self)))
         rw = len(str(self.board.height))
-        lines = []
         for y in range(self.board.height - 1, -1, -1):
             cells = " ".join(f"{v:>{cw}}" if v else "." * cw for v in m[y].tolist())
-            lines.append(f"{y + 1:>{rw}} | {cells}" if labels else cells)
+            yield f"{y + 1:>{rw}} | {cells}" if labels else cells
         if labels:
             files = " ".join(f"{file_name(x):>{cw}}" for x in range(self.board.width))
-            lines.append(" " * (rw + 3) + files)
-        return "\n".join(lines)
+            yield " " * (rw + 3) + files
 
     def iter_moves_lines(self, per_line: int = 16) -> Iterator[str]:
         """The move list in algebraic notation, ``per_line`` squares a line."""
