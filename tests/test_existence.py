@@ -10,7 +10,7 @@ import pytest
 
 import knightstour as kt
 from enumerator import tour_ends, tour_exists
-from knightstour import Board, NoTourError
+from knightstour import Board, NoTourError, exists
 from knightstour.cli import main as cli_main
 from knightstour.existence import THREE_WIDE_EXCEPTIONS, VERIFIED_AREA, start_squares
 from knightstour.solvers.backtrack import exact_search
@@ -136,3 +136,19 @@ def test_cli_all_starts(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["exists", "3x3", "--all-starts"]) == 1
     capsys.readouterr()
     assert cli_main(["exists", "3x4", "--all-starts", "--start", "a1"]) == 2
+
+
+@pytest.mark.parametrize("w,h", [(3, 23), (31, 3), (4, 17), (40, 4), (9, 11), (13, 7), (5, 15)])
+def test_constructive_answers_beyond_the_verified_area(w: int, h: int) -> None:
+    """Where exists() answers yes by construction, divide builds a tour from every such square."""
+    from knightstour.solvers.divide import divide
+
+    b = Board(w, h)
+    assert b.size > VERIFIED_AREA
+    for s in range(b.area):
+        answer = exists(b, s)
+        assert answer.exists is not None, answer.reason
+        if answer.exists:
+            kt.Tour(b, divide(b, s))
+        else:
+            assert "colour" in answer.reason or "outer line" in answer.reason

@@ -31,6 +31,11 @@ Sources:
   (see Jelliss, *Knight's Tour Notes* 3a, "Open knight's tours of three-rank boards", 2000).
   Verified by this package's exhaustive search on every such board and square
   (``tests/test_existence.py``), and against a plain enumerator up to area 30.
+- Beyond that area, every start square that colour parity and the 4 × n rule allow admits a tour
+  by construction: the ``divide`` method assembles one from stored block tours (odd × odd
+  boards: an open block tour from every corner-coloured square; 3 × n and 4 × n: lanes), and
+  ``tests/test_existence.py`` builds and validates them from every such square on a range of
+  larger boards.
 - Given start and end squares on n × n boards, n >= 6: Conrad et al. (1994) show a tour runs
   between any two squares that colour parity allows (checked here by exhaustive search on 6 × 6,
   7 × 7 and 8 × 8 for every pair; 5 × 5 has exceptions).
@@ -355,6 +360,14 @@ def _small_board_fact(b: Board, sq: int, role: str) -> Existence | None:
             f"a tour runs {role} {name} on {b.spec}: on every board of up to {VERIFIED_AREA} "
             f"squares, each square that colour parity (and the 4 x n rule) allows is the end of "
             f"a tour, but for a few on 3x4, 3x7 and 3x8 (verified by exhaustive search)",
+        )
+    if m >= 3:
+        return Existence(
+            True,
+            f"a tour runs {role} {name} on {b.spec}, by construction: the divide-and-conquer "
+            f"method builds one from every square that colour parity (and the 4 x n rule) "
+            f"allows on boards larger than {VERIFIED_AREA} squares, from stored block tours "
+            f"(Parberry 1997; see docs/divide.md)",
         )
     return None
 
