@@ -47,9 +47,9 @@ MAX_SQUARES = 2**31 - 1
 #: The longest side accepted; a spec longer than this is a typo, not a board.
 MAX_SIDE = 2**31 - 1
 
-_BOARD_RE = re.compile(r"^\s*(\d+)\s*(?:[x×X*]\s*(\d+))?\s*$")
-_SQUARE_RE = re.compile(r"^([a-z]+)([1-9][0-9]*)$")
-_XY_RE = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*$")
+_BOARD_RE = re.compile(r"^\s*(\d+)\s*(?:[x×X*]\s*(\d+))?\s*$", re.ASCII)
+_SQUARE_RE = re.compile(r"^([a-z]+)([1-9][0-9]*)$", re.ASCII)
+_XY_RE = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*$", re.ASCII)
 
 
 def file_name(x: int) -> str:

@@ -20,11 +20,18 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+from knightstour.solvers.warnsdorff import TIEBREAKS
 
 PROG = "knightstour"
 FORMATS = ("text", "moves", "board", "json", "npy")
-METHOD_NAMES = ("auto", "warnsdorff", "backtrack", "divide")
-TIEBREAK_NAMES = ("first", "center", "random", "lookahead", "squirrel")
+def _method_names() -> tuple[str, ...]:
+    from knightstour.solvers import METHODS
+
+    return ("auto", *sorted(m for m in METHODS if m != "auto"))
+
+
+METHOD_NAMES = _method_names()
+TIEBREAK_NAMES = TIEBREAKS
 #: Tours with more squares than this are not printed to a terminal unless --output is given.
 TERMINAL_LIMIT = 250_000
 
@@ -227,6 +234,10 @@ PICTURES = ("svg", "svg_animated", "png", "gif")
 def _precheck_outputs(args: argparse.Namespace) -> None:
     """Refuse existing picture files, and picture options without a picture, before any work."""
     asked = [getattr(args, opt, None) for opt in PICTURES]
+    targets = [p for p in [*asked, args.output] if p and p != "-"]
+    same = {str(Path(p).resolve()) for p in targets}
+    if len(same) < len(targets):
+        raise UsageError("two outputs name the same file: give each its own")
     for path in asked:
         if path and path != "-" and Path(path).exists() and not args.force:
             raise UsageError(f"{path} exists; use --force to overwrite it")
@@ -501,7 +512,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
             tour = kt.Tour(board, np.asarray(arr), closed=args.closed, method="")
         else:
             text = sys.stdin.read() if args.file == "-" else _read_text(args.file)
-            tour = kt.Tour.from_json(text)
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise UsageError(
+                    f"{args.file} is not JSON: {e.msg} at line {e.lineno} column {e.colno}"
+                ) from None
+            try:
+                tour = kt.Tour.from_dict(data)
+            except InvalidTourError:
+                raise
+            except KnightsTourError as e:  # parsed, but not a tour: the answer is no
+                raise InvalidTourError([str(e)]) from None
     except InvalidTourError as e:
         if args.format == "json":
             print(json.dumps({"valid": False, "problems": [str(p) for p in e.problems]}))

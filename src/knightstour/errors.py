@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = [
+    "InternalError",
     "InvalidTourError",
     "KnightsTourError",
     "NoTourError",
@@ -74,3 +75,11 @@ class InvalidTourError(KnightsTourError):
         first = str(self.problems[0]) if self.problems else "not a tour"
         more = f" (and {len(self.problems) - 1} more problems)" if len(self.problems) > 1 else ""
         super().__init__(f"not a valid tour: {first}{more}")
+
+
+class InternalError(RuntimeError):
+    """A bug in knightstour itself (a method produced something that is not a tour).
+
+    Deliberately not a :class:`KnightsTourError`: it is never the user's input nor an answer,
+    and must not be mistaken for one (the CLI exits 70, the web answers 500).
+    """

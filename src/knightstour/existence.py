@@ -188,11 +188,14 @@ def exists(
     *,
     end: str | int | tuple[int, int] | None = None,
     closed: bool = False,
+    search: bool = True,
 ) -> Existence:
     """Whether a tour exists on ``board`` (from ``start``, to ``end``, closed), with the reason.
 
-    Decided by theorems and parity alone, instantly; ``exists`` is ``None`` when they do not
-    decide (the exact search of :func:`knightstour.solve` then does).
+    Theorems and parity first, instantly. Where they are silent, on boards of at most
+    :data:`SEARCH_AREA` squares, the exact search decides within :data:`SEARCH_NODES`
+    positions (about a second at most) unless ``search=False``; ``exists`` is ``None`` when
+    neither decides.
 
     >>> exists("5x5", start="b1").reason
     'no tour from b1 on 5x5: the board has 13 squares of the corner colour and 12 of the other; a knight alternates colours, so a tour starts and ends on the corner colour, and b1 is not'
@@ -207,7 +210,7 @@ def exists(
     if not b.is_plain_knight:
         verdict = _generic(b, s, e, closed)
         if verdict.exists is None:
-            return _by_search(b, s, e, closed, verdict.reason)
+            return _by_search(search, b, s, e, closed, verdict.reason)
         return verdict
     whole = closed_tour_exists(b) if closed else open_tour_exists(b)
     if not whole.exists:
@@ -231,7 +234,7 @@ def exists(
                     f"no closed tour from {name(s)} to {name(e)}: a closed tour ends a knight's "
                     f"move from its start, and {name(e)} is not",
                 )
-            return _by_search(
+            return _by_search(search,
                 b,
                 s,
                 e,
@@ -261,7 +264,7 @@ def exists(
                 f"n >= 6 a tour joins any two squares that colour parity allows (Conrad et al. "
                 f"1994)",
             )
-        return _by_search(
+        return _by_search(search,
             b,
             s,
             e,
@@ -279,7 +282,7 @@ def exists(
     verdict = _single_end(b, sq, role)
     if verdict is not None:
         return verdict
-    return _by_search(
+    return _by_search(search,
         b, s, e, False, f"no theorem decides whether a tour runs {role} {name(sq)} on {b.spec}"
     )
 
@@ -372,8 +375,12 @@ def _small_board_fact(b: Board, sq: int, role: str) -> Existence | None:
     return None
 
 
-def _by_search(b: Board, s: int | None, e: int | None, closed: bool, silent: str) -> Existence:
+def _by_search(
+    search: bool, b: Board, s: int | None, e: int | None, closed: bool, silent: str
+) -> Existence:
     """The exact search's answer on a small board, within a bound; ``silent`` when not asked."""
+    if not search:
+        return Existence(None, silent)
     if b.size > SEARCH_AREA:
         return Existence(
             None, f"{silent} (and {b.spec} is too large for a quick exhaustive search)"

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from knightstour.board import Board, BoardLike, parse_board
-from knightstour.errors import InvalidTourError, KnightsTourError, NoTourError
+from knightstour.errors import InternalError, KnightsTourError, NoTourError
 from knightstour.existence import exists
 from knightstour.tour import Tour, find_problems
 
@@ -105,7 +105,7 @@ def solve(
         raise KnightsTourError(
             f"time limit must be a positive number of seconds, got {time_limit!r}"
         )
-    answer = exists(b, s, end=e, closed=closed)
+    answer = exists(b, s, end=e, closed=closed, search=False)  # the methods search
     if answer.exists is False:
         raise NoTourError(answer.reason)
     deadline = None if time_limit is None else time.monotonic() + float(time_limit)
@@ -128,7 +128,5 @@ def _checked(
     if not problems and e is not None and int(indices[-1]) != e:
         problems = [f"ends on {b.square_name(int(indices[-1]))}, not {b.square_name(e)}"]
     if problems:  # a bug in a method, never the user's fault: say so loudly
-        raise InvalidTourError(
-            [f"internal error: method {method!r} produced a bad tour: {problems[0]}"]
-        )
+        raise InternalError(f"method {method!r} produced a bad tour: {problems[0]}")
     return Tour(b, np.asarray(indices), closed=closed, method=method, validate=False)

@@ -25,6 +25,9 @@ EXACT_UNBOUNDED = 64
 #: On larger boards, the positions the exact search may examine before auto moves on (unless a
 #: time limit was given, which then bounds it instead).
 EXACT_BUDGET = 3_000_000
+#: ... and the seconds it may take there when no time limit was given (positions cost more on
+#: big boards, so the position budget alone does not bound the time).
+EXACT_SECONDS = 10.0
 
 
 def default_start(board: Board) -> int:
@@ -106,6 +109,8 @@ def auto(
         kwargs.update(opts)
         if name == "backtrack" and deadline is not None:
             kwargs.pop("node_limit", None)  # the time limit bounds it instead
+        elif name == "backtrack" and board.size > EXACT_UNBOUNDED:
+            kwargs["deadline"] = time.monotonic() + EXACT_SECONDS
         # the exact search chooses its own start (it tries them all when it must)
         s = default_start(board) if start is None and name == "warnsdorff" else start
         try:

@@ -136,8 +136,14 @@ def warnsdorff(
     """
     tb = check_tiebreak(tiebreak)
     n_attempts = attempts if attempts is not None else DEFAULT_ATTEMPTS
+    if n_attempts < 1:
+        raise KnightsTourError(f"attempts must be at least 1, got {n_attempts}")
     walker = Walker(board, 1 if not closed and end is None else min(n_attempts, 100))
-    s = 0 if start is None else start
+    if start is None:
+        from knightstour.solvers.auto import default_start
+
+        start = default_start(board)
+    s = start
     seed0 = 0 if seed is None else int(seed)
     if not closed and end is None:
         path = walker.walk(s, tiebreak=tb, seed=seed0, schedule=_schedule(board, s, tb))

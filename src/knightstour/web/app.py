@@ -459,7 +459,9 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         from knightstour.existence import exists
 
         b = parse_board(board)
-        answer = exists(b, _opt(start), end=_opt(end), closed=_flag("closed", closed))
+        answer = exists(
+            b, _opt(start), end=_opt(end), closed=_flag("closed", closed), search=False
+        )
         return JSONResponse(_no_tour(b, answer.exists, answer.reason))
 
     @app.get(
