@@ -335,17 +335,15 @@ def _no_tour(args: argparse.Namespace, board: Any, answer: bool | None, reason: 
 
 
 def _print_partial(board: Any, partial: Any) -> None:
-    import numpy as np
+    from knightstour.tour import board_lines, moves_lines
 
-    from knightstour.tour import Tour
-
-    part = Tour(board, np.asarray(partial), validate=False)
     if board.size <= 4096:
-        print(f"partial path ({len(part)} of {board.size} squares):")
-        print(part.board_text(labels=True))
-        print(part.moves_text())
+        print(f"partial path ({len(partial)} of {board.size} squares):")
+        print("\n".join(board_lines(board, partial, labels=True)))
+        print("\n".join(moves_lines(board, partial)))
     else:
-        print(f"partial path: {len(part)} of {board.size} squares, ending on {part.end}")
+        end = board.square_name(int(partial[-1]))
+        print(f"partial path: {len(partial)} of {board.size} squares, ending on {end}")
 
 
 def _write_tour(args: argparse.Namespace, tour: Any) -> None:

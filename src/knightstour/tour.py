@@ -408,15 +408,7 @@ class Tour:
 
     def iter_path(self) -> Iterator[str]:
         """Square names in visit order, made one at a time (for huge tours)."""
-        w = self.board.width
-        files: dict[int, str] = {}
-        for chunk in _chunks(self._indices):
-            for s in chunk.tolist():
-                x = s % w
-                f = files.get(x)
-                if f is None:
-                    f = files[x] = file_name(x)
-                yield f"{f}{s // w + 1}"
+        return iter_names(self.board, self._indices)
 
     @property
     def path(self) -> list[str]:
@@ -458,28 +450,11 @@ class Tour:
     def iter_board_lines(self, labels: bool = False) -> Iterator[str]:
         """The lines of :meth:`board_text`, made one at a time (int32 move numbers: 4 bytes a
         square, however long the tour)."""
-        m = np.zeros(self.board.area, dtype=np.int32 if len(self) < 2**31 - 1 else np.int64)
-        m[self._indices] = np.arange(1, len(self) + 1, dtype=m.dtype)
-        m = m.reshape(self.board.height, self.board.width)
-        cw = len(str(len(self)))
-        rw = len(str(self.board.height))
-        for y in range(self.board.height - 1, -1, -1):
-            cells = " ".join(f"{v:>{cw}}" if v else "." * cw for v in m[y].tolist())
-            yield f"{y + 1:>{rw}} | {cells}" if labels else cells
-        if labels:
-            files = " ".join(f"{file_name(x):>{cw}}" for x in range(self.board.width))
-            yield " " * (rw + 3) + files
+        return board_lines(self.board, self._indices, labels)
 
     def iter_moves_lines(self, per_line: int = 16) -> Iterator[str]:
         """The move list in algebraic notation, ``per_line`` squares a line."""
-        line: list[str] = []
-        for name in self.iter_path():
-            line.append(name)
-            if len(line) == per_line:
-                yield " ".join(line)
-                line = []
-        if line:
-            yield " ".join(line)
+        return moves_lines(self.board, self._indices, per_line)
 
     def moves_text(self, per_line: int = 16) -> str:
         """The move list in algebraic notation, ``per_line`` squares a line.
@@ -578,6 +553,56 @@ class Tour:
         from knightstour.render.svg import tour_svg
 
         return tour_svg(self)
+
+
+def iter_names(board: Board, indices: np.ndarray) -> Iterator[str]:
+    """Algebraic names of square indices, one at a time (for huge sequences)."""
+    w = board.width
+    files: dict[int, str] = {}
+    for chunk in _chunks(np.asarray(indices)):
+        for s in chunk.tolist():
+            x = s % w
+            f = files.get(x)
+            if f is None:
+                f = files[x] = file_name(x)
+            yield f"{f}{s // w + 1}"
+
+
+def board_lines(board: Board, indices: np.ndarray, labels: bool = False) -> Iterator[str]:
+    """The board of move numbers of a path (a tour or a partial path), top rank first.
+
+    Unvisited squares show dots. With ``labels``, rank numbers and file letters.
+
+    >>> for line in board_lines(Board(3, 3), [0, 5]):
+    ...     print(line)
+    . . .
+    . . 2
+    1 . .
+    """
+    n = len(indices)
+    m = np.zeros(board.area, dtype=np.int32 if n < 2**31 - 1 else np.int64)
+    m[np.asarray(indices)] = np.arange(1, n + 1, dtype=m.dtype)
+    m = m.reshape(board.height, board.width)
+    cw = len(str(n))
+    rw = len(str(board.height))
+    for y in range(board.height - 1, -1, -1):
+        cells = " ".join(f"{v:>{cw}}" if v else "." * cw for v in m[y].tolist())
+        yield f"{y + 1:>{rw}} | {cells}" if labels else cells
+    if labels:
+        files = " ".join(f"{file_name(x):>{cw}}" for x in range(board.width))
+        yield " " * (rw + 3) + files
+
+
+def moves_lines(board: Board, indices: np.ndarray, per_line: int = 16) -> Iterator[str]:
+    """The move list of a path in algebraic notation, ``per_line`` squares a line."""
+    line: list[str] = []
+    for name in iter_names(board, indices):
+        line.append(name)
+        if len(line) == per_line:
+            yield " ".join(line)
+            line = []
+    if line:
+        yield " ".join(line)
 
 
 def _parse_any_square(board: Board, s: Any, shown: dict[int, str] | None = None) -> int:
