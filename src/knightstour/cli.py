@@ -67,8 +67,7 @@ def _open_output(path: str | None, force: bool, binary: bool = False) -> Any:
         yield sys.stdout.buffer if binary else sys.stdout
         return
     p = Path(path)
-    if p.exists() and not force:
-        raise UsageError(f"{path} exists; use --force to overwrite it")
+    _check_target(path, force)
     if p.parent and not p.parent.exists():
         raise UsageError(f"cannot write {path}: folder {p.parent} does not exist")
     tmp = p.with_name(f".{p.name}.part")
@@ -166,6 +165,19 @@ def _int_range(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
+def _check_target(path: str, force: bool) -> None:
+    """Refuse, before any work, an output path that cannot or must not be written."""
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{path} is a folder: give a file name")
+    if p.exists() and not force:
+        raise UsageError(f"{path} exists; use --force to overwrite it")
+    if not p.parent.is_dir():
+        raise UsageError(f"cannot write {path}: folder {p.parent} does not exist")
+    if not os.access(p.parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise UsageError(f"cannot write {path}: permission denied")
+
+
 def _nonneg_int(text: str) -> int:
     try:
         v = int(text)
@@ -193,8 +205,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     board = kt.parse_board(args.board)
     if args.format == "npy" and args.output is None:
         raise UsageError("--format npy writes binary: give --output FILE")
-    if args.output and args.output != "-" and Path(args.output).exists() and not args.force:
-        raise UsageError(f"{args.output} exists; use --force to overwrite it")
+    if args.output and args.output != "-":
+        _check_target(args.output, args.force)
     _precheck_outputs(args)
     t0 = time.perf_counter()
     try:
@@ -239,8 +251,8 @@ def _precheck_outputs(args: argparse.Namespace) -> None:
     if len(same) < len(targets):
         raise UsageError("two outputs name the same file: give each its own")
     for path in asked:
-        if path and path != "-" and Path(path).exists() and not args.force:
-            raise UsageError(f"{path} exists; use --force to overwrite it")
+        if path and path != "-":
+            _check_target(path, args.force)
     if not any(asked):
         given = [
             o
@@ -377,7 +389,7 @@ def _write_tour(args: argparse.Namespace, tour: Any) -> None:
             kind = "Closed" if tour.closed else "Open"
             f.write(
                 f"{kind} tour on {tour.board.spec} from {tour.start} to {tour.end}, "
-                f"{len(tour)} squares ({tour.method})\n"
+                f"{len(tour)} square{'s' if len(tour) != 1 else ''} ({tour.method})\n"
             )
             if tour.board.width <= 60 and tour.board.size <= 10_000:
                 f.write(tour.board_text(labels=True) + "\n")
@@ -545,7 +557,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         )
     else:
         print(
-            f"{args.file}: valid {kind} tour on {tour.board.spec}, {len(tour)} squares, "
+            f"{args.file}: valid {kind} tour on {tour.board.spec}, "
+            f"{len(tour)} square{'s' if len(tour) != 1 else ''}, "
             f"{tour.start} to {tour.end}"
         )
     return EXIT_OK
@@ -868,10 +881,15 @@ def _library_import(lib: Any, args: argparse.Namespace) -> int:
         r = import_tours(lib, sys.stdin, fmt=fmt, source="<stdin>")
     else:
         p = Path(args.file)
+        if p.is_dir():
+            raise UsageError(f"{args.file} is a folder, not a file of tours")
         if not p.is_file():
             raise UsageError(f"no such file: {args.file}")
-        with open(p, encoding="utf-8", newline="" if fmt == "csv" else None) as f:
-            r = import_tours(lib, f, fmt=fmt, source=args.file)
+        try:
+            with open(p, encoding="utf-8", newline="" if fmt == "csv" else None) as f:
+                r = import_tours(lib, f, fmt=fmt, source=args.file)
+        except UnicodeDecodeError:
+            raise UsageError(f"{args.file} is not a text file of tours ({fmt})") from None
     print(f"imported {r.read:,} tours: {r.added:,} new, {r.duplicates:,} already in {lib.path}")
     return EXIT_OK
 

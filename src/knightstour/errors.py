@@ -73,7 +73,8 @@ class InvalidTourError(KnightsTourError):
     def __init__(self, problems: list[Any]) -> None:
         self.problems = list(problems)
         first = str(self.problems[0]) if self.problems else "not a tour"
-        more = f" (and {len(self.problems) - 1} more problems)" if len(self.problems) > 1 else ""
+        n = len(self.problems) - 1
+        more = f" (and {n} more problem{'s' if n > 1 else ''})" if n else ""
         super().__init__(f"not a valid tour: {first}{more}")
 
 

@@ -492,8 +492,11 @@ def _cores() -> int:
 def _pool(n: int, plan: Plan) -> Any:
     import multiprocessing as mp
 
-    run_batch(plan, 0, 1)  # compile (or load) the kernels here, so forked workers inherit them
-    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+    run_batch(plan, 0, 1)  # compile (or load) the kernels here: workers load them from the cache
+    # not "fork": forking a process that runs threads (a server, a thread pool) can copy a held
+    # lock into a worker, which then never answers; a fresh forkserver has no such threads
+    methods = mp.get_all_start_methods()
+    method = "forkserver" if "forkserver" in methods else "spawn"
     return mp.get_context(method).Pool(n, initializer=_worker_init, initargs=(plan,))
 
 

@@ -267,7 +267,11 @@ def _repeated_and_missing(board: Board, seq: np.ndarray, name: Any) -> list[Prob
         names = ", ".join(name(s) for s in miss[:MAX_LISTED])
         more = f" and {miss.size - MAX_LISTED:,} more" if miss.size > MAX_LISTED else ""
         problems.append(
-            Problem("missing", f"{miss.size:,} squares are never visited: {names}{more}")
+            Problem(
+                "missing",
+                f"{miss.size:,} square{'s are' if miss.size > 1 else ' is'} never visited: "
+                f"{names}{more}",
+            )
         )
 
     return problems

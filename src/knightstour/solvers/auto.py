@@ -121,5 +121,10 @@ def auto(
             raise
         except KnightsTourError as err:  # a method that does not apply to this request
             failures.append(f"{name}: {err}")
-    detail = failures[-1] if failures else "no method applies"
-    raise SearchFailedError(f"no tour found ({len(failures)} attempts); last: {detail}")
+    if not failures:
+        raise SearchFailedError("the time limit ran out before any method could finish")
+    tries = f"{len(failures)} attempt{'s' if len(failures) != 1 else ''}"
+    hint = ""
+    if deadline is None and board.size > EXACT_UNBOUNDED:
+        hint = f" (auto gives the exact search {EXACT_SECONDS:g} s here; --time-limit gives more)"
+    raise SearchFailedError(f"no tour found ({tries}); last: {failures[-1]}{hint}")

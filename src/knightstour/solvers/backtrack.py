@@ -42,6 +42,10 @@ __all__ = ["Search", "backtrack", "exact_search", "luby"]
 SLICE = 200_000
 #: Positions of the shortest random restart (restarts get multiples of it, in Luby's sequence).
 PROBE_UNIT = 1_000
+#: A position costs time in proportion to the board (the connectivity check), so on big boards
+#: slices and restarts shrink to keep about this much work (positions x squares) between two
+#: looks at the clock: a time limit or Ctrl-C is then honoured within a fraction of a second.
+SLICE_WORK = 50_000_000
 
 
 class Search:
@@ -154,6 +158,8 @@ class _Portfolio:
         self.deadline = deadline
         self.node_limit = node_limit
         self.restarts = 0
+        self.slice_cap = max(20, min(SLICE, SLICE_WORK // max(board.size, 1)))
+        self.unit = max(5, min(PROBE_UNIT, SLICE_WORK // 10 // max(board.size, 1)))
 
     @property
     def nodes(self) -> int:
@@ -169,28 +175,32 @@ class _Portfolio:
     def solve(self, first: int, end: int | None) -> np.ndarray | None:
         """A path from ``first`` (to ``end``) through every square, or None if there is none."""
         self.main.begin(first, end)
-        slice_ = PROBE_UNIT
+        slice_ = min(PROBE_UNIT, self.slice_cap)
         while True:
             status = self._step(self.main, slice_)
             if status == FOUND:
                 return self.main.path.copy()
             if status == EXHAUSTED:
                 return None
+            self._check_clock()
             spent = 0
             while spent < slice_:
                 self.restarts += 1
                 self.probe.shuffle(self.rng)
                 self.probe.begin(first, end)
                 before = self.probe.nodes
-                status = self._step(self.probe, PROBE_UNIT * luby(self.restarts))
+                status = self._step(self.probe, self.unit * luby(self.restarts))
                 spent += self.probe.nodes - before
                 if status == FOUND:
                     return self.probe.path.copy()
                 if status == EXHAUSTED:
                     return None
-            slice_ = min(2 * slice_, SLICE)
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise self.gave_up("the time limit was reached", self.main)
+                self._check_clock()
+            slice_ = min(2 * slice_, self.slice_cap)
+
+    def _check_clock(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise self.gave_up("the time limit was reached", self.main)
 
     def gave_up(self, why: str, search: Search) -> SearchFailedError:
         return SearchFailedError(
