@@ -69,7 +69,7 @@ def main() -> None:
         cores = _cores()
         gen(Path(tmp) / "warm.db", 1000, workers=1)  # compile (or load) the kernels once
         load = os.getloadavg()[0]
-        rate, main_us, work_us = gen(big, BIG, workers=cores)
+        rate, main_us, _ = gen(big, BIG, workers=cores)
         print(
             f"generate 8x8 open, {BIG:,} tours, {cores} workers: {rate:,.0f} distinct tours/s "
             f"(target >= 20,000, aim 100,000; {rate / CLASSIC:,.0f}x the 1980 program's 6.7/s)"
