@@ -13,19 +13,15 @@ import numpy as np
 
 #: Squares above which the compiled kernels are used.
 COMPILE_THRESHOLD = 40_000
-_compiled: dict[str, Callable[..., Any]] = {}
 
 
 def kernel(name: str, work: int) -> Callable[..., Any]:
     """The kernel ``name``, compiled when ``work`` is above :data:`COMPILE_THRESHOLD`."""
-    fn = globals()[name]
-    if work <= COMPILE_THRESHOLD:
-        return fn
-    if name not in _compiled:
-        from numba import njit
+    import sys
 
-        _compiled[name] = njit(cache=True, nogil=True)(fn)
-    return _compiled[name]
+    from knightstour.solvers._kernels import kernel as load
+
+    return load(name, work, sys.modules[__name__], COMPILE_THRESHOLD)
 
 
 def follow(nxt: np.ndarray, start: int, out: np.ndarray) -> int:

@@ -24,16 +24,21 @@ _compiled: dict[str, Callable[..., Any]] = {}
 COMPILE_THRESHOLD = 50_000
 
 
-def kernel(name: str, work: int) -> Callable[..., Any]:
-    """The kernel ``name``, compiled when ``work`` is above :data:`COMPILE_THRESHOLD`."""
-    fn = globals()[name]
-    if work <= COMPILE_THRESHOLD:
+def kernel(
+    name: str, work: int, module: Any = None, threshold: int = COMPILE_THRESHOLD
+) -> Callable[..., Any]:
+    """The kernel ``name`` of ``module`` (this one by default), compiled when ``work`` is above
+    ``threshold``; the one loader of every kernel module."""
+    namespace = globals() if module is None else vars(module)
+    fn = namespace[name]
+    if work <= threshold:
         return fn
-    if name not in _compiled:
+    key = f"{namespace['__name__']}.{name}"
+    if key not in _compiled:
         from numba import njit
 
-        _compiled[name] = njit(cache=True, nogil=True)(fn)
-    return _compiled[name]
+        _compiled[key] = njit(cache=True, nogil=True)(fn)
+    return _compiled[key]
 
 
 #: Tie-break codes shared with :mod:`knightstour.solvers.warnsdorff`.

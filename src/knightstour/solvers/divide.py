@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from knightstour.board import Board
-from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+from knightstour.errors import InternalError, KnightsTourError, NoTourError, SearchFailedError
 
 __all__ = ["GRID_SIZES", "SMALL_THIN", "THIN", "divide", "grid_edges", "thin_jumps"]
 
@@ -259,7 +259,7 @@ def _assemble(
         count = _follow_py(nxt, start, out)
     del nxt
     if count != n:  # a bug in the data or the joins, never the user's fault
-        raise SearchFailedError(f"internal error: the divide construction covered {count} of {n}")
+        raise InternalError(f"the divide construction covered {count} of {n} squares")
     return out
 
 
