@@ -24,6 +24,8 @@ from knightstour.solvers.warnsdorff import TIEBREAKS
 
 PROG = "knightstour"
 FORMATS = ("text", "moves", "board", "json", "npy")
+
+
 def _method_names() -> tuple[str, ...]:
     from knightstour.solvers import METHODS
 
@@ -339,7 +341,7 @@ def _progress(label: str, stream: IO[str] | None = None) -> Any:
 def _no_tour(args: argparse.Namespace, board: Any, answer: bool | None, reason: str) -> None:
     if args.format == "json":
         data = {"width": board.width, "height": board.height, "exists": answer, "reason": reason}
-        print(json.dumps(data))
+        print(json.dumps(data, separators=(",", ":")))
     elif answer is False:
         print(f"no tour: {reason}")
     else:
@@ -451,7 +453,7 @@ def _all_starts(board: Any, args: argparse.Namespace) -> int:
         }
         if closed is not None:
             data["closed"] = closed.to_dict()
-        print(json.dumps(data))
+        print(json.dumps(data, separators=(",", ":")))
     else:
         rw = len(str(board.height))
         print(
@@ -480,7 +482,12 @@ def cmd_exists(args: argparse.Namespace) -> int:
         return _all_starts(board, args)
     answer = kt.exists(board, args.start, end=args.end, closed=args.closed)
     if args.format == "json":
-        print(json.dumps({"width": board.width, "height": board.height, **answer.to_dict()}))
+        print(
+            json.dumps(
+                {"width": board.width, "height": board.height, **answer.to_dict()},
+                separators=(",", ":"),
+            )
+        )
     else:
         word = {True: "yes", False: "no", None: "unknown"}[answer.exists]
         print(f"{word}: {answer.reason}")

@@ -123,7 +123,7 @@ def closed_tour_exists(board: BoardLike) -> Existence:
     if m == 2:
         return Existence(
             False,
-            f"no closed tour on {spec}: on a board 2 wide the corner squares have a single move, "
+            f"no closed tour on {spec}: on a board 2 wide the corner squares have at most one move, "
             f"and a closed tour enters and leaves every square (Schwenk 1991)",
         )
     if m == 4:
