@@ -85,16 +85,23 @@ def _open_output(path: str | None, force: bool, binary: bool = False) -> Any:
 # -- solve ------------------------------------------------------------------------------------
 
 
+def _add_tour_request(p: argparse.ArgumentParser) -> None:
+    """The arguments that say which tours are meant: BOARD, --start, --end, --closed."""
+    p.add_argument("board", metavar="BOARD", help="board spec WxH (width x height) or N for NxN")
+    p.add_argument("--start", metavar="SQ", help="start square: algebraic (c3) or zero-based x,y")
+    p.add_argument("--end", metavar="SQ", help="end square of the tour")
+    p.add_argument(
+        "--closed", action="store_true", help="closed tours (ending a move from the start)"
+    )
+
+
 def _add_solve(sub: Any) -> None:
     p = sub.add_parser(
         "solve",
         help="find a tour and print it",
         description="Find an open or closed knight's tour on BOARD and print it.",
     )
-    p.add_argument("board", metavar="BOARD", help="board spec WxH (width x height) or N for NxN")
-    p.add_argument("--start", metavar="SQ", help="start square: algebraic (c3) or zero-based x,y")
-    p.add_argument("--end", metavar="SQ", help="end square of the tour")
-    p.add_argument("--closed", action="store_true", help="ask for a closed tour")
+    _add_tour_request(p)
     p.add_argument("--method", default="auto", choices=METHOD_NAMES, help="method (default auto)")
     p.add_argument("--tiebreak", choices=TIEBREAK_NAMES, help="Warnsdorff tie-break")
     p.add_argument("--seed", type=_nonneg_int, help="seed for random tie-breaks")
@@ -409,10 +416,7 @@ def _add_exists(sub: Any) -> None:
         help="say whether a tour can exist, and why",
         description="Say whether a tour exists on BOARD (from/to given squares), with the reason.",
     )
-    p.add_argument("board", metavar="BOARD", help="board spec WxH or N")
-    p.add_argument("--start", metavar="SQ", help="start square")
-    p.add_argument("--end", metavar="SQ", help="end square")
-    p.add_argument("--closed", action="store_true", help="ask about closed tours")
+    _add_tour_request(p)
     p.add_argument(
         "--all-starts",
         action="store_true",
