@@ -96,8 +96,12 @@ def test_schedule_shape() -> None:
         assert cells[-1] == -1 and all(-1 <= c < n * n for c in cells.tolist())
         # from the a1 corner the squares are the paper's, read upside down
         a1_cells = schedule(Board(n, n), 0)[1].tolist()
-        want = [-1 if sq is None or not (1 <= sq[0] <= n and 1 <= sq[1] <= n)
-                else (sq[1] - 1) + (sq[0] - 1) * n for sq, _ in published_rows(n)]
+        want = [
+            -1
+            if sq is None or not (1 <= sq[0] <= n and 1 <= sq[1] <= n)
+            else (sq[1] - 1) + (sq[0] - 1) * n
+            for sq, _ in published_rows(n)
+        ]
         assert a1_cells == want
 
 

@@ -12,7 +12,14 @@ them.
 """
 
 from knightstour.board import Board, parse_board
-from knightstour.errors import InvalidTourError, KnightsTourError, NoTourError, SearchFailedError
+from knightstour.errors import (
+    InternalError,
+    InvalidInputError,
+    InvalidTourError,
+    KnightsTourError,
+    NoTourError,
+    SearchFailedError,
+)
 from knightstour.existence import Existence, exists
 from knightstour.solvers import METHODS, solve
 from knightstour.tour import Problem, Tour, find_problems, validate
@@ -23,6 +30,8 @@ __all__ = [
     "METHODS",
     "Board",
     "Existence",
+    "InternalError",
+    "InvalidInputError",
     "InvalidTourError",
     "KnightsTourError",
     "NoTourError",

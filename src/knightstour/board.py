@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from knightstour.errors import KnightsTourError
+from knightstour.errors import InvalidInputError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,7 +59,7 @@ def file_name(x: int) -> str:
     ['a', 'b', 'z', 'aa', 'ab', 'az', 'ba', 'zz', 'aaa']
     """
     if x < 0:
-        raise KnightsTourError(f"file index must be >= 0, got {x}")
+        raise InvalidInputError(f"file index must be >= 0, got {x}")
     letters = []
     n = x + 1
     while n:
@@ -75,7 +75,7 @@ def parse_file(letters: str) -> int:
     (0, 25, 26, 701)
     """
     if not letters or not letters.isascii() or not letters.isalpha():
-        raise KnightsTourError(f"not a file name: {letters!r} (expected letters a-z)")
+        raise InvalidInputError(f"not a file name: {letters!r} (expected letters a-z)")
     n = 0
     for ch in letters.lower():
         n = n * 26 + (ord(ch) - ord("a") + 1)
@@ -121,7 +121,7 @@ class Board:
     >>> Board(0, 3)
     Traceback (most recent call last):
     ...
-    knightstour.errors.KnightsTourError: board width must be at least 1, got 0
+    knightstour.errors.InvalidInputError: board width must be at least 1, got 0
     """
 
     width: int
@@ -133,22 +133,24 @@ class Board:
         for name in ("width", "height"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise KnightsTourError(f"board {name} must be an integer, got {value!r}")
+                raise InvalidInputError(f"board {name} must be an integer, got {value!r}")
             if value < 1:
-                raise KnightsTourError(f"board {name} must be at least 1, got {value}")
+                raise InvalidInputError(f"board {name} must be at least 1, got {value}")
         if self.width * self.height > MAX_SQUARES:
-            raise KnightsTourError(
+            raise InvalidInputError(
                 f"board {self.width}x{self.height} has {self.width * self.height:,} squares, "
                 f"more than the {MAX_SQUARES:,} that int32 square indices can number"
             )
         a, b = self.leaper
         if not (isinstance(a, int) and isinstance(b, int)) or a < 0 or b < 1 or a > b:
-            raise KnightsTourError(f"leaper must be (a, b) with 0 <= a <= b, b >= 1: {self.leaper}")
+            raise InvalidInputError(
+                f"leaper must be (a, b) with 0 <= a <= b, b >= 1: {self.leaper}"
+            )
         if self.holes:
             object.__setattr__(self, "holes", frozenset(int(h) for h in self.holes))
             bad = [h for h in self.holes if not 0 <= h < self.width * self.height]
             if bad:
-                raise KnightsTourError(f"hole {bad[0]} is off the {self.spec} board")
+                raise InvalidInputError(f"hole {bad[0]} is off the {self.spec} board")
 
     # -- identity -------------------------------------------------------------------------
 
@@ -190,7 +192,7 @@ class Board:
     def index(self, x: int, y: int) -> int:
         """The square index of zero-based ``(x, y)``, checked to be on the board."""
         if not (0 <= x < self.width and 0 <= y < self.height):
-            raise KnightsTourError(f"square ({x}, {y}) is off the {self.spec} board")
+            raise InvalidInputError(f"square ({x}, {y}) is off the {self.spec} board")
         return y * self.width + x
 
     def xy(self, square: int) -> tuple[int, int]:
@@ -204,7 +206,7 @@ class Board:
         'ad30'
         """
         if not 0 <= square < self.area:
-            raise KnightsTourError(f"square index {square} is off the {self.spec} board")
+            raise InvalidInputError(f"square index {square} is off the {self.spec} board")
         x, y = square % self.width, square // self.width
         return f"{file_name(x)}{y + 1}"
 
@@ -217,13 +219,13 @@ class Board:
         >>> b.parse_square("i1")
         Traceback (most recent call last):
         ...
-        knightstour.errors.KnightsTourError: square i1 is off the 8x8 board (files a-h, ranks 1-8)
+        knightstour.errors.InvalidInputError: square i1 is off the 8x8 board (files a-h, ranks 1-8)
         """
         if isinstance(text, bool):
-            raise KnightsTourError(f"not a square: {text!r}")
+            raise InvalidInputError(f"not a square: {text!r}")
         if isinstance(text, int):
             if not 0 <= text < self.area:
-                raise KnightsTourError(f"square index {text} is off the {self.spec} board")
+                raise InvalidInputError(f"square index {text} is off the {self.spec} board")
             return self._check_hole(text, str(text))
         if isinstance(text, str):
             s = text.strip().lower()
@@ -231,7 +233,7 @@ class Board:
             if m:
                 x, y = parse_file(m.group(1)), int(m.group(2)) - 1
                 if not (x < self.width and y < self.height):
-                    raise KnightsTourError(
+                    raise InvalidInputError(
                         f"square {s} is off the {self.spec} board (files a-"
                         f"{file_name(self.width - 1)}, ranks 1-{self.height})"
                     )
@@ -240,18 +242,18 @@ class Board:
             if m:
                 x, y = int(m.group(1)), int(m.group(2))
                 return self._check_hole(self.index(x, y), s)
-            raise KnightsTourError(
+            raise InvalidInputError(
                 f"not a square: {text!r} (expected algebraic like 'c3' or zero-based 'x,y')"
             )
         try:
             x, y = (int(v) for v in text)
         except (TypeError, ValueError):
-            raise KnightsTourError(f"not a square: {text!r}") from None
+            raise InvalidInputError(f"not a square: {text!r}") from None
         return self._check_hole(self.index(x, y), f"({x}, {y})")
 
     def _check_hole(self, square: int, shown: str) -> int:
         if square in self.holes:
-            raise KnightsTourError(f"square {shown} is a hole of this board")
+            raise InvalidInputError(f"square {shown} is a hole of this board")
         return square
 
     def squares(self) -> Iterator[int]:
@@ -358,12 +360,12 @@ class Board:
         >>> Board(46000, 46000).require_memory(1e6, "a tour")
         Traceback (most recent call last):
         ...
-        knightstour.errors.KnightsTourError: board 46000x46000 is too large: a tour needs ...
+        knightstour.errors.InvalidInputError: board 46000x46000 is too large: a tour needs ...
         """
         need = bytes_per_square * self.area
         have = available_memory()
         if need > have:
-            raise KnightsTourError(
+            raise InvalidInputError(
                 f"board {self.spec} is too large: {what} needs {_human_bytes(need)}, "
                 f"more than the {_human_bytes(have)} of memory available"
             )
@@ -380,26 +382,26 @@ def parse_board(spec: BoardLike) -> Board:
     >>> parse_board("8y8")
     Traceback (most recent call last):
     ...
-    knightstour.errors.KnightsTourError: not a board spec: '8y8' (expected WxH like 8x8, or N)
+    knightstour.errors.InvalidInputError: not a board spec: '8y8' (expected WxH like 8x8, or N)
     """
     if isinstance(spec, Board):
         return spec
     if isinstance(spec, bool):
-        raise KnightsTourError(f"not a board spec: {spec!r}")
+        raise InvalidInputError(f"not a board spec: {spec!r}")
     if isinstance(spec, int):
         return Board(spec, spec)
     if isinstance(spec, str):
         m = _BOARD_RE.match(spec)
         if not m:
-            raise KnightsTourError(f"not a board spec: {spec!r} (expected WxH like 8x8, or N)")
+            raise InvalidInputError(f"not a board spec: {spec!r} (expected WxH like 8x8, or N)")
         w = int(m.group(1))
         h = int(m.group(2)) if m.group(2) is not None else w
         if w > MAX_SIDE or h > MAX_SIDE:
-            raise KnightsTourError(f"board {w}x{h} is too large: a side may be at most {MAX_SIDE}")
+            raise InvalidInputError(f"board {w}x{h} is too large: a side may be at most {MAX_SIDE}")
         return Board(w, h)
     if isinstance(spec, tuple | list) and len(spec) == 2:
         return Board(*spec)
-    raise KnightsTourError(f"not a board spec: {spec!r} (expected WxH like 8x8, or N)")
+    raise InvalidInputError(f"not a board spec: {spec!r} (expected WxH like 8x8, or N)")
 
 
 def available_memory() -> int:

@@ -19,7 +19,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
-from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+from knightstour.errors import (
+    InternalError,
+    InvalidInputError,
+    KnightsTourError,
+    NoTourError,
+    SearchFailedError,
+)
 from knightstour.solvers.warnsdorff import TIEBREAKS
 
 PROG = "knightstour"
@@ -40,7 +46,7 @@ TERMINAL_LIMIT = 250_000
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_GAVE_UP = 0, 1, 2, 3
 
 
-class UsageError(KnightsTourError):
+class UsageError(InvalidInputError):
     """Bad command-line usage (exit code 2)."""
 
 
@@ -543,7 +549,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 tour = kt.Tour.from_dict(data)
             except InvalidTourError:
                 raise
-            except KnightsTourError as e:  # parsed, but not a tour: the answer is no
+            except InvalidInputError as e:  # parsed, but not a tour: the answer is no
                 raise InvalidTourError([str(e)]) from None
     except InvalidTourError as e:
         if args.format == "json":
@@ -943,6 +949,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"give a command: {names} (see '{PROG} --help')")
         run = {name: fn for name, _add, fn in COMMANDS}[args.command]
         return run(args)
+    except InternalError as e:  # a bug, never the user's input nor an answer
+        _err(f"internal error ({e}); please report it")
+        return e.exit_code
     except KnightsTourError as e:
         _err(str(e).splitlines()[0] if str(e) else type(e).__name__)
         return e.exit_code

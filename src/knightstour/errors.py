@@ -1,10 +1,20 @@
-"""The error hierarchy: bad input, proved absence, and a search that gave up.
+"""The error hierarchy: bad input, proved absence, a search that gave up, and bugs.
 
-Every error is a :class:`KnightsTourError`, itself a :class:`ValueError`, so callers that only
-care whether something went wrong catch one class. The children tell the three outcomes apart,
-and each carries the exit code the command line uses for it.
+Every error is a :class:`KnightsTourError`, so callers that only care whether something went
+wrong catch one class. The children tell the outcomes apart, and each carries the exit code the
+command line uses for it and the HTTP status the web board answers with:
 
->>> issubclass(NoTourError, KnightsTourError) and issubclass(KnightsTourError, ValueError)
+- :class:`InvalidInputError` (also a :class:`ValueError`): the input is bad; the message names
+  the broken precondition (exit 2, HTTP 400);
+- :class:`NoTourError`: no tour exists, and that was proved (exit 1); an answer, not bad input;
+- :class:`SearchFailedError`: the method stopped without an answer (exit 3); an answer too;
+- :class:`InvalidTourError`: a sequence of squares handed in as a tour is not one (an
+  :class:`InvalidInputError`, but the command line's answer to ``validate`` is "no": exit 1);
+- :class:`InternalError` (also a :class:`RuntimeError`): a bug in knightstour (exit 70, HTTP 500).
+
+>>> issubclass(InvalidInputError, ValueError), issubclass(NoTourError, ValueError)
+(True, False)
+>>> all(issubclass(e, KnightsTourError) for e in (NoTourError, SearchFailedError, InternalError))
 True
 >>> NoTourError("2x2 has no tour").exit_code, SearchFailedError("stuck").exit_code
 (1, 3)
@@ -19,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "InternalError",
+    "InvalidInputError",
     "InvalidTourError",
     "KnightsTourError",
     "NoTourError",
@@ -26,11 +37,15 @@ __all__ = [
 ]
 
 
-class KnightsTourError(ValueError):
-    """Bad input: the message names the broken precondition (exit code 2)."""
+class KnightsTourError(Exception):
+    """The base of every knightstour error."""
 
     exit_code: int = 2
     http_status: int = 400
+
+
+class InvalidInputError(KnightsTourError, ValueError):
+    """Bad input: the message names the broken precondition (exit code 2, HTTP 400)."""
 
 
 class NoTourError(KnightsTourError):
@@ -65,7 +80,7 @@ class SearchFailedError(KnightsTourError):
         self.board = board
 
 
-class InvalidTourError(KnightsTourError):
+class InvalidTourError(InvalidInputError):
     """A sequence of squares is not a tour; ``problems`` lists every problem found."""
 
     exit_code = 1
@@ -78,9 +93,11 @@ class InvalidTourError(KnightsTourError):
         super().__init__(f"not a valid tour: {first}{more}")
 
 
-class InternalError(RuntimeError):
-    """A bug in knightstour itself (a method produced something that is not a tour).
+class InternalError(KnightsTourError, RuntimeError):
+    """A bug in knightstour itself (say, a method produced something that is not a tour).
 
-    Deliberately not a :class:`KnightsTourError`: it is never the user's input nor an answer,
-    and must not be mistaken for one (the CLI exits 70, the web answers 500).
+    Never the user's input nor an answer: the command line exits 70, the web answers 500.
     """
+
+    exit_code = 70
+    http_status = 500

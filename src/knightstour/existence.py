@@ -234,7 +234,8 @@ def exists(
                     f"no closed tour from {name(s)} to {name(e)}: a closed tour ends a knight's "
                     f"move from its start, and {name(e)} is not",
                 )
-            return _by_search(search,
+            return _by_search(
+                search,
                 b,
                 s,
                 e,
@@ -264,7 +265,8 @@ def exists(
                 f"n >= 6 a tour joins any two squares that colour parity allows (Conrad et al. "
                 f"1994)",
             )
-        return _by_search(search,
+        return _by_search(
+            search,
             b,
             s,
             e,
@@ -282,8 +284,13 @@ def exists(
     verdict = _single_end(b, sq, role)
     if verdict is not None:
         return verdict
-    return _by_search(search,
-        b, s, e, False, f"no theorem decides whether a tour runs {role} {name(sq)} on {b.spec}"
+    return _by_search(
+        search,
+        b,
+        s,
+        e,
+        False,
+        f"no theorem decides whether a tour runs {role} {name(sq)} on {b.spec}",
     )
 
 

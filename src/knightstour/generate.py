@@ -45,7 +45,7 @@ from typing import IO, Any
 import numpy as np
 
 from knightstour.board import Board, BoardLike, parse_board
-from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 from knightstour.existence import exists
 from knightstour.library import canonical as cf
 from knightstour.library.store import DEFAULT_DB, Batch, Library
@@ -300,15 +300,15 @@ def generate(
     """
     b = cf.check_board(parse_board(board))
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise KnightsTourError(f"count must be a positive integer, got {count!r}")
+        raise InvalidInputError(f"count must be a positive integer, got {count!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise KnightsTourError(f"seed must be a non-negative integer, got {seed!r}")
+        raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
     if method not in GENERATE_METHODS:
-        raise KnightsTourError(
+        raise InvalidInputError(
             f"unknown generation method {method!r}: choose one of {', '.join(GENERATE_METHODS)}"
         )
     if workers is not None and (isinstance(workers, bool) or workers < 1):
-        raise KnightsTourError(f"workers must be a positive integer, got {workers!r}")
+        raise InvalidInputError(f"workers must be a positive integer, got {workers!r}")
     s = None if start is None else b.parse_square(start)
     answer = exists(b, s, closed=closed)
     if answer.exists is False:

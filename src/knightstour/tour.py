@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from knightstour.board import Board, BoardLike, file_name, parse_board, parse_file
-from knightstour.errors import InvalidTourError, KnightsTourError
+from knightstour.errors import InvalidInputError, InvalidTourError
 
 __all__ = ["Problem", "Tour", "find_problems", "validate"]
 
@@ -347,32 +347,32 @@ class Tour:
         knightstour.errors.InvalidTourError: not a valid tour: 8 squares are never visited: ...
         """
         if not isinstance(data, dict):
-            raise KnightsTourError("a tour must be a JSON object with width, height and path")
+            raise InvalidInputError("a tour must be a JSON object with width, height and path")
         for key in ("width", "height"):
             if key not in data:
-                raise KnightsTourError(f"tour JSON lacks {key!r}")
+                raise InvalidInputError(f"tour JSON lacks {key!r}")
         board = Board(data["width"], data["height"])
         closed = data.get("closed", False)
         if not isinstance(closed, bool):
-            raise KnightsTourError(f"'closed' must be true or false, got {closed!r}")
+            raise InvalidInputError(f"'closed' must be true or false, got {closed!r}")
         method = data.get("method") or ""
         path, xy = data.get("path"), data.get("xy")
         if path is None and xy is None:
-            raise KnightsTourError("tour JSON has neither 'path' nor 'xy'")
+            raise InvalidInputError("tour JSON has neither 'path' nor 'xy'")
         idx_path = idx_xy = None
         shown: dict[int, str] = {}
         if path is not None:
             if not isinstance(path, list):
-                raise KnightsTourError("'path' must be a list of squares")
+                raise InvalidInputError("'path' must be a list of squares")
             idx_path = [_parse_any_square(board, s, shown) for s in path]
         if xy is not None:
             if not isinstance(xy, list):
-                raise KnightsTourError("'xy' must be a list of [x, y] pairs")
+                raise InvalidInputError("'xy' must be a list of [x, y] pairs")
             idx_xy = [
                 _parse_any_square(board, tuple(p) if isinstance(p, list) else p, shown) for p in xy
             ]
         if idx_path is not None and idx_xy is not None and idx_path != idx_xy:
-            raise KnightsTourError("'path' and 'xy' disagree")
+            raise InvalidInputError("'path' and 'xy' disagree")
         idx = np.array(idx_path if idx_path is not None else idx_xy, dtype=np.int64)
         problems = find_problems(board, idx, closed, shown)
         if problems:
@@ -385,7 +385,7 @@ class Tour:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise KnightsTourError(
+            raise InvalidInputError(
                 f"not JSON: {e.msg} at line {e.lineno} column {e.colno}"
             ) from None
         return cls.from_dict(data)
@@ -527,7 +527,7 @@ class Tour:
     def rotated(self, start: int | str) -> Tour:
         """A closed tour started from another square of its cycle."""
         if not self.closed:
-            raise KnightsTourError("only a closed tour can be started from another square")
+            raise InvalidInputError("only a closed tour can be started from another square")
         s = self.board.parse_square(start)
         pos = int(np.flatnonzero(self._indices == s)[0])
         return Tour(
@@ -630,9 +630,9 @@ def _parse_any_square(board: Board, s: Any, shown: dict[int, str] | None = None)
             return board.parse_square(s)
         text = s.strip().lower()
     else:
-        raise KnightsTourError(f"not a square: {s!r}")
+        raise InvalidInputError(f"not a square: {s!r}")
     if shown is None:
-        raise KnightsTourError(f"square {text} is off the {board.spec} board")
+        raise InvalidInputError(f"square {text} is off the {board.spec} board")
     stand_in = -2 - len(shown)
     shown[stand_in] = text
     return stand_in

@@ -38,7 +38,7 @@ from functools import lru_cache
 import numpy as np
 
 from knightstour.board import Board
-from knightstour.errors import KnightsTourError
+from knightstour.errors import InvalidInputError
 
 __all__ = [
     "apply_transform",
@@ -70,7 +70,7 @@ CODE_OF = _code_of()
 def check_board(board: Board) -> Board:
     """The board, if the library can hold its tours: a plain knight on a rectangle."""
     if not board.is_plain_knight:
-        raise KnightsTourError("the tour library holds knight's tours on plain rectangular boards")
+        raise InvalidInputError("the tour library holds knight's tours on plain rectangular boards")
     return board
 
 
@@ -159,7 +159,7 @@ def _apply_batch(board: Board, canon: np.ndarray, codes: np.ndarray) -> np.ndarr
     n = canon.shape[1]
     g, d, r = codes & 7, (codes >> 3) & 1, codes >> 4
     if (g >= invs.shape[0]).any() or (r >= n).any():
-        raise KnightsTourError(f"bad transform code for a {board.spec} tour")
+        raise InvalidInputError(f"bad transform code for a {board.spec} tour")
     w = canon
     if r.any():
         idx = np.arange(n, dtype=np.int64)[None, :] - r[:, None]
@@ -191,7 +191,7 @@ def pack(board: Board, squares: np.ndarray) -> bytes:
     dy = np.diff(squares // w)
     codes = CODE_OF[(dy + 2) * 5 + dx + 2]
     if (codes == 255).any():
-        raise KnightsTourError("cannot pack: a step is not a knight's move")
+        raise InvalidInputError("cannot pack: a step is not a knight's move")
     bits = ((codes[:, None] >> np.arange(3)) & 1).astype(np.uint8).reshape(-1)
     return head + np.packbits(bits, bitorder="little").tobytes()
 
@@ -212,7 +212,7 @@ def unpack_batch(board: Board, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray
     hb = header_bytes(board)
     keys = np.asarray(keys, dtype=np.uint8)
     if keys.ndim != 2 or keys.shape[1] != key_length(board):
-        raise KnightsTourError(f"a packed {board.spec} tour has {key_length(board)} bytes")
+        raise InvalidInputError(f"a packed {board.spec} tour has {key_length(board)} bytes")
     rows = keys.shape[0]
     start = keys[:, 0].astype(np.int64)
     for b in range(1, hb):

@@ -34,7 +34,7 @@ from typing import IO, Any
 import numpy as np
 
 from knightstour.board import Board, BoardLike, file_name
-from knightstour.errors import InvalidTourError, KnightsTourError
+from knightstour.errors import InvalidInputError, InvalidTourError
 from knightstour.library.store import Library, canonical_batch
 from knightstour.tour import Tour
 
@@ -55,7 +55,7 @@ CSV_COLUMNS = (
 )
 
 
-class ImportRejectedError(KnightsTourError):
+class ImportRejectedError(InvalidInputError):
     """An import found a broken tour or line; nothing was stored. The exit code is the cause's."""
 
     def __init__(self, message: str, exit_code: int = 1) -> None:
@@ -100,7 +100,7 @@ def export(
     decoded and validated before it is written.
     """
     if fmt not in EXPORT_FORMATS:
-        raise KnightsTourError(
+        raise InvalidInputError(
             f"unknown export format {fmt!r}: choose one of {', '.join(EXPORT_FORMATS)}"
         )
     writer = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
@@ -169,7 +169,7 @@ def import_tours(
     holds (up to symmetry) are counted, not stored twice.
     """
     if fmt not in EXPORT_FORMATS:
-        raise KnightsTourError(
+        raise InvalidInputError(
             f"unknown import format {fmt!r}: choose one of {', '.join(EXPORT_FORMATS)}"
         )
     where = f"{source} line" if source else "line"
@@ -232,7 +232,7 @@ def _slow(data: Any, where: str) -> tuple[tuple[Board, bool, str], list[int]]:
         raise ImportRejectedError(
             f"{where}: not a valid tour: {listed}{more}; nothing imported", e.exit_code
         ) from None
-    except KnightsTourError as e:
+    except InvalidInputError as e:
         raise ImportRejectedError(f"{where}: {e}; nothing imported", e.exit_code) from None
     return (t.board, t.closed, t.method or "unknown"), t.indices.tolist()
 

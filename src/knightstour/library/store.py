@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from knightstour.board import Board, BoardLike, parse_board
-from knightstour.errors import KnightsTourError
+from knightstour.errors import InvalidInputError
 from knightstour.library import canonical as cf
 from knightstour.tour import Tour
 
@@ -162,7 +162,7 @@ class Batch:
             ok &= (tours[:, 0] == self.starts) & (tours[:, -1] == self.ends)
             if not ok.all():
                 bad = int(np.flatnonzero(~ok)[0])
-                raise KnightsTourError(f"internal error: tour {bad} of a batch is damaged")
+                raise InvalidInputError(f"internal error: tour {bad} of a batch is damaged")
         self.validated = True
         return self
 
@@ -205,18 +205,18 @@ class Library:
         self.path = os.fspath(path)
         memory = self.path == ":memory:" or self.path.startswith("file::memory:")
         if not memory and not create and not os.path.exists(self.path):
-            raise KnightsTourError(f"no tour library at {self.path}")
+            raise InvalidInputError(f"no tour library at {self.path}")
         if not memory and os.path.isdir(self.path):
-            raise KnightsTourError(f"{self.path} is a folder, not a tour library")
+            raise InvalidInputError(f"{self.path} is a folder, not a tour library")
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
         except sqlite3.Error as e:
-            raise KnightsTourError(f"cannot open the tour library {self.path}: {e}") from None
+            raise InvalidInputError(f"cannot open the tour library {self.path}: {e}") from None
         try:
             self._setup(memory)
         except sqlite3.DatabaseError as e:
             self.db.close()
-            raise KnightsTourError(f"{self.path} is not a tour library: {e}") from None
+            raise InvalidInputError(f"{self.path} is not a tour library: {e}") from None
         except BaseException:
             self.db.close()
             raise
@@ -230,11 +230,11 @@ class Library:
         if app != APPLICATION_ID:
             tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if app != 0 or tables:
-                raise KnightsTourError(
+                raise InvalidInputError(
                     f"{self.path} is an SQLite file but not a tour library; not touching it"
                 )
         if version > len(MIGRATIONS):
-            raise KnightsTourError(
+            raise InvalidInputError(
                 f"{self.path} has schema version {version}, newer than this knightstour "
                 f"({len(MIGRATIONS)}): upgrade knightstour"
             )
@@ -391,7 +391,7 @@ class Library:
         """The tour with id ``tour_id``."""
         row = self.db.execute(f"SELECT {_COLS} FROM tours WHERE id = ?", (tour_id,)).fetchone()
         if row is None:
-            raise KnightsTourError(f"no tour {tour_id} in {self.path}")
+            raise InvalidInputError(f"no tour {tour_id} in {self.path}")
         return next(self._stored([row]))
 
     def iter_rows(
@@ -436,7 +436,7 @@ class Library:
         klen = cf.key_length(board)
         raw = b"".join(r[4] for r in rows)
         if len(raw) != klen * len(rows):
-            raise KnightsTourError(
+            raise InvalidInputError(
                 f"{self.path} is damaged: a {board.spec} tour key is not {klen} bytes"
             )
         keys = np.frombuffer(raw, dtype=np.uint8).reshape(len(rows), klen)
@@ -446,7 +446,7 @@ class Library:
         ok &= tours[:, 0] == starts
         if not ok.all():
             bad = rows[int(np.flatnonzero(~ok)[0])][0]
-            raise KnightsTourError(f"{self.path} is damaged: tour {bad} does not decode to a tour")
+            raise InvalidInputError(f"{self.path} is damaged: tour {bad} does not decode to a tour")
         return board, bool(closed), tours
 
     def _stored(self, rows: list[tuple[Any, ...]]) -> Iterator[StoredTour]:

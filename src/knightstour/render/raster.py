@@ -37,7 +37,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from PIL import GifImagePlugin, Image, ImageDraw, ImageFont
 
-from knightstour.errors import KnightsTourError
+from knightstour.errors import InvalidInputError
 from knightstour.render import style as st
 
 if TYPE_CHECKING:
@@ -140,17 +140,17 @@ def write_gif(
     of frames, :func:`frame_count`.
     """
     if isinstance(moves_per_frame, bool) or not isinstance(moves_per_frame, int):
-        raise KnightsTourError(f"moves_per_frame must be an integer, got {moves_per_frame!r}")
+        raise InvalidInputError(f"moves_per_frame must be an integer, got {moves_per_frame!r}")
     if moves_per_frame < 1:
-        raise KnightsTourError(f"moves_per_frame must be at least 1, got {moves_per_frame}")
+        raise InvalidInputError(f"moves_per_frame must be at least 1, got {moves_per_frame}")
     for name, ms in (("frame_ms", frame_ms), ("final_ms", final_ms)):
         if not MIN_FRAME_MS <= ms <= MAX_FRAME_MS:
-            raise KnightsTourError(
+            raise InvalidInputError(
                 f"{name} must be {MIN_FRAME_MS} to {MAX_FRAME_MS} milliseconds, got {ms} "
                 f"(browsers show shorter GIF frames for 100 ms; show more moves a frame instead)"
             )
     if not 0 <= loop <= 65535:
-        raise KnightsTourError(f"loop must be 0 (for ever) to 65535, got {loop}")
+        raise InvalidInputError(f"loop must be 0 (for ever) to 65535, got {loop}")
     indices = tour.indices.tolist()
     anim = _Animation(tour.board, size, coordinates, style, colors, gradient, len(indices) - 1)
     with _target(file) as f:
@@ -215,7 +215,9 @@ class _Raster:
         if size is None:
             size = st.default_size(board.width, board.height, self.style, numbers)
         if isinstance(size, bool) or not isinstance(size, int) or size < 16:
-            raise KnightsTourError(f"picture size must be a whole number of pixels >= 16: {size!r}")
+            raise InvalidInputError(
+                f"picture size must be a whole number of pixels >= 16: {size!r}"
+            )
         lay = st.layout_for(board.width, board.height, size, self.style, coordinates)
         # Smoothed pictures may have squares of fractional size; the GIF's are whole pixels.
         self.px = (

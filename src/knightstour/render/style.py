@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from knightstour.board import file_name
-from knightstour.errors import KnightsTourError
+from knightstour.errors import InvalidInputError
 
 __all__ = [
     "DEFAULT_COLORS",
@@ -83,12 +83,12 @@ def colors(overrides: Mapping[str, str] | None = None) -> dict[str, str]:
     >>> colors({"drak": "#000"})
     Traceback (most recent call last):
     ...
-    knightstour.errors.KnightsTourError: unknown colour name 'drak' (known: background, ...)
+    knightstour.errors.InvalidInputError: unknown colour name 'drak' (known: background, ...)
     """
     out = dict(DEFAULT_COLORS)
     for key, value in (overrides or {}).items():
         if key not in out:
-            raise KnightsTourError(f"unknown colour name {key!r} (known: {', '.join(out)})")
+            raise InvalidInputError(f"unknown colour name {key!r} (known: {', '.join(out)})")
         hex_rgb(value)
         out[key] = value
     return out
@@ -108,13 +108,13 @@ def hex_rgb(color: str) -> tuple[int, int, int]:
             raise ValueError
         return int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16)
     except ValueError:
-        raise KnightsTourError(f"not a colour: {color!r} (expected '#rrggbb')") from None
+        raise InvalidInputError(f"not a colour: {color!r} (expected '#rrggbb')") from None
 
 
 def ramp(stops: Sequence[str], t: float) -> str:
     """The colour a fraction ``t`` (0 to 1) along the ramp through ``stops``, as ``#rrggbb``."""
     if not stops:
-        raise KnightsTourError("a colour ramp needs at least one colour")
+        raise InvalidInputError("a colour ramp needs at least one colour")
     if len(stops) == 1:
         return _hex(hex_rgb(stops[0]))
     t = min(max(t, 0.0), 1.0) * (len(stops) - 1)
@@ -161,7 +161,7 @@ def resolve_style(style: str, width: int, height: int) -> str:
     ('full', 'path')
     """
     if style not in STYLES:
-        raise KnightsTourError(f"unknown style {style!r} (expected one of {', '.join(STYLES)})")
+        raise InvalidInputError(f"unknown style {style!r} (expected one of {', '.join(STYLES)})")
     if style == "auto":
         return "full" if max(width, height) <= FULL_STYLE_LIMIT else "path"
     return style
@@ -315,13 +315,13 @@ def layout(
     (5, 3.95)
     """
     if size <= 0 or not math.isfinite(size):
-        raise KnightsTourError(f"picture size must be a positive number of pixels, got {size}")
+        raise InvalidInputError(f"picture size must be a positive number of pixels, got {size}")
     sq = size / max(width, height)
     for _ in range(6):
         left, top, right, bottom, _font, _every = _margins(width, height, sq, coordinates, pad)
         new = min((size - left - right) / width, (size - top - bottom) / height)
         if new <= 0:
-            raise KnightsTourError(
+            raise InvalidInputError(
                 f"a picture of {size:g} pixels is too small for a {width}x{height} board "
                 f"with labels; ask for a larger size or leave the labels out"
             )

@@ -26,7 +26,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from knightstour.errors import KnightsTourError
+from knightstour.errors import InvalidInputError
 from knightstour.render import style as st
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def tour_svg(
     pic = _Picture(tour.board, size, coordinates, style, colors, numbers=numbers)
     indices = tour.indices.tolist()
     if animated and (frame_ms <= 0 or final_ms < 0):
-        raise KnightsTourError(
+        raise InvalidInputError(
             f"frame_ms must be > 0 and final_ms >= 0, got {frame_ms} and {final_ms}"
         )
     parts = pic.path(indices, tour.closed and closing, gradient, markers, numbers, animated)

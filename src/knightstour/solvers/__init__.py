@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from knightstour.board import Board, BoardLike, parse_board
-from knightstour.errors import InternalError, KnightsTourError, NoTourError
+from knightstour.errors import InternalError, InvalidInputError, NoTourError
 from knightstour.existence import exists
 from knightstour.tour import Tour, find_problems
 
@@ -84,15 +84,15 @@ def solve(
     :data:`METHODS`. ``tiebreak`` and ``seed`` steer Warnsdorff's rule; ``time_limit`` (seconds)
     bounds the search. Raises :class:`NoTourError` when no tour exists (with the reason),
     :class:`SearchFailedError` when the method stopped without an answer, and
-    :class:`KnightsTourError` for bad input.
+    :class:`InvalidInputError` for bad input.
     """
     b = parse_board(board)
     s = None if start is None else b.parse_square(start)
     e = None if end is None else b.parse_square(end)
     if not isinstance(closed, bool):
-        raise KnightsTourError(f"closed must be true or false, got {closed!r}")
+        raise InvalidInputError(f"closed must be true or false, got {closed!r}")
     if method not in METHODS:
-        raise KnightsTourError(
+        raise InvalidInputError(
             f"unknown method {method!r}: choose one of {', '.join(sorted(METHODS))}"
         )
     if tiebreak not in (None, ""):
@@ -100,9 +100,9 @@ def solve(
 
         check_tiebreak(tiebreak)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise KnightsTourError(f"seed must be a non-negative integer, got {seed!r}")
+        raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
     if time_limit is not None and not (isinstance(time_limit, int | float) and time_limit > 0):
-        raise KnightsTourError(
+        raise InvalidInputError(
             f"time limit must be a positive number of seconds, got {time_limit!r}"
         )
     answer = exists(b, s, end=e, closed=closed, search=False)  # the methods search

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+__kernels__ = ("degrees", "warnsdorff_walk")
+
 _MASK32 = 0xFFFFFFFF
 _compiled: dict[str, Callable[..., Any]] = {}
 

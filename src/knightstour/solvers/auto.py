@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from knightstour.board import Board
-from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 
 __all__ = ["auto", "default_start", "strategies"]
 
@@ -119,7 +119,7 @@ def auto(
             failures.append(f"{name}: {err}")
         except NoTourError:
             raise
-        except KnightsTourError as err:  # a method that does not apply to this request
+        except InvalidInputError as err:  # a method that does not apply to this request
             failures.append(f"{name}: {err}")
     if not failures:
         raise SearchFailedError("the time limit ran out before any method could finish")

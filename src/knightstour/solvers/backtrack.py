@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from knightstour.board import Board
-from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 from knightstour.existence import colour_obstruction
 from knightstour.solvers import _search as _k
 from knightstour.solvers._search import EXHAUSTED, FOUND
@@ -359,7 +359,7 @@ def backtrack(
     ``tiebreak`` does not apply (ties between equal counts go by square, then at random).
     """
     if node_limit is not None and (isinstance(node_limit, bool) or node_limit < 1):
-        raise KnightsTourError(f"node limit must be a positive integer, got {node_limit!r}")
+        raise InvalidInputError(f"node limit must be a positive integer, got {node_limit!r}")
     return exact_search(
         board, start, end, closed, deadline=deadline, node_limit=node_limit, seed=seed
     )

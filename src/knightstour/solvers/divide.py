@@ -41,7 +41,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from knightstour.board import Board
-from knightstour.errors import InternalError, KnightsTourError, NoTourError, SearchFailedError
+from knightstour.errors import (
+    InternalError,
+    InvalidInputError,
+    NoTourError,
+    SearchFailedError,
+)
 
 __all__ = ["GRID_SIZES", "SMALL_THIN", "THIN", "divide", "grid_edges", "thin_jumps"]
 
@@ -718,9 +723,9 @@ def divide(
     from knightstour.existence import exists
 
     if not board.is_plain_knight:
-        raise KnightsTourError("divide builds tours of the knight on full rectangular boards only")
+        raise InvalidInputError("divide builds tours of the knight on full rectangular boards only")
     if end is not None:
-        raise KnightsTourError("divide does not take an end square")
+        raise InvalidInputError("divide does not take an end square")
     s = 0 if start is None else int(start)
     answer = exists(board, s, closed=closed)
     if answer.exists is False:

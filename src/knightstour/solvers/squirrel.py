@@ -26,7 +26,7 @@ reflected.
 >>> kt.solve("8x6", method="warnsdorff", tiebreak="squirrel")
 Traceback (most recent call last):
 ...
-knightstour.errors.KnightsTourError: the squirrel tie-break is defined for square boards from a corner: 8x6 is not square
+knightstour.errors.InvalidInputError: the squirrel tie-break is defined for square boards from a corner: 8x6 is not square
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from functools import lru_cache
 import numpy as np
 
 from knightstour.board import Board
-from knightstour.errors import KnightsTourError
+from knightstour.errors import InvalidInputError
 
 __all__ = ["EXCEPTIONS", "PAPER_MOVES", "published_rows", "schedule"]
 
@@ -105,17 +105,17 @@ def schedule(board: Board, start: int) -> tuple[np.ndarray, np.ndarray]:
     >>> schedule(Board(8, 8), 9)
     Traceback (most recent call last):
     ...
-    knightstour.errors.KnightsTourError: the squirrel tie-break is defined for square boards from a corner: b2 is not a corner
+    knightstour.errors.InvalidInputError: the squirrel tie-break is defined for square boards from a corner: b2 is not a corner
     """
     why = "the squirrel tie-break is defined for square boards from a corner"
     n = board.width
     if board.height != n:
-        raise KnightsTourError(f"{why}: {board.spec} is not square")
+        raise InvalidInputError(f"{why}: {board.spec} is not square")
     if not board.is_plain_knight:
-        raise KnightsTourError(f"{why}, for the knight on a board without holes")
+        raise InvalidInputError(f"{why}, for the knight on a board without holes")
     x, y = board.xy(start)
     if x not in (0, n - 1) or y not in (0, n - 1):
-        raise KnightsTourError(f"{why}: {board.square_name(start)} is not a corner")
+        raise InvalidInputError(f"{why}: {board.square_name(start)} is not a corner")
     orders, cells = _from_a1(n)
     # mirror the a1 walk onto the start corner: reflect the moves and the squares
     sx, sy = (1 if x == 0 else -1), (1 if y == 0 else -1)

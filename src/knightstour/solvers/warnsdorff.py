@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from knightstour.board import Board
-from knightstour.errors import KnightsTourError, SearchFailedError
+from knightstour.errors import InvalidInputError, SearchFailedError
 
 __all__ = ["DEFAULT_TIEBREAK", "TIEBREAKS", "Walker", "warnsdorff"]
 
@@ -44,7 +44,7 @@ def check_tiebreak(tiebreak: str | None) -> str:
     if tiebreak is None or tiebreak == "":
         return DEFAULT_TIEBREAK
     if tiebreak not in TIEBREAKS:
-        raise KnightsTourError(
+        raise InvalidInputError(
             f"unknown tie-break {tiebreak!r}: choose one of {', '.join(TIEBREAKS)}"
         )
     return tiebreak
@@ -137,7 +137,7 @@ def warnsdorff(
     tb = check_tiebreak(tiebreak)
     n_attempts = attempts if attempts is not None else DEFAULT_ATTEMPTS
     if n_attempts < 1:
-        raise KnightsTourError(f"attempts must be at least 1, got {n_attempts}")
+        raise InvalidInputError(f"attempts must be at least 1, got {n_attempts}")
     walker = Walker(board, 1 if not closed and end is None else min(n_attempts, 100))
     if start is None:
         from knightstour.solvers.auto import default_start

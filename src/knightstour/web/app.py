@@ -52,7 +52,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from knightstour import __version__
 from knightstour.board import Board, parse_board
-from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+from knightstour.errors import InvalidInputError, KnightsTourError, NoTourError, SearchFailedError
 
 __all__ = ["Limits", "create_app"]
 
@@ -91,7 +91,7 @@ class Limits:
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
             if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-                raise KnightsTourError(f"limit {name} must be a positive number, got {value!r}")
+                raise InvalidInputError(f"limit {name} must be a positive number, got {value!r}")
 
 
 # -- response and request models (for the OpenAPI schema) -------------------------------------
@@ -241,7 +241,7 @@ def _flag(name: str, text: str) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise KnightsTourError(f"{name} must be true or false, got {text!r}")
+    raise InvalidInputError(f"{name} must be true or false, got {text!r}")
 
 
 def _opt(text: str | None) -> str | None:
@@ -253,15 +253,15 @@ def _seed(text: str) -> int | None:
     if not value:
         return None
     if not value.isascii() or not value.isdigit():
-        raise KnightsTourError(f"seed must be a non-negative integer, got {text!r}")
+        raise InvalidInputError(f"seed must be a non-negative integer, got {text!r}")
     if len(value) > 19:
-        raise KnightsTourError(f"seed must be below 10**19, got {value}")
+        raise InvalidInputError(f"seed must be below 10**19, got {value}")
     return int(value)
 
 
 def _capped(board: Board, cap: int, what: str) -> None:
     if board.size > cap:
-        raise KnightsTourError(
+        raise InvalidInputError(
             f"board {board.spec} has {board.size:,} squares, more than the {cap:,} that {what} "
             f"takes (use the command line, knightstour solve, for larger boards)"
         )
@@ -349,7 +349,9 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
 
     @app.exception_handler(KnightsTourError)
     async def _bad_input(request: Request, exc: KnightsTourError) -> JSONResponse:
-        status = exc.http_status if 400 <= exc.http_status < 500 else 400
+        if exc.http_status >= 500:
+            return _error(exc.http_status, f"internal error ({exc}); please report it")
+        status = exc.http_status if exc.http_status >= 400 else 400
         return _error(status, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
     @app.exception_handler(RequestValidationError)
@@ -459,9 +461,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         from knightstour.existence import exists
 
         b = parse_board(board)
-        answer = exists(
-            b, _opt(start), end=_opt(end), closed=_flag("closed", closed), search=False
-        )
+        answer = exists(b, _opt(start), end=_opt(end), closed=_flag("closed", closed), search=False)
         return JSONResponse(_no_tour(b, answer.exists, answer.reason))
 
     @app.get(

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from knightstour.board import Board
-from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
+from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 
 __all__ = ["STATUSES", "Assessment", "Position", "assess", "legal_moves", "parse_position"]
 
@@ -76,11 +76,11 @@ def parse_position(board: Board, path: str | Iterable[str | int], closed: bool =
     >>> parse_position(Board(8, 8), "a1,c3")
     Traceback (most recent call last):
     ...
-    knightstour.errors.KnightsTourError: path: move 2 (a1 to c3) is not a knight's move
+    knightstour.errors.InvalidInputError: path: move 2 (a1 to c3) is not a knight's move
     >>> parse_position(Board(8, 8), "a1,c2,a1")
     Traceback (most recent call last):
     ...
-    knightstour.errors.KnightsTourError: path: square a1 is visited twice (moves 1 and 3)
+    knightstour.errors.InvalidInputError: path: square a1 is visited twice (moves 1 and 3)
     """
     items: Sequence[str | int]
     if isinstance(path, str):
@@ -88,7 +88,7 @@ def parse_position(board: Board, path: str | Iterable[str | int], closed: bool =
     else:
         items = list(path)
     if len(items) > board.size:
-        raise KnightsTourError(
+        raise InvalidInputError(
             f"path: {len(items)} squares, but the {board.spec} board has only {board.size}"
         )
     squares: list[int] = []
@@ -96,14 +96,14 @@ def parse_position(board: Board, path: str | Iterable[str | int], closed: bool =
     for i, item in enumerate(items, start=1):
         try:
             sq = board.parse_square(item)
-        except KnightsTourError as e:
-            raise KnightsTourError(f"path: move {i}: {e}") from None
+        except InvalidInputError as e:
+            raise InvalidInputError(f"path: move {i}: {e}") from None
         if sq in seen:
-            raise KnightsTourError(
+            raise InvalidInputError(
                 f"path: square {board.square_name(sq)} is visited twice (moves {seen[sq]} and {i})"
             )
         if squares and not board.is_move(squares[-1], sq):
-            raise KnightsTourError(
+            raise InvalidInputError(
                 f"path: move {i} ({board.square_name(squares[-1])} to "
                 f"{board.square_name(sq)}) is not a knight's move"
             )

@@ -1,0 +1,125 @@
+"""The one loader of compiled kernels: every hot loop of knightstour goes through :func:`load`.
+
+A kernel module is plain Python written in the subset that Numba compiles, and names its kernels
+in ``__kernels__``. :func:`load` returns them as they are (interpreted: no Numba import, right
+for small boards) or compiled with ``numba.njit(cache=True, nogil=True)``, the machine code cached
+on disk beside the module. A compiled kernel calls the compiled versions of the kernels it uses,
+from its own module or another kernel module, because the loader compiles each kernel over a copy
+of its module's namespace in which every kernel is replaced by its compiled version.
+
+>>> from knightstour.solvers import _kernels
+>>> plain = load(_kernels, compiled=False)
+>>> plain.degrees is _kernels.degrees
+True
+>>> for_work(_kernels, 10, threshold=100).degrees is _kernels.degrees
+True
+
+:data:`MODULES` lists every kernel module; ``knightstour warm`` compiles them all into the cache
+so that no first call of a command pays for compilation.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import types
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["MODULES", "Kernels", "for_work", "load"]
+
+#: Every module of compiled kernels (each lists its kernels in ``__kernels__``).
+MODULES: tuple[str, ...] = (
+    "knightstour.solvers._kernels",
+    "knightstour.solvers._search",
+    "knightstour.solvers._divide_kernels",
+    "knightstour.library._kernels",
+)
+
+_lock = threading.RLock()
+_compiled: dict[str, Kernels] = {}
+
+
+class Kernels:
+    """The kernels of one module, interpreted or compiled, as attributes."""
+
+    def __init__(self, module: str, functions: dict[str, Callable[..., Any]], compiled: bool):
+        self.module = module
+        self.compiled = compiled
+        self._functions = functions
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        try:
+            return self._functions[name]
+        except KeyError:
+            raise AttributeError(f"{self.module} has no kernel {name!r}") from None
+
+    def names(self) -> tuple[str, ...]:
+        """The names of the kernels."""
+        return tuple(self._functions)
+
+    def __repr__(self) -> str:
+        kind = "compiled" if self.compiled else "interpreted"
+        return f"<Kernels {self.module} ({kind}): {', '.join(self._functions)}>"
+
+
+def _module(module: types.ModuleType | str) -> types.ModuleType:
+    if isinstance(module, str):
+        return importlib.import_module(module)
+    return module
+
+
+def _kernel_names(mod: types.ModuleType) -> tuple[str, ...]:
+    names = getattr(mod, "__kernels__", None)
+    if not names:
+        raise TypeError(f"{mod.__name__} is not a kernel module (no __kernels__)")
+    return tuple(names)
+
+
+def load(module: types.ModuleType | str, *, compiled: bool) -> Kernels:
+    """The kernels of ``module``, compiled by Numba (cached on disk) or as plain Python."""
+    mod = _module(module)
+    names = _kernel_names(mod)
+    if not compiled:
+        return Kernels(mod.__name__, {n: getattr(mod, n) for n in names}, False)
+    with _lock:
+        if mod.__name__ not in _compiled:
+            _compiled[mod.__name__] = _compile(mod, names)
+        return _compiled[mod.__name__]
+
+
+def for_work(module: types.ModuleType | str, work: int, *, threshold: int) -> Kernels:
+    """The kernels of ``module``: compiled when ``work`` is above ``threshold``, else plain.
+
+    Compiling (or loading from the cache) costs a fraction of a second once per process: small
+    work is done sooner interpreted.
+    """
+    return load(module, compiled=work > threshold)
+
+
+def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
+    from numba import njit
+
+    namespace = dict(vars(mod))
+    # kernels of other kernel modules that this module calls: their compiled versions
+    for key, value in vars(mod).items():
+        home = getattr(value, "__module__", None)
+        if (
+            isinstance(value, types.FunctionType)
+            and home != mod.__name__
+            and home in MODULES
+            and key not in names
+        ):
+            other = load(home, compiled=True)
+            if value.__name__ in other.names():
+                namespace[key] = getattr(other, value.__name__)
+    functions: dict[str, Callable[..., Any]] = {}
+    for name in names:
+        fn = getattr(mod, name)
+        copy = types.FunctionType(
+            fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__
+        )
+        copy.__qualname__ = fn.__qualname__
+        copy.__doc__ = fn.__doc__
+        functions[name] = namespace[name] = njit(cache=True, nogil=True)(copy)
+    return Kernels(mod.__name__, functions, True)
