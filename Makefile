@@ -4,21 +4,33 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint venv clean
+.PHONY: run test test-fast bench lint venv warm clean
 
+# install, then compile every kernel into Numba's cache (so that no first command pays for it)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,web]'
+	$(BIN)/knightstour warm
 	touch $(STAMP)
 
 venv: $(STAMP)
 
+warm: $(STAMP)
+	$(BIN)/knightstour warm
+
 run: $(STAMP)
 	$(BIN)/knightstour solve 8x8 --start a1 --closed --format text --time
 
+# the whole suite; Debian's chromium is installed for the browser tests when missing and possible,
+# else those tests are skipped with a line saying why
 test: $(STAMP)
+	@bash tools/ensure-chromium.sh
 	$(BIN)/python -m pytest -q
+
+# everyday tier: no browser, no killed processes, no schema fuzzing (under a minute)
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not browser and not slow"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -1,12 +1,59 @@
-"""Shared fixtures and the correctness check every method's answers go through."""
+"""Shared fixtures, test tiers, and the correctness check every method's answers go through.
+
+Tiers (``make test`` runs all, ``make test-fast`` leaves out the marked ones):
+
+- ``browser``: every test of ``test_web_e2e.py`` drives Debian's chromium through Playwright.
+  Where no Chromium is found (``KNIGHTSTOUR_CHROMIUM`` or ``/usr/bin/chromium``) they are skipped
+  and the run ends with a line saying why and how to enable them;
+- ``slow``: real processes killed or interrupted, and schema fuzzing (``test_web_schema.py``).
+"""
 
 from __future__ import annotations
 
 import itertools
+import os
+from typing import Any
 
 import numpy as np
+import pytest
 
 from knightstour.board import Board
+
+CHROMIUM = os.environ.get("KNIGHTSTOUR_CHROMIUM", "/usr/bin/chromium")
+#: Test files whose every test is in a tier.
+TIER_FILES = {"test_web_e2e.py": "browser", "test_web_schema.py": "slow"}
+_skipped_browser: list[str] = []
+
+
+def chromium_available() -> bool:
+    """Whether the browser tests can run: a Chromium executable where they look for it."""
+    return os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tier files' tests, and skip the browser tests when there is no Chromium."""
+    have_browser = chromium_available()
+    why = (
+        f"no Chromium at {CHROMIUM}: run 'apt-get install chromium' as root (make test does it "
+        f"when it can) or set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
+    )
+    for item in items:
+        tier = TIER_FILES.get(item.path.name)
+        if tier is not None:
+            item.add_marker(getattr(pytest.mark, tier))
+        if item.get_closest_marker("browser") is not None and not have_browser:
+            item.add_marker(pytest.mark.skip(reason=why))
+            _skipped_browser.append(why)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say loudly, at the end of the run, that the browser tests did not run, and why."""
+    if _skipped_browser:
+        terminalreporter.write_line(
+            f"browser tests skipped ({len(_skipped_browser)}): {_skipped_browser[0]}",
+            yellow=True,
+            bold=True,
+        )
 
 
 def assert_is_tour(

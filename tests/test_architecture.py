@@ -1,0 +1,152 @@
+"""The layout's rules (docs/architecture.md): imports run one way, and the package imports light.
+
+Every import of a knightstour module inside the package is read from the source (module level and
+inside functions alike, but for the lazy imports of ``_repr_svg_`` and ``TYPE_CHECKING`` blocks)
+and checked against the layers; the graph must have no cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import knightstour
+
+PACKAGE = Path(knightstour.__file__).resolve().parent
+
+#: Layers, lowest first: a module may import its own layer or a lower one, never a higher one.
+LAYERS: list[tuple[str, ...]] = [
+    ("errors",),
+    ("board",),
+    ("tour", "notation", "theory", "render"),
+    ("solvers",),
+    ("existence",),
+    ("library", "puzzle", "warm"),
+    ("cli", "web", "__init__"),  # the CLI and the web app may use the public names
+    ("__main__",),
+]
+
+
+def _name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def _layer(module: str) -> int:
+    head = module.split(".")[0]
+    for rank, names in enumerate(LAYERS):
+        if head in names:
+            return rank
+    raise AssertionError(f"module {module} has no layer: add it to LAYERS and the docs")
+
+
+class _Imports(ast.NodeVisitor):
+    """The knightstour modules a source file imports, leaving out the allowed lazy ones."""
+
+    def __init__(self, module: str, is_package: bool) -> None:
+        self.module, self.is_package = module, is_package
+        self.found: set[str] = set()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.name != "_repr_svg_":  # Jupyter display imports the renderer lazily
+            self.generic_visit(node)
+
+    def visit_If(self, node: ast.If) -> None:
+        if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+            self.generic_visit(node)
+        else:
+            for child in node.orelse:
+                self.visit(child)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._add(alias.name)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        base = node.module or ""
+        if node.level:
+            here = self.module.split(".") if self.is_package else self.module.split(".")[:-1]
+            up = here[: len(here) - (node.level - 1)] if node.level > 1 else here
+            base = ".".join([*up, base] if base else up)
+        else:
+            if not base.startswith("knightstour"):
+                return
+            base = base.removeprefix("knightstour").removeprefix(".")
+        for alias in node.names:
+            full = f"{base}.{alias.name}" if base else alias.name
+            self._add("knightstour." + full if full else "knightstour", fallback=base)
+
+    def _add(self, name: str, fallback: str | None = None) -> None:
+        if name != "knightstour" and not name.startswith("knightstour."):
+            return
+        target = name.removeprefix("knightstour").removeprefix(".") or "__init__"
+        if target not in MODULES and fallback is not None:
+            target = fallback or "__init__"
+        while target not in MODULES and "." in target:
+            target = target.rsplit(".", 1)[0]
+        if target in MODULES and target != self.module:
+            self.found.add(target)
+
+
+MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def _graph() -> dict[str, set[str]]:
+    graph = {}
+    for module, path in MODULES.items():
+        visitor = _Imports(module, path.name == "__init__.py")
+        visitor.visit(ast.parse(path.read_text(encoding="utf-8")))
+        graph[module] = visitor.found
+    return graph
+
+
+def test_every_module_has_a_layer() -> None:
+    for module in MODULES:
+        _layer(module)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_run_one_way(module: str) -> None:
+    upward = [t for t in _graph()[module] if _layer(t) > _layer(module)]
+    assert not upward, f"{module} imports the higher layer(s) {upward}"
+
+
+def test_no_import_cycle() -> None:
+    graph = _graph()
+    state: dict[str, int] = {}
+
+    def visit(m: str, trail: list[str]) -> None:
+        state[m] = 1
+        for t in sorted(graph[m]):
+            if state.get(t) == 1:
+                raise AssertionError("import cycle: " + " -> ".join([*trail, m, t]))
+            if t not in state:
+                visit(t, [*trail, m])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [])
+
+
+def test_the_graph_reader_sees_lazy_imports() -> None:
+    """The reader finds imports inside functions (else the checks above could not fail)."""
+    assert any(t.startswith("solvers") for t in _graph()["existence"])
+    assert "render.svg" not in _graph()["board"]  # only in _repr_svg_
+
+
+def test_import_knightstour_is_light() -> None:
+    code = (
+        "import sys, knightstour\n"
+        "heavy = {'numba', 'PIL', 'fastapi', 'uvicorn', 'tqdm', 'sqlite3', 'starlette'}\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
