@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from knightstour.generate import _cores, generate
 from knightstour.library import Library
+from knightstour.library.generate import _cores, generate
 
 BIG = 1_000_000
 SMALL = 100_000
@@ -32,7 +32,7 @@ CLASSIC = 64 / 9.6  # the 1980 program's tours a second
 def gen(path: Path, count: int, **kw: object) -> tuple[float, float, float]:
     """(tours a second, CPU microseconds a tour in this process, and in the workers)."""
     s0, c0 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = generate("8x8", count, db=path, progress=False, **kw)
+    r = generate("8x8", count, db=path, **kw)
     s1, c1 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     assert r.added == count
 

@@ -41,7 +41,7 @@ def child(npy: str, side: int, kind: str, options: dict, out: str) -> None:
     """Load the tour, render it, print a JSON line of figures (run in its own process)."""
     from knightstour.tour import Tour
 
-    tour = Tour((side, side), np.load(npy), validate=False)
+    tour = Tour((side, side), np.load(npy))
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     t0 = time.perf_counter()
     frames = None

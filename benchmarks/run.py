@@ -2,6 +2,7 @@
 
     python benchmarks/run.py            # all
     python benchmarks/run.py warnsdorff # bench_warnsdorff.py only
+    python benchmarks/run.py roth       # bench_roth.py: where Roth's rule gets stuck, n <= 450
 
 Each benchmark file is a script with a ``main()`` that prints one line per figure. They run in
 separate processes so that one's memory or compiled code does not colour another's figures.

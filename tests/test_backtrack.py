@@ -106,8 +106,10 @@ def test_absence_reasons_say_how() -> None:
         exact_search(Board(3, 7), Board(3, 7).parse_square("b4"))
     with pytest.raises(NoTourError, match="exhaustive search: no closed tour on 3x8"):
         exact_search(Board(3, 8), closed=True)
-    with pytest.raises(NoTourError, match="minority colour"):
+    with pytest.raises(NoTourError, match="corner colour, and b1 is not"):
         exact_search(Board(5, 5), 1)
+    with pytest.raises(NoTourError, match="minority colour"):
+        exact_search(Board(4, 4, holes=frozenset({0})), 5)
     with pytest.raises(NoTourError, match="same colour"):
         exact_search(Board(8, 8), 0, 63)
     with pytest.raises(NoTourError, match="is not"):
@@ -123,10 +125,13 @@ def test_node_limit_gives_up_with_a_partial_path() -> None:
         exact_search(b, 0, None, False, node_limit=10)
     assert not isinstance(info.value, NoTourError)
     assert_is_partial_path(b, info.value.partial)
+    from knightstour.solvers import SolveRequest
     from knightstour.solvers.backtrack import backtrack
 
     with pytest.raises(kt.KnightsTourError, match="node limit"):
-        backtrack(Board(5, 5), 0, node_limit=0)
+        backtrack(SolveRequest(Board(5, 5), 0), node_limit=0)
+    with pytest.raises(kt.InvalidInputError, match="the backtrack method takes no tie-break"):
+        kt.solve("5x5", "a1", method="backtrack", tiebreak="first")
 
 
 def test_time_limit_gives_up() -> None:

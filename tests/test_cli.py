@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -125,7 +127,7 @@ def test_output_not_overwritten_without_force(capsys: pytest.CaptureFixture[str]
     code, _, err = run(capsys, "solve", "5x5", "--format", "json", "--output", str(f))
     assert code == 2 and "--force" in err and f.read_text() == "keep me"
     code, _, _ = run(capsys, "solve", "5x5", "--format", "json", "--output", str(f), "--force")
-    assert code == 0 and kt.Tour.from_json(f.read_text()).board.spec == "5x5"
+    assert code == 0 and kt.Tour.from_dict(json.loads(f.read_text())).board.spec == "5x5"
 
 
 @pytest.mark.parametrize(
@@ -149,15 +151,30 @@ def test_bad_input_one_line_exit_2(
     assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+def _commands() -> list[list[str]]:
     from knightstour.cli import COMMANDS
+    from knightstour.cli.library import ACTIONS
 
-    for name, _add, _run in COMMANDS:
-        with pytest.raises(SystemExit) as e:
-            main([name, "--help"])
-        assert e.value.code == 0
-        out = capsys.readouterr().out
-        assert out.startswith("usage:") and name in out
+    return [[name] for name, _add, _run in COMMANDS] + [["library", a] for a in ACTIONS]
+
+
+@pytest.mark.parametrize("argv", _commands(), ids=" ".join)
+def test_every_command_has_help_and_is_in_the_readme(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as e:
+        main([*argv, "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage:") and " ".join(argv) in out
+    assert "\n\n" in out.strip(), "a description as well as the usage"
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    lines = [line for line in readme.splitlines() if f"knightstour {argv[0]}" in line]
+    assert lines, f"README.md never shows 'knightstour {argv[0]}'"
+    if len(argv) > 1:
+        assert any(re.search(rf"\b{argv[1]}\b", line) for line in lines), (
+            f"README.md never mentions 'knightstour library {argv[1]}'"
+        )
 
 
 TOKENS = st.sampled_from(
@@ -235,3 +252,29 @@ def test_import_is_light() -> None:
     code = f"import sys, knightstour; print([m for m in {heavy!r} if m in sys.modules])"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert r.stdout.strip() == "[]"
+
+
+def test_warm_prints_each_step_and_a_total(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import types
+
+    calls: list[object] = []
+
+    def warm(progress: object = None) -> list[tuple[str, float]]:
+        calls.append(progress)
+        return [("warnsdorff", 0.5), ("exact search", 1.25)]
+
+    monkeypatch.setitem(sys.modules, "knightstour.warm", types.SimpleNamespace(warm=warm))
+    code, out, _ = run(capsys, "warm")
+    assert code == 0 and calls == [None]  # no terminal: no progress bar
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == ["warnsdorff", "exact", "total"]
+    assert lines[-1].endswith("1.75 s")
+
+
+def test_cli_runs_as_a_module() -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "knightstour.cli", "exists", "3x3"], capture_output=True, text=True
+    )
+    assert r.returncode == 1 and r.stdout.startswith("no:")

@@ -17,10 +17,16 @@ import knightstour as kt
 from conftest import assert_is_tour
 from knightstour.board import Board
 from knightstour.existence import exists
+from knightstour.solvers import SolveRequest
 from knightstour.solvers import divide as D
-from knightstour.solvers.divide import GRID_SIZES, SMALL_THIN, THIN, divide, grid_edges, thin_jumps
+from knightstour.solvers.divide import GRID_SIZES, SMALL_THIN, THIN, grid_edges, thin_jumps
 
 DATA = D._data()
+
+
+def divide(board: Board, start: int, closed: bool = False) -> np.ndarray:
+    """The divide method's indices for one request."""
+    return D.divide(SolveRequest(board, start, closed=closed)).indices
 
 
 def is_move(w: int, a: int, b: int) -> bool:
@@ -197,8 +203,11 @@ def test_solve_uses_divide_and_validates() -> None:
     assert t.method == "divide" and t.start == "c3" and len(t) == 930
     with pytest.raises(kt.NoTourError):
         kt.solve("7x3", start="d2", method="divide")  # exhaustive search: none from the centre
-    with pytest.raises(kt.KnightsTourError):
+    with pytest.raises(kt.InvalidInputError, match="the divide method takes no end square"):
         kt.solve("8x8", start="a1", end="h7", method="divide")  # ends are not divide's business
+    for option in ({"tiebreak": "first"}, {"seed": 3}):  # refused, not ignored
+        with pytest.raises(kt.InvalidInputError, match="the divide method takes no"):
+            kt.solve("8x8", start="a1", method="divide", **option)
 
 
 # -- large boards: random start squares, the compiled path -------------------------------------

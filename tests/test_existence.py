@@ -140,6 +140,7 @@ def test_cli_all_starts(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("w,h", [(3, 23), (31, 3), (4, 17), (40, 4), (9, 11), (13, 7), (5, 15)])
 def test_constructive_answers_beyond_the_verified_area(w: int, h: int) -> None:
     """Where exists() answers yes by construction, divide builds a tour from every such square."""
+    from knightstour.solvers import SolveRequest
     from knightstour.solvers.divide import divide
 
     b = Board(w, h)
@@ -148,6 +149,6 @@ def test_constructive_answers_beyond_the_verified_area(w: int, h: int) -> None:
         answer = exists(b, s)
         assert answer.exists is not None, answer.reason
         if answer.exists:
-            kt.Tour(b, divide(b, s))
+            kt.Tour(b, divide(SolveRequest(b, s)).indices)
         else:
             assert "colour" in answer.reason or "outer line" in answer.reason

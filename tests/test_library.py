@@ -19,11 +19,12 @@ import knightstour as kt
 from conftest import assert_is_tour
 from knightstour.board import Board
 from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
-from knightstour.generate import Plan, generate, run_batch, start_squares
-from knightstour.library import Library, canonical_form
+from knightstour.library import Library, _kernels, canonical_form
 from knightstour.library import canonical as cf
+from knightstour.library.generate import Plan, generate, run_batch, start_squares
 from knightstour.library.io import ImportRejectedError, export, import_tours
 from knightstour.library.store import MIGRATIONS, canonical_batch
+from knightstour.solvers import _jit
 
 # -- an independent statement of the symmetries -------------------------------------------------
 
@@ -165,9 +166,8 @@ def test_kernel_matches_reference() -> None:
     for spec, closed in CASES:
         board = kt.parse_board(spec)
         method = "backtrack" if spec in ("5x5", "3x10") else "warnsdorff"
-        paths = np.array(tours_of(spec, closed, 40, seed=3, method=method))
-        from knightstour import _generate_kernels as k
-
+        paths = np.array(tours_of(spec, closed, 40, seed=3, method=method), dtype=np.int32)
+        k = _jit.load(_kernels, compiled=True)
         perms, invs = cf.symmetries(board.width, board.height)
         keys = np.zeros((len(paths), cf.key_length(board)), dtype=np.uint8)
         codes = np.zeros(len(paths), dtype=np.int64)
@@ -253,7 +253,7 @@ def test_schema_version_and_foreign_files(tmp_path: Path) -> None:
 
 def test_stored_bytes_per_tour(tmp_path: Path) -> None:
     path = tmp_path / "size.db"
-    generate("8x8", 20_000, seed=2, db=path, workers=1, progress=False)
+    generate("8x8", 20_000, seed=2, db=path, workers=1)
     with Library(path) as lib:
         lib.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         pages = lib.db.execute("PRAGMA page_count").fetchone()[0]
@@ -268,9 +268,9 @@ def test_stored_bytes_per_tour(tmp_path: Path) -> None:
 
 def test_generate_adds_distinct_valid_tours() -> None:
     lib = Library(":memory:")
-    r = generate("8x8", 300, seed=7, db=lib, workers=1, progress=False)
+    r = generate("8x8", 300, seed=7, db=lib, workers=1)
     assert r.added == 300 == lib.count("8x8", closed=False)
-    r2 = generate("8x8", 200, closed=True, start="c3", seed=7, db=lib, workers=1, progress=False)
+    r2 = generate("8x8", 200, closed=True, start="c3", seed=7, db=lib, workers=1)
     assert r2.added == 200
     keys = {k for (k,) in lib.db.execute("SELECT canon FROM tours")}
     assert len(keys) == 500
@@ -284,7 +284,7 @@ def test_same_seed_same_tours_whatever_the_workers(tmp_path: Path) -> None:
     got = []
     for workers in (1, 2):
         lib = Library(tmp_path / f"w{workers}.db")
-        generate("8x8", 3000, seed=11, db=lib, workers=workers, progress=False)
+        generate("8x8", 3000, seed=11, db=lib, workers=workers)
         got.append([bytes(k) for (k,) in lib.db.execute("SELECT canon FROM tours ORDER BY canon")])
         lib.close()
     assert got[0] == got[1]
@@ -292,7 +292,7 @@ def test_same_seed_same_tours_whatever_the_workers(tmp_path: Path) -> None:
 
 def test_classic_walk_seed_reproduces_through_solve() -> None:
     lib = Library(":memory:")
-    generate("8x8", 20, start="a1", seed=5, slack_moves=0, db=lib, workers=1, progress=False)
+    generate("8x8", 20, start="a1", seed=5, slack_moves=0, db=lib, workers=1)
     for st in lib.list(limit=20):
         again = kt.solve(
             "8x8", start=st.start, method="warnsdorff", tiebreak="random", seed=st.seed
@@ -303,7 +303,7 @@ def test_classic_walk_seed_reproduces_through_solve() -> None:
 def test_small_board_runs_out_and_says_so() -> None:
     lib = Library(":memory:")
     with pytest.raises(SearchFailedError, match="no new 5x5 tour"):
-        generate("5x5", 200, seed=1, db=lib, workers=1, progress=False)
+        generate("5x5", 200, seed=1, db=lib, workers=1)
     assert lib.count("5x5") == 112  # every open 5x5 tour up to symmetry and reversal
 
 
@@ -320,11 +320,11 @@ def test_generate_refuses_impossible_and_bad_input() -> None:
 def test_resume_continues_the_unfinished_run(tmp_path: Path) -> None:
     path = tmp_path / "resume.db"
     with Library(path) as lib:
-        generate("8x8", 5000, seed=3, db=lib, workers=1, progress=False)
+        generate("8x8", 5000, seed=3, db=lib, workers=1)
         # pretend the run stopped after its first batch
         lib.db.execute("DELETE FROM tours WHERE id > 1000")
         lib.db.execute("UPDATE runs SET added = 1000, finished = 0, next_walk = 1500")
-    r = generate("8x8", 5000, seed=3, db=path, workers=2, progress=False)
+    r = generate("8x8", 5000, seed=3, db=path, workers=2)
     assert (r.resumed_from, r.added, r.run) == (1000, 4000, 1)
     with Library(path) as lib:
         assert lib.count() == 5000
@@ -378,8 +378,8 @@ def test_kill_dash_9_loses_at_most_a_batch_and_resumes(tmp_path: Path) -> None:
 def small_lib() -> Library:
     """A library the tests only read."""
     lib = Library(":memory:")
-    generate("8x8", 30, seed=1, db=lib, workers=1, progress=False)
-    generate("6x6", 10, closed=True, seed=1, db=lib, workers=1, progress=False)
+    generate("8x8", 30, seed=1, db=lib, workers=1)
+    generate("6x6", 10, closed=True, seed=1, db=lib, workers=1)
     return lib
 
 
@@ -390,7 +390,7 @@ def test_export_jsonl_is_the_tour_json(small_lib: Library) -> None:
     stored = list(small_lib.iter_tours())
     assert [line for line in lines] == [s.tour.to_json() for s in stored]
     for line in lines:
-        t = kt.Tour.from_json(line)
+        t = kt.Tour.from_dict(json.loads(line))
         assert set(json.loads(line)) == {"width", "height", "closed", "method", "path", "xy"}
         assert_is_tour(t.board, t.indices, t.closed)
     out = io.StringIO()
@@ -482,7 +482,7 @@ def test_cli_generate_and_library(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["library", "list", "--db", db]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 6
     assert main(["library", "show", "3", "--db", db, "--format", "json"]) == 0
-    assert kt.Tour.from_json(capsys.readouterr().out).board.spec == "6x6"
+    assert kt.Tour.from_dict(json.loads(capsys.readouterr().out)).board.spec == "6x6"
     assert main(["library", "stats", "--db", db, "--format", "json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["tours"] == 5 and sum(stats["kinds"][0]["starts"].values()) == 5

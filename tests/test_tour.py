@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import numpy as np
 import pytest
 
 import knightstour as kt
-from knightstour import Board, InvalidTourError, KnightsTourError, Tour, find_problems
+from knightstour import Board, InvalidTourError, KnightsTourError, Tour, find_problems, notation
 
 
 @pytest.fixture(scope="module")
@@ -80,8 +81,36 @@ def test_write_json_streams_the_same_text(tour8: Tour) -> None:
     import io
 
     f = io.StringIO()
-    tour8.write_json(f)
-    assert json.loads(f.getvalue()) == tour8.to_dict()
+    notation.write_tour_json(f, tour8.board, tour8.indices, tour8.closed, tour8.method)
+    assert f.getvalue() == tour8.to_json()
+    assert Tour.from_dict(json.loads(f.getvalue())) == tour8
+
+
+def test_one_constructor_takes_indices_names_and_pairs(tour8: Tour) -> None:
+    for squares in (tour8.indices, tour8.indices.tolist(), tour8.path, tour8.xy):
+        assert Tour(tour8.board, squares, closed=True) == tour8
+    assert Tour("8x8", [tuple(p) for p in tour8.xy], closed=True) == tour8
+    assert Tour("8x8", iter(tour8.path), closed=True) == tour8
+
+
+def test_constructor_always_validates(tour8: Tour) -> None:
+    with pytest.raises(InvalidTourError, match="never visited"):
+        Tour(tour8.board, tour8.indices[:-1])
+    with pytest.raises(InvalidTourError) as e:
+        Tour("3x4", ["a1", "b3", "a9"])
+    assert any("a9" in str(p) and "off the 3x4 board" in str(p) for p in e.value.problems)
+    with pytest.raises(InvalidTourError, match="off the"):
+        Tour("3x4", [(0, 0), (1, 2), (5, 5)])
+    assert "validate" not in inspect.signature(Tour).parameters
+
+
+def test_square_names_round_trip_over_the_whole_board() -> None:
+    for b in (Board(8, 8), Board(30, 3), Board(1, 1)):
+        every = np.arange(b.area)
+        names = list(notation.iter_names(b, every))
+        assert [b.square_name(q) for q in every.tolist()] == names
+        assert notation.square_indices(b, names).tolist() == every.tolist()
+        assert notation.square_indices(b, notation.xy_pairs(b, every)).tolist() == every.tolist()
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import pytest
 import knightstour as kt
 from conftest import assert_is_partial_path, assert_is_tour
 from knightstour import Board, SearchFailedError
-from knightstour.solvers import _kernels
+from knightstour.solvers import SolveRequest, _kernels
 from knightstour.solvers.warnsdorff import TIEBREAKS, Walker, warnsdorff
 
 PLAIN = ("first", "center", "lookahead")
@@ -122,16 +122,23 @@ def test_fixed_end() -> None:
     assert_is_tour(b, t.indices, start=0, end=b.parse_square("g8"))
 
 
+@pytest.mark.parametrize("n", [8, 9, 10, 11, 12])
+def test_roths_rule_from_a1_is_stuck_on_11x11_only_of_these(n: int) -> None:
+    """Roth's rule (center ties, then move order) from a1: see benchmarks/bench_roth.py."""
+    path = Walker(Board(n, n)).walk(0, tiebreak="center")
+    assert (path.size == n * n) is (n != 11)
+
+
 def test_stuck_reports_coverage() -> None:
     b = Board(100, 100)
     with pytest.raises(SearchFailedError, match=r"covering \d+ of 10000 squares") as e:
-        warnsdorff(b, 0, tiebreak="first")
+        warnsdorff(SolveRequest(b, 0, tiebreak="first"))
     assert_is_partial_path(b, e.value.partial)
 
 
 def test_gives_up_on_closed_when_attempts_run_out() -> None:
     with pytest.raises(SearchFailedError, match="closed tour"):
-        warnsdorff(Board(5, 6), 0, closed=True, attempts=1, tiebreak="first")
+        warnsdorff(SolveRequest(Board(5, 6), 0, closed=True, tiebreak="first"), attempts=1)
 
 
 def test_unknown_tiebreak() -> None:

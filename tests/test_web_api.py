@@ -14,8 +14,8 @@ import knightstour as kt
 from conftest import assert_is_tour
 from knightstour.cli import main
 from knightstour.errors import SearchFailedError
+from knightstour.puzzle import assess, parse_position
 from knightstour.web.app import Limits, create_app
-from knightstour.web.puzzle import assess, parse_position
 from knightstour.web.server import bind
 
 TOUR_KEYS = {"width", "height", "closed", "method", "path", "xy"}

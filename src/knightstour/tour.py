@@ -1,13 +1,14 @@
-"""Tours: validation that names every problem, and conversions (path, matrix, text, JSON).
+"""Tours: validation that names every problem, and the :class:`Tour` (its text and JSON forms
+are made by :mod:`knightstour.notation`).
 
 A :class:`Tour` is validated when it is made, so every tour that leaves the program is a tour.
 
 >>> from knightstour.board import Board
 >>> b = Board(3, 4)
->>> t = Tour.from_path(b, "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1".split())
+>>> t = Tour(b, "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1".split())
 >>> t.end, len(t)
 ('b1', 12)
->>> Tour.from_path(b, "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 c1".split())
+>>> Tour(b, "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 c1".split())
 Traceback (most recent call last):
 ...
 knightstour.errors.InvalidTourError: not a valid tour: move 12 (c3 to c1) is not a knight's move (and 2 more problems)
@@ -18,15 +19,14 @@ knightstour.errors.InvalidTourError: not a valid tour: move 12 (c3 to c1) is not
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from knightstour.board import Board, BoardLike, file_name, parse_board, parse_file
+from knightstour import notation
+from knightstour.board import Board, BoardLike, parse_board
 from knightstour.errors import InvalidInputError, InvalidTourError
 
 __all__ = ["Problem", "Tour", "find_problems", "validate"]
@@ -287,10 +287,15 @@ def validate(board: Board, indices: Sequence[int] | np.ndarray, closed: bool = F
 class Tour:
     """A validated knight's tour: a board, the squares in visit order, and how it was made.
 
+    The one constructor takes the squares as indices (``y * width + x``), names or ``(x, y)``
+    pairs, and always validates: every tour that exists is a tour.
+
     >>> import knightstour as kt
     >>> t = kt.solve("5x5", start="a1", method="warnsdorff")
     >>> t.path[:3], t.indices[:3].tolist(), len(t)
     (['a1', 'c2', 'e1'], [0, 7, 4], 25)
+    >>> Tour("5x5", t.path) == Tour((5, 5), t.xy) == t
+    True
     >>> print(Tour.from_dict(t.to_dict()).board_text())
      7 20  9 14  5
     10 15  6 19 24
@@ -304,38 +309,27 @@ class Tour:
     def __init__(
         self,
         board: BoardLike,
-        indices: Sequence[int] | np.ndarray,
+        squares: Iterable[int | str | tuple[int, int]] | np.ndarray,
         *,
         closed: bool = False,
         method: str = "",
-        validate: bool = True,
     ) -> None:
-        self.board = parse_board(board)
-        arr = np.asarray(indices)
-        if validate:
-            problems = find_problems(self.board, arr, closed)
-            if problems:
-                raise InvalidTourError(problems)
-        self._indices = np.ascontiguousarray(arr, dtype=np.int32)
+        b = parse_board(board)
+        shown: dict[int, str] = {}
+        self._setup(b, notation.square_indices(b, squares, shown), closed, method, shown)
+
+    def _setup(
+        self, board: Board, indices: np.ndarray, closed: bool, method: str, shown: dict[int, str]
+    ) -> None:
+        """Validate (naming every problem) and keep the squares as a read-only int32 array."""
+        problems = find_problems(board, indices, closed, shown)
+        if problems:
+            raise InvalidTourError(problems)
+        self.board = board
+        self._indices = np.ascontiguousarray(indices, dtype=np.int32)
         self._indices.flags.writeable = False
         self.closed = bool(closed)
         self.method = method
-
-    # -- construction ---------------------------------------------------------------------
-
-    @classmethod
-    def from_path(
-        cls,
-        board: BoardLike,
-        path: Iterable[str | tuple[int, int]],
-        *,
-        closed: bool = False,
-        method: str = "",
-    ) -> Tour:
-        """A tour from square names (or ``(x, y)`` pairs), validated."""
-        b = parse_board(board)
-        idx = [_parse_any_square(b, s) for s in path]
-        return cls(b, np.array(idx, dtype=np.int64), closed=closed, method=method)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Tour:
@@ -346,49 +340,10 @@ class Tour:
         ...
         knightstour.errors.InvalidTourError: not a valid tour: 8 squares are never visited: ...
         """
-        if not isinstance(data, dict):
-            raise InvalidInputError("a tour must be a JSON object with width, height and path")
-        for key in ("width", "height"):
-            if key not in data:
-                raise InvalidInputError(f"tour JSON lacks {key!r}")
-        board = Board(data["width"], data["height"])
-        closed = data.get("closed", False)
-        if not isinstance(closed, bool):
-            raise InvalidInputError(f"'closed' must be true or false, got {closed!r}")
-        method = data.get("method") or ""
-        path, xy = data.get("path"), data.get("xy")
-        if path is None and xy is None:
-            raise InvalidInputError("tour JSON has neither 'path' nor 'xy'")
-        idx_path = idx_xy = None
-        shown: dict[int, str] = {}
-        if path is not None:
-            if not isinstance(path, list):
-                raise InvalidInputError("'path' must be a list of squares")
-            idx_path = [_parse_any_square(board, s, shown) for s in path]
-        if xy is not None:
-            if not isinstance(xy, list):
-                raise InvalidInputError("'xy' must be a list of [x, y] pairs")
-            idx_xy = [
-                _parse_any_square(board, tuple(p) if isinstance(p, list) else p, shown) for p in xy
-            ]
-        if idx_path is not None and idx_xy is not None and idx_path != idx_xy:
-            raise InvalidInputError("'path' and 'xy' disagree")
-        idx = np.array(idx_path if idx_path is not None else idx_xy, dtype=np.int64)
-        problems = find_problems(board, idx, closed, shown)
-        if problems:
-            raise InvalidTourError(problems)
-        return cls(board, idx, closed=closed, method=str(method), validate=False)
-
-    @classmethod
-    def from_json(cls, text: str) -> Tour:
-        """A tour from JSON text (see :meth:`from_dict`)."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InvalidInputError(
-                f"not JSON: {e.msg} at line {e.lineno} column {e.colno}"
-            ) from None
-        return cls.from_dict(data)
+        board, indices, closed, method, shown = notation.read_tour_dict(data)
+        tour = cls.__new__(cls)
+        tour._setup(board, indices, closed, method, shown)
+        return tour
 
     # -- views ----------------------------------------------------------------------------
 
@@ -410,26 +365,23 @@ class Tour:
         """The name of the last square."""
         return self.board.square_name(int(self._indices[-1]))
 
-    def iter_path(self) -> Iterator[str]:
-        """Square names in visit order, made one at a time (for huge tours)."""
-        return iter_names(self.board, self._indices)
-
     @property
     def path(self) -> list[str]:
         """Square names in visit order: ``['a1', 'b3', ...]``."""
-        return list(self.iter_path())
+        return list(notation.iter_names(self.board, self._indices))
 
     @property
     def xy(self) -> list[list[int]]:
         """Zero-based ``[x, y]`` pairs in visit order."""
-        w = self.board.width
-        a = self._indices.astype(np.int64)
-        return np.stack([a % w, a // w], axis=1).tolist()
+        return notation.xy_pairs(self.board, self._indices)
 
     def matrix(self) -> np.ndarray:
         """The board of move numbers (1-based) as a ``(height, width)`` array, row 0 = rank 1.
 
         Holes hold 0.
+
+        >>> Tour("3x4", "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1".split()).matrix()[0].tolist()
+        [1, 12, 3]
         """
         m = np.zeros(self.board.area, dtype=np.int64)
         m[self._indices] = np.arange(1, len(self) + 1)
@@ -438,7 +390,8 @@ class Tour:
     def board_text(self, labels: bool = False) -> str:
         """The board of move numbers as text, top rank first, as the classic programs print it.
 
-        With ``labels``, rank numbers down the left and file letters along the bottom.
+        With ``labels``, rank numbers down the left and file letters along the bottom
+        (:func:`knightstour.notation.board_lines` makes it a line at a time).
 
         >>> import knightstour as kt
         >>> print(kt.solve("5x5", start="c3", method="warnsdorff").board_text(labels=True))
@@ -449,16 +402,7 @@ class Tour:
         1 | 23 16 11  6 21
              a  b  c  d  e
         """
-        return "\n".join(self.iter_board_lines(labels))
-
-    def iter_board_lines(self, labels: bool = False) -> Iterator[str]:
-        """The lines of :meth:`board_text`, made one at a time (int32 move numbers: 4 bytes a
-        square, however long the tour)."""
-        return board_lines(self.board, self._indices, labels)
-
-    def iter_moves_lines(self, per_line: int = 16) -> Iterator[str]:
-        """The move list in algebraic notation, ``per_line`` squares a line."""
-        return moves_lines(self.board, self._indices, per_line)
+        return "\n".join(notation.board_lines(self.board, self._indices, labels))
 
     def moves_text(self, per_line: int = 16) -> str:
         """The move list in algebraic notation, ``per_line`` squares a line.
@@ -467,76 +411,47 @@ class Tour:
         >>> kt.solve("5x5", start="a1", method="warnsdorff").moves_text(per_line=8).splitlines()[0]
         'a1 c2 e1 d3 e5 c4 a5 b3'
         """
-        return "\n".join(self.iter_moves_lines(per_line))
+        return "\n".join(notation.moves_lines(self.board, self._indices, per_line))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON contract's dictionary: width, height, closed, method, path, xy."""
-        return {
-            "width": self.board.width,
-            "height": self.board.height,
-            "closed": self.closed,
-            "method": self.method,
-            "path": self.path,
-            "xy": self.xy,
-        }
+        """The JSON contract's dictionary: width, height, closed, method, path, xy.
+
+        >>> list(Tour("1x1", [0]).to_dict().items())[:3]
+        [('width', 1), ('height', 1), ('closed', False)]
+        """
+        return notation.tour_dict(self.board, self._indices, self.closed, self.method)
 
     def to_json(self) -> str:
-        """:meth:`to_dict` as compact JSON text."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
+        """:meth:`to_dict` as compact JSON text (:func:`knightstour.notation.write_tour_json`
+        writes the same text to a stream in constant memory).
 
-    def write_json(self, f: Any) -> None:
-        """Write the tour JSON to a text stream piece by piece (constant extra memory)."""
-        head = {k: v for k, v in self.to_dict_head().items()}
-        f.write(json.dumps(head, separators=(",", ":"))[:-1])
-        f.write(',"path":[')
-        first = True
-        for chunk_names in _chunked(self.iter_path(), 65536):
-            f.write(("" if first else ",") + ",".join(f'"{n}"' for n in chunk_names))
-            first = False
-        f.write('],"xy":[')
-        w = self.board.width
-        first = True
-        for chunk in _chunks(self._indices):
-            c = chunk.astype(np.int64)
-            f.write(
-                ("" if first else ",")
-                + ",".join(
-                    f"[{x},{y}]" for x, y in zip((c % w).tolist(), (c // w).tolist(), strict=True)
-                )
-            )
-            first = False
-        f.write("]}")
-
-    def to_dict_head(self) -> dict[str, Any]:
-        """The contract's dictionary without the (possibly huge) path and xy."""
-        return {
-            "width": self.board.width,
-            "height": self.board.height,
-            "closed": self.closed,
-            "method": self.method,
-        }
+        >>> Tour("1x1", ["a1"], method="x").to_json()
+        '{"width":1,"height":1,"closed":false,"method":"x","path":["a1"],"xy":[[0,0]]}'
+        """
+        return notation.compact_json(self.to_dict())
 
     # -- transformations ------------------------------------------------------------------
 
     def reversed(self) -> Tour:
-        """The same tour walked backwards."""
-        return Tour(
-            self.board, self._indices[::-1], closed=self.closed, method=self.method, validate=False
-        )
+        """The same tour walked backwards.
+
+        >>> Tour("3x4", "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1".split()).reversed().start
+        'b1'
+        """
+        return Tour(self.board, self._indices[::-1], closed=self.closed, method=self.method)
 
     def rotated(self, start: int | str) -> Tour:
-        """A closed tour started from another square of its cycle."""
+        """A closed tour started from another square of its cycle.
+
+        >>> import knightstour as kt
+        >>> kt.solve("6x6", start="a1", closed=True).rotated("c3").start
+        'c3'
+        """
         if not self.closed:
             raise InvalidInputError("only a closed tour can be started from another square")
         s = self.board.parse_square(start)
         pos = int(np.flatnonzero(self._indices == s)[0])
-        return Tour(
-            self.board,
-            np.roll(self._indices, -pos),
-            closed=True,
-            method=self.method,
-            validate=False,
-        )
+        return Tour(self.board, np.roll(self._indices, -pos), closed=True, method=self.method)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tour):
@@ -557,98 +472,3 @@ class Tour:
         from knightstour.render.svg import tour_svg
 
         return tour_svg(self)
-
-
-def iter_names(board: Board, indices: np.ndarray) -> Iterator[str]:
-    """Algebraic names of square indices, one at a time (for huge sequences)."""
-    w = board.width
-    files: dict[int, str] = {}
-    for chunk in _chunks(np.asarray(indices)):
-        for s in chunk.tolist():
-            x = s % w
-            f = files.get(x)
-            if f is None:
-                f = files[x] = file_name(x)
-            yield f"{f}{s // w + 1}"
-
-
-def board_lines(board: Board, indices: np.ndarray, labels: bool = False) -> Iterator[str]:
-    """The board of move numbers of a path (a tour or a partial path), top rank first.
-
-    Unvisited squares show dots. With ``labels``, rank numbers and file letters.
-
-    >>> for line in board_lines(Board(3, 3), [0, 5]):
-    ...     print(line)
-    . . .
-    . . 2
-    1 . .
-    """
-    n = len(indices)
-    m = np.zeros(board.area, dtype=np.int32 if n < 2**31 - 1 else np.int64)
-    m[np.asarray(indices)] = np.arange(1, n + 1, dtype=m.dtype)
-    m = m.reshape(board.height, board.width)
-    cw = len(str(n))
-    rw = len(str(board.height))
-    for y in range(board.height - 1, -1, -1):
-        cells = " ".join(f"{v:>{cw}}" if v else "." * cw for v in m[y].tolist())
-        yield f"{y + 1:>{rw}} | {cells}" if labels else cells
-    if labels:
-        files = " ".join(f"{file_name(x):>{cw}}" for x in range(board.width))
-        yield " " * (rw + 3) + files
-
-
-def moves_lines(board: Board, indices: np.ndarray, per_line: int = 16) -> Iterator[str]:
-    """The move list of a path in algebraic notation, ``per_line`` squares a line."""
-    line: list[str] = []
-    for name in iter_names(board, indices):
-        line.append(name)
-        if len(line) == per_line:
-            yield " ".join(line)
-            line = []
-    if line:
-        yield " ".join(line)
-
-
-def _parse_any_square(board: Board, s: Any, shown: dict[int, str] | None = None) -> int:
-    """A square index from a name, ``(x, y)`` or int.
-
-    With ``shown``, a well-formed square off the board gets a negative stand-in index, recorded
-    in ``shown`` with its text, so that validation reports it with the other problems.
-    """
-    is_pair = isinstance(s, tuple) and len(s) == 2
-    if is_pair and all(isinstance(v, int) and not isinstance(v, bool) for v in s):
-        x, y = s
-        if 0 <= x < board.width and 0 <= y < board.height:
-            return y * board.width + x
-        text = f"({x}, {y})"
-    elif isinstance(s, str):
-        m = re.match(r"^\s*([a-zA-Z]+)([1-9][0-9]*)\s*$", s)
-        if not m:
-            return board.parse_square(s)  # raises, naming the bad text unless it is x,y
-        x, y = parse_file(m.group(1)), int(m.group(2)) - 1
-        if x < board.width and y < board.height:
-            return board.parse_square(s)
-        text = s.strip().lower()
-    else:
-        raise InvalidInputError(f"not a square: {s!r}")
-    if shown is None:
-        raise InvalidInputError(f"square {text} is off the {board.spec} board")
-    stand_in = -2 - len(shown)
-    shown[stand_in] = text
-    return stand_in
-
-
-def _chunks(a: np.ndarray, size: int = 1 << 20) -> Iterator[np.ndarray]:
-    for i in range(0, a.size, size):
-        yield a[i : i + size]
-
-
-def _chunked(it: Iterable[str], size: int) -> Iterator[list[str]]:
-    buf: list[str] = []
-    for x in it:
-        buf.append(x)
-        if len(buf) == size:
-            yield buf
-            buf = []
-    if buf:
-        yield buf

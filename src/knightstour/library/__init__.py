@@ -3,9 +3,11 @@
 - :mod:`.canonical`: canonical forms up to the board's symmetries, reversal and rotation, and the
   packed bytes a tour is stored as;
 - :mod:`.store`: the SQLite file (migrations, atomic batches, streaming reads, statistics);
-- :mod:`.io`: export (JSON lines, CSV) and import (every tour validated).
+- :mod:`.io`: export (JSON lines, CSV) and import (every tour validated);
+- :mod:`.generate`: :func:`~knightstour.library.generate.generate` fills it, with the batch
+  kernels of :mod:`._kernels` (loaded through :mod:`knightstour.solvers._jit`).
 
-:func:`knightstour.generate.generate` fills it.
+The store owns every SQL statement; the other modules call its methods.
 
 >>> import knightstour as kt
 >>> from knightstour.library import Library

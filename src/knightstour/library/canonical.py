@@ -139,7 +139,7 @@ def canonical_form(board: Board, indices: np.ndarray, closed: bool) -> tuple[byt
     """``(key, code)``: the packed canonical form of a tour and the transform code that turns the
     canonical form back into it (see :func:`apply_transform`).
 
-    The plain NumPy reference; :mod:`knightstour._generate_kernels` computes the same for batches.
+    The plain NumPy reference; :mod:`knightstour.library._kernels` computes the same for batches.
     The tour is assumed valid (validate it first).
     """
     check_board(board)

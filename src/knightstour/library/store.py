@@ -29,11 +29,11 @@ from typing import Any
 import numpy as np
 
 from knightstour.board import Board, BoardLike, parse_board
-from knightstour.errors import InvalidInputError
+from knightstour.errors import InternalError, InvalidInputError
 from knightstour.library import canonical as cf
 from knightstour.tour import Tour
 
-__all__ = ["DEFAULT_DB", "MIGRATIONS", "Batch", "Library", "StoredTour"]
+__all__ = ["DEFAULT_DB", "MIGRATIONS", "Batch", "Library", "Run", "StoredTour"]
 
 #: The file ``knightstour generate`` and ``knightstour library`` use unless told otherwise.
 DEFAULT_DB = "tours.db"
@@ -162,7 +162,7 @@ class Batch:
             ok &= (tours[:, 0] == self.starts) & (tours[:, -1] == self.ends)
             if not ok.all():
                 bad = int(np.flatnonzero(~ok)[0])
-                raise InvalidInputError(f"internal error: tour {bad} of a batch is damaged")
+                raise InternalError(f"tour {bad} of a batch is damaged")
         self.validated = True
         return self
 
@@ -192,6 +192,23 @@ class Batch:
             None if self.seeds is None else self.seeds[which],
             self.validated,
         )
+
+
+@dataclass
+class Run:
+    """A generation run as the ``runs`` table records it: what it asked for and how far it got.
+
+    Walk (or search) ``j`` of a run is determined by ``seed`` and ``j`` alone; every walk
+    before ``next_walk`` is done and its tours are stored.
+    """
+
+    id: int
+    seed: int
+    used: str  # the method the run uses (``auto`` chooses one)
+    added: int = 0
+    next_walk: int = 0
+    walks_since_new: int = 0
+    finished: bool = False
 
 
 class Library:
@@ -314,6 +331,95 @@ class Library:
                 self._methods[n] = i
             name = self._method_names.get(mid, "")
         return name
+
+    # -- generation runs ------------------------------------------------------------------
+
+    def resumable_run(
+        self,
+        board: Board,
+        closed: bool,
+        start: int | None,
+        method: str,
+        seed: int | None,
+        requested: int,
+    ) -> Run | None:
+        """The latest unfinished run asked for with the same parameters, if any.
+
+        ``seed=None`` matches only a run whose seed was drawn at random (and resumes that seed).
+
+        >>> lib = Library(":memory:")
+        >>> run = lib.start_run(Board(8, 8), False, None, "auto", "warnsdorff", 5, True, 100)
+        >>> lib.resumable_run(Board(8, 8), False, None, "auto", 5, 100) == run
+        True
+        >>> lib.resumable_run(Board(8, 8), False, None, "auto", None, 100) is None
+        True
+        """
+        q = (
+            "SELECT id, seed, used, added, next_walk, walks_since_new FROM runs WHERE width = ? "
+            "AND height = ? AND closed = ? AND start_sq IS ? AND method = ? AND requested = ? "
+            "AND finished = 0 AND seed_given = ?"
+        )
+        params: list[Any] = [board.width, board.height, int(closed), start, method, requested]
+        params.append(int(seed is not None))
+        if seed is not None:
+            q += " AND seed = ?"
+            params.append(seed)
+        row = self.db.execute(q + " ORDER BY id DESC LIMIT 1", params).fetchone()
+        return None if row is None else Run(*row)
+
+    def start_run(
+        self,
+        board: Board,
+        closed: bool,
+        start: int | None,
+        method: str,
+        used: str,
+        seed: int,
+        seed_given: bool,
+        requested: int,
+    ) -> Run:
+        """Record a new run (committed at once) asking for ``requested`` tours."""
+        now = int(time.time())
+        with self.atomic():
+            cur = self.db.execute(
+                "INSERT INTO runs (width, height, closed, start_sq, method, used, seed, "
+                "seed_given, requested, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (board.width, board.height, int(closed), start, method, used, seed,
+                 int(seed_given), requested, now, now),
+            )  # fmt: skip
+        return Run(id=int(cur.lastrowid or 0), seed=seed, used=used)
+
+    def advance_run(
+        self, run: Run, *, added: int, next_walk: int, walks_since_new: int, finished: bool
+    ) -> None:
+        """Record that ``run`` stored ``added`` more tours and is done up to ``next_walk``.
+
+        Called inside the transaction that stored them, so the two are committed together.
+        """
+        run.added += added
+        run.next_walk, run.walks_since_new, run.finished = next_walk, walks_since_new, finished
+        self.db.execute(
+            "UPDATE runs SET added = ?, next_walk = ?, walks_since_new = ?, updated = ?, "
+            "finished = ? WHERE id = ?",
+            (run.added, next_walk, walks_since_new, int(time.time()), int(finished), run.id),
+        )
+
+    def switch_run_method(self, run: Run, used: str) -> None:
+        """Record that ``run`` goes on with method ``used`` (from its next walk)."""
+        run.used, run.walks_since_new = used, 0
+        self.db.execute(
+            "UPDATE runs SET used = ?, walks_since_new = 0 WHERE id = ?", (used, run.id)
+        )
+
+    def finish_run(self, run: Run) -> None:
+        """Mark ``run`` finished (it stopped short: the same command then starts a new run)."""
+        run.finished = True
+        self.db.execute("UPDATE runs SET finished = 1 WHERE id = ?", (run.id,))
+
+    def reserve_write_cache(self, mib: int = 128) -> None:
+        """Let this connection cache ``mib`` MiB of pages: a big library's unique index, for a
+        writer that adds many tours (readers keep the small default)."""
+        self.db.execute(f"PRAGMA cache_size={-1024 * int(mib)}")
 
     # -- writing --------------------------------------------------------------------------
 
@@ -452,7 +558,7 @@ class Library:
     def _stored(self, rows: list[tuple[Any, ...]]) -> Iterator[StoredTour]:
         board, closed, tours = self._decode(rows)
         for r, p in zip(rows, tours, strict=True):
-            t = Tour(board, p, closed=closed, method=self.method_name(r[8]), validate=False)
+            t = Tour(board, p, closed=closed, method=self.method_name(r[8]))
             yield StoredTour(id=r[0], tour=t, seed=r[9], run=r[10], created=r[11])
 
     def iter_tours(
@@ -520,16 +626,18 @@ def canonical_batch(board: Board, closed: bool, paths: np.ndarray) -> Batch:
     agree exactly: the tests hold them to it).
     """
     cf.check_board(board)
-    paths = np.ascontiguousarray(paths, dtype=np.int64)
+    # int32, as the batch walks: the kernels compile one specialisation for both
+    paths = np.ascontiguousarray(paths, dtype=np.int32)
     b, n = paths.shape
     klen = cf.key_length(board)
     keys = np.zeros((b, klen), dtype=np.uint8)
     codes = np.zeros(b, dtype=np.int64)
     if b * n > 20_000:
-        from knightstour import _generate_kernels as k
+        from knightstour.library import _kernels
+        from knightstour.solvers import _jit
 
         perms, invs = cf.symmetries(board.width, board.height)
-        k.canonical_batch(
+        _jit.load(_kernels, compiled=True).canonical_batch(
             paths,
             closed,
             perms,

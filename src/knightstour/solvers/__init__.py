@@ -1,4 +1,4 @@
-"""``solve()``: one entry point over a registry of methods, each answer validated.
+"""``solve()``: one entry point over a registry of methods, one typed request, each answer validated.
 
 >>> import knightstour as kt
 >>> t = kt.solve("8x8", start="a1", closed=True)
@@ -8,63 +8,212 @@
 Traceback (most recent call last):
 ...
 knightstour.errors.NoTourError: no tour on 3x3: the centre square has no knight's move at all
+>>> kt.solve("8x8", method="divide", tiebreak="first")
+Traceback (most recent call last):
+...
+knightstour.errors.InvalidInputError: the divide method takes no tie-break
 >>> {"auto", "warnsdorff"} <= set(METHODS)
 True
 
-A method is a function ``f(board, start, *, end, closed, tiebreak, seed, deadline)`` returning
-square indices (NumPy) in visit order (``auto`` returns ``(indices, method_used)``), or raising :class:`~knightstour.errors.NoTourError` or
-:class:`~knightstour.errors.SearchFailedError`. :func:`solve` checks the inputs, consults the
-existence theory first, and validates whatever the method returns.
+A method (:class:`Method`) is a function that takes one :class:`SolveRequest` (the board, square
+indices, and the options, already checked) and returns a :class:`Solution` (the square indices in
+visit order and the name of the method that found them), or raises
+:class:`~knightstour.errors.NoTourError` or :class:`~knightstour.errors.SearchFailedError`.
+:data:`REGISTRY` declares which optional fields each method honours (:data:`OPTIONAL`);
+:func:`solve` parses the spec once, refuses a field the method does not honour, asks
+:func:`knightstour.theory.verdict` first, and validates whatever the method returns.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import time
-from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 from knightstour.board import Board, BoardLike, parse_board
-from knightstour.errors import InternalError, InvalidInputError, NoTourError
-from knightstour.existence import exists
-from knightstour.tour import Tour, find_problems
+from knightstour.errors import InternalError, InvalidInputError, InvalidTourError, NoTourError
+from knightstour.solvers._kernels import TIEBREAK_CODES
+from knightstour.theory import verdict
+from knightstour.tour import Tour
 
-__all__ = ["METHODS", "Method", "register", "solve"]
+__all__ = [
+    "METHODS",
+    "OPTIONAL",
+    "REGISTRY",
+    "Method",
+    "MethodInfo",
+    "Solution",
+    "SolveRequest",
+    "refusal",
+    "register",
+    "solve",
+]
 
-Method = Callable[..., np.ndarray]
 
-#: Method name -> function. Modules register themselves; :func:`_load` imports them lazily.
-METHODS: dict[str, Method] = {}
+@dataclass(frozen=True)
+class SolveRequest:
+    """What a method is asked for: a tour on ``board`` from ``start`` to ``end``, closed or open.
 
-_MODULES = {
-    "auto": "knightstour.solvers.auto",
-    "divide": "knightstour.solvers.divide",
-    "warnsdorff": "knightstour.solvers.warnsdorff",
-    "backtrack": "knightstour.solvers.backtrack",
+    Squares are indices (``y * width + x``); ``tiebreak`` names a Warnsdorff tie-break (None:
+    the method's default), ``seed`` steers random choices, ``deadline`` is a ``time.monotonic()``
+    time to give up at. Checked when made.
+
+    >>> SolveRequest(Board(8, 8), start=0, closed=True).replace(seed=3).seed
+    3
+    >>> SolveRequest(Board(8, 8), start=64)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: start square 64 is off the 8x8 board
+    """
+
+    board: Board
+    start: int | None = None
+    end: int | None = None
+    closed: bool = False
+    tiebreak: str | None = None
+    seed: int | None = None
+    deadline: float | None = None
+
+    def __post_init__(self) -> None:
+        b = self.board
+        if not isinstance(b, Board):
+            raise InvalidInputError(f"a request needs a Board, got {b!r}")
+        for role in ("start", "end"):
+            sq = getattr(self, role)
+            if sq is None:
+                continue
+            if isinstance(sq, bool) or not isinstance(sq, int | np.integer):
+                raise InvalidInputError(f"{role} square must be a square index, got {sq!r}")
+            if not 0 <= sq < b.area:
+                raise InvalidInputError(f"{role} square {sq} is off the {b.spec} board")
+            if sq in b.holes:
+                raise InvalidInputError(f"{role} square {b.square_name(sq)} is a hole")
+            object.__setattr__(self, role, int(sq))
+        if not isinstance(self.closed, bool):
+            raise InvalidInputError(f"closed must be true or false, got {self.closed!r}")
+        if self.tiebreak is not None and self.tiebreak not in TIEBREAK_CODES:
+            raise InvalidInputError(
+                f"unknown tie-break {self.tiebreak!r}: choose one of {', '.join(TIEBREAK_CODES)}"
+            )
+        seed = self.seed
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
+        if self.deadline is not None and not isinstance(self.deadline, int | float):
+            raise InvalidInputError(
+                f"deadline must be a time.monotonic() time, got {self.deadline!r}"
+            )
+
+    def replace(self, **changes: object) -> SolveRequest:
+        """A copy with ``changes`` (field name -> value), checked again."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What every method returns: the tour's square indices in visit order, and who found it.
+
+    ``method`` is the method's own name (for ``auto``, the method it used). :func:`solve` turns
+    it into a validated :class:`~knightstour.tour.Tour`.
+
+    >>> Solution(np.array([0], dtype=np.int32), "backtrack").method
+    'backtrack'
+    """
+
+    indices: np.ndarray
+    method: str
+
+
+class Method(Protocol):
+    """A method of :func:`solve`: a tour for a request, or NoTourError / SearchFailedError.
+
+    It may take typed keyword options of its own (with defaults), such as ``attempts``.
+
+    >>> def first_square(request: SolveRequest, /) -> Solution:
+    ...     return Solution(np.array([0], dtype=np.int32), "first_square")
+    >>> method: Method = first_square
+    >>> method(SolveRequest(Board(1, 1))).indices.tolist()
+    [0]
+    """
+
+    def __call__(self, request: SolveRequest, /) -> Solution: ...
+
+
+#: The request fields a method may or may not honour, and how a refusal names them.
+OPTIONAL: dict[str, str] = {
+    "end": "end square",
+    "tiebreak": "tie-break",
+    "seed": "seed",
+    "deadline": "time limit",
 }
 
 
-def register(name: str, module: str) -> None:
-    """Make ``name`` a method implemented by ``module``'s function of the same name."""
-    _MODULES[name] = module
-    METHODS.setdefault(name, _lazy(name, module))
+@dataclass(frozen=True)
+class MethodInfo:
+    """A registered method: its module (imported when first called) and the fields it honours.
+
+    >>> REGISTRY["backtrack"].module
+    'knightstour.solvers.backtrack'
+    """
+
+    name: str
+    module: str
+    takes: frozenset[str]
+
+
+#: Method name -> what it is and which of the :data:`OPTIONAL` fields it honours.
+REGISTRY: dict[str, MethodInfo] = {}
+#: Method name -> the method (imported on its first call).
+METHODS: dict[str, Method] = {}
+
+
+def register(name: str, module: str, *, takes: frozenset[str] | set[str] = frozenset()) -> None:
+    """Make ``name`` a method: ``module``'s function of that name, honouring the fields ``takes``.
+
+    >>> sorted(REGISTRY["divide"].takes), sorted(REGISTRY["backtrack"].takes)
+    (['deadline'], ['deadline', 'end', 'seed'])
+    >>> sorted(REGISTRY["divide"].takes)
+    ['deadline']
+    """
+    unknown = set(takes) - set(OPTIONAL)
+    if unknown:
+        raise InvalidInputError(f"unknown request fields {sorted(unknown)}: see OPTIONAL")
+    REGISTRY[name] = MethodInfo(name, module, frozenset(takes))
+    METHODS[name] = _lazy(name, module)
 
 
 def _lazy(name: str, module: str) -> Method:
-    def call(*args: Any, **kwargs: Any) -> np.ndarray:
-        import importlib
-
-        fn = getattr(importlib.import_module(module), name)
-        return fn(*args, **kwargs)
+    def call(request: SolveRequest, /) -> Solution:
+        fn: Method = getattr(importlib.import_module(module), name)
+        return fn(request)
 
     call.__name__ = name
     call.__doc__ = f"The {name!r} method (see {module})."
     return call
 
 
-for _name, _module in list(_MODULES.items()):
-    register(_name, _module)
+register("auto", "knightstour.solvers.auto", takes=set(OPTIONAL))
+register("warnsdorff", "knightstour.solvers.warnsdorff", takes=set(OPTIONAL))
+register("backtrack", "knightstour.solvers.backtrack", takes={"end", "seed", "deadline"})
+register("divide", "knightstour.solvers.divide", takes={"deadline"})
+
+
+def refusal(name: str, request: SolveRequest) -> str | None:
+    """Why method ``name`` cannot honour ``request`` (a field it does not take), or None.
+
+    >>> refusal("backtrack", SolveRequest(Board(8, 8), tiebreak="center"))
+    'the backtrack method takes no tie-break'
+    >>> print(refusal("warnsdorff", SolveRequest(Board(8, 8), tiebreak="center")))
+    None
+    """
+    takes = REGISTRY[name].takes
+    for field, what in OPTIONAL.items():
+        if field not in takes and getattr(request, field) is not None:
+            return f"the {name} method takes no {what}"
+    return None
 
 
 def solve(
@@ -84,49 +233,57 @@ def solve(
     :data:`METHODS`. ``tiebreak`` and ``seed`` steer Warnsdorff's rule; ``time_limit`` (seconds)
     bounds the search. Raises :class:`NoTourError` when no tour exists (with the reason),
     :class:`SearchFailedError` when the method stopped without an answer, and
-    :class:`InvalidInputError` for bad input.
+    :class:`InvalidInputError` for bad input, a field the method does not take included.
+
+    >>> solve("5x5", "c3", method="backtrack").start
+    'c3'
     """
     b = parse_board(board)
-    s = None if start is None else b.parse_square(start)
-    e = None if end is None else b.parse_square(end)
-    if not isinstance(closed, bool):
-        raise InvalidInputError(f"closed must be true or false, got {closed!r}")
     if method not in METHODS:
         raise InvalidInputError(
             f"unknown method {method!r}: choose one of {', '.join(sorted(METHODS))}"
         )
-    if tiebreak not in (None, ""):
-        from knightstour.solvers.warnsdorff import check_tiebreak
-
-        check_tiebreak(tiebreak)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
-    if time_limit is not None and not (isinstance(time_limit, int | float) and time_limit > 0):
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
+    ):
         raise InvalidInputError(
             f"time limit must be a positive number of seconds, got {time_limit!r}"
         )
-    answer = exists(b, s, end=e, closed=closed, search=False)  # the methods search
+    request = SolveRequest(
+        b,
+        None if start is None else b.parse_square(start),
+        None if end is None else b.parse_square(end),
+        closed,
+        tiebreak or None,
+        seed,
+        None if time_limit is None else time.monotonic() + float(time_limit),
+    )
+    refused = refusal(method, request)
+    if refused is not None:
+        raise InvalidInputError(refused)
+    answer = verdict(b, request.start, request.end, request.closed)  # the methods search
     if answer.exists is False:
         raise NoTourError(answer.reason)
-    deadline = None if time_limit is None else time.monotonic() + float(time_limit)
-    result = METHODS[method](
-        b, s, end=e, closed=closed, tiebreak=tiebreak, seed=seed, deadline=deadline
-    )
-    used = method
-    if isinstance(result, tuple):  # auto says which method answered
-        result, used = result
-    return _checked(b, result, s, e, closed, used)
+    return _checked(request, METHODS[method](request))
 
 
-def _checked(
-    b: Board, indices: np.ndarray, s: int | None, e: int | None, closed: bool, method: str
-) -> Tour:
+def _checked(request: SolveRequest, solution: Solution) -> Tour:
     """The method's answer as a validated Tour, including the requested start and end."""
-    problems = find_problems(b, indices, closed)
-    if not problems and s is not None and int(indices[0]) != s:
-        problems = [f"starts on {b.square_name(int(indices[0]))}, not {b.square_name(s)}"]
-    if not problems and e is not None and int(indices[-1]) != e:
-        problems = [f"ends on {b.square_name(int(indices[-1]))}, not {b.square_name(e)}"]
-    if problems:  # a bug in a method, never the user's fault: say so loudly
-        raise InternalError(f"method {method!r} produced a bad tour: {problems[0]}")
-    return Tour(b, np.asarray(indices), closed=closed, method=method, validate=False)
+    b, s, e = request.board, request.start, request.end
+    used = solution.method
+    try:
+        tour = Tour(b, np.asarray(solution.indices), closed=request.closed, method=used)
+    except InvalidTourError as err:  # a bug in a method, never the user's fault: say so loudly
+        raise InternalError(f"method {used!r} produced a bad tour: {err.problems[0]}") from err
+    first, last = int(tour.indices[0]), int(tour.indices[-1])
+    if s is not None and first != s:
+        raise InternalError(
+            f"method {used!r} produced a bad tour: starts on {b.square_name(first)}, "
+            f"not {b.square_name(s)}"
+        )
+    if e is not None and last != e:
+        raise InternalError(
+            f"method {used!r} produced a bad tour: ends on {b.square_name(last)}, "
+            f"not {b.square_name(e)}"
+        )
+    return tour

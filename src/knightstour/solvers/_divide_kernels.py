@@ -1,27 +1,22 @@
-"""Loops of the divide method: compiled by Numba for big boards, plain Python for small ones.
+"""Loops of the divide method: plain Python in the subset that Numba compiles.
 
-Written once in the subset of Python that Numba compiles; :func:`kernel` picks the compiled
-version (Numba is imported then, and the machine code cached on disk) when the work repays it.
+Loaded by :mod:`knightstour.solvers._jit`: compiled (the machine code cached on disk) for boards
+of more than :data:`COMPILE_THRESHOLD` squares, interpreted below.
+
+>>> import numpy as np
+>>> out = np.empty(3, dtype=np.int32)
+>>> follow(np.array([2, -1, 1], dtype=np.int32), 0, out), out.tolist()
+(3, [0, 2, 1])
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import numpy as np
+
+__kernels__ = ("follow", "fill", "grid_walk")
 
 #: Squares above which the compiled kernels are used.
 COMPILE_THRESHOLD = 40_000
-
-
-def kernel(name: str, work: int) -> Callable[..., Any]:
-    """The kernel ``name``, compiled when ``work`` is above :data:`COMPILE_THRESHOLD`."""
-    import sys
-
-    from knightstour.solvers._kernels import kernel as load
-
-    return load(name, work, sys.modules[__name__], COMPILE_THRESHOLD)
 
 
 def follow(nxt: np.ndarray, start: int, out: np.ndarray) -> int:

@@ -1,50 +1,40 @@
-"""Hot loops, compiled by Numba for big work and run as plain Python for small.
+"""Hot loops of Warnsdorff's rule: plain Python in the subset that Numba compiles.
 
 The kernels work on a :class:`~knightstour.board.PaddedGrid`: the board inside a border of
 blocked cells, so that a move is one addition and never needs a bounds check. Holes are blocked
 cells too, and the leaper is just a list of offsets: the kernels know nothing of knights.
 
-Each kernel is written once, in the subset of Python that Numba compiles. :func:`kernel` returns
-the compiled version (importing Numba, about 0.4 s the first time, then cached on disk) when the
-work is big enough to repay that, and the same function interpreted otherwise, so that
-``knightstour solve 8x8`` answers in a blink.
+They are loaded by :mod:`knightstour.solvers._jit`, compiled when the work (squares times walks)
+is above :data:`COMPILE_THRESHOLD` and interpreted otherwise, so that ``knightstour solve 8x8``
+answers in a blink.
+
+>>> from knightstour.board import Board
+>>> g = Board(5, 5).padded()
+>>> int(degrees(g.blocked, g.offsets).max())
+8
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
 __kernels__ = ("degrees", "warnsdorff_walk")
 
 _MASK32 = 0xFFFFFFFF
-_compiled: dict[str, Callable[..., Any]] = {}
 
 #: Work (squares times walks) above which the compiled kernels are used.
 COMPILE_THRESHOLD = 50_000
 
-
-def kernel(
-    name: str, work: int, module: Any = None, threshold: int = COMPILE_THRESHOLD
-) -> Callable[..., Any]:
-    """The kernel ``name`` of ``module`` (this one by default), compiled when ``work`` is above
-    ``threshold``; the one loader of every kernel module."""
-    namespace = globals() if module is None else vars(module)
-    fn = namespace[name]
-    if work <= threshold:
-        return fn
-    key = f"{namespace['__name__']}.{name}"
-    if key not in _compiled:
-        from numba import njit
-
-        _compiled[key] = njit(cache=True, nogil=True)(fn)
-    return _compiled[key]
-
-
-#: Tie-break codes shared with :mod:`knightstour.solvers.warnsdorff`.
+#: The tie-break codes of :func:`warnsdorff_walk` (the one place they are written).
 TB_FIRST, TB_CENTER, TB_RANDOM, TB_LOOKAHEAD = 0, 1, 2, 3
+#: Tie-break name -> code; ``squirrel`` is ``first`` over a schedule of move orders.
+TIEBREAK_CODES: dict[str, int] = {
+    "first": TB_FIRST,
+    "center": TB_CENTER,
+    "random": TB_RANDOM,
+    "lookahead": TB_LOOKAHEAD,
+    "squirrel": TB_FIRST,
+}
 
 
 def degrees(blocked: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -129,14 +119,14 @@ def warnsdorff_walk(
             if q == end and not last:
                 continue
             d = np.int64(deg[q])
-            if tiebreak == 0 or tiebreak == 3:
+            if tiebreak == TB_FIRST or tiebreak == TB_LOOKAHEAD:  # noqa: SIM109 (Numba)
                 if d < bd:
                     bd = d
                     best = q
-                if tiebreak == 3:
+                if tiebreak == TB_LOOKAHEAD:
                     cand[ncand] = q
                     ncand += 1
-            elif tiebreak == 1:
+            elif tiebreak == TB_CENTER:
                 if d <= bd:
                     qy = q // pwidth
                     dx = 2 * (q - qy * pwidth) - cx2
@@ -160,7 +150,7 @@ def warnsdorff_walk(
                         best = q
         if best < 0:
             break
-        if tiebreak == 3:
+        if tiebreak == TB_LOOKAHEAD:
             bsum = 1 << 30
             for i in range(ncand):
                 q = cand[i]

@@ -1,9 +1,12 @@
-"""The compiled depth-first search behind ``method="backtrack"`` (Numba).
+"""The depth-first search behind ``method="backtrack"``: kernels in the subset Numba compiles.
 
-Imported only when an exact search runs. The search works on a neighbour table (one row of up to
-eight squares per square, ``-1`` for none), so holes and other leapers need nothing special.
+Plain Python listed in ``__kernels__``; :mod:`knightstour.solvers.backtrack` loads them compiled
+through :mod:`knightstour.solvers._jit` (no Numba import here). The search works on a neighbour
+table (one row of up to eight squares per square, ``-1`` for none), so holes and other leapers
+need nothing special.
 
-It is an explicit-stack search whose whole state lives in arrays (:class:`State`), so it can stop
+It is an explicit-stack search whose whole state lives in arrays (held by
+:class:`knightstour.solvers.backtrack.Search`), so it can stop
 after a budget of positions and resume where it was: the Python side checks the clock between
 slices, and a node limit is just a budget.
 
@@ -26,7 +29,24 @@ squares, which the rest of the path must cover, entering at a neighbour of ``cur
 
 from __future__ import annotations
 
-from numba import njit
+import numpy as np
+
+#: Every array argument: int32 (int64 for ``mark`` and ``meta``, uint8 for ``vis``).
+Array = np.ndarray
+
+__kernels__ = (
+    "_low_add",
+    "_low_remove",
+    "_visit",
+    "_unvisit",
+    "_adjacent",
+    "_blocks_ok",
+    "_end_ok",
+    "_alternation_ok",
+    "_expand",
+    "start",
+    "run",
+)
 
 #: Status codes returned by :func:`run`.
 FOUND, EXHAUSTED, BUDGET = 1, 0, 2
@@ -37,8 +57,12 @@ _DEPTH, _NLOW, _STAMP, _NODES, _END, _SIZE, _USEA, _A0, _A1 = 0, 1, 2, 3, 4, 5, 
 _PRIO, _COLOUR, _INA = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
-def _low_add(q, low_list, low_pos, meta):
+def _low_add(
+    q: int,
+    low_list: Array,
+    low_pos: Array,
+    meta: Array,
+) -> None:
     if low_pos[q] < 0:
         n = meta[_NLOW]
         low_list[n] = q
@@ -46,8 +70,12 @@ def _low_add(q, low_list, low_pos, meta):
         meta[_NLOW] = n + 1
 
 
-@njit(cache=True, nogil=True)
-def _low_remove(q, low_list, low_pos, meta):
+def _low_remove(
+    q: int,
+    low_list: Array,
+    low_pos: Array,
+    meta: Array,
+) -> None:
     p = low_pos[q]
     if p >= 0:
         n = meta[_NLOW] - 1
@@ -58,8 +86,16 @@ def _low_remove(q, low_list, low_pos, meta):
         meta[_NLOW] = n
 
 
-@njit(cache=True, nogil=True)
-def _visit(c, nbr, vis, deg, low_list, low_pos, info, meta):
+def _visit(
+    c: int,
+    nbr: Array,
+    vis: Array,
+    deg: Array,
+    low_list: Array,
+    low_pos: Array,
+    info: Array,
+    meta: Array,
+) -> None:
     vis[c] = 1
     if info[_INA, c]:
         meta[_A0 + info[_COLOUR, c]] -= 1
@@ -73,8 +109,16 @@ def _visit(c, nbr, vis, deg, low_list, low_pos, info, meta):
             _low_add(q, low_list, low_pos, meta)
 
 
-@njit(cache=True, nogil=True)
-def _unvisit(c, nbr, vis, deg, low_list, low_pos, info, meta):
+def _unvisit(
+    c: int,
+    nbr: Array,
+    vis: Array,
+    deg: Array,
+    low_list: Array,
+    low_pos: Array,
+    info: Array,
+    meta: Array,
+) -> None:
     for j in range(nbr.shape[1]):
         q = nbr[c, j]
         if q < 0 or vis[q]:
@@ -89,16 +133,27 @@ def _unvisit(c, nbr, vis, deg, low_list, low_pos, info, meta):
         _low_add(c, low_list, low_pos, meta)
 
 
-@njit(cache=True, nogil=True)
-def _adjacent(a, b, nbr):
+def _adjacent(
+    a: int,
+    b: int,
+    nbr: Array,
+) -> bool:
     for j in range(nbr.shape[1]):  # noqa: SIM110 (a generator would not compile)
         if nbr[a, j] == b:
             return True
     return False
 
 
-@njit(cache=True, nogil=True)
-def _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
+def _blocks_ok(
+    cur: int,
+    end: int,
+    k: int,
+    nbr: Array,
+    vis: Array,
+    work: Array,
+    mark: Array,
+    meta: Array,
+) -> bool:
     """Whether the unvisited squares still admit a path from ``cur`` through all of them.
 
     Tarjan's depth-first search over the unvisited squares and ``cur`` (``k`` + 1 squares), rooted
@@ -168,8 +223,13 @@ def _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
     return end < 0 or maxstart < 0 or maxstart <= disc[end] <= minend
 
 
-@njit(cache=True, nogil=True)
-def _end_ok(cur, end, nbr, vis, deg):
+def _end_ok(
+    cur: int,
+    end: int,
+    nbr: Array,
+    vis: Array,
+    deg: Array,
+) -> bool:
     """Whether the fixed last square can take every move forced into it.
 
     An unvisited neighbour of ``end`` with exactly two unvisited neighbours must use both moves,
@@ -187,8 +247,13 @@ def _end_ok(cur, end, nbr, vis, deg):
     return True
 
 
-@njit(cache=True, nogil=True)
-def _alternation_ok(cur, end, k, info, meta):
+def _alternation_ok(
+    cur: int,
+    end: int,
+    k: int,
+    info: Array,
+    meta: Array,
+) -> bool:
     """Whether the unvisited squares of the independent set A can still be spaced out.
 
     Used when the leaper always changes colour and A (``info[_INA]``) is a set of squares no two
@@ -212,8 +277,20 @@ def _alternation_ok(cur, end, k, info, meta):
     return 2 * (odd + even) + cur_in <= places
 
 
-@njit(cache=True, nogil=True)
-def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta):
+def _expand(
+    depth: int,
+    nbr: Array,
+    vis: Array,
+    deg: Array,
+    low_list: Array,
+    low_pos: Array,
+    path: Array,
+    cand: Array,
+    work: Array,
+    mark: Array,
+    info: Array,
+    meta: Array,
+) -> int:
     """Fill ``cand[depth]`` with the moves worth trying from ``path[depth]``; their number."""
     cur = path[depth]
     size = meta[_SIZE]
@@ -285,8 +362,22 @@ def _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, inf
     return n
 
 
-@njit(cache=True, nogil=True)
-def start(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, info, meta, first):
+def start(
+    nbr: Array,
+    vis: Array,
+    deg: Array,
+    low_list: Array,
+    low_pos: Array,
+    path: Array,
+    cand: Array,
+    ncand: Array,
+    ci: Array,
+    work: Array,
+    mark: Array,
+    info: Array,
+    meta: Array,
+    first: int,
+) -> None:
     """Set up the search from square ``first`` (``vis`` marks holes; ``meta`` holds size, end)."""
     n = nbr.shape[0]
     meta[_NLOW] = 0
@@ -319,8 +410,22 @@ def start(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, i
     ncand[0] = _expand(0, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta)
 
 
-@njit(cache=True, nogil=True)
-def run(nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, info, meta, budget):
+def run(
+    nbr: Array,
+    vis: Array,
+    deg: Array,
+    low_list: Array,
+    low_pos: Array,
+    path: Array,
+    cand: Array,
+    ncand: Array,
+    ci: Array,
+    work: Array,
+    mark: Array,
+    info: Array,
+    meta: Array,
+    budget: int,
+) -> int:
     """Search on from the saved state for at most ``budget`` positions: FOUND, EXHAUSTED or BUDGET.
 
     On FOUND, ``path`` holds the tour. ``meta[_NODES]`` counts positions examined in all calls.

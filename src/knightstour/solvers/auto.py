@@ -1,21 +1,27 @@
 """``method="auto"``: theory first, then the fast heuristics, then the exact or constructive methods.
 
-:func:`knightstour.solve` has already asked the existence theory, so ``auto`` only runs when a
-tour may exist. It tries a list of strategies in order (:func:`strategies`) and returns the first
-tour found, with the name of the method that found it.
+:func:`knightstour.solve` has already asked the theory, so ``auto`` only runs when a tour may
+exist. It tries a list of strategies in order (:func:`strategies`) and returns the first tour
+found, as a :class:`~knightstour.solvers.Solution` naming the method that found it. Each method
+gets the request without the fields it does not honour (a tie-break given for Warnsdorff is not
+handed to divide), and is skipped when it cannot honour one that matters (an end square).
+
+>>> import knightstour as kt
+>>> auto(SolveRequest(kt.Board(8, 8), start=0)).method
+'warnsdorff'
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
-import numpy as np
-
-from knightstour.board import Board
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
+from knightstour.solvers import METHODS, REGISTRY, Solution, SolveRequest
+from knightstour.solvers.warnsdorff import default_start
 
-__all__ = ["auto", "default_start", "strategies"]
+__all__ = ["Strategy", "auto", "default_start", "strategies"]
 
 #: Random-tie Warnsdorff walks tried by auto before the exact methods.
 RANDOM_WALKS = 64
@@ -30,27 +36,31 @@ EXACT_BUDGET = 3_000_000
 EXACT_SECONDS = 10.0
 
 
-def default_start(board: Board) -> int:
-    """The start square auto uses when none is given: a corner (fewest moves), first in order.
+@dataclass(frozen=True)
+class Strategy:
+    """One step of ``auto``: a method, with a tie-break for Warnsdorff and its typed tuning.
 
-    A corner has the corner colour and lies on an outer line, so it admits a tour on every board
-    that has one (odd boards, 4 x n and 3 x n included).
+    ``tiebreak`` replaces the request's (Warnsdorff only); ``attempts`` is Warnsdorff's number of
+    walks, ``node_limit`` the exact search's budget of positions.
 
-    >>> default_start(Board(8, 8)), default_start(Board(3, 3, holes=frozenset({0})))
-    (0, 2)
+    >>> Strategy("warnsdorff", tiebreak="random", attempts=RANDOM_WALKS).attempts
+    64
     """
-    moves = {q: len(board.moves(q)) for q in (0, board.width - 1) if q not in board.holes}
-    if moves:
-        return min(moves, key=lambda q: (moves[q], q))
-    return next(board.squares())
+
+    method: str
+    tiebreak: str | None = None
+    attempts: int | None = None
+    node_limit: int | None = None
 
 
-def strategies(
-    board: Board, start: int | None, end: int | None, closed: bool, tiebreak: str | None
-) -> Iterator[tuple[str, dict[str, object]]]:
-    """The (method, options) that auto tries, in order."""
-    from knightstour.solvers import METHODS
+def strategies(request: SolveRequest) -> Iterator[Strategy]:
+    """The strategies that auto tries, in order.
 
+    >>> from knightstour.board import Board
+    >>> [st.method for st in strategies(SolveRequest(Board(6, 6), closed=True))]
+    ['warnsdorff', 'backtrack', 'divide']
+    """
+    board, end, closed, tiebreak = request.board, request.end, request.closed, request.tiebreak
     # divide and conquer answers every start on a plain board, in linear time: first where the
     # heuristics are unreliable (big boards, closed tours on boards past 100 x 100, long boards
     # 3 or 4 wide), before the exact search on the rest
@@ -61,7 +71,7 @@ def strategies(
         or (min(board.width, board.height) <= 4 and board.size > 2_000)
     )
     if divide and first:
-        yield "divide", {}
+        yield Strategy("divide")
     if not closed and end is None:
         order = [tiebreak] if tiebreak else []
         square = board.width == board.height
@@ -71,60 +81,81 @@ def strategies(
             if tb not in order:
                 order.append(tb)
         for tb in order:
-            yield "warnsdorff", {"tiebreak": tb}
+            yield Strategy("warnsdorff", tiebreak=tb)
         if board.size <= 250_000:
-            yield "warnsdorff", {"tiebreak": "random", "attempts": RANDOM_WALKS}
+            yield Strategy("warnsdorff", tiebreak="random", attempts=RANDOM_WALKS)
     elif board.size <= 250_000:
-        yield "warnsdorff", {"tiebreak": tiebreak, "attempts": 200 if board.size <= 4096 else 20}
+        yield Strategy("warnsdorff", tiebreak=tiebreak, attempts=200 if board.size <= 4096 else 20)
     if divide and not first and board.size > EXACT_UNBOUNDED:
-        yield "divide", {}
+        yield Strategy("divide")
     if "backtrack" in METHODS:
         if board.size <= EXACT_UNBOUNDED:
-            yield "backtrack", {}
+            yield Strategy("backtrack")
         else:
-            yield "backtrack", {"node_limit": EXACT_BUDGET}
+            yield Strategy("backtrack", node_limit=EXACT_BUDGET)
     if divide and not first and board.size <= EXACT_UNBOUNDED:
-        yield "divide", {}
+        yield Strategy("divide")
 
 
-def auto(
-    board: Board,
-    start: int | None = None,
-    *,
-    end: int | None = None,
-    closed: bool = False,
-    tiebreak: str | None = None,
-    seed: int | None = None,
-    deadline: float | None = None,
-) -> tuple[np.ndarray, str]:
-    """The first tour found by :func:`strategies`, and the method that found it."""
-    from knightstour.solvers import METHODS
+def _request_for(strategy: Strategy, request: SolveRequest) -> SolveRequest | None:
+    """The request as ``strategy``'s method takes it, or None when it cannot honour it."""
+    takes = REGISTRY[strategy.method].takes
+    if request.end is not None and "end" not in takes:
+        return None
+    changes: dict[str, object] = {}
+    if strategy.method == "warnsdorff":
+        changes["tiebreak"] = strategy.tiebreak
+        if request.start is None:  # the exact search chooses its own start (tries them all)
+            changes["start"] = default_start(request.board)
+    for field in ("tiebreak", "seed"):
+        if field not in takes:
+            changes[field] = None
+    if (
+        strategy.method == "backtrack"
+        and request.deadline is None
+        and (request.board.size > EXACT_UNBOUNDED)
+    ):
+        changes["deadline"] = time.monotonic() + EXACT_SECONDS
+    if "deadline" not in takes:
+        changes["deadline"] = None
+    return request.replace(**changes)
 
+
+def _run(strategy: Strategy, request: SolveRequest) -> Solution:
+    if strategy.method == "warnsdorff":
+        from knightstour.solvers.warnsdorff import warnsdorff
+
+        return warnsdorff(request, attempts=strategy.attempts)
+    if strategy.method == "backtrack":
+        from knightstour.solvers.backtrack import backtrack
+
+        # a time limit, when given, bounds the exact search instead of a budget of positions
+        limit = strategy.node_limit if request.deadline is None else None
+        return backtrack(request, node_limit=limit)
+    return METHODS[strategy.method](request)
+
+
+def auto(request: SolveRequest, /) -> Solution:
+    """The first tour found by :func:`strategies`, naming the method that found it."""
     failures: list[str] = []
-    for name, opts in strategies(board, start, end, closed, tiebreak):
-        if deadline is not None and time.monotonic() > deadline:
+    for strategy in strategies(request):
+        if request.deadline is not None and time.monotonic() > request.deadline:
             break
-        kwargs = dict(end=end, closed=closed, seed=seed, deadline=deadline)
-        kwargs["tiebreak"] = opts.pop("tiebreak", tiebreak)
-        kwargs.update(opts)
-        if name == "backtrack" and deadline is not None:
-            kwargs.pop("node_limit", None)  # the time limit bounds it instead
-        elif name == "backtrack" and board.size > EXACT_UNBOUNDED:
-            kwargs["deadline"] = time.monotonic() + EXACT_SECONDS
-        # the exact search chooses its own start (it tries them all when it must)
-        s = default_start(board) if start is None and name == "warnsdorff" else start
+        sub = _request_for(strategy, request)
+        if sub is None:
+            continue
         try:
-            return METHODS[name](board, s, **kwargs), name
+            return _run(strategy, sub)
         except SearchFailedError as err:
-            failures.append(f"{name}: {err}")
+            failures.append(f"{strategy.method}: {err}")
         except NoTourError:
             raise
         except InvalidInputError as err:  # a method that does not apply to this request
-            failures.append(f"{name}: {err}")
+            failures.append(f"{strategy.method}: {err}")
     if not failures:
         raise SearchFailedError("the time limit ran out before any method could finish")
     tries = f"{len(failures)} attempt{'s' if len(failures) != 1 else ''}"
     hint = ""
-    if deadline is None and board.size > EXACT_UNBOUNDED:
+    if request.deadline is None and request.board.size > EXACT_UNBOUNDED:
         hint = f" (auto gives the exact search {EXACT_SECONDS:g} s here; --time-limit gives more)"
     raise SearchFailedError(f"no tour found ({tries}); last: {failures[-1]}{hint}")

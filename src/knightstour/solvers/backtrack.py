@@ -2,7 +2,7 @@
 
 The classic Java and Qt programs back up Warnsdorff's rule with a depth-first search whose
 candidates are sorted by Warnsdorff's count. This is that search, compiled
-(:mod:`knightstour.solvers._search`), with pruning that makes it prove absence quickly: squares
+(:mod:`knightstour.solvers._search`, loaded by :mod:`knightstour.solvers._jit`), with pruning that makes it prove absence quickly: squares
 left with no way in or out, more than one square forced to be the last, unvisited squares cut off
 from the knight, and colour counts. It never guesses: it returns a tour, raises
 :class:`~knightstour.errors.NoTourError` ("proved none", with the number of positions examined) or,
@@ -12,7 +12,7 @@ when a ``deadline`` or ``node_limit`` stops it first,
 >>> import knightstour as kt
 >>> kt.solve("3x4", start="a1", method="backtrack").path[:3]
 ['a1', 'b3', 'c1']
->>> backtrack(kt.Board(3, 7), kt.Board(3, 7).parse_square("b4"))
+>>> backtrack(SolveRequest(kt.Board(3, 7), start=kt.Board(3, 7).parse_square("b4")))
 Traceback (most recent call last):
 ...
 knightstour.errors.NoTourError: exhaustive search: no tour from b4 on 3x7 (... positions examined)
@@ -32,9 +32,9 @@ import numpy as np
 
 from knightstour.board import Board
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
-from knightstour.existence import colour_obstruction
-from knightstour.solvers import _search as _k
+from knightstour.solvers import Solution, SolveRequest, _jit, _search
 from knightstour.solvers._search import EXHAUSTED, FOUND
+from knightstour.theory import obstruction
 
 __all__ = ["Search", "backtrack", "exact_search", "luby"]
 
@@ -87,6 +87,7 @@ class Search:
         self.meta = np.zeros(16, dtype=np.int64)
         #: positions examined by every search so far
         self.nodes = 0
+        self._kernels = _jit.load(_search, compiled=True)
 
     def degree(self, square: int) -> int:
         """The number of moves from ``square``."""
@@ -107,22 +108,22 @@ class Search:
         meta = self.meta
         self.vis[:] = self.base_vis
         meta[:] = 0
-        meta[_k._SIZE] = self.board.size
-        meta[_k._END] = -1 if end is None else end
-        meta[_k._USEA] = int(bool(self.info[2].any()))
-        _k.start(*self._args(), first)
+        meta[_search._SIZE] = self.board.size
+        meta[_search._END] = -1 if end is None else end
+        meta[_search._USEA] = int(bool(self.info[2].any()))
+        self._kernels.start(*self._args(), first)
 
     def advance(self, budget: int) -> int:
         """Search on for at most ``budget`` positions: FOUND (see :attr:`path`), EXHAUSTED or BUDGET."""
-        before = int(self.meta[_k._NODES])
-        status = int(_k.run(*self._args(), budget))
-        self.nodes += int(self.meta[_k._NODES]) - before
+        before = int(self.meta[_search._NODES])
+        status = int(self._kernels.run(*self._args(), budget))
+        self.nodes += int(self.meta[_search._NODES]) - before
         return status
 
     @property
     def partial(self) -> np.ndarray:
         """The path the search is on."""
-        return self.path[: int(self.meta[_k._DEPTH]) + 1].copy()
+        return self.path[: int(self.meta[_search._DEPTH]) + 1].copy()
 
 
 def luby(i: int) -> int:
@@ -311,24 +312,9 @@ def exact_search(
     ...
     knightstour.errors.NoTourError: exhaustive search: no tour on 4x4 (... positions examined)
     """
-    if board.size == 0:
-        raise NoTourError("the board has no squares")
-    name = board.square_name
-    if closed and board.size < 3:
-        raise NoTourError(f"no closed tour on {board.spec}: a closed tour needs at least 3 squares")
-    if start is not None and end is not None:
-        if start == end and board.size > 1:
-            raise NoTourError(
-                f"no tour from {name(start)} to itself: a tour visits each square once"
-            )
-        if closed and not board.is_move(start, end):
-            raise NoTourError(
-                f"no closed tour from {name(start)} to {name(end)}: a closed tour ends a move "
-                f"from its start, and {name(end)} is not"
-            )
-    why = colour_obstruction(board, start, end, closed)
-    if why is not None:
-        raise NoTourError(f"{_describe(board, start, end, closed)}: {why}")
+    ruled_out = obstruction(board, start, end, closed)
+    if ruled_out is not None:
+        raise NoTourError(ruled_out.reason)
     if board.size == 1:
         return np.array([next(board.squares())], dtype=np.int32)
     board.require_memory(160, "the exact search")
@@ -343,23 +329,21 @@ def exact_search(
     )
 
 
-def backtrack(
-    board: Board,
-    start: int | None = None,
-    *,
-    end: int | None = None,
-    closed: bool = False,
-    tiebreak: str | None = None,
-    seed: int | None = None,
-    deadline: float | None = None,
-    node_limit: int | None = None,
-) -> np.ndarray:
-    """The ``backtrack`` method: :func:`exact_search`; ``seed`` steers its random restarts.
+def backtrack(request: SolveRequest, /, *, node_limit: int | None = None) -> Solution:
+    """The ``backtrack`` method: :func:`exact_search`; the request's seed steers its restarts.
 
-    ``tiebreak`` does not apply (ties between equal counts go by square, then at random).
+    It takes no tie-break (ties between equal counts go by square, then at random), and
+    ``node_limit`` bounds the positions it examines.
+
+    >>> int(backtrack(SolveRequest(Board(5, 5), start=12, seed=2)).indices[0])
+    12
     """
-    if node_limit is not None and (isinstance(node_limit, bool) or node_limit < 1):
+    if node_limit is not None and (
+        isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1
+    ):
         raise InvalidInputError(f"node limit must be a positive integer, got {node_limit!r}")
-    return exact_search(
-        board, start, end, closed, deadline=deadline, node_limit=node_limit, seed=seed
+    r = request
+    path = exact_search(
+        r.board, r.start, r.end, r.closed, deadline=r.deadline, node_limit=node_limit, seed=r.seed
     )
+    return Solution(path, "backtrack")

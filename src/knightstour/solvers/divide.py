@@ -36,17 +36,15 @@ walked into the path (int32 per square): 8 bytes a square at the peak.
 from __future__ import annotations
 
 import functools
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from knightstour.board import Board
-from knightstour.errors import (
-    InternalError,
-    InvalidInputError,
-    NoTourError,
-    SearchFailedError,
-)
+from knightstour.errors import InternalError, InvalidInputError, NoTourError, SearchFailedError
+from knightstour.solvers import Solution, SolveRequest, _divide_kernels, _jit
+from knightstour.theory import verdict
 
 __all__ = ["GRID_SIZES", "SMALL_THIN", "THIN", "divide", "grid_edges", "thin_jumps"]
 
@@ -128,6 +126,9 @@ def thin_jumps(h: int, kind: str, k: int, s: int | None = None) -> tuple[int, in
     and re-enters by the next), from ``start`` to ``end`` (-1: anywhere). Start blocks (``s``
     given) begin at ``s``. Raises ``ValueError`` when the ports collide or ``s`` is a port that
     cannot start the cover.
+
+    >>> thin_jumps(3, "E2", 7)
+    (0, 8, [])
     """
     spec = THIN[h]
     lo, lb = spec["lanes"]["out"], spec["lanes"]["back"]
@@ -204,10 +205,6 @@ def _start_row(key: str, s: int) -> np.ndarray | None:
 # -- assembly: successor array, links, walk -------------------------------------------------------
 
 
-#: Boards with more squares than this are assembled by compiled code (Numba).
-_COMPILED = 40_000
-
-
 @dataclass
 class _Piece:
     """Blocks that share one link pattern: ``src``/``dst`` offsets from each block's origin."""
@@ -248,37 +245,20 @@ def _assemble(
     """Fill the successor array from the pieces, patch in ``src -> dst``, walk it from ``start``."""
     nxt = np.empty(n, dtype=np.int32)
     out = np.empty(n, dtype=np.int32)
-    if n > _COMPILED:
-        from knightstour.solvers._divide_kernels import kernel
-
-        fill, follow = kernel("fill", n), kernel("follow", n)
-        for p in pieces:
-            fill(nxt, p.origins, p.src, p.dst)
-        nxt[src] = dst
-        count = follow(nxt, start, out)
-    else:
-        for p in pieces:
-            o = p.origins[:, None]
-            nxt[(o + p.src).ravel()] = (o + p.dst).ravel()
-        nxt[src] = dst
-        count = _follow_py(nxt, start, out)
+    kernels = _kernels_for(n)
+    for p in pieces:
+        kernels.fill(nxt, p.origins, p.src, p.dst)
+    nxt[src] = dst
+    count = kernels.follow(nxt, start, out)
     del nxt
     if count != n:  # a bug in the data or the joins, never the user's fault
         raise InternalError(f"the divide construction covered {count} of {n} squares")
     return out
 
 
-def _follow_py(nxt: np.ndarray, start: int, out: np.ndarray) -> int:
-    nx = nxt.tolist()
-    p, n = start, out.size
-    path = [p]
-    for _ in range(n - 1):
-        p = nx[p]
-        if p < 0 or p >= n:
-            break
-        path.append(p)
-    out[: len(path)] = path
-    return len(path)
+def _kernels_for(n: int) -> _jit.Kernels:
+    """The divide kernels for a board of ``n`` squares: compiled for big boards."""
+    return _jit.for_work(_divide_kernels, n, threshold=_divide_kernels.COMPILE_THRESHOLD)
 
 
 def _succ(seq: np.ndarray, cycle: bool) -> np.ndarray:
@@ -366,7 +346,7 @@ def _grid(board: Board, s: int) -> np.ndarray:
         w, h = cols[jc], rows[ir]
         row = _start_row(f"grid_path/{w}x{h}/{0 if jc == 0 else 1}", entry)
         if row is None:  # pragma: no cover - the data covers every corner-coloured square
-            raise SearchFailedError(f"internal error: no {w}x{h} block tour from {entry}")
+            raise InternalError(f"the divide data has no {w}x{h} block tour from {entry}")
         path_t = ng * ng
         tours[path_t] = _block_tour(row, w, h, False)
         sizes[path_t] = (w, h)
@@ -413,9 +393,7 @@ def _grid(board: Board, s: int) -> np.ndarray:
 
         toucher = threading.Thread(target=_touch, args=(out,), daemon=True)
         toucher.start()
-    from knightstour.solvers._divide_kernels import kernel
-
-    walk = kernel("grid_walk", board.size)
+    walk = _kernels_for(board.size).grid_walk
     if toucher is not None:
         toucher.join()
     count = walk(
@@ -438,7 +416,7 @@ def _grid(board: Board, s: int) -> np.ndarray:
         out,
     )
     if count != board.size:  # pragma: no cover - a bug, never the user's fault
-        raise SearchFailedError(f"internal error: divide covered {count} of {board.size}")
+        raise InternalError(f"the divide construction covered {count} of {board.size} squares")
     return out
 
 
@@ -699,40 +677,29 @@ def _to_board(
 # -- the method -----------------------------------------------------------------------------------
 
 
-def divide(
-    board: Board,
-    start: int | None = None,
-    *,
-    end: int | None = None,
-    closed: bool = False,
-    tiebreak: str | None = None,
-    seed: int | None = None,
-    deadline: float | None = None,
-) -> np.ndarray:
+def divide(request: SolveRequest, /) -> Solution:
     """A tour by divide and conquer, as int32 square indices, in time linear in the board.
 
     Works on every plain board that has a tour, from every start square that has one (the start
-    defaults to ``a1``); closed when asked. ``end`` is not supported (raises
-    :class:`KnightsTourError`, so ``auto`` moves on); ``tiebreak``, ``seed`` and ``deadline``
-    are accepted and ignored: the construction is deterministic and fast.
+    defaults to ``a1``); closed when asked. It takes no end square, tie-break or seed (the
+    construction is deterministic: :func:`knightstour.solve` refuses them); a deadline already
+    past stops it before it builds.
 
-    >>> from knightstour.board import Board
-    >>> divide(Board(5, 5), 12)[:5].tolist()
+    >>> divide(SolveRequest(Board(5, 5), start=12)).indices[:5].tolist()
     [12, ...]
     """
-    from knightstour.existence import exists
-
+    board, closed = request.board, request.closed
     if not board.is_plain_knight:
         raise InvalidInputError("divide builds tours of the knight on full rectangular boards only")
-    if end is not None:
-        raise InvalidInputError("divide does not take an end square")
-    s = 0 if start is None else int(start)
-    answer = exists(board, s, closed=closed)
+    s = 0 if request.start is None else request.start
+    answer = verdict(board, s, None, closed)
     if answer.exists is False:
         raise NoTourError(answer.reason)
+    if request.deadline is not None and time.monotonic() > request.deadline:
+        raise SearchFailedError("divide did not start: the time limit was reached")
     if board.size == 1:
-        return np.zeros(1, dtype=np.int32)
+        return Solution(np.zeros(1, dtype=np.int32), "divide")
     board.require_memory(9, "the divide construction")
     if min(board.width, board.height) >= 5:
-        return _grid(board, s)
-    return _thin(board, s, closed)
+        return Solution(_grid(board, s), "divide")
+    return Solution(_thin(board, s, closed), "divide")

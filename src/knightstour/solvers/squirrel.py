@@ -12,8 +12,7 @@ repository on GitHub, ``src/sc-data.rkt``), read in the paper's move numbering: 
 clockwise from two up, one right, with rows counted downwards (Ganzfried §1). Read that way it
 gives a tour on every ``n`` from 5 to 1000 except 74, the exception reported for the algorithm
 (``benchmarks/bench_squirrel.py``), and walks exactly as a plain square-by-square reading of the
-rule does (``tests/test_squirrel.py``). Read with that repository's own move list instead, it
-gets stuck on 16 sizes up to 100, from 7 on.
+rule does (``tests/test_squirrel.py``).
 
 The compiled walk (:func:`knightstour.solvers._kernels.warnsdorff_walk`) switches orderings on
 reaching a square, exactly as the rule says, so the schedule is data: no extra walks. From the

@@ -4,7 +4,10 @@ One compiled walk (:func:`knightstour.solvers._kernels.warnsdorff_walk`) serves 
 
 - ``first``: the first candidate in the fixed move order (:attr:`Board.deltas`), as the classic
   8 × 8 programs do;
-- ``center``: the candidate farthest from the centre (Roth's rule; first fails at 428 rows);
+- ``center``: the candidate farthest from the centre (Roth's rule), remaining ties to the first
+  in move order. From ``a1`` on n × n boards it gets stuck at n = 11, 261, 352 and 379 of
+  n = 5..450 and succeeds on every other (``benchmarks/bench_roth.py``, which also lists where
+  ``first`` and ``lookahead`` get stuck);
 - ``random``: uniformly at random, seeded by ``seed``;
 - ``lookahead``: Warnsdorff's double look-ahead as Pohl (1967) described it: the smallest sum of
   the onward counts of the candidate's unvisited neighbours;
@@ -17,54 +20,67 @@ keep the end square (for a closed tour, a neighbour of the start) for the last m
 >>> import knightstour as kt
 >>> kt.solve("8x8", start="a1", method="warnsdorff", tiebreak="first").path[:4]
 ['a1', 'c2', 'a3', 'b1']
+>>> warnsdorff(SolveRequest(kt.Board(11, 11), start=0, tiebreak="center"))
+Traceback (most recent call last):
+...
+knightstour.errors.SearchFailedError: Warnsdorff's rule (center ties) got stuck at ... after covering ... of 121 squares
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import NoReturn
 
 import numpy as np
 
 from knightstour.board import Board
 from knightstour.errors import InvalidInputError, SearchFailedError
+from knightstour.solvers import Solution, SolveRequest, _jit, _kernels
+from knightstour.solvers._kernels import TIEBREAK_CODES
 
-__all__ = ["DEFAULT_TIEBREAK", "TIEBREAKS", "Walker", "warnsdorff"]
+__all__ = ["DEFAULT_TIEBREAK", "TIEBREAKS", "Walker", "default_start", "warnsdorff"]
 
-TIEBREAKS: tuple[str, ...] = ("first", "center", "random", "lookahead", "squirrel")
+TIEBREAKS: tuple[str, ...] = tuple(TIEBREAK_CODES)
 DEFAULT_TIEBREAK = "center"
-_CODES = {"first": 0, "center": 1, "random": 2, "lookahead": 3, "squirrel": 0}
 
 #: Walks tried for a closed tour or a fixed end before giving up (unless a time limit is set).
 DEFAULT_ATTEMPTS = 2000
 
 
-def check_tiebreak(tiebreak: str | None) -> str:
-    """The tie-break name, checked; ``None`` gives the default (``center``)."""
-    if tiebreak is None or tiebreak == "":
-        return DEFAULT_TIEBREAK
-    if tiebreak not in TIEBREAKS:
-        raise InvalidInputError(
-            f"unknown tie-break {tiebreak!r}: choose one of {', '.join(TIEBREAKS)}"
-        )
-    return tiebreak
+def default_start(board: Board) -> int:
+    """The start square used when none is given: a corner (fewest moves), first in order.
+
+    A corner has the corner colour and lies on an outer line, so it admits a tour on every board
+    that has one (odd boards, 4 x n and 3 x n included).
+
+    >>> default_start(Board(8, 8)), default_start(Board(3, 3, holes=frozenset({0})))
+    (0, 2)
+    """
+    moves = {q: len(board.moves(q)) for q in (0, board.width - 1) if q not in board.holes}
+    if moves:
+        return min(moves, key=lambda q: (moves[q], q))
+    return next(board.squares())
 
 
 @dataclass
 class Walker:
-    """Warnsdorff walks on one board, sharing the padded grid and onward counts between walks."""
+    """Warnsdorff walks on one board, sharing the padded grid and onward counts between walks.
+
+    >>> Walker(Board(5, 5)).walk(0, tiebreak="first")[:4].tolist()
+    [0, 7, 4, 13]
+    """
 
     board: Board
     walks: int = 1
 
     def __post_init__(self) -> None:
-        from knightstour.solvers._kernels import kernel
-
         self.board.require_memory(8, "Warnsdorff's rule")
         work = self.board.size * self.walks
-        self._walk = kernel("warnsdorff_walk", work)
+        kernels = _jit.for_work(_kernels, work, threshold=_kernels.COMPILE_THRESHOLD)
+        self._walk = kernels.warnsdorff_walk
         self.grid = self.board.padded()
-        self.deg0 = kernel("degrees", work)(self.grid.blocked, self.grid.offsets)
+        self.deg0 = kernels.degrees(self.grid.blocked, self.grid.offsets)
         self.out = np.empty(self.board.size, dtype=np.int32)
         nm = len(self.board.deltas)
         self.fixed_order = (np.arange(nm, dtype=np.int64)[None, :], np.full(1, -1, dtype=np.int64))
@@ -98,7 +114,7 @@ class Walker:
             int(g.to_padded(start, w)),
             -1 if end is None else int(g.to_padded(end, w)),
             self.board.size,
-            _CODES[tiebreak],
+            TIEBREAK_CODES[tiebreak],
             int(seed) & 0x7FFFFFFFFFFFFFFF,
             g.pwidth,
             g.pad,
@@ -117,38 +133,30 @@ def _schedule(board: Board, start: int, tiebreak: str) -> tuple[np.ndarray, np.n
     return schedule(board, start)
 
 
-def warnsdorff(
-    board: Board,
-    start: int | None = None,
-    *,
-    end: int | None = None,
-    closed: bool = False,
-    tiebreak: str | None = None,
-    seed: int | None = None,
-    deadline: float | None = None,
-    attempts: int | None = None,
-) -> np.ndarray:
-    """A tour by Warnsdorff's rule, as square indices; raises :class:`SearchFailedError` if stuck.
+def warnsdorff(request: SolveRequest, /, *, attempts: int | None = None) -> Solution:
+    """A tour by Warnsdorff's rule; raises :class:`SearchFailedError` if stuck.
 
-    An open tour with no end square is one walk. A closed tour, or one to ``end``, is tried up to
-    ``attempts`` times (random ties after the first walk) or until ``deadline``
-    (``time.monotonic()`` seconds).
+    An open tour with no end square is one walk from the start (:func:`default_start` when none
+    is given), ties broken by the request's tie-break (``center`` by default). A closed tour, or
+    one to the request's end, is tried up to ``attempts`` times (random ties after the first walk,
+    seeded by the request's seed) or until its deadline.
+
+    >>> r = SolveRequest(Board(6, 6), start=0, closed=True, seed=1)
+    >>> len(warnsdorff(r).indices)
+    36
     """
-    tb = check_tiebreak(tiebreak)
+    board, end, closed = request.board, request.end, request.closed
+    tb = request.tiebreak or DEFAULT_TIEBREAK
     n_attempts = attempts if attempts is not None else DEFAULT_ATTEMPTS
-    if n_attempts < 1:
-        raise InvalidInputError(f"attempts must be at least 1, got {n_attempts}")
+    if isinstance(n_attempts, bool) or not isinstance(n_attempts, int) or n_attempts < 1:
+        raise InvalidInputError(f"attempts must be at least 1, got {n_attempts!r}")
     walker = Walker(board, 1 if not closed and end is None else min(n_attempts, 100))
-    if start is None:
-        from knightstour.solvers.auto import default_start
-
-        start = default_start(board)
-    s = start
-    seed0 = 0 if seed is None else int(seed)
+    s = default_start(board) if request.start is None else request.start
+    seed0 = 0 if request.seed is None else request.seed
     if not closed and end is None:
         path = walker.walk(s, tiebreak=tb, seed=seed0, schedule=_schedule(board, s, tb))
         if path.size == board.size:
-            return path.copy()
+            return Solution(path.copy(), "warnsdorff")
         _stuck(board, path, f"Warnsdorff's rule ({tb} ties) got stuck")
 
     # closed tours and fixed ends: repeated walks
@@ -156,6 +164,7 @@ def warnsdorff(
     if not ends:
         raise SearchFailedError(f"{board.square_name(s)} has no knight's move to close a tour")
     best: np.ndarray = np.empty(0, dtype=np.int32)
+    deadline = request.deadline
     for i in range(n_attempts):
         if deadline is not None and i and time.monotonic() > deadline:
             break
@@ -166,15 +175,14 @@ def warnsdorff(
         )
         complete = path.size == board.size and (end is None or path[-1] == end)
         if complete and (not closed or board.is_move(int(path[-1]), int(path[0]))):
-            return path.copy()
+            return Solution(path.copy(), "warnsdorff")
         if path.size > best.size:
             best = path.copy()
     what = "a closed tour" if closed else f"a tour ending on {board.square_name(end or 0)}"
     _stuck(board, best, f"Warnsdorff's rule did not find {what} in {i + 1} walks")
-    raise AssertionError  # pragma: no cover
 
 
-def _stuck(board: Board, path: np.ndarray, what: str) -> None:
+def _stuck(board: Board, path: np.ndarray, what: str) -> NoReturn:
     covered = int(path.size)
     if covered == board.size:
         msg = f"{what}; the best walk covered all {board.size} squares but ended elsewhere"

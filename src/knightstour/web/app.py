@@ -53,6 +53,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from knightstour import __version__
 from knightstour.board import Board, parse_board
 from knightstour.errors import InvalidInputError, KnightsTourError, NoTourError, SearchFailedError
+from knightstour.notation import no_tour_dict
 
 __all__ = ["Limits", "create_app"]
 
@@ -177,49 +178,24 @@ FORMATS = {
     "seed": "a non-negative integer below 10**19",
 }
 
-BoardQ = Annotated[
-    str,
-    Query(
-        description="board spec WxH (width x height) or N",
-        examples=["8x8"],
-        pattern=BOARD_PATTERN,
-        max_length=40,
-    ),
-]
-StartQ = Annotated[
-    str,
-    Query(
-        description="start square, algebraic (a1) or zero-based x,y; empty: any",
-        pattern=SQUARE_PATTERN,
-        max_length=40,
-    ),
-]
-EndQ = Annotated[
-    str, Query(description="end square; empty: any", pattern=SQUARE_PATTERN, max_length=40)
-]
+
+def _text(description: str, pattern: str, example: str | None = None, longest: int = 40) -> Any:
+    """A text query parameter whose format is enforced (HTTP 422) and published in the schema."""
+    examples = None if example is None else [example]
+    q = Query(description=description, examples=examples, pattern=pattern, max_length=longest)
+    return Annotated[str, q]
+
+
+BoardQ = _text("board spec WxH (width x height) or N", BOARD_PATTERN, "8x8")
+StartQ = _text("start square, algebraic (a1) or zero-based x,y; empty: any", SQUARE_PATTERN)
+EndQ = _text("end square; empty: any", SQUARE_PATTERN)
+SeedQ = _text("seed for random tie-breaks; empty: none", SEED_PATTERN, "7")
+PathQ = _text("the squares visited so far, comma-separated", PATH_PATTERN, "a1,c2", 4000)
 ClosedQ = Annotated[BoolText, Query(description="ask for a closed tour")]
 MethodQ = Annotated[MethodName, Query(description="solving method")]
 TiebreakQ = Annotated[TiebreakName, Query(description="Warnsdorff tie-break")]
-SeedQ = Annotated[
-    str,
-    Query(
-        description="seed for random tie-breaks; empty: none",
-        examples=["7"],
-        pattern=SEED_PATTERN,
-        max_length=40,
-    ),
-]
 TimeLimitQ = Annotated[
     float | None, Query(gt=0, description="seconds; capped by the server's time limit")
-]
-PathQ = Annotated[
-    str,
-    Query(
-        description="the squares visited so far, comma-separated",
-        examples=["a1,c2"],
-        pattern=PATH_PATTERN,
-        max_length=4000,
-    ),
 ]
 ChallengeQ = Annotated[BoolText, Query(description="the closed-tour challenge")]
 NumbersQ = Annotated[BoolText, Query(description="move numbers on the squares")]
@@ -265,10 +241,6 @@ def _capped(board: Board, cap: int, what: str) -> None:
             f"board {board.spec} has {board.size:,} squares, more than the {cap:,} that {what} "
             f"takes (use the command line, knightstour solve, for larger boards)"
         )
-
-
-def _no_tour(board: Board, exists: bool | None, reason: str) -> dict[str, Any]:
-    return {"width": board.width, "height": board.height, "exists": exists, "reason": reason}
 
 
 _compiled = threading.Event()
@@ -435,9 +407,9 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
                     seed=sd, time_limit=cap,
                 )  # fmt: skip
             except NoTourError as err:
-                return _no_tour(b, False, err.reason)
+                return no_tour_dict(b, False, err.reason)
             except SearchFailedError as err:
-                return _no_tour(b, None, str(err))
+                return no_tour_dict(b, None, str(err))
             return tour.to_dict()
 
         t0 = time.perf_counter()
@@ -462,7 +434,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
 
         b = parse_board(board)
         answer = exists(b, _opt(start), end=_opt(end), closed=_flag("closed", closed), search=False)
-        return JSONResponse(_no_tour(b, answer.exists, answer.reason))
+        return JSONResponse(no_tour_dict(b, answer.exists, answer.reason))
 
     @app.get(
         "/api/puzzle",
@@ -481,7 +453,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         The hint and the verdict "lost" come from the exact search on the unvisited squares,
         stopped at the hint time cap (then the status is "unknown").
         """
-        from knightstour.web.puzzle import assess, legal_moves, parse_position
+        from knightstour.puzzle import assess, legal_moves, parse_position
 
         b = parse_board(board)
         _capped(b, lim.puzzle_max_squares, "puzzle mode")

@@ -1,8 +1,8 @@
-"""Compiled batch kernels for the tour library (Numba): many random walks, canonical forms, packing.
+"""Batch kernels of the tour library: many random walks or searches, canonical forms, packing.
 
-Imported only by :mod:`knightstour.generate` and by the library when it canonicalises a batch,
-never by ``import knightstour``. One call does a whole batch, so the Python overhead is paid
-once per thousands of tours:
+Plain Python in the subset Numba compiles, loaded (compiled, cached on disk) through the one
+kernel loader, :func:`knightstour.solvers._jit.load`; importing this module imports no Numba.
+One call does a whole batch, so the Python overhead is paid once per thousands of tours:
 
 - :func:`warnsdorff_batch`: random-tie Warnsdorff walks (the foundation's
   :func:`~knightstour.solvers._kernels.warnsdorff_walk`, unchanged), each finished tour put in
@@ -13,39 +13,54 @@ once per thousands of tours:
 
 The canonical form, the transform code and the packed layout are defined in
 :mod:`knightstour.library.canonical`, whose pure NumPy reference the tests hold these kernels to.
+The batch walks call the foundation's walk itself (the loader hands a compiled kernel the
+compiled versions of the kernels it calls), so a stored seed reproduces its tour through
+:func:`knightstour.solve`. (Numba's disk cache does not see changes to that callee;
+``tests/test_library.py`` checks the seeds still reproduce.)
+
+>>> import knightstour.library._kernels as mod
+>>> from knightstour.solvers import _jit
+>>> k = _jit.load(mod, compiled=False)     # plain Python: the same results, slowly
+>>> int(k.xorshift(np.uint64(1)))
+33554433
+>>> "warnsdorff_batch" in k.names()
+True
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from knightstour.solvers._kernels import TB_RANDOM, kernel
+from knightstour.solvers._kernels import TB_RANDOM, warnsdorff_walk
 
-#: The foundation's walk, compiled: the batch walks are exactly ``Walker.walk``'s, so a stored
-#: seed reproduces its tour through :func:`knightstour.solve`. (Numba's disk cache does not see
-#: changes to this callee; ``tests/test_library.py`` checks the seeds still reproduce.)
-warnsdorff_walk = kernel("warnsdorff_walk", 1 << 62)
+__kernels__ = (
+    "splitmix",
+    "walk_seed",
+    "xorshift",
+    "canonicalize",
+    "pack",
+    "canonical_batch",
+    "warnsdorff_batch",
+    "backtrack_batch",
+)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MASK63 = np.uint64(0x7FFFFFFFFFFFFFFF)
 
 
-@njit(cache=True, nogil=True)
-def _splitmix(x: np.uint64) -> np.uint64:
+def splitmix(x: np.uint64) -> np.uint64:
+    """One step of SplitMix64 (Steele, Lea and Flood 2014): a well-mixed 64-bit hash of ``x``."""
     x = x + _GOLDEN
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return x ^ (x >> np.uint64(31))
 
 
-@njit(cache=True, nogil=True)
 def walk_seed(seed: int, j: int) -> int:
     """The seed of walk ``j`` of a run seeded ``seed``: a 63-bit hash, so walks are independent."""
-    return np.int64(_splitmix(_splitmix(np.uint64(seed)) ^ np.uint64(j)) & _MASK63)
+    return np.int64(splitmix(splitmix(np.uint64(seed)) ^ np.uint64(j)) & _MASK63)
 
 
-@njit(cache=True, nogil=True)
 def canonicalize(
     p: np.ndarray,
     closed: bool,
@@ -108,7 +123,6 @@ def canonicalize(
     return code
 
 
-@njit(cache=True, nogil=True)
 def pack(c: np.ndarray, width: int, header: int, code_of: np.ndarray, out: np.ndarray) -> None:
     """Pack squares ``c`` into ``out``: the first square in ``header`` bytes (little-endian), then
     each move's code (0-7, :attr:`Board.deltas` order) in 3 bits, least significant bit first."""
@@ -131,7 +145,6 @@ def pack(c: np.ndarray, width: int, header: int, code_of: np.ndarray, out: np.nd
         bit += 3
 
 
-@njit(cache=True, nogil=True)
 def canonical_batch(
     paths: np.ndarray,
     closed: bool,
@@ -152,15 +165,14 @@ def canonical_batch(
         pack(best, width, header, code_of, keys[t])
 
 
-@njit(cache=True, nogil=True)
-def _rand(state: np.uint64) -> np.uint64:
+def xorshift(state: np.uint64) -> np.uint64:
+    """The next state of a xorshift generator (Marsaglia 2003; never 0 from a non-zero state)."""
     state ^= state >> np.uint64(12)
     state ^= state << np.uint64(25)
     state ^= state >> np.uint64(27)
     return state
 
 
-@njit(cache=True, nogil=True)
 def warnsdorff_batch(
     blocked: np.ndarray,
     deg0: np.ndarray,
@@ -246,7 +258,7 @@ def warnsdorff_batch(
                 if deg[cand[t]] <= dmin + 1:
                     cand[m2] = cand[t]
                     m2 += 1
-            rs = _rand(rs)
+            rs = xorshift(rs)
             cur = cand[np.int64(rs % np.uint64(m2))]
             vis[cur] = 1
             path[k] = (cur // pwidth - pad) * width + cur % pwidth - pad
@@ -263,7 +275,7 @@ def warnsdorff_batch(
             cur,
             pe,
             left,
-            TB_RANDOM,
+            np.int64(TB_RANDOM),  # not a literal: the same specialisation as solve()
             ws,
             pwidth,
             pad,
@@ -288,7 +300,6 @@ def warnsdorff_batch(
     return found
 
 
-@njit(cache=True, nogil=True)
 def backtrack_batch(
     nbr: np.ndarray,
     starts: np.ndarray,
@@ -334,7 +345,7 @@ def backtrack_batch(
     ncand = np.zeros(n, dtype=np.int64)
     ci = np.zeros(n, dtype=np.int64)
     rkeys = np.empty(m, dtype=np.int64)
-    path = np.empty(n, dtype=np.int64)
+    path = np.empty(n, dtype=np.int32)  # as the walks: one specialisation of canonicalize
     pos = np.empty(n, dtype=np.int64)
     best = np.empty(n, dtype=np.int64)
     found = 0
@@ -379,7 +390,7 @@ def backtrack_batch(
                     for k in range(m):
                         q = nbr[cur, k]
                         if q >= 0 and not vis[q]:
-                            state = _rand(state)
+                            state = xorshift(state)
                             cand[depth, c] = q
                             rkeys[c] = np.int64(state & np.uint64(1023))
                             if depth >= free_depth:

@@ -1,0 +1,169 @@
+"""Output files of the command line: checked before any work, written atomically, never
+overwritten without ``--force``; and the tour in the format asked for.
+
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> path = os.path.join(folder, "t.txt")
+>>> with open_output(path, force=False) as f:
+...     _ = f.write("tour")
+>>> open(path).read(), os.listdir(folder)
+('tour', ['t.txt'])
+>>> check_target(path, force=False)
+Traceback (most recent call last):
+...
+knightstour.cli._options.UsageError: ... exists; use --force to overwrite it
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from knightstour import notation
+from knightstour.cli._options import PICTURE_FILES, PROG, UsageError
+from knightstour.cli.progress import progress_bar
+
+if TYPE_CHECKING:
+    from knightstour.tour import Tour
+
+__all__ = [
+    "check_source",
+    "check_target",
+    "err",
+    "open_output",
+    "precheck_outputs",
+    "write_pictures",
+    "write_tour",
+]
+
+#: Tours with more squares than this are not printed to a terminal unless --output is given.
+TERMINAL_LIMIT = 250_000
+
+
+def check_target(path: str, force: bool) -> None:
+    """Refuse, before any work, an output path that cannot or must not be written."""
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{path} is a folder: give a file name")
+    if p.exists() and not force:
+        raise UsageError(f"{path} exists; use --force to overwrite it")
+    if not p.parent.is_dir():
+        raise UsageError(f"cannot write {path}: folder {p.parent} does not exist")
+    if not os.access(p.parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise UsageError(f"cannot write {path}: permission denied")
+
+
+def err(message: str) -> None:
+    """Say one line on stderr, after the program's name."""
+    print(f"{PROG}: {message}", file=sys.stderr)
+
+
+def check_source(path: str, what: str) -> Path:
+    """The path of an input file that exists and is no folder; ``what`` names what it holds."""
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{path} is a folder, not {what}")
+    if not p.is_file():
+        raise UsageError(f"no such file: {path}")
+    return p
+
+
+@contextmanager
+def open_output(path: str | None, force: bool, binary: bool = False) -> Iterator[IO[Any]]:
+    """The file to write (whole or not at all: through a temporary file), or stdout for
+    None and ``-``."""
+    if path is None or path == "-":
+        yield sys.stdout.buffer if binary else sys.stdout
+        return
+    check_target(path, force)
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.part")
+    try:
+        with open(tmp, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
+            yield f
+        os.replace(tmp, p)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def precheck_outputs(args: argparse.Namespace) -> None:
+    """Refuse existing output files, and picture options without a picture, before any work."""
+    asked = [getattr(args, name, None) for name in PICTURE_FILES]
+    targets = [p for p in [*asked, args.output] if p and p != "-"]
+    if len({str(Path(p).resolve()) for p in targets}) < len(targets):
+        raise UsageError("two outputs name the same file: give each its own")
+    for path in targets:
+        check_target(path, args.force)
+    if not any(asked):
+        given = [
+            option
+            for option, on in (
+                ("--size", args.size is not None),
+                ("--numbers", args.numbers),
+                ("--style", args.style != "auto"),
+            )
+            if on
+        ]
+        if given:
+            raise UsageError(f"{given[0]} shapes a picture: add --svg, --png or --gif FILE")
+
+
+def write_tour(args: argparse.Namespace, tour: Tour) -> None:
+    """Print or write the tour in ``args.format`` (a huge tour reaches a terminal only when
+    ``--output -`` asks for it)."""
+    fmt = args.format
+    if fmt == "npy":
+        import numpy as np
+
+        with open_output(args.output, args.force, binary=True) as f:
+            np.save(f, tour.indices, allow_pickle=False)
+        return
+    if args.output is None and sys.stdout.isatty() and len(tour) > TERMINAL_LIMIT:
+        print(
+            f"found a{' closed' if tour.closed else 'n open'} tour of {len(tour):,} squares "
+            f"from {tour.start} to {tour.end} ({tour.method}); too long to print: use "
+            f"--output FILE (or --format npy), or --output - to print it all the same"
+        )
+        return
+    b, idx = tour.board, tour.indices
+    with open_output(args.output, args.force) as f:
+        if fmt == "json":
+            notation.write_tour_json(f, b, idx, tour.closed, tour.method)
+            f.write("\n")
+            return
+        lines = {
+            "board": lambda: notation.board_lines(b, idx),
+            "moves": lambda: notation.moves_lines(b, idx),
+            "text": lambda: notation.text_lines(b, idx, tour.closed, tour.method),
+        }[fmt]()
+        for line in lines:
+            f.write(line + "\n")
+
+
+def write_pictures(args: argparse.Namespace, tour: Tour) -> None:
+    """Write the pictures asked for with --svg, --svg-animated, --png and --gif."""
+    look = {"size": args.size, "style": args.style}
+    timing = {"frame_ms": args.frame_ms, "final_ms": args.final_ms}
+    for path, animated in ((args.svg, False), (args.svg_animated, True)):
+        if path:
+            from knightstour.render.svg import tour_svg
+
+            text = tour_svg(tour, numbers=args.numbers, animated=animated, **timing, **look)
+            with open_output(path, args.force) as f:
+                f.write(text)
+    if args.png:
+        from knightstour.render.raster import write_png
+
+        with open_output(args.png, args.force, binary=True) as f, progress_bar("PNG") as bar:
+            write_png(tour, f, numbers=args.numbers, progress=bar, **look)
+    if args.gif:
+        from knightstour.render.raster import write_gif
+
+        with open_output(args.gif, args.force, binary=True) as f, progress_bar("GIF") as bar:
+            write_gif(tour, f, moves_per_frame=args.moves_per_frame, progress=bar, **timing, **look)

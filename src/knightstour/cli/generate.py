@@ -1,0 +1,73 @@
+"""``knightstour generate``: add many distinct tours to a tour library."""
+
+from __future__ import annotations
+
+import argparse
+
+from knightstour.cli._options import EXIT_OK, add_options, int_range, options_of
+from knightstour.cli._output import err
+from knightstour.cli.progress import progress_bar
+
+NAME = "generate"
+HELP = "add many distinct tours to a tour library"
+DESCRIPTION = (
+    "Add N new tours of BOARD to the tour library, each distinct from every "
+    "tour it holds up to the board's symmetries, reversal and (closed tours) the start "
+    "square. Runs worker processes on every core; a run stopped at any point continues "
+    "when the same command is run again."
+)
+
+
+def add(p: argparse.ArgumentParser) -> None:
+    """The options of ``generate``."""
+    from knightstour.library.generate import GENERATE_METHODS
+
+    add_options(p, "board")
+    p.add_argument(
+        "--count",
+        "-n",
+        type=int_range(1),
+        required=True,
+        metavar="N",
+        help="how many new tours to add",
+    )
+    add_options(
+        p,
+        "closed",
+        "start",
+        "seed",
+        "db",
+        start={"help": "start every tour on this square"},
+        seed={"help": "seed (default: random, kept in the library)"},
+    )
+    p.add_argument(
+        "--workers", type=int_range(1), metavar="K", help="worker processes (default: one per core)"
+    )
+    p.add_argument(
+        "--method",
+        default="auto",
+        choices=GENERATE_METHODS,
+        help="auto (default), warnsdorff (random walks) or backtrack (random search)",
+    )
+    add_options(p, "quiet")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Generate, store and report; exit 3 when the run stopped short of N new tours."""
+    from knightstour.library.generate import generate
+
+    kind = "closed" if args.closed else "open"
+    try:
+        with progress_bar(f"{args.board} {kind}", unit="tours") as bar:
+            asked = options_of(args, "closed", "start", "seed", "db", "workers", "method")
+            r = generate(args.board, args.count, progress=None if args.quiet else bar, **asked)
+    except KeyboardInterrupt:
+        err("interrupted: the tours stored so far are kept; run the same command to continue")
+        return 130
+    resumed = f", resuming run {r.run} at {r.resumed_from:,}" if r.resumed_from else ""
+    print(
+        f"added {r.added:,} new {args.board} {kind} tours in {r.seconds:.2f} s "
+        f"({r.rate:,.0f} a second; {r.method}, seed {r.seed}{resumed}); "
+        f"{args.db} holds {r.library_count:,} of them"
+    )
+    return EXIT_OK

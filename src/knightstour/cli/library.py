@@ -1,0 +1,242 @@
+"""``knightstour library``: list, show, count, export and import the tours of a tour library.
+
+>>> import os, tempfile
+>>> import knightstour as kt
+>>> from knightstour.cli import main
+>>> here = os.getcwd()
+>>> os.chdir(tempfile.mkdtemp())
+>>> with open("t.jsonl", "w") as f:
+...     _ = f.write(kt.solve("3x4", start="a1").to_json())
+>>> main(["library", "import", "t.jsonl", "--db", "t.db"])
+imported 1 tours: 1 new, 0 already in t.db
+0
+>>> main(["library", "stats", "--db", "t.db"])
+t.db: 1 tours
+<BLANKLINE>
+3x4 open: 1 tours (...)
+  by start square:
+  4 | . . .
+  3 | . . .
+  2 | . . .
+  1 | 1 . .
+  by end square:
+  4 | . . .
+  3 | . . .
+  2 | . . .
+  1 | . 1 .
+0
+>>> os.chdir(here)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from knightstour import notation
+from knightstour.cli._options import (
+    EXIT_OK,
+    Parser,
+    UsageError,
+    add_command,
+    add_kind_filter,
+    add_options,
+    add_picture_options,
+    int_range,
+)
+from knightstour.cli._output import (
+    check_source,
+    open_output,
+    precheck_outputs,
+    write_pictures,
+    write_tour,
+)
+
+NAME = "library"
+
+#: The actions: name -> (help, declare its options, run it).
+ACTIONS: dict[str, tuple[str, Callable[[Any], None], Callable[[Any, argparse.Namespace], int]]]
+
+
+HELP = "list, show, count, export and import the tours of a tour library"
+DESCRIPTION = "Work with a tour library (an SQLite file made by 'generate' or 'import')."
+
+
+def add(p: argparse.ArgumentParser) -> None:
+    """The actions of ``library``, each with ``--db``."""
+    actions = p.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
+    for name, (help_text, declare, _run) in ACTIONS.items():
+        a = add_command(actions, name, help_text, help_text[0].upper() + help_text[1:] + ".")
+        add_options(a, "db")
+        declare(a)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run one library action."""
+    from knightstour.library import Library
+
+    if not args.action:
+        raise UsageError(f"give an action: {', '.join(ACTIONS)} (see 'knightstour library --help')")
+    with Library(args.db, create=args.action == "import") as lib:
+        return ACTIONS[args.action][2](lib, args)
+
+
+# -- list -------------------------------------------------------------------------------------
+
+
+def _add_list(a: Any) -> None:
+    add_options(a, "board_filter")
+    add_kind_filter(a)
+    a.add_argument("--after", type=int_range(0), default=0, metavar="ID", help="ids above this")
+    a.add_argument("--limit", type=int_range(1), default=20, metavar="N", help="at most N (20)")
+    add_options(a, format={"choices": ("text", "json")})
+
+
+def _list(lib: Any, args: argparse.Namespace) -> int:
+    tours = lib.list(args.board, args.kind, after=args.after, limit=args.limit)
+    if args.format == "json":
+        for t in tours:
+            print(json.dumps(t.info()))
+        return EXIT_OK
+    if not tours:
+        print("no tours")
+        return EXIT_OK
+    columns = ("id", "board", "kind", "start", "end", "method", "seed", "created")
+    rows = [columns]
+    for t in tours:
+        i = {**t.info(), "kind": "closed" if t.info()["closed"] else "open"}
+        rows.append(tuple("" if i[c] is None else str(i[c]) for c in columns))
+    print("\n".join(notation.table_lines(rows)))
+    return EXIT_OK
+
+
+# -- show -------------------------------------------------------------------------------------
+
+
+def _add_show(a: Any) -> None:
+    a.add_argument("id", type=int_range(1), metavar="ID", help="the tour's id (see 'library list')")
+    add_options(
+        a, "format", "output", "force", format={"choices": ("text", "moves", "board", "json")}
+    )
+    add_picture_options(a)
+
+
+def _show(lib: Any, args: argparse.Namespace) -> int:
+    precheck_outputs(args)
+    stored = lib.get(args.id)
+    if args.format == "text" and args.output is None:
+        i = stored.info()
+        seed = "" if i["seed"] is None else f", seed {i['seed']}"
+        print(f"tour {i['id']} of {lib.path}{seed}, stored {i['created']}")
+    write_tour(args, stored.tour)
+    write_pictures(args, stored.tour)
+    return EXIT_OK
+
+
+# -- stats ------------------------------------------------------------------------------------
+
+
+def _add_stats(a: Any) -> None:
+    add_options(
+        a,
+        "board_filter",
+        "format",
+        board_filter={"help": "only this board"},
+        format={"choices": ("text", "json")},
+    )
+
+
+def _stats(lib: Any, args: argparse.Namespace) -> int:
+    stats = lib.stats(args.board)
+    if args.format == "json":
+        total = sum(s["tours"] for s in stats)
+        print(json.dumps({"db": lib.path, "tours": total, "kinds": stats}))
+    else:
+        print("\n".join(notation.stats_lines(lib.path, stats)))
+    return EXIT_OK
+
+
+# -- export and import ------------------------------------------------------------------------
+
+
+def _formats() -> tuple[str, ...]:
+    from knightstour.library.io import EXPORT_FORMATS
+
+    return EXPORT_FORMATS
+
+
+def _add_export(a: Any) -> None:
+    add_options(a, "board_filter")
+    add_kind_filter(a)
+    add_options(
+        a,
+        "format",
+        "output",
+        "force",
+        format={"choices": _formats(), "default": "jsonl", "help": "jsonl (default) or csv"},
+        output={"help": "write to FILE (default standard output)"},
+        force={"help": "overwrite an existing FILE"},
+    )
+
+
+def _export(lib: Any, args: argparse.Namespace) -> int:
+    from knightstour.library.io import export
+
+    with open_output(args.output, args.force) as f:
+        n = export(lib, f, fmt=args.format, board=args.board, closed=args.kind)
+    if args.output not in (None, "-"):
+        print(f"exported {n:,} tours to {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _add_import(a: Any) -> None:
+    a.add_argument("file", metavar="FILE", help="file to read ('-' for standard input)")
+    add_options(
+        a,
+        format={
+            "choices": _formats(),
+            "default": None,
+            "help": "jsonl or csv (default: csv for a .csv file, else jsonl)",
+        },
+    )
+
+
+def _import(lib: Any, args: argparse.Namespace) -> int:
+    from knightstour.library.io import import_tours
+
+    fmt = args.format or ("csv" if args.file.lower().endswith(".csv") else "jsonl")
+    if args.file == "-":
+        r = import_tours(lib, sys.stdin, fmt=fmt, source="<stdin>")
+    else:
+        path = check_source(args.file, "a file of tours")
+        try:
+            with open(path, encoding="utf-8", newline="" if fmt == "csv" else None) as f:
+                r = import_tours(lib, f, fmt=fmt, source=args.file)
+        except UnicodeDecodeError:
+            raise UsageError(f"{args.file} is not a text file of tours ({fmt})") from None
+    print(f"imported {r.read:,} tours: {r.added:,} new, {r.duplicates:,} already in {lib.path}")
+    return EXIT_OK
+
+
+ACTIONS = {
+    "list": ("list the tours, their boards, squares, methods and seeds", _add_list, _list),
+    "show": ("print one tour (and draw it)", _add_show, _show),
+    "stats": (
+        "count the tours per board, open and closed, and per start and end square",
+        _add_stats,
+        _stats,
+    ),
+    "export": (
+        "write the tours one a line: JSON lines (the tour JSON) or CSV",
+        _add_export,
+        _export,
+    ),
+    "import": (
+        "add the tours of a JSON lines or CSV file, every one validated",
+        _add_import,
+        _import,
+    ),
+}

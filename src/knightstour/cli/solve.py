@@ -1,0 +1,98 @@
+"""``knightstour solve``: find a tour and print it, write it, draw it.
+
+>>> from knightstour.cli import main
+>>> main(["solve", "5x5", "--start", "a1", "--method", "warnsdorff", "--format", "moves"])
+a1 c2 e1 d3 e5 c4 a5 b3 c5 a4 b2 d1 e3 d5 b4 a2
+c1 e2 d4 b5 a3 b1 d2 e4 c3
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from knightstour import notation
+from knightstour.cli._options import (
+    EXIT_GAVE_UP,
+    EXIT_NO,
+    EXIT_OK,
+    UsageError,
+    add_options,
+    add_picture_options,
+    options_of,
+)
+from knightstour.cli._output import precheck_outputs, write_pictures, write_tour
+from knightstour.errors import NoTourError, SearchFailedError
+
+NAME = "solve"
+HELP = "find a tour and print it"
+DESCRIPTION = "Find an open or closed knight's tour on BOARD and print it."
+FORMATS = ("text", "moves", "board", "json", "npy")
+
+
+def _method_names() -> tuple[str, ...]:
+    from knightstour.solvers import METHODS
+
+    return ("auto", *sorted(m for m in METHODS if m != "auto"))
+
+
+def add(p: argparse.ArgumentParser) -> None:
+    """The options of ``solve``."""
+    from knightstour.solvers.warnsdorff import TIEBREAKS
+
+    add_options(p, "board", "start", "end", "closed")
+    p.add_argument(
+        "--method", default="auto", choices=_method_names(), help="method (default auto)"
+    )
+    p.add_argument("--tiebreak", choices=TIEBREAKS, help="Warnsdorff tie-break")
+    add_options(
+        p,
+        "seed",
+        "time_limit",
+        "format",
+        "output",
+        "force",
+        seed={"help": "seed for random tie-breaks"},
+        format={"choices": FORMATS},
+    )
+    p.add_argument("--time", action="store_true", help="print the time taken")
+    add_picture_options(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve, print or write the tour; 'no' and 'gave up' answers in the requested format."""
+    import knightstour as kt
+
+    board = kt.parse_board(args.board)
+    if args.format == "npy" and args.output is None:
+        raise UsageError("--format npy writes binary: give --output FILE")
+    precheck_outputs(args)
+    t0 = time.perf_counter()
+    try:
+        asked = options_of(args, "end", "closed", "method", "tiebreak", "seed", "time_limit")
+        tour = kt.solve(board, args.start, **asked)
+    except NoTourError as e:
+        _no_tour(args, board, False, e.reason)
+        return EXIT_NO
+    except SearchFailedError as e:
+        _no_tour(args, board, None, str(e))
+        if args.format in ("text", "board", "moves") and e.partial is not None and len(e.partial):
+            print("\n".join(notation.partial_lines(board, e.partial)))
+        return EXIT_GAVE_UP
+    elapsed = time.perf_counter() - t0
+    write_tour(args, tour)
+    write_pictures(args, tour)
+    if args.time:
+        to_stdout = args.format == "text" and args.output is None
+        print(f"solved in {elapsed:.3f} s", file=sys.stdout if to_stdout else sys.stderr)
+    return EXIT_OK
+
+
+def _no_tour(args: argparse.Namespace, board: Any, answer: bool | None, reason: str) -> None:
+    if args.format == "json":
+        print(notation.compact_json(notation.no_tour_dict(board, answer, reason)))
+    else:
+        print(f"{'no tour' if answer is False else 'gave up'}: {reason}")

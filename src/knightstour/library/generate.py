@@ -1,0 +1,557 @@
+"""Many distinct tours at once, stored in the tour library.
+
+The 1980 program behind this idea broke Warnsdorff's ties at random from one start square and kept
+each new tour to compare with the ones before (64 distinct tours in 9.6 s). :func:`generate` does
+the same in bulk: compiled batches of randomised walks (or searches), each tour put in canonical
+form in the batch, and the library's unique constraint keeps out what it already holds.
+"Distinct" is distinct up to the board's symmetries, reversal and, for closed tours, the starting
+square (:mod:`knightstour.library.canonical`).
+
+Methods (``method="auto"`` picks with a pilot batch, and turns to ``backtrack`` when the walks stop
+finding new tours):
+
+- ``warnsdorff``: random-tie Warnsdorff walks. Random ties alone repeat themselves (on 8 × 8 a
+  third of a million walks give only about 150,000 different tours), so the first
+  ``slack_moves`` moves (by default half the board, at most 32) go to a random candidate among
+  those within one onward move of the fewest; ``slack_moves=0`` is the classic walk. Closed
+  tours keep a neighbour of the start for the last move.
+- ``backtrack``: randomised depth-first search with Warnsdorff ordering that goes on past each
+  tour it finds, for small boards and closed tours where the walks find few different tours
+  (5 × 5 has 112 open tours up to symmetry, 6 × 6 has 1,245 closed ones).
+
+Where the batches are made: this process makes the first ones itself (a warm start costs only
+loading the cached kernels), measures its rate, and starts worker processes only when the work
+left would take more than :data:`POOL_AFTER_SECONDS` here; it goes on making batches while they
+start up, and from then on stores what they make.
+
+A run is recorded in the library and committed about once a second with its position, so a run
+killed at any moment loses at most a second of work, and the same command run again continues it
+(:func:`generate` with the same board, kind, start, count and seed resumes the unfinished run).
+Walk ``j`` of a run has a seed of its own, stored with its tour, and the tours stored are the
+distinct ones of the shortest run of walks ``0, 1, 2, …`` that has ``count`` of them, whatever the
+batches: a seed gives the same tours whatever the number of workers.
+
+>>> from knightstour.library import Library
+>>> lib = Library(":memory:")
+>>> result = generate("8x8", 50, seed=1, db=lib, workers=1)
+>>> result.added, lib.count("8x8")
+(50, 50)
+>>> seen = []
+>>> _ = generate("8x8", 20, seed=2, db=lib, progress=lambda done, total: seen.append(done))
+>>> seen[0], seen[-1]
+(0, 20)
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from knightstour.board import Board, BoardLike, parse_board
+from knightstour.errors import InternalError, InvalidInputError, NoTourError, SearchFailedError
+from knightstour.existence import exists
+from knightstour.library import canonical as cf
+from knightstour.library.store import DEFAULT_DB, Batch, Library
+
+__all__ = ["GENERATE_METHODS", "GenerateResult", "Plan", "generate", "run_batch", "start_squares"]
+
+GENERATE_METHODS = ("auto", "warnsdorff", "backtrack")
+#: Batches in a row without a new tour after which a run gives up (the methods have found all
+#: they can reach, or the library holds every tour of the board).
+STALL_BATCHES = 25
+#: Boards of at most this many squares get long searches: they have few tours, and the library
+#: can hold every one (5 x 5 has 112 open tours up to symmetry, 6 x 6 has 1,245 closed).
+SMALL_BOARD = 36
+#: A transaction commits the batches of at most this many seconds: what ``kill -9`` can lose.
+COMMIT_SECONDS = 1.0
+#: Walks move with slack for half the board, at most this many moves (longer walks have ties
+#: enough; more slack only makes them fail).
+MAX_SLACK = 32
+#: Searches try their first squares in a random order: a sixth of the board, at most this many.
+MAX_FREE = 12
+#: Walks in the pilot batch that ``auto`` uses to choose between the methods.
+PILOT_WALKS = 2000
+#: Worker processes start only when the work left would take this process longer than this
+#: (each takes about half a second to start: it loads NumPy, Numba and the cached kernels).
+POOL_AFTER_SECONDS = 1.5
+#: The first batch made here is this fraction of a full one: a small count is done sooner.
+FIRST_BATCH_FRACTION = 8
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a process needs to make batch after batch of a run (picklable)."""
+
+    width: int
+    height: int
+    closed: bool
+    starts: tuple[int, ...]
+    method: str
+    seed: int
+    batch: int  # walks (or searches) per batch
+    slack_moves: int = 0  # walks: moves with slack; searches: depth of random order
+    node_limit: int = 200_000
+    per_search: int = 64
+
+    @property
+    def board(self) -> Board:
+        return Board(self.width, self.height)
+
+
+@dataclass
+class GenerateResult:
+    """What a call to :func:`generate` did."""
+
+    run: int
+    added: int
+    requested: int
+    walks: int
+    seconds: float
+    method: str
+    seed: int
+    resumed_from: int = 0
+    stalled: bool = False
+    library_count: int = 0
+    #: Worker processes started (0: every batch was made in this process).
+    workers: int = 0
+
+    @property
+    def rate(self) -> float:
+        """New tours per second."""
+        return self.added / self.seconds if self.seconds > 0 else 0.0
+
+
+# -- one batch (here or in a worker) --------------------------------------------------------
+
+_STATE: dict[str, Any] = {}
+
+
+def _arrays(plan: Plan) -> dict[str, Any]:
+    """Kernel inputs for ``plan``, made once per process, and the compiled kernels."""
+    if _STATE.get("plan") == plan:
+        return _STATE
+    from knightstour.library import _kernels
+    from knightstour.solvers import _jit
+    from knightstour.solvers import _kernels as walk_kernels
+
+    board = plan.board
+    g = board.padded()
+    perms, invs = cf.symmetries(board.width, board.height)
+    # the onward counts of an empty board: plain Python is quicker than loading a kernel
+    degrees = _jit.for_work(walk_kernels, g.blocked.size, threshold=50_000).degrees
+    _STATE.clear()
+    _STATE.update(
+        plan=plan,
+        kernels=_jit.load(_kernels, compiled=True),
+        grid=g,
+        deg0=degrees(g.blocked, g.offsets),
+        nbr=board.neighbour_table().astype(np.int64),
+        starts=np.array(plan.starts, dtype=np.int64),
+        perms=perms,
+        invs=invs,
+        header=cf.header_bytes(board),
+        klen=cf.key_length(board),
+    )
+    return _STATE
+
+
+def run_batch(plan: Plan, first: int, count: int | None = None) -> Batch:
+    """Walks (or searches) ``first`` … ``first + count - 1`` of ``plan``: the tours found, in
+    walk order, validated.
+
+    >>> b = Board(6, 6)
+    >>> plan = Plan(6, 6, False, start_squares(b, None, False), "backtrack", seed=1, batch=2)
+    >>> batch = run_batch(plan, 0)
+    >>> len(batch) > 0 and batch.validated
+    True
+    """
+    a = _arrays(plan)
+    k = a["kernels"]
+    board = plan.board
+    count = plan.batch if count is None else count
+    cap = count * (plan.per_search if plan.method == "backtrack" else 1)
+    keys = np.zeros((cap, a["klen"]), dtype=np.uint8)
+    codes, starts, ends, seeds = (np.zeros(cap, dtype=np.int64) for _ in range(4))
+    outs = (a["perms"], a["invs"], a["header"], cf.CODE_OF, keys, codes, starts, ends, seeds)
+    if plan.method == "warnsdorff":
+        g = a["grid"]
+        found = k.warnsdorff_batch(
+            g.blocked, a["deg0"], g.offsets, g.pad, g.pwidth, board.width, board.height,
+            a["starts"], plan.closed, plan.slack_moves, plan.seed, first, count, *outs,
+        )  # fmt: skip
+    else:
+        found = k.backtrack_batch(
+            a["nbr"], a["starts"], plan.closed, plan.seed, first, count, plan.node_limit,
+            plan.per_search, plan.slack_moves, board.width, *outs,
+        )  # fmt: skip
+    return Batch(board, plan.closed, keys, codes, starts, ends, seeds).head(found).validate()
+
+
+def _worker_init(plan: Plan) -> None:
+    _die_with_parent()
+    _arrays(plan)
+
+
+def _die_with_parent() -> None:
+    """On Linux, have the kernel end this worker when the process that started it dies (say by
+    ``kill -9``), rather than let it find out at its next write."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+
+def _worker_batch(args: tuple[Plan, int, int]) -> Batch:
+    plan, first, count = args
+    return run_batch(plan, first, count)
+
+
+# -- choosing ------------------------------------------------------------------------------
+
+
+def start_squares(board: Board, start: int | None, closed: bool) -> tuple[int, ...]:
+    """The squares walks start from: ``start``, or every square a tour can start on.
+
+    >>> start_squares(Board(5, 5), None, False)[:4]   # corner colour only on odd boards
+    (0, 2, 4, 6)
+    """
+    if start is not None:
+        return (start,)
+    if closed:
+        return tuple(range(board.area))
+    if board.area > 40_000:
+        if board.area % 2:
+            return tuple(s for s in range(board.area) if board.colour(s) == 0)
+        return tuple(range(board.area))
+    return tuple(s for s in range(board.area) if exists(board, s).exists is not False)
+
+
+def choose_method(board: Board, closed: bool, starts: tuple[int, ...], seed: int) -> str:
+    """``backtrack`` on small boards (it can find all their tours) and when a pilot batch of walks
+    finds few tours or few different ones; else ``warnsdorff``.
+
+    >>> choose_method(Board(8, 8), False, tuple(range(64)), seed=1)
+    'warnsdorff'
+    """
+    if board.area <= SMALL_BOARD:
+        return "backtrack"
+    plan = make_plan(board, closed, starts, "warnsdorff", seed ^ 0x5EED)
+    batch = run_batch(plan, 0, PILOT_WALKS)
+    distinct = len({bytes(r) for r in batch.keys})
+    if len(batch) >= PILOT_WALKS // 20 and distinct >= len(batch) // 2:
+        return "warnsdorff"
+    return "backtrack"
+
+
+def make_plan(
+    board: Board,
+    closed: bool,
+    starts: tuple[int, ...],
+    method: str,
+    seed: int,
+    slack_moves: int | None = None,
+) -> Plan:
+    """How a run of ``method`` makes its batches on ``board``.
+
+    >>> make_plan(Board(8, 8), False, (0,), "warnsdorff", seed=1).batch
+    15625
+    """
+    n = board.area
+    if method == "warnsdorff":
+        slack = min(n // 2, MAX_SLACK) if slack_moves is None else slack_moves
+        return Plan(
+            board.width,
+            board.height,
+            closed,
+            starts,
+            method,
+            seed,
+            batch=int(min(16_384, max(16, 1_000_000 // n))),
+            slack_moves=slack,
+        )
+    # searches: the first sixth of the squares in a random order, then fewest onward moves first
+    if n <= SMALL_BOARD:  # searches that go on long enough to find every tour there is
+        return Plan(
+            board.width, board.height, closed, starts, method, seed, batch=4,
+            slack_moves=min(n // 6, MAX_FREE), node_limit=5_000_000, per_search=1 << 14,
+        )  # fmt: skip
+    return Plan(
+        board.width, board.height, closed, starts, method, seed, batch=32,
+        slack_moves=min(n // 6, MAX_FREE),
+    )  # fmt: skip
+
+
+# -- where batches are made ----------------------------------------------------------------
+
+
+class _Batches:
+    """The batches of a run in walk order, made here, or by worker processes once started.
+
+    Batch boundaries do not change which tours a run stores (they are the distinct tours of the
+    shortest run of walks with enough of them), so this process may make its batches any size
+    and the workers' full ones. While the workers start up, this process goes on making batches
+    itself: the next one not yet handed to a worker, kept until its turn comes.
+    """
+
+    def __init__(self, plan: Plan, first: int, workers: int) -> None:
+        self.plan = plan
+        self.next = first  # the first walk not yet taken
+        self.max_workers = workers
+        self.pool: Any = None
+        #: batches after ``next``, in walk order: (first walk, walks, a Batch or a worker's job)
+        self.slots: deque[tuple[int, int, Any]] = deque()
+        self.jobs = 0  # slots that are a worker's job
+        self.workers_ready = False
+        self.here_seconds = 0.0  # time spent making batches here
+        self.here_tours = 0
+        self.size = max(1, plan.batch // FIRST_BATCH_FRACTION)
+
+    def take(self) -> tuple[int, Batch]:
+        """The next batch in walk order, and how many walks it covers."""
+        if self.pool is None:
+            first, count = self.next, self.size
+            batch = self._here(first, count)
+            self.size = self.plan.batch
+        else:
+            while True:
+                first, count, item = self.slots[0]
+                if isinstance(item, Batch):
+                    batch = item
+                    break
+                if self.workers_ready or item.ready():
+                    batch = item.get()
+                    self.workers_ready = True
+                    self.jobs -= 1
+                    break
+                # the workers are still starting: make the batch after the last one here
+                end = self.slots[-1][0] + self.slots[-1][1]
+                self.slots.append((end, self.plan.batch, self._here(end, self.plan.batch)))
+            self.slots.popleft()
+            self._submit()
+        if first != self.next:  # pragma: no cover - a bug
+            raise InternalError(f"batch at walk {first} handed over for walk {self.next}")
+        self.next = first + count
+        return count, batch
+
+    def _here(self, first: int, count: int) -> Batch:
+        _arrays(self.plan)  # loading the kernels is not making batches
+        t = time.perf_counter()
+        batch = run_batch(self.plan, first, count)
+        self.here_seconds += time.perf_counter() - t
+        self.here_tours += len(batch)
+        return batch
+
+    def consider_workers(self, tours_left: int) -> None:
+        """Start worker processes when making ``tours_left`` more here would take long."""
+        if self.pool is not None or self.max_workers < 2 or self.here_seconds <= 0:
+            return
+        rate = self.here_tours / self.here_seconds
+        if rate > 0 and tours_left / rate <= POOL_AFTER_SECONDS:
+            return
+        self.pool = _pool(self.max_workers, self.plan)
+        self._submit()
+
+    def _submit(self) -> None:
+        if self.pool is None:
+            return
+        end = self.slots[-1][0] + self.slots[-1][1] if self.slots else self.next
+        while self.jobs < 2 * self.max_workers:
+            job = self.pool.apply_async(_worker_batch, ((self.plan, end, self.plan.batch),))
+            self.slots.append((end, self.plan.batch, job))
+            self.jobs += 1
+            end += self.plan.batch
+
+    def switch(self, plan: Plan) -> None:
+        """Go on with ``plan`` from the next walk (the batches in flight are dropped)."""
+        self.plan = plan
+        self.slots.clear()
+        self.jobs = 0
+        self.size = max(1, plan.batch // FIRST_BATCH_FRACTION)
+        self.here_seconds, self.here_tours = 0.0, 0
+        self._submit()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+
+
+def _pool(n: int, plan: Plan) -> Any:
+    import multiprocessing as mp
+
+    # not "fork": forking a process that runs threads (a server, a thread pool) can copy a held
+    # lock into a worker, which then never answers; a fresh forkserver has no such threads
+    methods = mp.get_all_start_methods()
+    method = "forkserver" if "forkserver" in methods else "spawn"
+    return mp.get_context(method).Pool(n, initializer=_worker_init, initargs=(plan,))
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+# -- the main side -------------------------------------------------------------------------
+
+
+def generate(
+    board: BoardLike,
+    count: int,
+    *,
+    closed: bool = False,
+    start: str | int | tuple[int, int] | None = None,
+    seed: int | None = None,
+    db: str | os.PathLike[str] | Library = DEFAULT_DB,
+    workers: int | None = None,
+    method: str = "auto",
+    slack_moves: int | None = None,
+    progress: Progress | None = None,
+) -> GenerateResult:
+    """Add ``count`` new distinct tours of ``board`` to the library ``db``.
+
+    Batches are made in this process and, when the run is long enough to repay starting them,
+    in up to ``workers`` worker processes (default: one per core); this process stores them.
+    ``progress(done, total)`` is called as tours are stored (``done`` counts a resumed run's
+    earlier tours too; ``total`` is ``count``). Raises :class:`NoTourError` when the board has
+    no such tour and :class:`SearchFailedError` when the run stops short (no new tour in
+    :data:`STALL_BATCHES` batches in a row: the methods reach no more), after storing what it
+    found.
+
+    >>> from knightstour.library import Library
+    >>> lib = Library(":memory:")
+    >>> generate("6x6", 10, closed=True, start="a1", seed=3, db=lib).added
+    10
+    >>> generate("5x5", 1, closed=True, db=lib)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.NoTourError: no closed tour on 5x5: ...
+    """
+    b = cf.check_board(parse_board(board))
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise InvalidInputError(f"count must be a positive integer, got {count!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
+    if method not in GENERATE_METHODS:
+        raise InvalidInputError(
+            f"unknown generation method {method!r}: choose one of {', '.join(GENERATE_METHODS)}"
+        )
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise InvalidInputError(f"workers must be a positive integer, got {workers!r}")
+    if slack_moves is not None and (
+        isinstance(slack_moves, bool) or not isinstance(slack_moves, int) or slack_moves < 0
+    ):
+        raise InvalidInputError(f"slack_moves must be a non-negative integer, got {slack_moves!r}")
+    s = None if start is None else b.parse_square(start)
+    answer = exists(b, s, closed=closed)
+    if answer.exists is False:
+        raise NoTourError(answer.reason)
+    lib = db if isinstance(db, Library) else Library(db)
+    try:
+        return _generate(
+            lib, b, count, closed, s, seed, workers or _cores(), method, slack_moves, progress
+        )
+    finally:
+        if lib is not db:
+            lib.close()
+
+
+def _generate(
+    lib: Library,
+    b: Board,
+    count: int,
+    closed: bool,
+    s: int | None,
+    seed: int | None,
+    workers: int,
+    method: str,
+    slack_moves: int | None,
+    progress: Progress | None,
+) -> GenerateResult:
+    t0 = time.perf_counter()
+    lib.reserve_write_cache()
+    run = lib.resumable_run(b, closed, s, method, seed, count)
+    starts = start_squares(b, s, closed)
+    if not starts:
+        raise NoTourError(f"no square of {b.spec} starts a tour")
+    if run is None:
+        seed_given = seed is not None
+        seed = secrets.randbits(62) if seed is None else seed
+        used = choose_method(b, closed, starts, seed) if method == "auto" else method
+        run = lib.start_run(b, closed, s, method, used, seed, seed_given, count)
+    plan = make_plan(b, closed, starts, run.used, run.seed, slack_moves)
+    result = GenerateResult(
+        run=run.id,
+        added=0,
+        requested=count,
+        walks=0,
+        seconds=0.0,
+        method=run.used,
+        seed=run.seed,
+        resumed_from=run.added,
+    )
+    if progress is not None:
+        progress(run.added, count)
+    need = count - run.added
+    since_new = run.walks_since_new
+    batches = _Batches(plan, run.next_walk, workers)
+    try:
+        while need > 0 and not result.stalled:
+            # one transaction: the batches of up to COMMIT_SECONDS (fewer, larger commits write
+            # each page of the unique index once for many tours, not once for each batch)
+            with lib.atomic():
+                t_commit = time.monotonic()
+                while need > 0 and time.monotonic() - t_commit < COMMIT_SECONDS:
+                    walks, batch = batches.take()
+                    result.walks += walks
+                    new = lib.add_batch(batch.head(need), method=batches.plan.method, run=run.id)
+                    since_new = 0 if new else since_new + walks
+                    need -= new
+                    result.added += new
+                    result.stalled = need > 0 and since_new >= STALL_BATCHES * plan.batch
+                    lib.advance_run(
+                        run,
+                        added=new,
+                        next_walk=batches.next,
+                        walks_since_new=since_new,
+                        finished=need <= 0,
+                    )
+                    if progress is not None:
+                        progress(count - need, count)
+                    if result.stalled and method == "auto" and plan.method == "warnsdorff":
+                        # the walks reach no more: search instead (it finds every tour there is)
+                        plan = make_plan(b, closed, starts, "backtrack", run.seed)
+                        batches.switch(plan)
+                        lib.switch_run_method(run, plan.method)
+                        since_new, result.stalled, result.method = 0, False, plan.method
+                    if result.stalled:
+                        lib.finish_run(run)
+                        break
+                    batches.consider_workers(need)
+    finally:
+        batches.close()
+    result.workers = 0 if batches.pool is None else workers
+    result.seconds = time.perf_counter() - t0
+    result.library_count = lib.count(b, closed)
+    if result.stalled:
+        raise SearchFailedError(
+            f"stopped after adding {run.added:,} of {count:,} tours: "
+            f"{STALL_BATCHES} batches in a row found no new {b.spec} tour (the library holds "
+            f"{result.library_count:,}; the {plan.method} method may reach no more)"
+        )
+    return result

@@ -1,0 +1,494 @@
+"""Notation: the text and JSON forms of tours and answers, read and written, streaming where big.
+
+Square names, the board of move numbers, move lists, the tour JSON of the contract (built as a
+dictionary, or written piece by piece in constant memory), the no-tour JSON, the map of start
+squares and the tour library's tables. Imports only :mod:`knightstour.board`: the
+:class:`~knightstour.tour.Tour` and the command line call into it.
+
+>>> from knightstour.board import Board
+>>> b = Board(3, 4)
+>>> path = square_indices(b, "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1".split())
+>>> path.tolist()[:4], list(iter_names(b, path))[-2:]
+([0, 7, 2, 3], ['c3', 'b1'])
+>>> print("\\n".join(board_lines(b, path, labels=True)))
+4 | 10  5  8
+3 |  7  2 11
+2 |  4  9  6
+1 |  1 12  3
+     a  b  c
+>>> compact_json(no_tour_dict(Board(4, 4), False, "no tour on 4x4"))
+'{"width":4,"height":4,"exists":false,"reason":"no tour on 4x4"}'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import islice
+from typing import IO, Any
+
+import numpy as np
+
+from knightstour.board import Board, file_name, parse_board, parse_file
+from knightstour.errors import InvalidInputError
+
+__all__ = [
+    "ANSWER_WORDS",
+    "board_lines",
+    "compact_json",
+    "iter_names",
+    "moves_lines",
+    "no_tour_dict",
+    "partial_lines",
+    "read_tour_dict",
+    "square_index",
+    "square_indices",
+    "start_map_lines",
+    "start_map_rows",
+    "stats_lines",
+    "table_lines",
+    "text_lines",
+    "tour_dict",
+    "write_tour_json",
+    "xy_pairs",
+]
+
+#: Squares converted at a time when a long sequence is written out.
+CHUNK = 1 << 16
+#: The word for each answer of :func:`knightstour.exists`: True, False, None (unknown).
+ANSWER_WORDS: dict[bool | None, str] = {True: "yes", False: "no", None: "unknown"}
+#: The text format prints the board of move numbers up to this width and this many squares.
+TEXT_BOARD_MAX = (60, 10_000)
+
+_NAME_RE = re.compile(r"^\s*([a-zA-Z]+)([1-9][0-9]*)\s*$")
+
+
+# -- squares ----------------------------------------------------------------------------------
+
+
+def _chunks(a: np.ndarray, size: int = CHUNK) -> Iterator[np.ndarray]:
+    for i in range(0, a.size, size):
+        yield a[i : i + size]
+
+
+def iter_names(board: Board, indices: Sequence[int] | np.ndarray) -> Iterator[str]:
+    """Algebraic names of square indices, made one at a time (for huge sequences).
+
+    >>> list(iter_names(Board(30, 2), [0, 29, 59]))
+    ['a1', 'ad1', 'ad2']
+    """
+    w = board.width
+    files: dict[int, str] = {}
+    for chunk in _chunks(np.asarray(indices)):
+        for s in chunk.tolist():
+            x = s % w
+            f = files.get(x)
+            if f is None:
+                f = files[x] = file_name(x)
+            yield f"{f}{s // w + 1}"
+
+
+def xy_pairs(board: Board, indices: Sequence[int] | np.ndarray) -> list[list[int]]:
+    """Zero-based ``[x, y]`` pairs of square indices.
+
+    >>> xy_pairs(Board(8, 8), [0, 17])
+    [[0, 0], [1, 2]]
+    """
+    a = np.asarray(indices, dtype=np.int64)
+    return np.stack([a % board.width, a // board.width], axis=1).tolist()
+
+
+def square_index(board: Board, s: Any, shown: dict[int, str] | None = None) -> int:
+    """A square index from a name (``'c3'``), an ``(x, y)`` pair or an index.
+
+    With ``shown``, a well-formed square off the board gets a negative stand-in index, recorded
+    in ``shown`` with its text, so that validation reports it with the other problems.
+
+    >>> b, shown = Board(3, 4), {}
+    >>> square_index(b, "c2"), square_index(b, (1, 2)), square_index(b, "d9", shown), shown
+    (5, 7, -2, {-2: 'd9'})
+    >>> square_index(b, "d9")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: square d9 is off the 3x4 board
+    """
+    if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
+        return int(s)
+    if isinstance(s, list):
+        s = tuple(s)
+    if isinstance(s, tuple) and len(s) == 2 and all(_is_int(v) for v in s):
+        x, y = (int(v) for v in s)
+        if 0 <= x < board.width and 0 <= y < board.height:
+            return y * board.width + x
+        text = f"({x}, {y})"
+    elif isinstance(s, str):
+        m = _NAME_RE.match(s)
+        if not m:
+            return board.parse_square(s)  # raises, naming the bad text unless it is x,y
+        x, y = parse_file(m.group(1)), int(m.group(2)) - 1
+        if x < board.width and y < board.height:
+            return board.parse_square(s)
+        text = s.strip().lower()
+    else:
+        raise InvalidInputError(f"not a square: {s!r}")
+    if shown is None:
+        raise InvalidInputError(f"square {text} is off the {board.spec} board")
+    stand_in = -2 - len(shown)
+    shown[stand_in] = text
+    return stand_in
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def square_indices(
+    board: Board, squares: Iterable[Any] | np.ndarray, shown: dict[int, str] | None = None
+) -> np.ndarray:
+    """Square indices from indices, names or ``(x, y)`` pairs (vectorised for numbers).
+
+    Off-board squares are handled as in :func:`square_index`; indices pass through unchecked
+    (validation names those off the board).
+
+    >>> b = Board(5, 5)
+    >>> square_indices(b, [0, 7]).tolist(), square_indices(b, [(0, 0), (1, 2)]).tolist()
+    ([0, 7], [0, 11])
+    >>> square_indices(b, ["a1", (2, 1), 14]).tolist()
+    [0, 7, 14]
+    """
+    if isinstance(squares, np.ndarray):
+        arr = squares
+    else:
+        items = squares if isinstance(squares, Sequence) else list(squares)
+        if not items:
+            return np.zeros(0, dtype=np.int64)
+        try:
+            arr = np.asarray(items)
+        except ValueError:  # ragged: names and pairs mixed
+            arr = np.asarray(items, dtype=object)
+    if arr.dtype.kind in "iu":
+        if arr.ndim == 2 and arr.shape[1] == 2:  # (x, y) pairs
+            x, y = arr[:, 0].astype(np.int64), arr[:, 1].astype(np.int64)
+            if ((x >= 0) & (x < board.width) & (y >= 0) & (y < board.height)).all():
+                return y * board.width + x
+        else:
+            return arr
+    elif arr.dtype.kind not in "OUS":
+        return arr  # floats, booleans: validation says what is wrong
+    return np.array([square_index(board, s, shown) for s in arr.tolist()], dtype=np.int64)
+
+
+# -- text -------------------------------------------------------------------------------------
+
+
+def _rank_lines(board: Board, rows: Iterable[str], files_width: int | None) -> Iterator[str]:
+    """Rows (top rank first) behind their rank numbers; file letters below when asked."""
+    rw = len(str(board.height))
+    for y, row in zip(range(board.height, 0, -1), rows, strict=False):
+        yield f"{y:>{rw}} | {row}"
+    if files_width is not None:
+        yield " " * (rw + 3) + " ".join(
+            f"{file_name(x):>{files_width}}" for x in range(board.width)
+        )
+
+
+def board_lines(
+    board: Board, indices: Sequence[int] | np.ndarray, labels: bool = False
+) -> Iterator[str]:
+    """The board of move numbers of a path (a tour or a partial path), top rank first.
+
+    Unvisited squares show dots. With ``labels``, rank numbers and file letters. Int32 move
+    numbers: 4 bytes a square, however long the tour.
+
+    >>> for line in board_lines(Board(3, 3), [0, 5]):
+    ...     print(line)
+    . . .
+    . . 2
+    1 . .
+    """
+    n = len(indices)
+    m = np.zeros(board.area, dtype=np.int32 if n < 2**31 - 1 else np.int64)
+    m[np.asarray(indices)] = np.arange(1, n + 1, dtype=m.dtype)
+    m = m.reshape(board.height, board.width)
+    cw = len(str(n))
+    rows = (
+        " ".join(f"{v:>{cw}}" if v else "." * cw for v in m[y].tolist())
+        for y in range(board.height - 1, -1, -1)
+    )
+    yield from _rank_lines(board, rows, cw) if labels else rows
+
+
+def moves_lines(
+    board: Board, indices: Sequence[int] | np.ndarray, per_line: int = 16
+) -> Iterator[str]:
+    """The move list of a path in algebraic notation, ``per_line`` squares a line.
+
+    >>> list(moves_lines(Board(3, 4), [0, 7, 2, 3], per_line=3))
+    ['a1 b3 c1', 'a2']
+    """
+    names = iter_names(board, indices)
+    while line := list(islice(names, per_line)):
+        yield " ".join(line)
+
+
+def text_lines(
+    board: Board, indices: Sequence[int] | np.ndarray, closed: bool, method: str
+) -> Iterator[str]:
+    """The text format: what the tour is, its board of move numbers (when it fits), its moves.
+
+    >>> print("\\n".join(text_lines(Board(3, 4), [0, 7, 2, 3, 10, 5, 6, 11, 4, 9, 8, 1],
+    ...                             False, "backtrack")))
+    Open tour on 3x4 from a1 to b1, 12 squares (backtrack)
+    4 | 10  5  8
+    3 |  7  2 11
+    2 |  4  9  6
+    1 |  1 12  3
+         a  b  c
+    <BLANKLINE>
+    moves:
+    a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1
+    """
+    n = len(indices)
+    first, last = iter_names(board, [indices[0], indices[-1]])
+    yield (
+        f"{'Closed' if closed else 'Open'} tour on {board.spec} from {first} to {last}, "
+        f"{n} square{'s' if n != 1 else ''} ({method})"
+    )
+    if board.width <= TEXT_BOARD_MAX[0] and board.size <= TEXT_BOARD_MAX[1]:
+        yield from board_lines(board, indices, labels=True)
+    yield ""
+    yield "moves:"
+    yield from moves_lines(board, indices)
+
+
+def partial_lines(board: Board, partial: Sequence[int] | np.ndarray) -> Iterator[str]:
+    """How far a search that stopped got: its board and moves, or one line on a huge board.
+
+    >>> print("\\n".join(partial_lines(Board(3, 3), [0, 5])))
+    partial path (2 of 9 squares):
+    3 | . . .
+    2 | . . 2
+    1 | 1 . .
+        a b c
+    a1 c2
+    """
+    if board.size <= 4096:
+        yield f"partial path ({len(partial)} of {board.size} squares):"
+        yield from board_lines(board, partial, labels=True)
+        yield from moves_lines(board, partial)
+    else:
+        end = board.square_name(int(partial[-1]))
+        yield f"partial path: {len(partial)} of {board.size} squares, ending on {end}"
+
+
+# -- JSON -------------------------------------------------------------------------------------
+
+
+def compact_json(data: Any) -> str:
+    """JSON text without spaces, as every JSON answer of knightstour is written.
+
+    >>> compact_json({"a": [1, 2]})
+    '{"a":[1,2]}'
+    """
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _tour_head(board: Board, closed: bool, method: str) -> dict[str, Any]:
+    return {"width": board.width, "height": board.height, "closed": closed, "method": method}
+
+
+def tour_dict(
+    board: Board, indices: Sequence[int] | np.ndarray, closed: bool, method: str
+) -> dict[str, Any]:
+    """The tour JSON of the contract: width, height, closed, method, path, xy.
+
+    >>> tour_dict(Board(1, 1), [0], False, "")
+    {'width': 1, 'height': 1, 'closed': False, 'method': '', 'path': ['a1'], 'xy': [[0, 0]]}
+    """
+    return {
+        **_tour_head(board, closed, method),
+        "path": list(iter_names(board, indices)),
+        "xy": xy_pairs(board, indices),
+    }
+
+
+def write_tour_json(
+    f: IO[str], board: Board, indices: np.ndarray, closed: bool, method: str
+) -> None:
+    """Write :func:`tour_dict` as compact JSON, piece by piece in constant extra memory.
+
+    The text is that of ``compact_json(tour_dict(...))``, without holding it.
+
+    >>> import io
+    >>> f, b = io.StringIO(), Board(3, 4)
+    >>> idx = np.array([0, 7, 2, 3, 10, 5, 6, 11, 4, 9, 8, 1])
+    >>> write_tour_json(f, b, idx, False, "x")
+    >>> f.getvalue() == compact_json(tour_dict(b, idx, False, "x"))
+    True
+    """
+    f.write(compact_json(_tour_head(board, closed, method))[:-1] + ',"path":[')
+    names = iter_names(board, indices)
+    sep = ""
+    while chunk := list(islice(names, CHUNK)):
+        f.write(sep + ",".join(f'"{n}"' for n in chunk))
+        sep = ","
+    f.write('],"xy":[')
+    sep = ""
+    for chunk in _chunks(np.asarray(indices)):
+        f.write(sep + ",".join(f"[{x},{y}]" for x, y in xy_pairs(board, chunk)))
+        sep = ","
+    f.write("]}")
+
+
+def read_tour_dict(data: Any) -> tuple[Board, np.ndarray, bool, str, dict[int, str]]:
+    """Board, square indices, closed and method from the tour JSON (``path`` or ``xy``).
+
+    Not yet validated (:class:`~knightstour.tour.Tour` does that); the last item maps stand-ins
+    for squares off the board to their text (see :func:`square_index`).
+
+    >>> board, idx, closed, method, shown = read_tour_dict(
+    ...     {"width": 3, "height": 4, "path": ["a1", "b3", "z9"]})
+    >>> board.spec, idx.tolist(), closed, shown
+    ('3x4', [0, 7, -2], False, {-2: 'z9'})
+    >>> read_tour_dict({"width": 3})
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: tour JSON lacks 'height'
+    """
+    if not isinstance(data, dict):
+        raise InvalidInputError("a tour must be a JSON object with width, height and path")
+    for key in ("width", "height"):
+        if key not in data:
+            raise InvalidInputError(f"tour JSON lacks {key!r}")
+    board = Board(data["width"], data["height"])
+    closed = data.get("closed", False)
+    if not isinstance(closed, bool):
+        raise InvalidInputError(f"'closed' must be true or false, got {closed!r}")
+    method = str(data.get("method") or "")
+    path, xy = data.get("path"), data.get("xy")
+    if path is None and xy is None:
+        raise InvalidInputError("tour JSON has neither 'path' nor 'xy'")
+    shown: dict[int, str] = {}
+    found = []
+    for key, value, what in (("path", path, "squares"), ("xy", xy, "[x, y] pairs")):
+        if value is None:
+            continue
+        if not isinstance(value, list):
+            raise InvalidInputError(f"{key!r} must be a list of {what}")
+        if key == "path" and not all(isinstance(s, str) for s in value):
+            raise InvalidInputError("'path' must be a list of square names, like 'c3'")
+        if key == "xy" and not all(isinstance(p, (list, tuple)) for p in value):
+            raise InvalidInputError("'xy' must be a list of [x, y] pairs")
+        found.append(square_indices(board, value, shown).astype(np.int64))
+    if len(found) == 2 and not np.array_equal(found[0], found[1]):
+        raise InvalidInputError("'path' and 'xy' disagree")
+    return board, found[0], closed, method, shown
+
+
+def no_tour_dict(board: Board, exists: bool | None, reason: str) -> dict[str, Any]:
+    """The JSON answer when no tour is given: ``exists`` false (none exists) or null (gave up).
+
+    >>> no_tour_dict(Board(5, 5), None, "stuck")
+    {'width': 5, 'height': 5, 'exists': None, 'reason': 'stuck'}
+    """
+    return {"width": board.width, "height": board.height, "exists": exists, "reason": reason}
+
+
+# -- maps and tables --------------------------------------------------------------------------
+
+_MARKS = {True: "Y", False: ".", None: "?"}
+
+
+def start_map_rows(board: Board, answers: Mapping[int, bool | None]) -> list[str]:
+    """One character a square, top rank first: Y a tour starts there, . none, ? unknown.
+
+    >>> start_map_rows(Board(3, 4), {q: q < 3 or q > 8 for q in range(12)})
+    ['YYY', '...', '...', 'YYY']
+    """
+    w = board.width
+    return [
+        "".join(_MARKS[answers.get(y * w + x)] for x in range(w))
+        for y in range(board.height - 1, -1, -1)
+    ]
+
+
+def start_map_lines(board: Board, answers: Mapping[int, bool | None]) -> Iterator[str]:
+    """:func:`start_map_rows` as a labelled map.
+
+    >>> print("\\n".join(start_map_lines(Board(3, 3), {q: q != 4 for q in range(9)})))
+    start squares of open tours on 3x3 (Y a tour starts there, . none, ? unknown):
+    3 | Y Y Y
+    2 | Y . Y
+    1 | Y Y Y
+        a b c
+    """
+    yield f"start squares of open tours on {board.spec} (Y a tour starts there, . none, ? unknown):"
+    rows = (" ".join(row) for row in start_map_rows(board, answers))
+    yield from _rank_lines(board, rows, 1)
+
+
+def table_lines(rows: Sequence[Sequence[str]], right: Iterable[int] = (0,)) -> Iterator[str]:
+    """Columns aligned, the ``right`` ones to the right, trailing spaces cut.
+
+    >>> print("\\n".join(table_lines([("id", "board"), ("12", "8x8")])))
+    id  board
+    12  8x8
+    """
+    right = set(right)
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    for r in rows:
+        cells = (
+            v.rjust(w) if k in right else v.ljust(w)
+            for k, (v, w) in enumerate(zip(r, widths, strict=True))
+        )
+        yield "  ".join(cells).rstrip()
+
+
+def _square_counts(board: Board, label: str, counts: Mapping[str, int]) -> Iterator[str]:
+    if board.width > 16 or board.height > 16:
+        top = sorted(counts.items(), key=lambda kv: -kv[1])[:10]
+        yield f"  most common {label} squares: " + ", ".join(f"{k} {v:,}" for k, v in top)
+        return
+    yield f"  by {label} square:"
+    cw = max((len(f"{v:,}") for v in counts.values()), default=1)
+    cell: Callable[[str], str] = lambda n: f"{counts[n]:,}" if n in counts else "."  # noqa: E731
+    names = list(iter_names(board, np.arange(board.area)))
+    rows = (
+        " ".join(cell(names[y * board.width + x]).rjust(cw) for x in range(board.width))
+        for y in range(board.height - 1, -1, -1)
+    )
+    yield from ("  " + line for line in _rank_lines(board, rows, None))
+
+
+def stats_lines(db: str, stats: Sequence[Mapping[str, Any]]) -> Iterator[str]:
+    """The tour library's counts as text: per board and kind, then per start and end square.
+
+    ``stats`` is what :meth:`knightstour.library.Library.stats` returns.
+
+    >>> s = {"board": "3x4", "closed": False, "tours": 2, "methods": {"backtrack": 2},
+    ...      "starts": {"a1": 2}, "ends": {"b1": 1, "c4": 1}}
+    >>> print("\\n".join(stats_lines("tours.db", [s])))
+    tours.db: 2 tours
+    <BLANKLINE>
+    3x4 open: 2 tours (backtrack 2)
+      by start square:
+      4 | . . .
+      3 | . . .
+      2 | . . .
+      1 | 2 . .
+      by end square:
+      4 | . . 1
+      3 | . . .
+      2 | . . .
+      1 | . 1 .
+    """
+    yield f"{db}: {sum(s['tours'] for s in stats):,} tours"
+    for s in stats:
+        kind = "closed" if s["closed"] else "open"
+        methods = ", ".join(f"{m} {n:,}" for m, n in sorted(s["methods"].items()))
+        yield ""
+        yield f"{s['board']} {kind}: {s['tours']:,} tours ({methods})"
+        b = parse_board(s["board"])
+        for label in ("start", "end"):
+            yield from _square_counts(b, label, s[f"{label}s"])

@@ -1,0 +1,446 @@
+"""Every theorem and parity argument about tours: a verdict with a reason from a Board, no search.
+
+:func:`verdict` answers ``True``, ``False`` or ``None`` (theory is silent) with a human reason, in
+microseconds on any board. It never searches: :func:`knightstour.exists` adds a bounded exact
+search where theory is silent, and the exact search itself starts from :func:`obstruction`, the
+part of the theory that holds on every board (holes and other leapers included).
+
+>>> from knightstour.board import Board
+>>> verdict(Board(4, 4)).exists, verdict(Board(5, 5), closed=True).reason.split(":")[0]
+(False, 'no closed tour on 5x5')
+>>> verdict(Board(8, 8), 0, 63).reason
+'no tour from a1 to h8: a1 and h8 have the same colour, but on a board with an even number of squares a tour starts and ends on different colours'
+>>> print(verdict(Board(3, 10), 0, 7, closed=True).exists)
+None
+
+Sources:
+
+- Schwenk, A. J. (1991). Which rectangular chessboards have a knight's tour? *Mathematics
+  Magazine* 64(5), 325-332: closed tours on m × n (m ≤ n) exist unless m and n are both odd,
+  m ∈ {1, 2, 4}, or m = 3 and n ∈ {4, 6, 8}.
+- Conrad, A., Hindrichs, T., Morsy, H., Wegener, I. (1994). Solution of the knight's Hamiltonian
+  path problem on chessboards. *Discrete Applied Mathematics* 50, 125-134: open tours exist
+  unless the board is 1 × n (n > 1), 2 × n, 3 × 3, 3 × 5, 3 × 6 or 4 × 4.
+- Colour parity: a knight's move always changes the colour of its square, so a tour alternates
+  colours. The 4 × n argument colours the two outer lines A and the two inner lines B: every move
+  from A lands on B, and with the chessboard colouring this forces both ends of an open tour onto
+  the outer lines (and rules out closed tours).
+- Start squares on boards without closed tours (3 × n, 4 × n, odd × odd): on every board of area
+  <= 64 (:data:`VERIFIED_AREA`), every start square allowed by colour parity and the 4 × n rule
+  admits an open tour, except the squares of the two middle ranks of 3 × 4 (Euler's three 3 × 4
+  tours all run between the end ranks, Euler 1759), the centre of 3 × 7, and b3, b6 of 3 × 8
+  (see Jelliss, *Knight's Tour Notes* 3a, "Open knight's tours of three-rank boards", 2000).
+  Verified by this package's exhaustive search on every such board and square
+  (``tests/test_existence.py``), and against a plain enumerator up to area 30.
+- Beyond that area, every start square that colour parity and the 4 × n rule allow admits a tour
+  by construction: the ``divide`` method assembles one from stored block tours (odd × odd
+  boards: an open block tour from every corner-coloured square; 3 × n and 4 × n: lanes), and
+  ``tests/test_existence.py`` builds and validates them from every such square on a range of
+  larger boards.
+- Given start and end squares on n × n boards, n >= 6: Conrad et al. (1994) show a tour runs
+  between any two squares that colour parity allows (checked here by exhaustive search on 6 × 6
+  and 7 × 7 for every pair, ``tests/test_existence.py``; 5 × 5 has exceptions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from knightstour.board import Board
+
+__all__ = [
+    "THREE_WIDE_EXCEPTIONS",
+    "VERIFIED_AREA",
+    "Existence",
+    "closed_tour_theorem",
+    "colour_parity",
+    "obstruction",
+    "open_tour_theorem",
+    "verdict",
+]
+
+#: The start-square facts of boards without closed tours are verified up to this area.
+VERIFIED_AREA = 64
+#: Start squares with no open tour on 3 x n boards beyond colour parity, as (x, y) with the board
+#: turned 3 wide: x across, y along the long side. Every other square colour parity allows
+#: admits a tour on 3 x n boards of area <= VERIFIED_AREA.
+THREE_WIDE_EXCEPTIONS: dict[int, frozenset[tuple[int, int]]] = {
+    4: frozenset((x, y) for x in range(3) for y in (1, 2)),
+    7: frozenset({(1, 3)}),
+    8: frozenset({(1, 2), (1, 5)}),
+}
+
+
+@dataclass(frozen=True)
+class Existence:
+    """An answer: ``exists`` is True, False or None (unknown), with a reason.
+
+    ``bool(answer)`` is True only when a tour is known to exist.
+
+    >>> answer = Existence(None, "no theorem covers this board")
+    >>> bool(answer), answer.to_dict()
+    (False, {'exists': None, 'reason': 'no theorem covers this board'})
+    """
+
+    exists: bool | None
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.exists is True
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"exists": ..., "reason": ...}``.
+
+        >>> Existence(True, "yes").to_dict()
+        {'exists': True, 'reason': 'yes'}
+        """
+        return {"exists": self.exists, "reason": self.reason}
+
+
+def _sides(board: Board) -> tuple[int, int]:
+    return min(board.width, board.height), max(board.width, board.height)
+
+
+# -- the whole board ------------------------------------------------------------------------------
+
+
+def closed_tour_theorem(board: Board) -> Existence:
+    """Schwenk's theorem: whether a plain knight's board has a closed tour, with the reason.
+
+    On other boards (holes, other leapers) only :func:`obstruction` speaks; else it is silent.
+
+    >>> closed_tour_theorem(Board(3, 10)).exists, closed_tour_theorem(Board(3, 8)).exists
+    (True, False)
+    """
+    if not board.is_plain_knight:
+        return _generic(board, None, None, closed=True)
+    m, n = _sides(board)
+    spec = board.spec
+    if board.size == 1:
+        return Existence(False, f"no closed tour on {spec}: one square has no move to close")
+    if m % 2 and n % 2:
+        return Existence(
+            False,
+            f"no closed tour on {spec}: it has {board.size} squares, an odd number, but a "
+            f"knight's move always changes colour, so a closed tour covers as many light squares "
+            f"as dark (Schwenk 1991)",
+        )
+    if m == 1:
+        return Existence(False, f"no closed tour on {spec}: a knight cannot move on a board 1 wide")
+    if m == 2:
+        return Existence(
+            False,
+            f"no closed tour on {spec}: on a board 2 wide the corner squares have at most one move, "
+            f"and a closed tour enters and leaves every square (Schwenk 1991)",
+        )
+    if m == 4:
+        return Existence(
+            False,
+            f"no closed tour on {spec}: every move from the two outer lines lands on the two "
+            f"inner lines, so a closed tour would alternate outer and inner squares and put all "
+            f"outer squares on one colour, but they are half light and half dark (Schwenk 1991)",
+        )
+    if m == 3 and n in (4, 6, 8):
+        return Existence(
+            False,
+            f"no closed tour on {spec}: 3x4, 3x6 and 3x8 are the exceptions of Schwenk's theorem "
+            f"(Schwenk 1991)",
+        )
+    return Existence(
+        True,
+        f"{spec} has a closed tour (Schwenk 1991: every m x n board with m <= n has one unless "
+        f"both are odd, m is 1, 2 or 4, or m = 3 and n is 4, 6 or 8)",
+    )
+
+
+def open_tour_theorem(board: Board) -> Existence:
+    """The open-tour theorem: whether a plain knight's board has any tour, with the reason.
+
+    >>> [open_tour_theorem(Board(3, n)).exists for n in (4, 5)], open_tour_theorem(Board(1, 1))
+    ([True, False], Existence(exists=True, reason='a 1x1 board is toured by standing on its one square'))
+    """
+    if not board.is_plain_knight:
+        return _generic(board, None, None, closed=False)
+    m, n = _sides(board)
+    spec = board.spec
+    if board.size == 1:
+        return Existence(True, "a 1x1 board is toured by standing on its one square")
+    if m == 1:
+        return Existence(False, f"no tour on {spec}: a knight cannot move on a board 1 wide")
+    if m == 2:
+        return Existence(
+            False,
+            f"no tour on {spec}: on a board 2 wide every move changes the long coordinate by 2, "
+            f"so squares an odd distance apart along it are never connected",
+        )
+    if (m, n) == (3, 3):
+        return Existence(False, "no tour on 3x3: the centre square has no knight's move at all")
+    if (m, n) in ((3, 5), (3, 6), (4, 4)):
+        return Existence(
+            False,
+            f"no tour on {spec}: one of the four exceptions of the open-tour theorem "
+            f"(3x3, 3x5, 3x6, 4x4; Conrad et al. 1994), confirmed by exhaustive search",
+        )
+    return Existence(
+        True,
+        f"{spec} has a tour (Conrad et al. 1994: every board has one except 1xn, 2xn, "
+        f"3x3, 3x5, 3x6 and 4x4)",
+    )
+
+
+# -- facts that hold on every board ---------------------------------------------------------------
+
+
+def _colour_counts(board: Board) -> tuple[int, int]:
+    """Squares of the corner colour (0) and of the other (1), holes excluded, in O(holes)."""
+    zeros = (board.area + 1) // 2
+    ones = board.area - zeros
+    for h in board.holes:
+        if board.colour(h):
+            ones -= 1
+        else:
+            zeros -= 1
+    return zeros, ones
+
+
+def colour_parity(
+    board: Board, start: int | None = None, end: int | None = None, closed: bool = False
+) -> Existence | None:
+    """What colour counts rule out, or None: the one colour-parity argument of the package.
+
+    A path alternates colours when every move changes colour (the knight, any leaper whose two
+    steps add up to an odd number). So a closed tour needs as many squares of each colour, an open
+    one needs them within one, with both ends on the majority colour when they differ, and ends
+    of different colours when they are equal. Holes count. On a plain board the majority colour is
+    the corner's, and the reason says so.
+
+    >>> colour_parity(Board(5, 5), 1).reason
+    'no tour from b1 on 5x5: the board has 13 squares of the corner colour and 12 of the other; a knight alternates colours, so a tour starts and ends on the corner colour, and b1 is not'
+    >>> colour_parity(Board(5, 5, holes=frozenset({1})), 0).reason
+    'no tour: the board has 13 squares of one colour and 11 of the other, and a path that alternates colours needs them within one'
+    >>> print(colour_parity(Board(8, 8), 0, 1))
+    None
+    """
+    a, c = board.leaper
+    if (a + c) % 2 == 0:
+        return None
+    zeros, ones = _colour_counts(board)
+    plain = board.is_plain_knight
+    name = board.square_name
+    no = f"no {'closed ' if closed else ''}tour: "
+    if closed and ones != zeros:
+        return Existence(
+            False,
+            f"{no}the board has {zeros} squares of one colour and {ones} of the other, and a "
+            f"closed tour alternates colours, so it needs as many of each",
+        )
+    if abs(ones - zeros) > 1:
+        return Existence(
+            False,
+            f"{no}the board has {zeros} squares of one colour and {ones} of the other, and a path "
+            f"that alternates colours needs them within one",
+        )
+    if ones != zeros:
+        minority = 1 if ones < zeros else 0
+        for sq, role in ((start, "from"), (end, "to")):
+            if sq is None or board.colour(sq) != minority:
+                continue
+            big, small = max(ones, zeros), min(ones, zeros)
+            if not plain:
+                return Existence(
+                    False,
+                    f"{no}{name(sq)} has the minority colour: the board has {big} squares of one "
+                    f"colour and {small} of the other, and a path that alternates colours starts "
+                    f"and ends on the majority colour",
+                )
+            if start is not None and end is not None:
+                return Existence(
+                    False,
+                    f"no tour from {name(start)} to {name(end)}: the board has one more square "
+                    f"of the corner colour than of the other, so a tour starts and ends on the "
+                    f"corner colour, and {name(sq)} is not",
+                )
+            return Existence(
+                False,
+                f"no tour {role} {name(sq)} on {board.spec}: the board has {big} squares of the "
+                f"corner colour and {small} of the other; a knight alternates colours, so a tour "
+                f"starts and ends on the corner colour, and {name(sq)} is not",
+            )
+    elif start is not None and end is not None and board.colour(start) == board.colour(end):
+        s, e = name(start), name(end)
+        if not plain:
+            return Existence(
+                False,
+                f"{no}{s} and {e} have the same colour, but a path that alternates colours over "
+                f"an even number of squares ends on the other colour",
+            )
+        return Existence(
+            False,
+            f"no tour from {s} to {e}: {s} and {e} have the same colour, but on a board with an "
+            f"even number of squares a tour starts and ends on different colours",
+        )
+    return None
+
+
+def obstruction(
+    board: Board, start: int | None = None, end: int | None = None, closed: bool = False
+) -> Existence | None:
+    """Why no tour can exist on any board (holes, other leapers), or None: the exact search's check.
+
+    In order: no squares; a closed tour on fewer than 3 squares; a tour from a square to itself;
+    :func:`colour_parity`; a closed tour whose end is not a move from its start.
+
+    >>> obstruction(Board(8, 8), 0, 0).reason
+    'no tour from a1 to itself: a tour visits each square once'
+    >>> obstruction(Board(8, 8), 0, 1, closed=True).reason
+    "no closed tour from a1 to b1: a closed tour ends a knight's move from its start, and b1 is not"
+    >>> print(obstruction(Board(8, 8), 0, 17, closed=True))
+    None
+    """
+    name = board.square_name
+    if board.size == 0:
+        return Existence(False, "the board has no squares")
+    if closed and board.size < 3:
+        return Existence(
+            False, f"no closed tour on {board.spec}: a closed tour needs at least 3 squares"
+        )
+    if start is not None and end is not None and start == end and board.size > 1:
+        return Existence(
+            False, f"no tour from {name(start)} to itself: a tour visits each square once"
+        )
+    colour = colour_parity(board, start, end, closed)
+    if colour is not None:
+        return colour
+    if closed and start is not None and end is not None and not board.is_move(start, end):
+        move = "a knight's move" if board.leaper == (1, 2) else "a move"
+        return Existence(
+            False,
+            f"no closed tour from {name(start)} to {name(end)}: a closed tour ends {move} from "
+            f"its start, and {name(end)} is not",
+        )
+    return None
+
+
+def _generic(b: Board, s: int | None, e: int | None, closed: bool) -> Existence:
+    """Boards with holes or other leapers: only :func:`obstruction` applies."""
+    ruled_out = obstruction(b, s, e, closed)
+    return Existence(None, "no theorem covers this board") if ruled_out is None else ruled_out
+
+
+# -- start and end squares of plain boards --------------------------------------------------------
+
+
+def _on_outer_line(b: Board, sq: int) -> bool:
+    x, y = b.xy(sq)
+    if b.height == 4 and b.width >= 4:
+        return y in (0, 3)
+    return x in (0, 3)
+
+
+def _end_square(b: Board, sq: int, role: str) -> Existence | None:
+    """The 4 x n rule and the small-board facts for ``sq`` as a tour's start (``role='from'``) or
+    end (``'to'``), on a plain board that has an open tour, after colour parity."""
+    m, n = _sides(b)
+    name = b.square_name(sq)
+    if m == 4 and not _on_outer_line(b, sq):
+        return Existence(
+            False,
+            f"no tour {role} {name} on {b.spec}: every move from the two outer lines lands on the "
+            f"inner two, so with the colours alternating both ends of a tour lie on an outer "
+            f"line, and {name} is on an inner one",
+        )
+    x, y = b.xy(sq)
+    if b.width > b.height:
+        x, y = y, x
+    if m == 3 and (x, y) in THREE_WIDE_EXCEPTIONS.get(n, ()):
+        return Existence(
+            False,
+            f"no tour {role} {name} on {b.spec}: exhaustive search finds none (3x4, 3x7 and 3x8 "
+            f"have start squares without a tour beyond colour parity; Jelliss 2000)",
+        )
+    if b.size <= VERIFIED_AREA:
+        return Existence(
+            True,
+            f"a tour runs {role} {name} on {b.spec}: on every board of up to {VERIFIED_AREA} "
+            f"squares, each square that colour parity (and the 4 x n rule) allows is the end of "
+            f"a tour, but for a few on 3x4, 3x7 and 3x8 (verified by exhaustive search)",
+        )
+    if m >= 3:
+        return Existence(
+            True,
+            f"a tour runs {role} {name} on {b.spec}, by construction: the divide-and-conquer "
+            f"method builds one from every square that colour parity (and the 4 x n rule) "
+            f"allows on boards larger than {VERIFIED_AREA} squares, from stored block tours "
+            f"(Parberry 1997; see docs/divide.md)",
+        )
+    return None
+
+
+def verdict(
+    board: Board, start: int | None = None, end: int | None = None, closed: bool = False
+) -> Existence:
+    """What theory says of a tour on ``board`` from ``start`` to ``end`` (square indices), closed.
+
+    ``exists`` is True or False with the theorem or argument that decides it, or None where
+    theory is silent (the reason then says what is undecided). Never searches.
+
+    >>> verdict(Board(5, 5), 1).exists, verdict(Board(8, 8), 28, closed=True).exists
+    (False, True)
+    >>> verdict(Board(4, 5), 5).reason.split(":")[0]
+    'no tour from b2 on 4x5'
+    >>> verdict(Board(5, 5, holes=frozenset({12}))).reason
+    'no theorem covers this board'
+    """
+    b, s, e = board, start, end
+    if not b.is_plain_knight:
+        return _generic(b, s, e, closed)
+    whole = closed_tour_theorem(b) if closed else open_tour_theorem(b)
+    if not whole.exists or (s is None and e is None):
+        return whole
+    name = b.square_name
+    ruled_out = obstruction(b, s, e, closed)
+    if ruled_out is not None:
+        return ruled_out
+    if closed:
+        if s is not None and e is not None:
+            return Existence(
+                None,
+                f"{b.spec} has closed tours, but no theorem decides whether one uses the move "
+                f"{name(e)}-{name(s)}",
+            )
+        sq = s if s is not None else e
+        assert sq is not None
+        return Existence(
+            True,
+            f"{b.spec} has a closed tour (Schwenk 1991), and a closed tour can start from any "
+            f"square of its cycle, {name(sq)} included",
+        )
+    # open tours with a given start and/or end, on a board that has open tours
+    if s is not None and e is not None:
+        for sq, role in ((s, "from"), (e, "to")):
+            fact = _end_square(b, sq, role)
+            if fact is not None and fact.exists is False:
+                return fact
+        m, n = _sides(b)
+        if m == n >= 6:
+            return Existence(
+                True,
+                f"a tour runs from {name(s)} to {name(e)} on {b.spec}: on n x n boards with "
+                f"n >= 6 a tour joins any two squares that colour parity allows (Conrad et al. "
+                f"1994)",
+            )
+        return Existence(
+            None, f"no theorem decides whether a tour runs from {name(s)} to {name(e)} on {b.spec}"
+        )
+    sq, role = (s, "from") if s is not None else (e, "to")
+    assert sq is not None
+    if closed_tour_theorem(b).exists:
+        return Existence(
+            True,
+            f"{b.spec} has a closed tour (Schwenk 1991); cut open at {name(sq)}, it is an open "
+            f"tour {role} {name(sq)}",
+        )
+    fact = _end_square(b, sq, role)
+    if fact is not None:
+        return fact
+    return Existence(None, f"no theorem decides whether a tour runs {role} {name(sq)} on {b.spec}")

@@ -1,0 +1,125 @@
+"""Compile every kernel into Numba's disk cache, so that no first call of a command pays for it.
+
+Numba compiles a kernel on its first call after install (seconds per kernel module) and caches
+the machine code beside the source. :func:`warm` makes the real calls that the commands make,
+through the public API, so the cached specialisations are exactly the ones later calls use:
+Warnsdorff walks with each tie-break on a board big enough to be compiled, closed tours and an
+end square, the exact search (``solve`` and ``exists``), divide and conquer above its threshold,
+and the tour library's generation (walks and searches, open and closed) and import. It then
+checks that every module of :data:`knightstour.solvers._jit.MODULES` was loaded compiled: a new
+kernel module that no step reaches is a bug (:class:`~knightstour.errors.InternalError`), and
+``tests/test_warm.py`` holds it to that.
+
+``knightstour warm`` calls it, and the Makefile's install step runs that. A second run only
+loads the cache (a few seconds).
+
+>>> [name for name, _ in STEPS][:2]
+['warnsdorff tie-breaks', 'warnsdorff closed and to an end']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+from collections.abc import Callable
+
+import knightstour as kt
+from knightstour.errors import InternalError, KnightsTourError
+
+__all__ = ["STEPS", "warm"]
+
+#: Squares of the board the Warnsdorff steps use: above the compiled walk's threshold (50,000).
+WALK_BOARD = "230x230"
+#: Squares of the board the divide step uses: above its compiled threshold (40,000).
+DIVIDE_BOARD = "210x210"
+#: Thin boards above the divide threshold (their tours are built another way).
+THIN_BOARDS = ("3x13336", "4x10002")
+
+
+def _attempt(call: Callable[[], object]) -> None:
+    """Make ``call``; an answer that is not a tour (stuck, no tour) compiled the kernels too."""
+    with contextlib.suppress(kt.SearchFailedError, kt.NoTourError):
+        call()
+
+
+def _walks() -> None:
+    for tiebreak in ("first", "center", "random", "lookahead", "squirrel"):
+        _attempt(
+            lambda tb=tiebreak: kt.solve(
+                WALK_BOARD, start="a1", method="warnsdorff", tiebreak=tb, seed=1
+            )
+        )
+
+
+def _walks_closed_and_to_an_end() -> None:
+    # repeated walks on a board of 576 squares: 100 walks make the work big enough to compile
+    _attempt(lambda: kt.solve("24x24", start="a1", closed=True, method="warnsdorff", seed=1))
+    _attempt(lambda: kt.solve("24x24", start="a1", end="x1", method="warnsdorff", seed=1))
+
+
+def _exact() -> None:
+    _attempt(lambda: kt.solve("6x6", start="a1", closed=True, method="backtrack"))
+    _attempt(lambda: kt.solve("7x7", start="a1", method="backtrack"))
+    kt.exists("5x5", start="a1", end="e5")
+
+
+def _divide() -> None:
+    kt.solve(DIVIDE_BOARD, method="divide")
+    _attempt(lambda: kt.solve(DIVIDE_BOARD, start="a1", closed=True, method="divide"))
+    for thin in THIN_BOARDS:  # 3 and 4 wide: joined pieces instead of a grid of blocks
+        kt.solve(thin, method="divide")
+    kt.solve(THIN_BOARDS[0], closed=True, method="divide")
+
+
+def _library() -> None:
+    from knightstour.library import Library
+    from knightstour.library.generate import generate
+    from knightstour.library.io import export, import_tours
+
+    with Library(":memory:") as lib:
+        for closed in (False, True):
+            generate("8x8", 400, closed=closed, seed=1, db=lib, workers=1, method="warnsdorff")
+            generate("6x6", 10, closed=closed, seed=1, db=lib, workers=1, method="backtrack")
+        out = io.StringIO()
+        export(lib, out, fmt="jsonl", board="8x8")
+    # 400 tours of 64 squares a batch: big enough for the compiled canonical forms
+    with Library(":memory:") as fresh:
+        import_tours(fresh, io.StringIO(out.getvalue()), fmt="jsonl")
+
+
+#: The steps of :func:`warm`, in order: (name, the calls it makes).
+STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
+    ("warnsdorff tie-breaks", _walks),
+    ("warnsdorff closed and to an end", _walks_closed_and_to_an_end),
+    ("exact search", _exact),
+    ("divide and conquer", _divide),
+    ("library generate and import", _library),
+)
+
+
+def warm(progress: Callable[[int, int], None] | None = None) -> list[tuple[str, float]]:
+    """Compile every kernel into the cache by real calls; each step's name and seconds.
+
+    ``progress(done, total)`` is called after each step. Raises :class:`InternalError` when a
+    kernel module of :data:`knightstour.solvers._jit.MODULES` was not loaded compiled by any
+    step (a kernel module that ``warm`` misses).
+    """
+    from knightstour.solvers import _jit
+
+    times: list[tuple[str, float]] = []
+    if progress is not None:
+        progress(0, len(STEPS))
+    for i, (name, step) in enumerate(STEPS, 1):
+        t = time.perf_counter()
+        try:
+            step()
+        except KnightsTourError as e:
+            raise InternalError(f"warm: {name} failed: {e}") from e
+        times.append((name, time.perf_counter() - t))
+        if progress is not None:
+            progress(i, len(STEPS))
+    missed = [m for m in _jit.MODULES if m not in _jit._compiled]
+    if missed:
+        raise InternalError(f"warm compiled no kernel of {', '.join(missed)}: add a step for it")
+    return times

@@ -1,0 +1,52 @@
+"""``warm`` reaches every kernel: each module of the one loader, and each kernel in it."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from knightstour.errors import InternalError
+from knightstour.solvers import _jit
+from knightstour.warm import STEPS, warm
+
+
+@pytest.fixture(scope="module")
+def steps() -> list[tuple[str, float]]:
+    seen: list[tuple[int, int]] = []
+    out = warm(progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, len(STEPS)) and seen[-1] == (len(STEPS), len(STEPS))
+    return out
+
+
+def test_every_step_reports_its_time(steps: list[tuple[str, float]]) -> None:
+    assert [name for name, _ in steps] == [name for name, _ in STEPS]
+    assert all(seconds >= 0 for _, seconds in steps)
+
+
+def test_every_kernel_module_is_compiled(steps: list[tuple[str, float]]) -> None:
+    assert set(_jit.MODULES) <= set(_jit._compiled)
+    assert all(_jit._compiled[m].compiled for m in _jit.MODULES)
+
+
+def test_every_kernel_is_compiled_or_called_by_one_that_is(
+    steps: list[tuple[str, float]],
+) -> None:
+    """A kernel with no compiled signature after ``warm`` must be a helper another kernel of its
+    module calls (compiled into that kernel's cached code); else a real call would compile it."""
+    for module in _jit.MODULES:
+        kernels = _jit._compiled[module]
+        compiled = {n for n in kernels.names() if getattr(kernels, n).signatures}
+        sources = {n: inspect.getsource(getattr(kernels, n).py_func) for n in kernels.names()}
+        for name in kernels.names():
+            if name in compiled:
+                continue
+            callers = [n for n, src in sources.items() if n != name and f"{name}(" in src]
+            assert callers, f"warm never compiles {module}.{name}, and no kernel calls it"
+
+
+def test_a_module_warm_misses_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_jit, "MODULES", (*_jit.MODULES, "knightstour.solvers._missing"))
+    monkeypatch.setattr("knightstour.warm.STEPS", ())
+    with pytest.raises(InternalError, match="knightstour.solvers._missing"):
+        warm()
