@@ -280,14 +280,30 @@ def test_generate_adds_distinct_valid_tours() -> None:
             assert st.start == "c3"
 
 
-def test_same_seed_same_tours_whatever_the_workers(tmp_path: Path) -> None:
+def test_same_seed_same_tours_whatever_the_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers started at once (not only for long runs) store the tours one process stores."""
+    import knightstour.library.generate as gen
+
+    monkeypatch.setattr(gen, "POOL_AFTER_SECONDS", 0.0)
     got = []
     for workers in (1, 2):
         lib = Library(tmp_path / f"w{workers}.db")
-        generate("8x8", 3000, seed=11, db=lib, workers=workers)
+        r = generate("8x8", 40_000, seed=11, db=lib, workers=workers)
+        assert (r.added, r.workers) == (40_000, 0 if workers == 1 else 2)
         got.append([bytes(k) for (k,) in lib.db.execute("SELECT canon FROM tours ORDER BY canon")])
         lib.close()
     assert got[0] == got[1]
+
+
+def test_short_runs_start_no_workers_and_report_progress() -> None:
+    lib = Library(":memory:")
+    seen: list[tuple[int, int]] = []
+    r = generate("8x8", 2000, seed=4, db=lib, workers=4, progress=lambda *a: seen.append(a))
+    assert r.workers == 0 and r.added == 2000
+    assert seen[0] == (0, 2000) and seen[-1] == (2000, 2000)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
 def test_classic_walk_seed_reproduces_through_solve() -> None:
@@ -333,7 +349,8 @@ def test_resume_continues_the_unfinished_run(tmp_path: Path) -> None:
 # -- kill -9 and resume, with a real process ------------------------------------------------------
 
 
-def test_kill_dash_9_loses_at_most_a_batch_and_resumes(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_kill_dash_9_loses_at_most_a_second_and_resumes(tmp_path: Path) -> None:
     path = tmp_path / "killed.db"
     cmd = [sys.executable, "-m", "knightstour", "generate", "8x8", "--count", "200000",
            "--seed", "9", "--db", str(path), "--workers", "2", "-q"]  # fmt: skip

@@ -48,5 +48,5 @@ def test_every_kernel_is_compiled_or_called_by_one_that_is(
 def test_a_module_warm_misses_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_jit, "MODULES", (*_jit.MODULES, "knightstour.solvers._missing"))
     monkeypatch.setattr("knightstour.warm.STEPS", ())
-    with pytest.raises(InternalError, match="knightstour.solvers._missing"):
+    with pytest.raises(InternalError, match=r"knightstour\.solvers\._missing"):
         warm()

@@ -80,7 +80,7 @@ MAX_FREE = 12
 PILOT_WALKS = 2000
 #: Worker processes start only when the work left would take this process longer than this
 #: (each takes about half a second to start: it loads NumPy, Numba and the cached kernels).
-POOL_AFTER_SECONDS = 1.5
+POOL_AFTER_SECONDS = 1.0
 #: The first batch made here is this fraction of a full one: a small count is done sooner.
 FIRST_BATCH_FRACTION = 8
 
@@ -147,7 +147,8 @@ def _arrays(plan: Plan) -> dict[str, Any]:
     g = board.padded()
     perms, invs = cf.symmetries(board.width, board.height)
     # the onward counts of an empty board: plain Python is quicker than loading a kernel
-    degrees = _jit.for_work(walk_kernels, g.blocked.size, threshold=50_000).degrees
+    work = g.blocked.size
+    degrees = _jit.for_work(walk_kernels, work, threshold=walk_kernels.COMPILE_THRESHOLD).degrees
     _STATE.clear()
     _STATE.update(
         plan=plan,
@@ -314,8 +315,6 @@ class _Batches:
         self.slots: deque[tuple[int, int, Any]] = deque()
         self.jobs = 0  # slots that are a worker's job
         self.workers_ready = False
-        self.here_seconds = 0.0  # time spent making batches here
-        self.here_tours = 0
         self.size = max(1, plan.batch // FIRST_BATCH_FRACTION)
 
     def take(self) -> tuple[int, Batch]:
@@ -346,19 +345,14 @@ class _Batches:
         return count, batch
 
     def _here(self, first: int, count: int) -> Batch:
-        _arrays(self.plan)  # loading the kernels is not making batches
-        t = time.perf_counter()
-        batch = run_batch(self.plan, first, count)
-        self.here_seconds += time.perf_counter() - t
-        self.here_tours += len(batch)
-        return batch
+        return run_batch(self.plan, first, count)
 
-    def consider_workers(self, tours_left: int) -> None:
-        """Start worker processes when making ``tours_left`` more here would take long."""
-        if self.pool is not None or self.max_workers < 2 or self.here_seconds <= 0:
+    def consider_workers(self, tours_left: int, tours_done: int, seconds: float) -> None:
+        """Start worker processes when ``tours_left`` more would take this process long, at the
+        rate it stored ``tours_done`` in ``seconds`` (making and storing them)."""
+        if self.pool is not None or self.max_workers < 2 or tours_done <= 0 or seconds <= 0:
             return
-        rate = self.here_tours / self.here_seconds
-        if rate > 0 and tours_left / rate <= POOL_AFTER_SECONDS:
+        if tours_left * seconds / tours_done <= POOL_AFTER_SECONDS:
             return
         self.pool = _pool(self.max_workers, self.plan)
         self._submit()
@@ -379,7 +373,6 @@ class _Batches:
         self.slots.clear()
         self.jobs = 0
         self.size = max(1, plan.batch // FIRST_BATCH_FRACTION)
-        self.here_seconds, self.here_tours = 0.0, 0
         self._submit()
 
     def close(self) -> None:
@@ -443,8 +436,10 @@ def generate(
     b = cf.check_board(parse_board(board))
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise InvalidInputError(f"count must be a positive integer, got {count!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise InvalidInputError(f"seed must be a non-negative integer, got {seed!r}")
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63
+    ):
+        raise InvalidInputError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
     if method not in GENERATE_METHODS:
         raise InvalidInputError(
             f"unknown generation method {method!r}: choose one of {', '.join(GENERATE_METHODS)}"
@@ -510,6 +505,8 @@ def _generate(
     need = count - run.added
     since_new = run.walks_since_new
     batches = _Batches(plan, run.next_walk, workers)
+    _arrays(plan)  # load the kernels first: the rate that decides on workers is making tours
+    t_loop = time.perf_counter()
     try:
         while need > 0 and not result.stalled:
             # one transaction: the batches of up to COMMIT_SECONDS (fewer, larger commits write
@@ -542,7 +539,7 @@ def _generate(
                     if result.stalled:
                         lib.finish_run(run)
                         break
-                    batches.consider_workers(need)
+                    batches.consider_workers(need, result.added, time.perf_counter() - t_loop)
     finally:
         batches.close()
     result.workers = 0 if batches.pool is None else workers

@@ -199,7 +199,19 @@ class Run:
     """A generation run as the ``runs`` table records it: what it asked for and how far it got.
 
     Walk (or search) ``j`` of a run is determined by ``seed`` and ``j`` alone; every walk
-    before ``next_walk`` is done and its tours are stored.
+    before ``next_walk`` is done and its tours are stored. :class:`Library` records runs
+    (:meth:`~Library.start_run`, :meth:`~Library.advance_run`, :meth:`~Library.finish_run`) and
+    finds the one to resume (:meth:`~Library.resumable_run`).
+
+    >>> lib = Library(":memory:")
+    >>> run = lib.start_run(Board(6, 6), True, 0, "auto", "backtrack", 7, True, 50)
+    >>> with lib.atomic():   # in the transaction that stores the tours
+    ...     lib.advance_run(run, added=20, next_walk=4, walks_since_new=0, finished=False)
+    >>> lib.resumable_run(Board(6, 6), True, 0, "auto", 7, 50)
+    Run(id=1, seed=7, used='backtrack', added=20, next_walk=4, walks_since_new=0, finished=False)
+    >>> lib.finish_run(run)
+    >>> lib.resumable_run(Board(6, 6), True, 0, "auto", 7, 50) is None
+    True
     """
 
     id: int
