@@ -25,8 +25,8 @@ def test_every_step_reports_its_time(steps: list[tuple[str, float]]) -> None:
 
 
 def test_every_kernel_module_is_compiled(steps: list[tuple[str, float]]) -> None:
-    assert set(_jit.MODULES) <= set(_jit._compiled)
-    assert all(_jit._compiled[m].compiled for m in _jit.MODULES)
+    assert set(_jit.MODULES) <= _jit.compiled_modules()
+    assert all(_jit.load(m, compiled=True).compiled for m in _jit.MODULES)
 
 
 def test_every_kernel_is_compiled_or_called_by_one_that_is(
@@ -35,7 +35,7 @@ def test_every_kernel_is_compiled_or_called_by_one_that_is(
     """A kernel with no compiled signature after ``warm`` must be a helper another kernel of its
     module calls (compiled into that kernel's cached code); else a real call would compile it."""
     for module in _jit.MODULES:
-        kernels = _jit._compiled[module]
+        kernels = _jit.load(module, compiled=True)
         compiled = {n for n in kernels.names() if getattr(kernels, n).signatures}
         sources = {n: inspect.getsource(getattr(kernels, n).py_func) for n in kernels.names()}
         for name in kernels.names():

@@ -24,8 +24,9 @@ import io
 import time
 from collections.abc import Callable
 
-import knightstour as kt
-from knightstour.errors import InternalError, KnightsTourError
+from knightstour.errors import InternalError, KnightsTourError, NoTourError, SearchFailedError
+from knightstour.existence import exists
+from knightstour.solvers import _jit, solve
 
 __all__ = ["STEPS", "warm"]
 
@@ -39,14 +40,14 @@ THIN_BOARDS = ("3x13336", "4x10002")
 
 def _attempt(call: Callable[[], object]) -> None:
     """Make ``call``; an answer that is not a tour (stuck, no tour) compiled the kernels too."""
-    with contextlib.suppress(kt.SearchFailedError, kt.NoTourError):
+    with contextlib.suppress(SearchFailedError, NoTourError):
         call()
 
 
 def _walks() -> None:
     for tiebreak in ("first", "center", "random", "lookahead", "squirrel"):
         _attempt(
-            lambda tb=tiebreak: kt.solve(
+            lambda tb=tiebreak: solve(
                 WALK_BOARD, start="a1", method="warnsdorff", tiebreak=tb, seed=1
             )
         )
@@ -54,22 +55,22 @@ def _walks() -> None:
 
 def _walks_closed_and_to_an_end() -> None:
     # repeated walks on a board of 576 squares: 100 walks make the work big enough to compile
-    _attempt(lambda: kt.solve("24x24", start="a1", closed=True, method="warnsdorff", seed=1))
-    _attempt(lambda: kt.solve("24x24", start="a1", end="x1", method="warnsdorff", seed=1))
+    _attempt(lambda: solve("24x24", start="a1", closed=True, method="warnsdorff", seed=1))
+    _attempt(lambda: solve("24x24", start="a1", end="x1", method="warnsdorff", seed=1))
 
 
 def _exact() -> None:
-    _attempt(lambda: kt.solve("6x6", start="a1", closed=True, method="backtrack"))
-    _attempt(lambda: kt.solve("7x7", start="a1", method="backtrack"))
-    kt.exists("5x5", start="a1", end="e5")
+    _attempt(lambda: solve("6x6", start="a1", closed=True, method="backtrack"))
+    _attempt(lambda: solve("7x7", start="a1", method="backtrack"))
+    exists("5x5", start="a1", end="e5")
 
 
 def _divide() -> None:
-    kt.solve(DIVIDE_BOARD, method="divide")
-    _attempt(lambda: kt.solve(DIVIDE_BOARD, start="a1", closed=True, method="divide"))
+    solve(DIVIDE_BOARD, method="divide")
+    _attempt(lambda: solve(DIVIDE_BOARD, start="a1", closed=True, method="divide"))
     for thin in THIN_BOARDS:  # 3 and 4 wide: joined pieces instead of a grid of blocks
-        kt.solve(thin, method="divide")
-    kt.solve(THIN_BOARDS[0], closed=True, method="divide")
+        solve(thin, method="divide")
+    solve(THIN_BOARDS[0], closed=True, method="divide")
 
 
 def _library() -> None:
@@ -107,8 +108,6 @@ def warm(progress: Callable[[int, int], None] | None = None) -> list[tuple[str, 
     kernel module of :data:`knightstour.solvers._jit.MODULES` was not loaded compiled by any
     step (a kernel module that ``warm`` misses).
     """
-    from knightstour.solvers import _jit
-
     times: list[tuple[str, float]] = []
     if progress is not None:
         progress(0, len(STEPS))
@@ -121,7 +120,7 @@ def warm(progress: Callable[[int, int], None] | None = None) -> list[tuple[str, 
         times.append((name, time.perf_counter() - t))
         if progress is not None:
             progress(i, len(STEPS))
-    missed = [m for m in _jit.MODULES if m not in _jit._compiled]
+    missed = [m for m in _jit.MODULES if m not in _jit.compiled_modules()]
     if missed:
         raise InternalError(f"warm compiled no kernel of {', '.join(missed)}: add a step for it")
     return times

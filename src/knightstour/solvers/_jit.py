@@ -26,7 +26,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MODULES", "Kernels", "for_work", "load"]
+__all__ = ["MODULES", "Kernels", "compiled_modules", "for_work", "load"]
 
 #: Every module of compiled kernels (each lists its kernels in ``__kernels__``).
 MODULES: tuple[str, ...] = (
@@ -95,6 +95,16 @@ def for_work(module: types.ModuleType | str, work: int, *, threshold: int) -> Ke
     work is done sooner interpreted.
     """
     return load(module, compiled=work > threshold)
+
+
+def compiled_modules() -> frozenset[str]:
+    """The kernel modules this process has loaded compiled so far.
+
+    >>> compiled_modules() <= set(MODULES)
+    True
+    """
+    with _lock:
+        return frozenset(_compiled)
 
 
 def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
