@@ -20,7 +20,7 @@ PACKAGE = Path(knightstour.__file__).resolve().parent
 
 #: Layers, lowest first: a module may import its own layer or a lower one, never a higher one.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors",),
+    ("errors", "progress"),
     ("board",),
     ("tour", "notation", "theory", "render"),
     ("solvers",),

@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from knightstour.errors import InternalError, KnightsTourError, NoTourError, SearchFailedError
 from knightstour.existence import exists
+from knightstour.progress import Progress
 from knightstour.solvers import _jit, solve
 
 __all__ = ["STEPS", "warm"]
@@ -101,7 +102,7 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
 )
 
 
-def warm(progress: Callable[[int, int], None] | None = None) -> list[tuple[str, float]]:
+def warm(progress: Progress | None = None) -> list[tuple[str, float]]:
     """Compile every kernel into the cache by real calls; each step's name and seconds.
 
     ``progress(done, total)`` is called after each step. Raises :class:`InternalError` when a

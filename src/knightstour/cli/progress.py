@@ -12,14 +12,13 @@ True
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO
 
-__all__ = ["Progress", "progress_bar"]
+from knightstour.progress import Progress
 
-#: What the library calls: ``progress(done, total)``.
-Progress = Callable[[int, int], None]
+__all__ = ["progress_bar"]
 
 #: Seconds before the bar shows (quick work draws nothing), and between redraws.
 DELAY, INTERVAL = 0.5, 0.1

@@ -48,7 +48,6 @@ import os
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +58,7 @@ from knightstour.errors import InternalError, InvalidInputError, NoTourError, Se
 from knightstour.existence import exists
 from knightstour.library import canonical as cf
 from knightstour.library.store import DEFAULT_DB, Batch, Library
+from knightstour.progress import Progress
 
 __all__ = ["GENERATE_METHODS", "GenerateResult", "Plan", "generate", "run_batch", "start_squares"]
 
@@ -83,8 +83,6 @@ PILOT_WALKS = 2000
 POOL_AFTER_SECONDS = 1.0
 #: The first batch made here is this fraction of a full one: a small count is done sooner.
 FIRST_BATCH_FRACTION = 8
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)

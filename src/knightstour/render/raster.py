@@ -38,6 +38,7 @@ from typing import IO, TYPE_CHECKING, Any
 from PIL import GifImagePlugin, Image, ImageDraw, ImageFont
 
 from knightstour.errors import InvalidInputError
+from knightstour.progress import Progress
 from knightstour.render import style as st
 
 if TYPE_CHECKING:
@@ -46,7 +47,6 @@ if TYPE_CHECKING:
 
 __all__ = ["board_image", "frame_count", "tour_image", "write_gif", "write_png"]
 
-Progress = Callable[[int, int], None]
 FileLike = str | os.PathLike[str] | IO[bytes]
 
 #: GIF delays are whole hundredths of a second, and browsers show frames shorter than 20 ms
