@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench lint venv warm clean
+.PHONY: run test test-fast bench lint venv clean
 
 # install, then compile every kernel into Numba's cache (so that no first command pays for it)
 $(STAMP): pyproject.toml
@@ -15,9 +15,6 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 venv: $(STAMP)
-
-warm: $(STAMP)
-	$(BIN)/knightstour warm
 
 run: $(STAMP)
 	$(BIN)/knightstour solve 8x8 --start a1 --closed --format text --time

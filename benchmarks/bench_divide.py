@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REF = ROOT.parent / "shared" / "bench" / "warnsdorff_ref.c"
 ROUNDS = 3
 EXE = Path(sys.executable).parent / "knightstour"
-CLI = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "knightstour.cli"]
+CLI = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "knightstour"]
 
 
 def run(cmd: list[str]) -> tuple[float, float, int, str]:

@@ -138,8 +138,37 @@ def test_no_import_cycle() -> None:
 
 def test_the_graph_reader_sees_lazy_imports() -> None:
     """The reader finds imports inside functions (else the checks above could not fail)."""
-    assert any(t.startswith("solvers") for t in _graph()["existence"])
+    tree = ast.parse(MODULES["puzzle"].read_text(encoding="utf-8"))
+    lazy = {
+        node.module
+        for fn in ast.walk(tree)
+        if isinstance(fn, ast.FunctionDef)
+        for node in ast.walk(fn)
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert lazy, "puzzle.py imports inside functions: pick another witness"
+    for module in lazy:
+        assert module.removeprefix("knightstour.") in _graph()["puzzle"]
     assert "render.svg" not in _graph()["board"]  # only in _repr_svg_
+
+
+def test_theory_imports_only_the_board_and_errors() -> None:
+    assert _graph()["theory"] <= {"board", "errors"}
+
+
+def _sources(skip: set[str]) -> list[tuple[str, str]]:
+    return [(m, p.read_text(encoding="utf-8")) for m, p in sorted(MODULES.items()) if m not in skip]
+
+
+def test_numba_only_in_the_kernel_loader() -> None:
+    users = [m for m, src in _sources({"solvers._jit"}) if "numba" in src or "njit" in src]
+    assert not users, f"compiled kernels must go through solvers/_jit.py: {users}"
+
+
+def test_sql_only_in_the_store() -> None:
+    sql = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "PRAGMA ", "CREATE ", ".execute(")
+    users = [m for m, src in _sources({"library.store"}) if any(w in src for w in sql)]
+    assert not users, f"every SQL statement belongs to library/store.py: {users}"
 
 
 def test_import_knightstour_is_light() -> None:

@@ -102,12 +102,16 @@ def test_holes_and_other_leapers_match_enumeration() -> None:
 
 
 def test_absence_reasons_say_how() -> None:
-    with pytest.raises(NoTourError, match=r"exhaustive search: no tour from b4 on 3x7 \(\d+"):
+    with pytest.raises(NoTourError, match=r"exhaustive search: no tour from b4 on 3x7 \(\d+") as e:
         exact_search(Board(3, 7), Board(3, 7).parse_square("b4"))
+    # the count is data too (the puzzle quotes it): the same number the message gives
+    assert e.value.positions is not None and e.value.positions > 0
+    assert f"({e.value.positions:,} positions examined)" in e.value.reason
     with pytest.raises(NoTourError, match="exhaustive search: no closed tour on 3x8"):
         exact_search(Board(3, 8), closed=True)
-    with pytest.raises(NoTourError, match="corner colour, and b1 is not"):
+    with pytest.raises(NoTourError, match="corner colour, and b1 is not") as e:
         exact_search(Board(5, 5), 1)
+    assert e.value.positions is None  # ruled out before any search
     with pytest.raises(NoTourError, match="minority colour"):
         exact_search(Board(4, 4, holes=frozenset({0})), 5)
     with pytest.raises(NoTourError, match="same colour"):

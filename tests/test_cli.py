@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -247,13 +248,6 @@ def test_entry_point_runs_as_module() -> None:
     assert r.returncode == 1 and "no tour" in r.stdout and r.stderr == ""
 
 
-def test_import_is_light() -> None:
-    heavy = ["numba", "PIL", "fastapi", "uvicorn", "sqlite3", "starlette"]
-    code = f"import sys, knightstour; print([m for m in {heavy!r} if m in sys.modules])"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert r.stdout.strip() == "[]"
-
-
 def test_warm_prints_each_step_and_a_total(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -273,8 +267,28 @@ def test_warm_prints_each_step_and_a_total(
     assert lines[-1].endswith("1.75 s")
 
 
-def test_cli_runs_as_a_module() -> None:
-    r = subprocess.run(
-        [sys.executable, "-m", "knightstour.cli", "exists", "3x3"], capture_output=True, text=True
-    )
-    assert r.returncode == 1 and r.stdout.startswith("no:")
+class _Terminal(io.StringIO):
+    """A standard error that says it is a terminal, so that a progress bar would draw."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("quiet", "drawn"), [(True, False), (False, True)])
+def test_warm_quiet_draws_no_bar(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, quiet: bool, drawn: bool
+) -> None:
+    import types
+
+    calls: list[object] = []
+
+    def warm(progress: object = None) -> list[tuple[str, float]]:
+        calls.append(progress)
+        return [("warnsdorff", 0.5)]
+
+    screen = _Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    monkeypatch.setitem(sys.modules, "knightstour.warm", types.SimpleNamespace(warm=warm))
+    assert main(["warm", *(["--quiet"] if quiet else [])]) == 0
+    assert (calls != [None]) is drawn
+    assert bool(screen.getvalue()) is drawn, screen.getvalue()

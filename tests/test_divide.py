@@ -20,6 +20,7 @@ from knightstour.existence import exists
 from knightstour.solvers import SolveRequest
 from knightstour.solvers import divide as D
 from knightstour.solvers.divide import GRID_SIZES, SMALL_THIN, THIN, grid_edges, thin_jumps
+from knightstour.theory import verdict
 
 DATA = D._data()
 
@@ -266,3 +267,12 @@ def test_cli_writes_npy(tmp_path) -> None:
     assert rc == 0
     p = np.load(out)
     check_large(Board(250, 251), p, True, 0)
+
+
+def test_a_missing_block_plan_is_a_bug_not_a_failed_search(monkeypatch) -> None:
+    """Theory promises a tour by construction from every allowed square: no plan is a bug."""
+    board = Board(4, 30)
+    assert verdict(board, 0).exists is True
+    monkeypatch.setattr(D, "_thin_plan", lambda *args: None)
+    with pytest.raises(kt.InternalError, match="no block plan for a tour from a1 on 4x30"):
+        divide(board, 0)

@@ -9,10 +9,11 @@ import pytest
 
 import knightstour as kt
 from enumerator import tour_ends, tour_exists
-from knightstour import Board, NoTourError, exists
+from knightstour import Board, NoTourError, exists, theory
 from knightstour.cli import main as cli_main
-from knightstour.existence import THREE_WIDE_EXCEPTIONS, VERIFIED_AREA, start_squares
+from knightstour.existence import start_squares
 from knightstour.solvers.backtrack import exact_search
+from knightstour.theory import THREE_WIDE_EXCEPTIONS, VERIFIED_AREA, start_mask, verdict
 
 
 def boards(max_area: int) -> list[Board]:
@@ -49,7 +50,7 @@ def test_start_square_facts_hold_up_to_the_verified_area() -> None:
     """The facts table (no search) agrees with the exact search on every board of area <= 64."""
     for b in boards(VERIFIED_AREA):
         for s in b.squares():
-            answer = kt.exists(b, s)
+            answer = verdict(b, s)
             assert answer.exists is _search(b, s), (b.spec, b.square_name(s), answer.reason)
 
 
@@ -152,3 +153,47 @@ def test_constructive_answers_beyond_the_verified_area(w: int, h: int) -> None:
             kt.Tour(b, divide(SolveRequest(b, s)).indices)
         else:
             assert "colour" in answer.reason or "outer line" in answer.reason
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        Board(3, 4),
+        Board(3, 7),
+        Board(4, 4),
+        Board(5, 5),
+        Board(4, 17),
+        Board(17, 4),
+        Board(9, 9),
+        Board(8, 9),
+        Board(3, 23),
+        Board(6, 6),
+        Board(2, 40),
+        Board(1, 70),
+        Board(9, 9, holes=frozenset({0, 40})),
+        Board(10, 9, holes=frozenset({5})),
+        Board(9, 11, leaper=(2, 3)),
+        Board(8, 10, leaper=(1, 3)),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("closed", [False, True])
+@pytest.mark.parametrize("per_square_area", [theory.PER_SQUARE_AREA, VERIFIED_AREA])
+def test_start_mask_is_the_verdict_of_every_square(
+    board: Board, closed: bool, per_square_area: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Per square or once per class of squares (beyond the verified area), the same answers."""
+    monkeypatch.setattr(theory, "PER_SQUARE_AREA", per_square_area)
+    mask = start_mask(board, closed)
+    truth = [
+        q not in board.holes and verdict(board, q, closed=closed).exists is not False
+        for q in range(board.area)
+    ]
+    assert mask.tolist() == truth
+
+
+def test_start_mask_on_long_four_wide_boards_keeps_to_the_outer_lines() -> None:
+    b = Board(4, 10_001)
+    mask = start_mask(b)
+    assert mask.tolist() == [verdict(b, q).exists is True for q in range(b.area)]
+    assert mask.sum() == 2 * 10_001 and not mask[1] and not mask[2]

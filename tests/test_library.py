@@ -21,7 +21,7 @@ from knightstour.board import Board
 from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
 from knightstour.library import Library, _kernels, canonical_form
 from knightstour.library import canonical as cf
-from knightstour.library.generate import Plan, generate, run_batch, start_squares
+from knightstour.library.generate import Plan, generate, run_batch, walk_starts
 from knightstour.library.io import ImportRejectedError, export, import_tours
 from knightstour.library.store import MIGRATIONS, canonical_batch
 from knightstour.solvers import _jit
@@ -65,7 +65,7 @@ def tours_of(spec: str, closed: bool, n: int, seed: int = 1, method: str = "warn
         board.width,
         board.height,
         closed,
-        start_squares(board, None, closed),
+        walk_starts(board, None, closed),
         method,
         seed,
         batch=n,
@@ -278,6 +278,28 @@ def test_generate_adds_distinct_valid_tours() -> None:
         assert_is_tour(st.board, st.tour.indices, st.closed)
         if st.closed:
             assert st.start == "c3"
+
+
+@pytest.mark.parametrize(
+    ("board", "closed"),
+    [
+        (Board(4, 10_001), False),
+        (Board(10_001, 4), False),
+        (Board(201, 201), False),
+        (Board(4, 9), False),
+        (Board(5, 5), False),
+        (Board(3, 8), False),
+        (Board(8, 8), True),
+    ],
+    ids=str,
+)
+def test_walks_start_only_where_theory_allows_a_tour(board: Board, closed: bool) -> None:
+    """Every start square the theory rules out is left out, on big boards too (4 x n: the inner
+    lines; odd boards: the other colour), and every other square is in."""
+    starts = walk_starts(board, None, closed)
+    allowed = [q for q in range(board.area) if kt.exists(board, q, closed=closed).exists]
+    assert list(starts) == allowed
+    assert walk_starts(board, 1, closed) == (1,)
 
 
 def test_same_seed_same_tours_whatever_the_workers(

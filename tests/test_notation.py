@@ -6,6 +6,7 @@ import io
 import json
 
 import numpy as np
+import pytest
 
 import knightstour as kt
 from knightstour import Board, notation
@@ -36,7 +37,30 @@ def test_no_tour_json_is_shared_by_the_cli_and_the_web() -> None:
 
     web = TestClient(create_app(warm=False)).get("/api/solve", params={"board": "4x4"}).json()
     answer = kt.exists("4x4")
-    assert web == notation.no_tour_dict(Board(4, 4), False, answer.reason)
+    assert web == notation.answer_dict(Board(4, 4), False, answer.reason)
+
+
+@pytest.mark.parametrize(
+    ("board", "closed", "word"), [("8x8", "true", "true"), ("5x5", "true", "false")]
+)
+def test_answer_json_is_the_same_bytes_in_the_cli_and_the_web(
+    capsys: pytest.CaptureFixture[str], board: str, closed: str, word: str
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from knightstour.cli import main
+    from knightstour.web.app import create_app
+
+    params = {"board": board, "closed": closed}
+    web = TestClient(create_app(warm=False)).get("/api/exists", params=params)
+    main(["exists", board, "--closed", "--format", "json"])
+    cli = capsys.readouterr().out
+    answer = kt.exists(board, closed=True)
+    expected = notation.compact_json(
+        notation.answer_dict(kt.parse_board(board), answer.exists, answer.reason)
+    )
+    assert cli == expected + "\n" and web.content.decode() == expected
+    assert f'"exists":{word}' in cli
 
 
 def test_start_map_marks_every_square() -> None:
@@ -52,3 +76,17 @@ def test_square_indices_keep_off_board_squares_for_validation() -> None:
     idx = notation.square_indices(Board(3, 3), ["a1", "d4", (7, 7)], shown)
     assert idx.tolist() == [0, -2, -3] and shown == {-2: "d4", -3: "(7, 7)"}
     assert notation.square_indices(Board(3, 3), np.array([[0, 0], [2, 1]])).tolist() == [0, 5]
+
+
+def test_square_index_reads_names_as_the_board_does() -> None:
+    b = Board(28, 3)
+    names = [b.square_name(q) for q in range(b.area)] + ["AB3", " c2 "]
+    assert [notation.square_index(b, n) for n in names] == [b.parse_square(n) for n in names]
+    for bad in ("ac1", "a4", "a0", "2,9", "zz"):
+        with pytest.raises(kt.InvalidInputError) as by_board:
+            b.parse_square(bad)
+        with pytest.raises(kt.InvalidInputError) as by_notation:
+            notation.square_index(b, bad)
+        assert str(by_notation.value) == str(by_board.value)
+    shown: dict[int, str] = {}
+    assert notation.square_index(b, "AC1", shown) == -2 and shown == {-2: "ac1"}

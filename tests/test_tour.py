@@ -156,6 +156,27 @@ def test_rotate_and_reverse(tour8: Tour) -> None:
         kt.solve("5x5", start="a1", method="warnsdorff").rotated("c3")
 
 
+@pytest.mark.parametrize("closed", [True, False])
+def test_reverse_and_rotate_are_tours_without_validating_again(
+    monkeypatch: pytest.MonkeyPatch, closed: bool
+) -> None:
+    from knightstour import tour as tour_module
+
+    t = kt.solve("6x6", start="a1", closed=closed)
+
+    def no_second_look(*args: object, **kwargs: object) -> list[object]:
+        raise AssertionError("a valid tour was validated again")
+
+    monkeypatch.setattr(tour_module, "find_problems", no_second_look)
+    made = [t.reversed()] + ([t.rotated(q) for q in ("c3", t.end)] if closed else [])
+    monkeypatch.undo()
+    for r in made:
+        assert find_problems(r.board, r.indices, closed=r.closed) == []
+        assert (r.closed, r.method, r.indices.flags.writeable) == (closed, t.method, False)
+        assert sorted(r.indices.tolist()) == list(range(36))
+    assert made[0].path == t.path[::-1]
+
+
 def test_tour_indices_read_only(tour8: Tour) -> None:
     assert tour8.indices.dtype == np.int32
     with pytest.raises(ValueError):

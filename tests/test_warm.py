@@ -26,7 +26,9 @@ def test_every_step_reports_its_time(steps: list[tuple[str, float]]) -> None:
 
 def test_every_kernel_module_is_compiled(steps: list[tuple[str, float]]) -> None:
     assert set(_jit.MODULES) <= _jit.compiled_modules()
-    assert all(_jit.load(m, compiled=True).compiled for m in _jit.MODULES)
+    for module in _jit.MODULES:  # machine code made (or loaded from the cache) for each
+        kernels = _jit.load(module, compiled=True)
+        assert any(getattr(kernels, n).signatures for n in kernels.names()), module
 
 
 def test_every_kernel_is_compiled_or_called_by_one_that_is(

@@ -74,7 +74,8 @@ def test_shared_correctness_check(board: Board, tiebreak: str) -> None:
             kt.solve(board, start="a1", method="warnsdorff", tiebreak=tiebreak)
         return
     try:
-        tour = kt.solve(board, start="a1", method="warnsdorff", tiebreak=tiebreak, seed=3)
+        seed = {"seed": 3} if tiebreak == "random" else {}  # refused where it would be ignored
+        tour = kt.solve(board, start="a1", method="warnsdorff", tiebreak=tiebreak, **seed)
     except SearchFailedError as e:
         assert e.partial is not None and 0 < len(e.partial) < board.size
         assert f"{len(e.partial)} of {board.size} squares" in str(e)
@@ -158,3 +159,19 @@ def test_holes_and_camel_work_unchanged() -> None:
 def test_parity_refuses_unbalanced_holes() -> None:
     with pytest.raises(kt.NoTourError, match="30 squares of one colour and 32"):
         kt.solve(Board(8, 8, holes=frozenset({27, 36})), method="warnsdorff")
+
+
+@pytest.mark.parametrize("tiebreak", [None, "first", "center", "lookahead", "squirrel"])
+def test_a_seed_that_would_be_ignored_is_refused(tiebreak: str | None) -> None:
+    """An open tour without an end is one fixed walk unless ties are random: refuse, don't ignore."""
+    with pytest.raises(kt.InvalidInputError, match="add tiebreak='random'") as info:
+        kt.solve("8x8", method="warnsdorff", tiebreak=tiebreak, seed=5)
+    assert "\n" not in str(info.value)
+    # where the seed steers something, it is taken: random ties, and the retries of closed tours
+    # and of tours to an end square
+    kt.solve("8x8", method="warnsdorff", tiebreak="random", seed=5)
+    kt.solve("8x8", start="a1", method="warnsdorff", tiebreak=tiebreak, seed=5, closed=True)
+    kt.solve("8x8", start="a1", end="a8", method="warnsdorff", tiebreak=tiebreak, seed=5)
+    # auto passes the seed only to the methods and walks that honour it
+    seeded = kt.solve("8x8", start="a1", tiebreak=tiebreak, seed=5)
+    assert seeded.path == kt.solve("8x8", start="a1", tiebreak=tiebreak).path  # the fixed walk

@@ -393,3 +393,60 @@ def test_serve_reports_a_port_in_use(capsys: pytest.CaptureFixture[str]) -> None
     finally:
         sock.close()
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+# -- warming up -------------------------------------------------------------------------------
+
+
+def test_the_app_warms_the_solver_steps_of_warm_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from knightstour import warm
+    from knightstour.web import app
+
+    calls: list[object] = []
+    monkeypatch.setattr(warm, "warm", lambda progress=None, *, only=None: calls.append(only))
+    monkeypatch.setattr(app, "_compiled", threading.Event())
+    with TestClient(create_app()) as c:  # start-up warms in the background, a search waits
+        assert c.get("/api/solve", params={"board": "5x5", "start": "a1"}).status_code == 200
+        c.get("/api/solve", params={"board": "6x6", "start": "a1"})
+    assert calls == [warm.SOLVER_STEPS]
+    assert set(warm.SOLVER_STEPS) == {name for name, _ in warm.STEPS} - {
+        "library generate and import"
+    }
+
+
+def test_warm_only_makes_the_steps_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from knightstour import warm
+
+    made: list[str] = []
+    fake = tuple((name, lambda name=name: made.append(name)) for name in "abc")
+    monkeypatch.setattr(warm, "STEPS", fake)
+    # the check that every kernel module was compiled applies only to the whole list
+    assert [name for name, _ in warm.warm(only={"c", "a"})] == ["a", "c"] == made
+    with pytest.raises(kt.InvalidInputError, match="no warm step named 'd'"):
+        warm.warm(only=["d"])
+
+
+def test_a_failed_warm_up_is_logged_not_a_failed_search(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import threading
+
+    from knightstour import warm
+    from knightstour.web import app
+
+    calls: list[object] = []
+
+    def broken(progress: object = None, *, only: object = None) -> None:
+        calls.append(only)
+        raise kt.errors.InternalError("warm: exact search failed: broken")
+
+    monkeypatch.setattr(warm, "warm", broken)
+    monkeypatch.setattr(app, "_compiled", threading.Event())
+    with TestClient(create_app(warm=False)) as c:
+        for board in ("5x5", "6x6"):
+            r = c.get("/api/solve", params={"board": board, "start": "a1"})
+            assert r.status_code == 200 and "path" in r.json()
+    assert calls == [warm.SOLVER_STEPS]
+    assert "warming up the searches failed" in caplog.text

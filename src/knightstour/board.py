@@ -40,6 +40,7 @@ __all__ = [
     "file_name",
     "parse_board",
     "parse_file",
+    "parse_name",
 ]
 
 #: Square indices are int32, so a board holds at most this many squares.
@@ -80,6 +81,20 @@ def parse_file(letters: str) -> int:
     for ch in letters.lower():
         n = n * 26 + (ord(ch) - ord("a") + 1)
     return n - 1
+
+
+def parse_name(text: str) -> tuple[int, int] | None:
+    """Zero-based ``(x, y)`` of an algebraic name (``'c3'``, any case, spaces around), on no
+    board in particular; None when ``text`` is not one. :meth:`Board.parse_square` and the
+    reading of tour files (:mod:`knightstour.notation`) both parse names here.
+
+    >>> parse_name("c3"), parse_name(" AB10 "), parse_name("2,2"), parse_name("a0")
+    ((2, 2), (27, 9), None, None)
+    """
+    m = _SQUARE_RE.match(text.strip().lower())
+    if m is None:
+        return None
+    return parse_file(m.group(1)), int(m.group(2)) - 1
 
 
 @dataclass(frozen=True)
@@ -229,9 +244,9 @@ class Board:
             return self._check_hole(text, str(text))
         if isinstance(text, str):
             s = text.strip().lower()
-            m = _SQUARE_RE.match(s)
-            if m:
-                x, y = parse_file(m.group(1)), int(m.group(2)) - 1
+            name = parse_name(s)
+            if name is not None:
+                x, y = name
                 if not (x < self.width and y < self.height):
                     raise InvalidInputError(
                         f"square {s} is off the {self.spec} board (files a-"

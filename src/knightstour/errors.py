@@ -51,15 +51,20 @@ class InvalidInputError(KnightsTourError, ValueError):
 class NoTourError(KnightsTourError):
     """No tour exists, and that was proved (by a theorem or by exhaustive search).
 
-    ``reason`` holds the human explanation.
+    ``reason`` holds the human explanation; ``positions`` the number of positions the exact
+    search examined to prove it (None when no search did).
+
+    >>> NoTourError("no tour on 4x4", positions=0).positions
+    0
     """
 
     exit_code = 1
     http_status = 200
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, *, positions: int | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.positions = positions
 
 
 class SearchFailedError(KnightsTourError):

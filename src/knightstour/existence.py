@@ -21,49 +21,14 @@ from functools import lru_cache
 from knightstour.board import Board, BoardLike, parse_board
 from knightstour.errors import NoTourError, SearchFailedError
 from knightstour.solvers.backtrack import exact_search
-from knightstour.theory import (
-    THREE_WIDE_EXCEPTIONS,
-    VERIFIED_AREA,
-    Existence,
-    closed_tour_theorem,
-    open_tour_theorem,
-    verdict,
-)
+from knightstour.theory import Existence, describe_tour, verdict
 
-__all__ = [
-    "SEARCH_AREA",
-    "SEARCH_NODES",
-    "THREE_WIDE_EXCEPTIONS",
-    "VERIFIED_AREA",
-    "Existence",
-    "closed_tour_exists",
-    "exists",
-    "open_tour_exists",
-    "start_squares",
-]
+__all__ = ["SEARCH_AREA", "SEARCH_NODES", "Existence", "exists", "start_squares"]
 
 #: Boards up to this many squares are settled by the exact search where theory is silent ...
 SEARCH_AREA = 100
 #: ... within this many positions (about a second at most).
 SEARCH_NODES = 1_000_000
-
-
-def closed_tour_exists(board: BoardLike) -> Existence:
-    """Schwenk's theorem (:func:`knightstour.theory.closed_tour_theorem`) on a board spec.
-
-    >>> closed_tour_exists("3x10").exists, closed_tour_exists("3x8").exists
-    (True, False)
-    """
-    return closed_tour_theorem(parse_board(board))
-
-
-def open_tour_exists(board: BoardLike) -> Existence:
-    """The open-tour theorem (:func:`knightstour.theory.open_tour_theorem`) on a board spec.
-
-    >>> open_tour_exists("3x4").exists, open_tour_exists("3x5").exists, open_tour_exists("1x1").exists
-    (True, False, True)
-    """
-    return open_tour_theorem(parse_board(board))
 
 
 def exists(
@@ -120,10 +85,7 @@ def _search_answer(b: Board, s: int | None, e: int | None, closed: bool, silent:
         return Existence(
             None, f"{silent}, and an exhaustive search gave up after {SEARCH_NODES:,} positions"
         )
-    name = b.square_name
-    what = "a closed tour" if closed else "a tour"
-    where = "".join(f" {word} {name(q)}" for word, q in (("from", s), ("to", e)) if q is not None)
-    return Existence(True, f"exhaustive search finds {what}{where} on {b.spec}")
+    return Existence(True, f"exhaustive search finds a {describe_tour(b, s, e, closed)}")
 
 
 def start_squares(board: BoardLike, *, closed: bool = False) -> dict[int, Existence]:

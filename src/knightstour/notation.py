@@ -1,7 +1,7 @@
 """Notation: the text and JSON forms of tours and answers, read and written, streaming where big.
 
 Square names, the board of move numbers, move lists, the tour JSON of the contract (built as a
-dictionary, or written piece by piece in constant memory), the no-tour JSON, the map of start
+dictionary, or written piece by piece in constant memory), the answer JSON, the map of start
 squares and the tour library's tables. Imports only :mod:`knightstour.board`: the
 :class:`~knightstour.tour.Tour` and the command line call into it.
 
@@ -16,30 +16,29 @@ squares and the tour library's tables. Imports only :mod:`knightstour.board`: th
 2 |  4  9  6
 1 |  1 12  3
      a  b  c
->>> compact_json(no_tour_dict(Board(4, 4), False, "no tour on 4x4"))
+>>> compact_json(answer_dict(Board(4, 4), False, "no tour on 4x4"))
 '{"width":4,"height":4,"exists":false,"reason":"no tour on 4x4"}'
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import IO, Any
 
 import numpy as np
 
-from knightstour.board import Board, file_name, parse_board, parse_file
+from knightstour.board import Board, file_name, parse_board, parse_name
 from knightstour.errors import InvalidInputError
 
 __all__ = [
     "ANSWER_WORDS",
+    "answer_dict",
     "board_lines",
     "compact_json",
     "iter_names",
     "moves_lines",
-    "no_tour_dict",
     "partial_lines",
     "read_tour_dict",
     "square_index",
@@ -60,8 +59,6 @@ CHUNK = 1 << 16
 ANSWER_WORDS: dict[bool | None, str] = {True: "yes", False: "no", None: "unknown"}
 #: The text format prints the board of move numbers up to this width and this many squares.
 TEXT_BOARD_MAX = (60, 10_000)
-
-_NAME_RE = re.compile(r"^\s*([a-zA-Z]+)([1-9][0-9]*)\s*$")
 
 
 # -- squares ----------------------------------------------------------------------------------
@@ -102,8 +99,9 @@ def xy_pairs(board: Board, indices: Sequence[int] | np.ndarray) -> list[list[int
 def square_index(board: Board, s: Any, shown: dict[int, str] | None = None) -> int:
     """A square index from a name (``'c3'``), an ``(x, y)`` pair or an index.
 
-    With ``shown``, a well-formed square off the board gets a negative stand-in index, recorded
-    in ``shown`` with its text, so that validation reports it with the other problems.
+    Names are read by :meth:`Board.parse_square`. With ``shown``, a well-formed square off the
+    board gets a negative stand-in index, recorded in ``shown`` with its text, so that
+    validation reports it with the other problems.
 
     >>> b, shown = Board(3, 4), {}
     >>> square_index(b, "c2"), square_index(b, (1, 2)), square_index(b, "d9", shown), shown
@@ -111,7 +109,7 @@ def square_index(board: Board, s: Any, shown: dict[int, str] | None = None) -> i
     >>> square_index(b, "d9")
     Traceback (most recent call last):
     ...
-    knightstour.errors.InvalidInputError: square d9 is off the 3x4 board
+    knightstour.errors.InvalidInputError: square d9 is off the 3x4 board (files a-c, ranks 1-4)
     """
     if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
         return int(s)
@@ -123,12 +121,12 @@ def square_index(board: Board, s: Any, shown: dict[int, str] | None = None) -> i
             return y * board.width + x
         text = f"({x}, {y})"
     elif isinstance(s, str):
-        m = _NAME_RE.match(s)
-        if not m:
-            return board.parse_square(s)  # raises, naming the bad text unless it is x,y
-        x, y = parse_file(m.group(1)), int(m.group(2)) - 1
-        if x < board.width and y < board.height:
+        try:
             return board.parse_square(s)
+        except InvalidInputError:
+            name = None if shown is None else parse_name(s)
+            if name is None or (name[0] < board.width and name[1] < board.height):
+                raise  # not a name, or a hole: the board's message says which
         text = s.strip().lower()
     else:
         raise InvalidInputError(f"not a square: {s!r}")
@@ -386,11 +384,17 @@ def read_tour_dict(data: Any) -> tuple[Board, np.ndarray, bool, str, dict[int, s
     return board, found[0], closed, method, shown
 
 
-def no_tour_dict(board: Board, exists: bool | None, reason: str) -> dict[str, Any]:
-    """The JSON answer when no tour is given: ``exists`` false (none exists) or null (gave up).
+def answer_dict(board: Board, exists: bool | None, reason: str) -> dict[str, Any]:
+    """The JSON answer to "is there a tour?": ``exists`` true, false or null (unknown, or the
+    search gave up), with the reason.
 
-    >>> no_tour_dict(Board(5, 5), None, "stuck")
+    ``knightstour exists --format json`` and ``/api/exists`` print it for every answer, and
+    ``knightstour solve --format json`` and ``/api/solve`` in place of a tour when none is given.
+
+    >>> answer_dict(Board(5, 5), None, "stuck")
     {'width': 5, 'height': 5, 'exists': None, 'reason': 'stuck'}
+    >>> compact_json(answer_dict(Board(8, 8), True, "Schwenk"))
+    '{"width":8,"height":8,"exists":true,"reason":"Schwenk"}'
     """
     return {"width": board.width, "height": board.height, "exists": exists, "reason": reason}
 

@@ -22,7 +22,6 @@ the 21 unvisited squares cannot all be visited from c4: the exact search proves 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -148,11 +147,16 @@ def _completion(pos: Position, deadline: float) -> list[int]:
 
 
 def _why(e: NoTourError) -> str:
-    """The reason the exact search gives, said of the position rather than a board with holes."""
-    m = re.search(r"\(([\d,]+) positions examined\)", e.reason)
-    if m:
-        n = m.group(1)
-        return "the exact search proves it" + ("" if n == "0" else f" ({n} positions examined)")
+    """The reason the exact search gives, said of the position rather than a board with holes.
+
+    >>> _why(NoTourError("exhaustive search: no tour (1,234 positions examined)", positions=1234))
+    'the exact search proves it (1,234 positions examined)'
+    >>> _why(NoTourError("no tour from c4 on 5x5: c4 is not", positions=None))
+    'c4 is not'
+    """
+    n = e.positions
+    if n is not None:
+        return "the exact search proves it" + ("" if n == 0 else f" ({n:,} positions examined)")
     return e.reason.split(": ", 1)[-1]
 
 

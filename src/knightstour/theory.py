@@ -4,6 +4,7 @@
 microseconds on any board. It never searches: :func:`knightstour.exists` adds a bounded exact
 search where theory is silent, and the exact search itself starts from :func:`obstruction`, the
 part of the theory that holds on every board (holes and other leapers included).
+:func:`start_mask` gives the verdict for every start square at once, quickly on any board.
 
 >>> from knightstour.board import Board
 >>> verdict(Board(4, 4)).exists, verdict(Board(5, 5), closed=True).reason.split(":")[0]
@@ -46,21 +47,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from knightstour.board import Board
 
 __all__ = [
+    "PER_SQUARE_AREA",
     "THREE_WIDE_EXCEPTIONS",
     "VERIFIED_AREA",
     "Existence",
     "closed_tour_theorem",
     "colour_parity",
+    "describe_tour",
+    "four_wide",
     "obstruction",
+    "on_outer_line",
     "open_tour_theorem",
+    "start_mask",
     "verdict",
 ]
 
 #: The start-square facts of boards without closed tours are verified up to this area.
 VERIFIED_AREA = 64
+#: Up to this many squares :func:`start_mask` asks :func:`verdict` of every square; beyond, once
+#: for each class of squares.
+PER_SQUARE_AREA = 4096
 #: Start squares with no open tour on 3 x n boards beyond colour parity, as (x, y) with the board
 #: turned 3 wide: x across, y along the long side. Every other square colour parity allows
 #: admits a tour on 3 x n boards of area <= VERIFIED_AREA.
@@ -99,6 +110,21 @@ class Existence:
 
 def _sides(board: Board) -> tuple[int, int]:
     return min(board.width, board.height), max(board.width, board.height)
+
+
+def describe_tour(
+    board: Board, start: int | None = None, end: int | None = None, closed: bool = False
+) -> str:
+    """The tour asked for, in words, as answers name it (``no …``, ``finds a …``).
+
+    >>> describe_tour(Board(8, 8), 0, 10, closed=True), describe_tour(Board(3, 7), end=1)
+    ('closed tour from a1 to c2 on 8x8', 'tour to b1 on 3x7')
+    """
+    name = board.square_name
+    where = "".join(
+        f" {word} {name(q)}" for word, q in (("from", start), ("to", end)) if q is not None
+    )
+    return f"{'closed tour' if closed else 'tour'}{where} on {board.spec}"
 
 
 # -- the whole board ------------------------------------------------------------------------------
@@ -330,11 +356,29 @@ def _generic(b: Board, s: int | None, e: int | None, closed: bool) -> Existence:
 # -- start and end squares of plain boards --------------------------------------------------------
 
 
-def _on_outer_line(b: Board, sq: int) -> bool:
-    x, y = b.xy(sq)
-    if b.height == 4 and b.width >= 4:
-        return y in (0, 3)
-    return x in (0, 3)
+def four_wide(board: Board) -> bool:
+    """Whether ``board`` is a knight's board four wide (either way), with two outer lines.
+
+    >>> four_wide(Board(4, 9)), four_wide(Board(9, 4)), four_wide(Board(5, 5))
+    (True, True, False)
+    """
+    return board.leaper == (1, 2) and 4 in (board.width, board.height)
+
+
+def on_outer_line(board: Board, squares: int | np.ndarray) -> bool | np.ndarray:
+    """Whether ``squares`` (an index, or an array of them) lie on an outer line of a board 4 wide.
+
+    The outer lines are the first and last of the four lines across the narrow side (the ranks
+    of a board four tall, else the files). On a knight's board (:func:`four_wide`) no move joins
+    two of their squares, which are half the board: the 4 x n argument, used by :func:`verdict`
+    and by the exact search to prune.
+
+    >>> b = Board(4, 6)
+    >>> on_outer_line(b, 0), on_outer_line(b, 1), on_outer_line(b, np.arange(4)).tolist()
+    (True, False, [True, False, False, True])
+    """
+    line = squares // board.width if board.height == 4 else squares % board.width
+    return (line == 0) | (line == 3)
 
 
 def _end_square(b: Board, sq: int, role: str) -> Existence | None:
@@ -342,7 +386,7 @@ def _end_square(b: Board, sq: int, role: str) -> Existence | None:
     end (``'to'``), on a plain board that has an open tour, after colour parity."""
     m, n = _sides(b)
     name = b.square_name(sq)
-    if m == 4 and not _on_outer_line(b, sq):
+    if m == 4 and not on_outer_line(b, sq):
         return Existence(
             False,
             f"no tour {role} {name} on {b.spec}: every move from the two outer lines lands on the "
@@ -444,3 +488,43 @@ def verdict(
     if fact is not None:
         return fact
     return Existence(None, f"no theorem decides whether a tour runs {role} {name(sq)} on {b.spec}")
+
+
+def start_mask(board: Board, closed: bool = False) -> np.ndarray:
+    """For every square index, whether theory leaves a tour from it possible: a boolean mask.
+
+    ``mask[q]`` is ``verdict(board, q, closed=closed).exists is not False``: True where a tour
+    from ``q`` exists or theory is silent (boards with holes, other leapers), False where it is
+    ruled out, and on holes. Fast on any board: up to :data:`PER_SQUARE_AREA` squares it asks
+    :func:`verdict` of every square; beyond, once for each class of squares, because there the
+    verdict for a start square alone depends on the square only through its class:
+
+    - its colour (colour parity; every other argument is about the whole board, and the
+      small-board facts, :data:`THREE_WIDE_EXCEPTIONS` and the :data:`VERIFIED_AREA`, lie far
+      below :data:`PER_SQUARE_AREA`);
+    - on boards four wide, whether it lies on an outer line (:func:`on_outer_line`).
+
+    >>> start_mask(Board(5, 5))[:5].tolist(), start_mask(Board(4, 5))[:8].tolist()
+    ([True, False, True, False, True], [True, False, False, True, True, False, False, True])
+    >>> m = start_mask(Board(4, 10_001))    # 40,004 squares: four verdicts
+    >>> int(m.sum()), bool(m[4 * 5000]), bool(m[4 * 5000 + 1])
+    (20002, True, False)
+    """
+    n = board.area
+    free = np.ones(n, dtype=bool)
+    if board.holes:
+        free[list(board.holes)] = False
+    mask = np.zeros(n, dtype=bool)
+    if n <= PER_SQUARE_AREA:
+        for q in np.flatnonzero(free).tolist():
+            mask[q] = verdict(board, q, None, closed).exists is not False
+        return mask
+    squares = np.arange(n, dtype=np.int64)
+    cls = board.colour(squares)
+    if four_wide(board):
+        cls = cls + 2 * on_outer_line(board, squares)
+    for c in np.unique(cls[free]).tolist():
+        members = free & (cls == c)
+        rep = int(np.argmax(members))
+        mask[members] = verdict(board, rep, None, closed).exists is not False
+    return mask

@@ -325,11 +325,27 @@ class Tour:
         problems = find_problems(board, indices, closed, shown)
         if problems:
             raise InvalidTourError(problems)
+        self._keep(board, indices, closed, method)
+
+    def _keep(self, board: Board, indices: np.ndarray, closed: bool, method: str) -> None:
         self.board = board
         self._indices = np.ascontiguousarray(indices, dtype=np.int32)
         self._indices.flags.writeable = False
         self.closed = bool(closed)
         self.method = method
+
+    def _rearranged(self, indices: np.ndarray) -> Tour:
+        """This tour's squares in another order, kept without validating them again.
+
+        Only for orders that keep a valid tour valid, so that every :class:`Tour` still is
+        one: the same squares walked backwards (each move is a knight's move both ways, and the
+        closing move of a closed tour joins the same two squares) and a closed tour's cycle
+        started elsewhere (the same moves, the old closing move now inside the path). Costs a
+        copy, not an O(n) validation with its tables.
+        """
+        tour = type(self).__new__(type(self))
+        tour._keep(self.board, indices, self.closed, self.method)
+        return tour
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Tour:
@@ -433,15 +449,15 @@ class Tour:
     # -- transformations ------------------------------------------------------------------
 
     def reversed(self) -> Tour:
-        """The same tour walked backwards.
+        """The same tour walked backwards (a tour still: not validated again).
 
         >>> Tour("3x4", "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1".split()).reversed().start
         'b1'
         """
-        return Tour(self.board, self._indices[::-1], closed=self.closed, method=self.method)
+        return self._rearranged(self._indices[::-1])
 
     def rotated(self, start: int | str) -> Tour:
-        """A closed tour started from another square of its cycle.
+        """A closed tour started from another square of its cycle (not validated again).
 
         >>> import knightstour as kt
         >>> kt.solve("6x6", start="a1", closed=True).rotated("c3").start
@@ -451,7 +467,7 @@ class Tour:
             raise InvalidInputError("only a closed tour can be started from another square")
         s = self.board.parse_square(start)
         pos = int(np.flatnonzero(self._indices == s)[0])
-        return Tour(self.board, np.roll(self._indices, -pos), closed=True, method=self.method)
+        return self._rearranged(np.roll(self._indices, -pos))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tour):

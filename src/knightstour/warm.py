@@ -11,10 +11,16 @@ kernel module that no step reaches is a bug (:class:`~knightstour.errors.Interna
 ``tests/test_warm.py`` holds it to that.
 
 ``knightstour warm`` calls it, and the Makefile's install step runs that. A second run only
-loads the cache (a few seconds).
+loads the cache (a few seconds). ``warm(only=SOLVER_STEPS)`` makes the solver steps alone: the
+web app does that once per process, so that its searches load their kernels before a time cap
+starts (:func:`knightstour.web.app.ensure_compiled`).
 
 >>> [name for name, _ in STEPS][:2]
 ['warnsdorff tie-breaks', 'warnsdorff closed and to an end']
+>>> warm(only=["the kitchen sink"])
+Traceback (most recent call last):
+...
+knightstour.errors.InvalidInputError: no warm step named 'the kitchen sink' (the steps: ...)
 """
 
 from __future__ import annotations
@@ -22,14 +28,20 @@ from __future__ import annotations
 import contextlib
 import io
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
-from knightstour.errors import InternalError, KnightsTourError, NoTourError, SearchFailedError
+from knightstour.errors import (
+    InternalError,
+    InvalidInputError,
+    KnightsTourError,
+    NoTourError,
+    SearchFailedError,
+)
 from knightstour.existence import exists
 from knightstour.progress import Progress
 from knightstour.solvers import _jit, solve
 
-__all__ = ["STEPS", "warm"]
+__all__ = ["SOLVER_STEPS", "STEPS", "warm"]
 
 #: Squares of the board the Warnsdorff steps use: above the compiled walk's threshold (50,000).
 WALK_BOARD = "230x230"
@@ -47,9 +59,10 @@ def _attempt(call: Callable[[], object]) -> None:
 
 def _walks() -> None:
     for tiebreak in ("first", "center", "random", "lookahead", "squirrel"):
+        seed = 1 if tiebreak == "random" else None  # a seed steers only random ties
         _attempt(
-            lambda tb=tiebreak: solve(
-                WALK_BOARD, start="a1", method="warnsdorff", tiebreak=tb, seed=1
+            lambda tb=tiebreak, sd=seed: solve(
+                WALK_BOARD, start="a1", method="warnsdorff", tiebreak=tb, seed=sd
             )
         )
 
@@ -102,17 +115,40 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
 )
 
 
-def warm(progress: Progress | None = None) -> list[tuple[str, float]]:
+#: The steps that the searches of :func:`knightstour.solve` and :func:`knightstour.exists` need
+#: (the web app's), without the tour library's.
+SOLVER_STEPS: tuple[str, ...] = (
+    "warnsdorff tie-breaks",
+    "warnsdorff closed and to an end",
+    "exact search",
+    "divide and conquer",
+)
+
+
+def warm(
+    progress: Progress | None = None, *, only: Collection[str] | None = None
+) -> list[tuple[str, float]]:
     """Compile every kernel into the cache by real calls; each step's name and seconds.
 
-    ``progress(done, total)`` is called after each step. Raises :class:`InternalError` when a
-    kernel module of :data:`knightstour.solvers._jit.MODULES` was not loaded compiled by any
-    step (a kernel module that ``warm`` misses).
+    ``progress(done, total)`` is called after each step. ``only`` names the steps to make (of
+    :data:`STEPS`, in their order; an unknown name is an
+    :class:`~knightstour.errors.InvalidInputError`); all by default. When every step runs,
+    raises :class:`InternalError` if a kernel module of :data:`knightstour.solvers._jit.MODULES`
+    was not loaded compiled by any of them (a kernel module that ``warm`` misses).
     """
+    steps = STEPS
+    if only is not None:
+        names = [name for name, _ in STEPS]
+        unknown = [name for name in only if name not in names]
+        if unknown:
+            raise InvalidInputError(
+                f"no warm step named {unknown[0]!r} (the steps: {', '.join(names)})"
+            )
+        steps = tuple((name, step) for name, step in STEPS if name in only)
     times: list[tuple[str, float]] = []
     if progress is not None:
-        progress(0, len(STEPS))
-    for i, (name, step) in enumerate(STEPS, 1):
+        progress(0, len(steps))
+    for i, (name, step) in enumerate(steps, 1):
         t = time.perf_counter()
         try:
             step()
@@ -120,7 +156,9 @@ def warm(progress: Progress | None = None) -> list[tuple[str, float]]:
             raise InternalError(f"warm: {name} failed: {e}") from e
         times.append((name, time.perf_counter() - t))
         if progress is not None:
-            progress(i, len(STEPS))
+            progress(i, len(steps))
+    if len(steps) < len(STEPS):
+        return times
     missed = [m for m in _jit.MODULES if m not in _jit.compiled_modules()]
     if missed:
         raise InternalError(f"warm compiled no kernel of {', '.join(missed)}: add a step for it")

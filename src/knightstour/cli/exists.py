@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return _all_starts(board, args)
     answer = kt.exists(board, args.start, end=args.end, closed=args.closed)
     if args.format == "json":
-        print(notation.compact_json(notation.no_tour_dict(board, answer.exists, answer.reason)))
+        print(notation.compact_json(notation.answer_dict(board, answer.exists, answer.reason)))
     else:
         print(f"{notation.ANSWER_WORDS[answer.exists]}: {answer.reason}")
     return exit_code(answer.exists)

@@ -58,9 +58,9 @@ def run(args: argparse.Namespace) -> int:
 
     kind = "closed" if args.closed else "open"
     try:
-        with progress_bar(f"{args.board} {kind}", unit="tours") as bar:
+        with progress_bar(f"{args.board} {kind}", unit="tours", quiet=args.quiet) as bar:
             asked = options_of(args, "closed", "start", "seed", "db", "workers", "method")
-            r = generate(args.board, args.count, progress=None if args.quiet else bar, **asked)
+            r = generate(args.board, args.count, progress=bar, **asked)
     except KeyboardInterrupt:
         err("interrupted: the tours stored so far are kept; run the same command to continue")
         return 130

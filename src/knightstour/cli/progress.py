@@ -1,12 +1,20 @@
 """The one progress bar of the command line, drawn by tqdm on stderr when it is a terminal.
 
 The library reports progress through a plain callback ``progress(done, total)`` (pictures,
-``generate``, ``warm``); :func:`progress_bar` makes one, or gives None when nobody would see it.
+``generate``, ``warm``); :func:`progress_bar` makes one, or gives None when nobody would see it
+(the stream is not a terminal) or nobody wants it (``--quiet``).
 
 >>> import io
+>>> class Terminal(io.StringIO):
+...     def isatty(self) -> bool:
+...         return True
 >>> with progress_bar("GIF", stream=io.StringIO()) as progress:
 ...     progress is None
 True
+>>> screen = Terminal()
+>>> with progress_bar("warm", stream=screen, delay=0, quiet=True) as progress:
+...     progress is None, screen.getvalue()
+(True, '')
 """
 
 from __future__ import annotations
@@ -26,12 +34,18 @@ DELAY, INTERVAL = 0.5, 0.1
 
 @contextmanager
 def progress_bar(
-    label: str, *, stream: IO[str] | None = None, unit: str = "it", delay: float = DELAY
+    label: str,
+    *,
+    stream: IO[str] | None = None,
+    unit: str = "it",
+    delay: float = DELAY,
+    quiet: bool = False,
 ) -> Iterator[Progress | None]:
     """A callback ``progress(done, total)`` drawing a bar on ``stream`` (stderr), or None when
-    the stream is not a terminal. The bar shows only for work that lasts ``delay`` seconds."""
+    ``quiet`` or when the stream is not a terminal: then nothing at all is drawn. The bar shows
+    only for work that lasts ``delay`` seconds."""
     out = sys.stderr if stream is None else stream
-    if not out.isatty():
+    if quiet or not out.isatty():
         yield None
         return
     from tqdm import tqdm

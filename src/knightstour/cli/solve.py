@@ -93,6 +93,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _no_tour(args: argparse.Namespace, board: Any, answer: bool | None, reason: str) -> None:
     if args.format == "json":
-        print(notation.compact_json(notation.no_tour_dict(board, answer, reason)))
+        print(notation.compact_json(notation.answer_dict(board, answer, reason)))
     else:
         print(f"{'no tour' if answer is False else 'gave up'}: {reason}")

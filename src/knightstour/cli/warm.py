@@ -26,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
     """Compile, printing each step with its seconds and the total."""
     from knightstour.warm import warm
 
-    with progress_bar("warm", unit="kernels", delay=0) as bar:
-        steps = warm(progress=None if args.quiet else bar)
+    with progress_bar("warm", unit="kernels", delay=0, quiet=args.quiet) as bar:
+        steps = warm(progress=bar)
     width = max((len(name) for name, _ in steps), default=5)
     for name, seconds in steps:
         print(f"{name:<{width}}  {seconds:6.2f} s")

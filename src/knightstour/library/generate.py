@@ -59,8 +59,9 @@ from knightstour.existence import exists
 from knightstour.library import canonical as cf
 from knightstour.library.store import DEFAULT_DB, Batch, Library
 from knightstour.progress import Progress
+from knightstour.theory import start_mask
 
-__all__ = ["GENERATE_METHODS", "GenerateResult", "Plan", "generate", "run_batch", "start_squares"]
+__all__ = ["GENERATE_METHODS", "GenerateResult", "Plan", "generate", "run_batch", "walk_starts"]
 
 GENERATE_METHODS = ("auto", "warnsdorff", "backtrack")
 #: Batches in a row without a new tour after which a run gives up (the methods have found all
@@ -168,7 +169,7 @@ def run_batch(plan: Plan, first: int, count: int | None = None) -> Batch:
     walk order, validated.
 
     >>> b = Board(6, 6)
-    >>> plan = Plan(6, 6, False, start_squares(b, None, False), "backtrack", seed=1, batch=2)
+    >>> plan = Plan(6, 6, False, walk_starts(b, None, False), "backtrack", seed=1, batch=2)
     >>> batch = run_batch(plan, 0)
     >>> len(batch) > 0 and batch.validated
     True
@@ -220,21 +221,20 @@ def _worker_batch(args: tuple[Plan, int, int]) -> Batch:
 # -- choosing ------------------------------------------------------------------------------
 
 
-def start_squares(board: Board, start: int | None, closed: bool) -> tuple[int, ...]:
-    """The squares walks start from: ``start``, or every square a tour can start on.
+def walk_starts(board: Board, start: int | None, closed: bool) -> tuple[int, ...]:
+    """The squares walks start from: ``start``, or every square theory allows a tour from.
 
-    >>> start_squares(Board(5, 5), None, False)[:4]   # corner colour only on odd boards
+    :func:`knightstour.theory.start_mask` asks the theory once per class of squares on big
+    boards, so this is quick on a board of a million squares.
+
+    >>> walk_starts(Board(5, 5), None, False)[:4]   # corner colour only on odd boards
     (0, 2, 4, 6)
+    >>> walk_starts(Board(4, 10_001), None, False)[:4]   # the outer lines only on 4 x n boards
+    (0, 3, 4, 7)
     """
     if start is not None:
         return (start,)
-    if closed:
-        return tuple(range(board.area))
-    if board.area > 40_000:
-        if board.area % 2:
-            return tuple(s for s in range(board.area) if board.colour(s) == 0)
-        return tuple(range(board.area))
-    return tuple(s for s in range(board.area) if exists(board, s).exists is not False)
+    return tuple(np.flatnonzero(start_mask(board, closed)).tolist())
 
 
 def choose_method(board: Board, closed: bool, starts: tuple[int, ...], seed: int) -> str:
@@ -479,7 +479,7 @@ def _generate(
     t0 = time.perf_counter()
     lib.reserve_write_cache()
     run = lib.resumable_run(b, closed, s, method, seed, count)
-    starts = start_squares(b, s, closed)
+    starts = walk_starts(b, s, closed)
     if not starts:
         raise NoTourError(f"no square of {b.spec} starts a tour")
     if run is None:

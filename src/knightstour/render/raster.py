@@ -152,7 +152,9 @@ def write_gif(
     if not 0 <= loop <= 65535:
         raise InvalidInputError(f"loop must be 0 (for ever) to 65535, got {loop}")
     indices = tour.indices.tolist()
-    anim = _Animation(tour.board, size, coordinates, style, colors, gradient, len(indices) - 1)
+    anim = _Animation(
+        tour.board, size, coordinates, style, colors, gradient=gradient, moves=len(indices) - 1
+    )
     with _target(file) as f:
         return anim.write(
             f, indices, tour.closed, frame_ms, final_ms, moves_per_frame, knight, loop, progress
@@ -438,17 +440,10 @@ def _dashes(
 class _Animation(_Raster):
     """A GIF drawn on one palette image, written a changed rectangle at a time."""
 
-    def __init__(
-        self,
-        board: Board,
-        size: int | None,
-        coordinates: bool,
-        style: str,
-        colors: Mapping[str, str] | None,
-        gradient: bool | Sequence[str],
-        moves: int,
-    ) -> None:
-        super().__init__(board, size, coordinates, style, colors, supersample=False)
+    def __init__(self, *picture: Any, gradient: bool | Sequence[str], moves: int) -> None:
+        """``picture``: the board, size, coordinates, style and colours, as for :class:`_Raster`
+        (never supersampled: a GIF's squares are whole pixels)."""
+        super().__init__(*picture, supersample=False)
         self.bounds, band_cols = self.band_colors(moves, gradient)
         # The palette: the named colours, a ramp for smooth label text, then the bands.
         names = list(self.colors)

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
-#: Every array argument: int32 (int64 for ``mark`` and ``meta``, uint8 for ``vis``).
+#: Every array argument: int32 (int64 for ``mark`` and ``meta``, uint8 for ``vis``). Scalar
+#: squares are int32 and depths int64 in every call between kernels, so each compiles once.
 Array = np.ndarray
 
 __kernels__ = (
@@ -398,16 +399,19 @@ def start(
                 d += 1
         deg[q] = d
         if d <= 1:
-            _low_add(q, low_list, low_pos, meta)
-    _visit(first, nbr, vis, deg, low_list, low_pos, info, meta)
+            _low_add(np.int32(q), low_list, low_pos, meta)
     path[0] = first
+    # squares are int32 (read from the tables) and depths int64 (from ``meta``) in every call,
+    # so each kernel compiles once
+    _visit(path[0], nbr, vis, deg, low_list, low_pos, info, meta)
     meta[_DEPTH] = 0
     ci[0] = 0
     size = meta[_SIZE]
     if size == 1:
         ncand[0] = 0
         return
-    ncand[0] = _expand(0, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta)
+    depth = meta[_DEPTH]
+    ncand[0] = _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta)
 
 
 def run(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 from knightstour.solvers import METHODS, REGISTRY, Solution, SolveRequest
-from knightstour.solvers.warnsdorff import default_start
+from knightstour.solvers.warnsdorff import default_start, honours_seed
 
 __all__ = ["Strategy", "auto", "default_start", "strategies"]
 
@@ -118,7 +118,10 @@ def _request_for(strategy: Strategy, request: SolveRequest) -> SolveRequest | No
         changes["deadline"] = time.monotonic() + EXACT_SECONDS
     if "deadline" not in takes:
         changes["deadline"] = None
-    return request.replace(**changes)
+    sub = request.replace(**changes)
+    if strategy.method == "warnsdorff" and not honours_seed(sub):
+        sub = sub.replace(seed=None)  # a fixed walk: the seed is for the random walks after it
+    return sub
 
 
 def _run(strategy: Strategy, request: SolveRequest) -> Solution:

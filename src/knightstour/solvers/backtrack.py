@@ -34,7 +34,7 @@ from knightstour.board import Board
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 from knightstour.solvers import Solution, SolveRequest, _jit, _search
 from knightstour.solvers._search import EXHAUSTED, FOUND
-from knightstour.theory import obstruction
+from knightstour.theory import describe_tour, four_wide, obstruction, on_outer_line
 
 __all__ = ["Search", "backtrack", "exact_search", "luby"]
 
@@ -80,10 +80,9 @@ class Search:
         idx = np.arange(n)
         self.info = np.zeros((3, n), dtype=np.int32)
         self.info[0] = idx  # tie-break among equal Warnsdorff counts: lower rank first
-        self.info[1] = (idx % board.width + idx // board.width) & 1  # colour
-        independent = _independent_lines(board)
-        if independent is not None and sum(board.leaper) % 2 == 1:
-            self.info[2] = independent
+        self.info[1] = board.colour(idx)
+        if four_wide(board):  # the outer lines: no move joins two of their squares
+            self.info[2] = on_outer_line(board, idx)
         self.meta = np.zeros(16, dtype=np.int64)
         #: positions examined by every search so far
         self.nodes = 0
@@ -212,20 +211,6 @@ class _Portfolio:
         )
 
 
-def _independent_lines(board: Board) -> np.ndarray | None:
-    """The two outer lines of a knight's board four wide: no move joins two of their squares.
-
-    Half the squares, so a tour alternates between them and the inner lines but for one move
-    (the argument behind the 4 x n theorem); the search uses it to prune.
-    """
-    if board.leaper != (1, 2) or 4 not in (board.width, board.height):
-        return None
-    idx = np.arange(board.area)
-    x, y = idx % board.width, idx // board.width
-    outer = (y == 0) | (y == 3) if board.height == 4 else (x == 0) | (x == 3)
-    return outer.astype(np.int32)
-
-
 @dataclass(frozen=True)
 class _Plan:
     first: int
@@ -256,17 +241,6 @@ def _plans(search: Search, start: int | None, end: int | None, closed: bool) -> 
     # a corner-like square first: fewest moves, nearest a1
     for q in sorted(squares, key=lambda q: (search.degree(q), q)):
         yield _Plan(q, None)
-
-
-def _describe(b: Board, start: int | None, end: int | None, closed: bool) -> str:
-    name = b.square_name
-    what = "closed tour" if closed else "tour"
-    where = ""
-    if start is not None:
-        where += f" from {name(start)}"
-    if end is not None:
-        where += f" to {name(end)}"
-    return f"no {what}{where} on {b.spec}"
 
 
 def _orient(
@@ -324,8 +298,9 @@ def exact_search(
         if path is not None:
             return _orient(board, path, start, end, closed)
     raise NoTourError(
-        f"exhaustive search: {_describe(board, start, end, closed)} "
-        f"({portfolio.nodes:,} positions examined)"
+        f"exhaustive search: no {describe_tour(board, start, end, closed)} "
+        f"({portfolio.nodes:,} positions examined)",
+        positions=portfolio.nodes,
     )
 
 

@@ -384,7 +384,8 @@ def _grid(board: Board, s: int) -> np.ndarray:
     o0 = P[root_i, root_j] ^ Q ^ Q[root_i]
     orient = P ^ o0[:, None]
     flag_h = fBR ^ orient  # block (i, j) runs BR from a1 to a2
-    flag_v = (fTL ^ orient)[:, 0]  # block (i, 0) runs TL from a1 to a2
+    # block (i, 0) runs TL from a1 to a2; contiguous, so that grid_walk compiles once
+    flag_v = np.ascontiguousarray((fTL ^ orient)[:, 0])
 
     out = np.empty(board.size, dtype=np.int32)
     toucher = None
@@ -615,10 +616,10 @@ def _thin(board: Board, s: int, closed: bool) -> np.ndarray:
             if closed:
                 raise NoTourError(f"no closed tour on {board.spec}")
             plan = _thin_plan(h, W, sx, sy)
-            if plan is None:
-                raise SearchFailedError(
+            if plan is None:  # theory promised this tour by construction: a bug if missing
+                raise InternalError(
                     f"divide has no block plan for a tour from {board.square_name(s)} on "
-                    f"{board.spec}"
+                    f"{board.spec}, though theory says one is built there"
                 )
             mirror, flip = plan.mirror, plan.flip
             k = plan.k

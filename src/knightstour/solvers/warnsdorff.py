@@ -39,7 +39,7 @@ from knightstour.errors import InvalidInputError, SearchFailedError
 from knightstour.solvers import Solution, SolveRequest, _jit, _kernels
 from knightstour.solvers._kernels import TIEBREAK_CODES
 
-__all__ = ["DEFAULT_TIEBREAK", "TIEBREAKS", "Walker", "default_start", "warnsdorff"]
+__all__ = ["DEFAULT_TIEBREAK", "TIEBREAKS", "Walker", "default_start", "honours_seed", "warnsdorff"]
 
 TIEBREAKS: tuple[str, ...] = tuple(TIEBREAK_CODES)
 DEFAULT_TIEBREAK = "center"
@@ -61,6 +61,17 @@ def default_start(board: Board) -> int:
     if moves:
         return min(moves, key=lambda q: (moves[q], q))
     return next(board.squares())
+
+
+def honours_seed(request: SolveRequest) -> bool:
+    """Whether Warnsdorff's rule uses the request's seed: for random ties, and for the repeated
+    (random-tie) walks of a closed tour or a tour to an end square. Else a seed would be ignored,
+    so :func:`warnsdorff` refuses it.
+
+    >>> honours_seed(SolveRequest(Board(8, 8), tiebreak="random")), honours_seed(SolveRequest(Board(8, 8)))
+    (True, False)
+    """
+    return request.closed or request.end is not None or request.tiebreak == "random"
 
 
 @dataclass
@@ -147,6 +158,12 @@ def warnsdorff(request: SolveRequest, /, *, attempts: int | None = None) -> Solu
     """
     board, end, closed = request.board, request.end, request.closed
     tb = request.tiebreak or DEFAULT_TIEBREAK
+    if request.seed is not None and not honours_seed(request):
+        raise InvalidInputError(
+            f"the seed would be ignored: with {tb} ties an open tour is one fixed walk, and a "
+            f"seed steers only random ties (and the retries of closed tours and fixed ends): "
+            f"add tiebreak='random' (--tiebreak random), or leave out the seed"
+        )
     n_attempts = attempts if attempts is not None else DEFAULT_ATTEMPTS
     if isinstance(n_attempts, bool) or not isinstance(n_attempts, int) or n_attempts < 1:
         raise InvalidInputError(f"attempts must be at least 1, got {n_attempts!r}")

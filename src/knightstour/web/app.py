@@ -31,8 +31,8 @@ False
 
 from __future__ import annotations
 
-import contextlib
 import io
+import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -53,7 +53,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from knightstour import __version__
 from knightstour.board import Board, parse_board
 from knightstour.errors import InvalidInputError, KnightsTourError, NoTourError, SearchFailedError
-from knightstour.notation import no_tour_dict
+from knightstour.notation import answer_dict
 
 __all__ = ["Limits", "create_app"]
 
@@ -248,31 +248,33 @@ _compiling = threading.Lock()
 
 
 def ensure_compiled() -> None:
-    """Compile the searches once per process (several seconds on a fresh install).
+    """Load the searches' compiled kernels once per process: the solver steps of
+    :func:`knightstour.warm.warm` (:data:`~knightstour.warm.SOLVER_STEPS`).
 
-    Called before every search, so that a time cap bounds the search and not the compiler:
-    without it the first request after start-up could give up before it began.
+    Called in a background thread at start-up and before every search, so that a time cap
+    bounds the search and not the loading: without it the first request after start-up could
+    give up before it began. The install step (``knightstour warm``) has filled the cache, so
+    this loads it (under a second); on an install that skipped it, it compiles them first. A
+    failure is logged, never a request's error: the search itself says what is wrong.
     """
     if _compiled.is_set():
         return
     with _compiling:
         if _compiled.is_set():
             return
-        import knightstour as kt
-        from knightstour.solvers.backtrack import exact_search
+        from knightstour.warm import SOLVER_STEPS, warm
 
         try:
-            exact_search(Board(5, 5), 0)
-            kt.solve("30x30", start="a1", method="warnsdorff")
-            kt.solve("8x8", start="a1", closed=True)
+            warm(only=SOLVER_STEPS)
+        except Exception:  # best effort: a search that needs a kernel loads it itself
+            logging.getLogger(__name__).exception("warming up the searches failed")
         finally:
             _compiled.set()
 
 
 def _warm_up() -> None:
-    """Compile the searches in the background so that the first request does not wait."""
-    with contextlib.suppress(Exception):  # best effort: a request that needs it will say more
-        ensure_compiled()
+    """Load the searches' kernels in the background so that the first request does not wait."""
+    ensure_compiled()
 
 
 # -- the app ----------------------------------------------------------------------------------
@@ -281,7 +283,8 @@ def _warm_up() -> None:
 def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
     """The FastAPI app: the JSON API under ``/api``, the page at ``/``, static files.
 
-    ``warm`` compiles the searches in a background thread at start-up.
+    ``warm`` loads the searches' compiled kernels in a background thread at start-up
+    (:func:`ensure_compiled`; a search that comes first waits for it).
 
     >>> app = create_app(Limits(max_squares=400), warm=False)
     >>> app.state.limits.max_squares, "/api/solve" in app.openapi()["paths"]
@@ -360,6 +363,10 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
 
     # -- the API ------------------------------------------------------------------------------
 
+    def api_get(path: str, model: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """``@app.get`` for an operation of the JSON API: tagged, its answer and errors typed."""
+        return app.get(path, tags=["api"], response_model=model, responses=_ERRORS)
+
     @app.get("/api/limits", tags=["api"])
     async def limits_() -> dict[str, float]:
         """The server's limits: board caps (squares), time caps (seconds), workers."""
@@ -407,9 +414,9 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
                     seed=sd, time_limit=cap,
                 )  # fmt: skip
             except NoTourError as err:
-                return no_tour_dict(b, False, err.reason)
+                return answer_dict(b, False, err.reason)
             except SearchFailedError as err:
-                return no_tour_dict(b, None, str(err))
+                return answer_dict(b, None, str(err))
             return tour.to_dict()
 
         t0 = time.perf_counter()
@@ -417,12 +424,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         ms = (time.perf_counter() - t0) * 1000
         return JSONResponse(data, headers={"Server-Timing": f"solve;dur={ms:.1f}"})
 
-    @app.get(
-        "/api/exists",
-        tags=["api"],
-        response_model=ExistsOut,
-        responses=_ERRORS,
-    )
+    @api_get("/api/exists", ExistsOut)
     async def exists_(
         board: BoardQ,
         start: StartQ = "",
@@ -434,14 +436,9 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
 
         b = parse_board(board)
         answer = exists(b, _opt(start), end=_opt(end), closed=_flag("closed", closed), search=False)
-        return JSONResponse(no_tour_dict(b, answer.exists, answer.reason))
+        return JSONResponse(answer_dict(b, answer.exists, answer.reason))
 
-    @app.get(
-        "/api/puzzle",
-        tags=["api"],
-        response_model=PuzzleOut,
-        responses=_ERRORS,
-    )
+    @api_get("/api/puzzle", PuzzleOut)
     async def puzzle_(
         request: Request,
         board: BoardQ,
