@@ -196,11 +196,6 @@ def run_batch(plan: Plan, first: int, count: int | None = None) -> Batch:
     return Batch(board, plan.closed, keys, codes, starts, ends, seeds).head(found).validate()
 
 
-def _worker_init(plan: Plan) -> None:
-    _die_with_parent()
-    _arrays(plan)
-
-
 def _die_with_parent() -> None:
     """On Linux, have the kernel end this worker when the process that started it dies (say by
     ``kill -9``), rather than let it find out at its next write."""
@@ -213,9 +208,139 @@ def _die_with_parent() -> None:
         pass
 
 
-def _worker_batch(args: tuple[Plan, int, int]) -> Batch:
-    plan, first, count = args
-    return run_batch(plan, first, count)
+def _worker_main(conn: Any, plan: Plan) -> None:
+    """A worker process: batches asked for on its own pipe, answered on it in the order asked.
+
+    Ctrl-C reaches the whole process group: the worker ignores it and the parent, which stops
+    the run, ends the workers.
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    _arrays(plan)
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):  # the parent closed the pipe or died
+            return
+        if job is None:
+            return
+        number, new_plan, first, count = job
+        plan = new_plan or plan
+        try:
+            conn.send((number, run_batch(plan, first, count), None))
+        except Exception as e:  # a bug: reported to the parent, which raises it
+            conn.send((number, None, f"{type(e).__name__}: {e}"))
+
+
+class _Workers:
+    """Worker processes, each with a pipe of its own to this process.
+
+    Nothing is shared between the processes but their own pipe, so ending them (at the end of a
+    run, or on Ctrl-C) never waits on a lock a worker held when it was stopped, as a
+    ``multiprocessing.Pool`` can. Jobs go round the workers in turn; a thread of this process
+    reads every answer as soon as it comes (a worker never waits for this one to finish storing),
+    tagged with its job's number, so answers to jobs dropped by :meth:`_Batches.switch` are
+    skipped.
+    """
+
+    def __init__(self, n: int, plan: Plan) -> None:
+        import multiprocessing as mp
+        import threading
+
+        # not "fork": forking a process that runs threads (a server, a thread pool) can copy a
+        # held lock into a worker, which then never answers; a fresh forkserver has no threads
+        methods = mp.get_all_start_methods()
+        ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+        self.procs: list[Any] = []
+        self.conns: list[Any] = []
+        self.plans: list[Plan] = []  # the plan each worker has: sent again only when it changes
+        self.answers: dict[int, tuple[Batch | None, str | None]] = {}
+        self.lost = False  # a worker ended unexpectedly
+        self.stopping = False
+        self.jobs = 0
+        self.ready_signal = threading.Condition()
+        for _ in range(n):
+            here, there = ctx.Pipe()
+            proc = ctx.Process(target=_worker_main, args=(there, plan), daemon=True)
+            proc.start()
+            there.close()
+            self.procs.append(proc)
+            self.conns.append(here)
+            self.plans.append(plan)
+        self.reader = threading.Thread(target=self._read_all, name="generate-answers", daemon=True)
+        self.reader.start()
+
+    def submit(self, plan: Plan, first: int, count: int) -> _Job:
+        """Ask the next worker in turn for walks ``first`` … ``first + count - 1``."""
+        number = self.jobs
+        self.jobs += 1
+        worker = number % len(self.conns)
+        new = None if plan is self.plans[worker] else plan
+        self.plans[worker] = plan
+        self.conns[worker].send((number, new, first, count))
+        return _Job(self, number)
+
+    def _read_all(self) -> None:
+        from multiprocessing.connection import wait
+
+        live = list(self.conns)
+        while live and not self.stopping:
+            for conn in wait(live, timeout=0.2):
+                try:
+                    number, batch, error = conn.recv()
+                except (EOFError, OSError):
+                    live.remove(conn)
+                    with self.ready_signal:
+                        self.lost = not self.stopping
+                        self.ready_signal.notify_all()
+                    continue
+                with self.ready_signal:
+                    self.answers[number] = (batch, error)
+                    self.ready_signal.notify_all()
+
+    def close(self) -> None:
+        """End the workers at once: what they are still making is not wanted.
+
+        They hold no lock of this process, so killing them leaves nothing waiting.
+        """
+        self.stopping = True
+        for proc in self.procs:
+            proc.kill()
+        for proc in self.procs:
+            proc.join()
+        self.reader.join()
+        for conn in self.conns:
+            conn.close()
+
+
+@dataclass
+class _Job:
+    """A batch asked of a worker."""
+
+    workers: _Workers
+    number: int
+
+    def ready(self) -> bool:
+        """Whether the answer has come."""
+        with self.workers.ready_signal:
+            return self.number in self.workers.answers
+
+    def get(self) -> Batch:
+        """The batch (waiting for it)."""
+        w = self.workers
+        with w.ready_signal:
+            while self.number not in w.answers:
+                if w.lost:
+                    raise InternalError("a generate worker process ended unexpectedly")
+                w.ready_signal.wait(0.5)
+            batch, error = w.answers.pop(self.number)
+            for stale in [n for n in w.answers if n < self.number]:  # jobs dropped earlier
+                del w.answers[stale]
+        if batch is None:
+            raise InternalError(f"a generate worker failed: {error}")
+        return batch
 
 
 # -- choosing ------------------------------------------------------------------------------
@@ -308,7 +433,7 @@ class _Batches:
         self.plan = plan
         self.next = first  # the first walk not yet taken
         self.max_workers = workers
-        self.pool: Any = None
+        self.pool: _Workers | None = None
         #: batches after ``next``, in walk order: (first walk, walks, a Batch or a worker's job)
         self.slots: deque[tuple[int, int, Any]] = deque()
         self.jobs = 0  # slots that are a worker's job
@@ -352,7 +477,7 @@ class _Batches:
             return
         if tours_left * seconds / tours_done <= POOL_AFTER_SECONDS:
             return
-        self.pool = _pool(self.max_workers, self.plan)
+        self.pool = _Workers(self.max_workers, self.plan)
         self._submit()
 
     def _submit(self) -> None:
@@ -360,7 +485,7 @@ class _Batches:
             return
         end = self.slots[-1][0] + self.slots[-1][1] if self.slots else self.next
         while self.jobs < 2 * self.max_workers:
-            job = self.pool.apply_async(_worker_batch, ((self.plan, end, self.plan.batch),))
+            job = self.pool.submit(self.plan, end, self.plan.batch)
             self.slots.append((end, self.plan.batch, job))
             self.jobs += 1
             end += self.plan.batch
@@ -375,18 +500,7 @@ class _Batches:
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-
-
-def _pool(n: int, plan: Plan) -> Any:
-    import multiprocessing as mp
-
-    # not "fork": forking a process that runs threads (a server, a thread pool) can copy a held
-    # lock into a worker, which then never answers; a fresh forkserver has no such threads
-    methods = mp.get_all_start_methods()
-    method = "forkserver" if "forkserver" in methods else "spawn"
-    return mp.get_context(method).Pool(n, initializer=_worker_init, initargs=(plan,))
+            self.pool.close()
 
 
 def _cores() -> int:
