@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -11,7 +13,9 @@ import knightstour as kt
 from conftest import assert_is_partial_path, assert_is_tour
 from enumerator import count_tours, tour_ends, tour_exists
 from knightstour import Board, NoTourError, SearchFailedError
-from knightstour.solvers.backtrack import exact_search
+from knightstour.solvers import backtrack as backtrack_module
+from knightstour.solvers._search import FOUND
+from knightstour.solvers.backtrack import Search, exact_search
 
 TINY = [Board(w, h) for w in range(1, 21) for h in range(w, 21) if w * h <= 20]
 
@@ -187,3 +191,40 @@ def test_seed_reproducible() -> None:
     a = exact_search(Board(5, 10), 6, seed=3)
     b = exact_search(Board(5, 10), 6, seed=3)
     assert np.array_equal(a, b)
+
+
+# -- issue 11, item 17: small exact searches pay no compiled-code overhead
+
+
+def test_small_exact_searches_never_import_numba() -> None:
+    """``solve 10x3 --closed``, 8x8 closed backtrack, 6x6 backtrack: answered interpreted."""
+    code = (
+        "import sys, knightstour as kt\n"
+        "kt.solve('10x3', closed=True)\n"
+        "kt.solve('8x8', start='a1', method='backtrack', closed=True)\n"
+        "kt.solve('6x6', method='backtrack')\n"
+        "kt.solve('8x8', end='a1', method='backtrack')\n"
+        "print('numba' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_interpreted_search_switches_to_compiled_on_the_same_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A search that outlasts INTERPRETED_SECONDS goes on compiled, finding the same tour."""
+    board = Board(6, 6)
+
+    def path(seconds: float) -> tuple[list[int], bool]:
+        monkeypatch.setattr(backtrack_module, "INTERPRETED_SECONDS", seconds)
+        monkeypatch.setattr(backtrack_module, "INTERPRETED_CHUNK", 3)
+        s = Search(board, compiled=False)
+        s.begin(14, None)
+        assert s.advance(10**6) == FOUND
+        return s.path.tolist(), s.compiled
+
+    switched, interpreted = path(0.0), path(1e9)
+    assert switched[1] and not interpreted[1]
+    assert switched[0] == interpreted[0]
+    assert Search(board).compiled  # once loaded, the compiled kernels are used from the start

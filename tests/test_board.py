@@ -140,3 +140,43 @@ def test_holes_and_other_leapers() -> None:
         b.parse_square("b2")
     camel = Board(8, 8, leaper=(1, 3))
     assert camel.moves(0) == [camel.parse_square("d2"), camel.parse_square("b4")]
+
+
+# -- issue 11, item 12: wrong types are named, never guessed at -------------------------------
+
+
+@pytest.mark.parametrize(
+    "value", [(0.5, 0), (True, 0), (0, 1.0), 3.0, None, b"c3", {0, 1}, (1, 2, 3), [0.5, 0]]
+)
+def test_parse_square_refuses_wrong_types(value: object) -> None:
+    """(0.5, 0) silently became a1, (True, 0) b1, b'c3' a square off the board."""
+    with pytest.raises(KnightsTourError, match="start must be a square"):
+        Board(8, 8).parse_square(value, argument="start")  # type: ignore[arg-type]
+
+
+def test_numpy_integers_are_integers() -> None:
+    b = Board(np.int64(8), np.int32(8))  # type: ignore[arg-type]
+    assert b == Board(8, 8) and type(b.width) is int
+    assert b.parse_square(np.int64(3)) == 3 and b.parse_square((np.int8(1), np.int64(2))) == 17
+    assert parse_board(np.int64(5)) == Board(5, 5)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Board(10**5000, 1),
+        lambda: parse_board("9" * 5000),
+        lambda: parse_board("8x" + "9" * 5000),
+        lambda: Board(8, 8).parse_square("a" + "1" * 100_000),
+        lambda: Board(8, 8).parse_square("a" * 100_000 + "1"),
+        lambda: Board(8, 8).parse_square("1" * 5000 + ",0"),
+        lambda: Board(8, 8).parse_square(10**5000),
+        lambda: Board(8, 8, holes=frozenset({0.5})),  # type: ignore[arg-type]
+        lambda: Board(8, 8, leaper=(1.0, 2)),  # type: ignore[arg-type]
+    ],
+)
+def test_huge_and_odd_values_are_short_clean_errors(make: object) -> None:
+    """Python's 4,300-digit limit once escaped as a bare ValueError (exit 70)."""
+    with pytest.raises(KnightsTourError) as e:
+        make()  # type: ignore[operator]
+    assert len(str(e.value)) < 200, str(e.value)

@@ -292,3 +292,147 @@ def test_warm_quiet_draws_no_bar(
     assert main(["warm", *(["--quiet"] if quiet else [])]) == 0
     assert (calls != [None]) is drawn
     assert bool(screen.getvalue()) is drawn, screen.getvalue()
+
+
+# -- issue 11: JSON edge cases, reading with a limit, CSV fields, start == end, every problem --
+
+#: Inputs that read past a limit: too deep, an integer too long, a square name too long.
+EDGE_JSON = {
+    "nesting": "[" * 100_000,
+    "digits": '{"width": ' + "9" * 5000 + ', "height": 5, "path": ["a1"]}',
+    "long square": '{"width": 5, "height": 5, "path": ["a' + "1" * 100_000 + '"]}',
+    "long file letters": '{"width": 5, "height": 5, "path": ["' + "a" * 100_000 + '1"]}',
+}
+
+
+@pytest.mark.parametrize("name", EDGE_JSON)
+def test_validate_and_import_json_edge_cases_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    """Issue 11, item 1: these were exit 70 (RecursionError, int digits) in validate and import."""
+    f = tmp_path / "t.json"
+    f.write_text(EDGE_JSON[name])
+    for argv in (
+        ["validate", str(f)],
+        ["library", "import", str(f), "--db", str(tmp_path / "t.db"), "--format", "jsonl"],
+    ):
+        code, _out, err = run(capsys, *argv)
+        assert code == 2, (argv, err)
+        assert len(err.strip().splitlines()) == 1 and len(err) < 300, err
+        assert "internal error" not in err and str(f) in err
+
+
+def test_import_csv_edge_cases_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    head = "width,height,closed,method,path\n"
+    rows = {
+        "digits": f"{'9' * 5000},5,false,x,a1\n",
+        "long square": "5,5,false,x,a" + "1" * 100_000 + "\n",
+        "nul": "5,5,false,x,a1\0\n",  # csv.Error "line contains NUL": once exit 70
+    }
+    for name, row in rows.items():
+        f = tmp_path / f"{name.replace(' ', '_')}.csv"
+        f.write_text(head + row)
+        code, _out, err = run(capsys, "library", "import", str(f), "--db", str(tmp_path / "t.db"))
+        assert code == 2 and len(err.strip().splitlines()) == 1 and len(err) < 300, (name, err)
+
+
+def test_validate_sizes_work_by_the_file(tmp_path: Path) -> None:
+    """Issue 11, item 8: two squares on 10,000 x 10,000 once took 899 MB (a count a square)."""
+    import tracemalloc
+
+    data = {"width": 10_000, "height": 10_000, "path": ["a1", "b3"]}
+    tracemalloc.start()
+    try:
+        with pytest.raises(kt.InvalidTourError) as e:
+            kt.Tour.from_dict(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MiB"
+    assert "99,999,998 squares are never visited: b1, c1" in str(e.value)
+
+
+def test_validate_reads_with_a_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 11, item 8: /dev/zero was read until memory ran out; now refused at once."""
+    code, _out, err = run(capsys, "validate", "/dev/zero")
+    assert code == 2 and "NUL" in err and len(err.strip().splitlines()) == 1
+    from knightstour.notation import read_text
+
+    big = io.BytesIO(b"[" + b" " * 5000 + b"]")
+    with pytest.raises(kt.InvalidInputError, match="larger than 1,000 bytes"):
+        read_text(big, "big.json", limit=1000)
+
+
+def test_import_reads_lines_with_a_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from knightstour.library import Library
+    from knightstour.library import io as lio
+
+    monkeypatch.setattr(lio.notation, "read_limit", lambda: 1000)
+    endless = io.StringIO("{" + " " * 10**6)  # stands for a line without end
+    with pytest.raises(lio.ImportRejectedError, match="longer than 1,000 characters") as e:
+        lio.import_tours(Library(":memory:"), endless)
+    assert e.value.exit_code == 2
+    assert endless.tell() < 10**6  # stopped reading soon after the limit
+    with pytest.raises(lio.ImportRejectedError, match="NUL"):
+        lio.import_tours(Library(":memory:"), io.StringIO("\0" * 10**6))
+
+
+def test_csv_export_import_round_trip_on_a_big_board(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 11, item 9: a 200 x 200 path is a CSV field past the csv module's 131,072 limit."""
+    import csv
+
+    tour = kt.solve("200x200", start="a1", method="warnsdorff")
+    (tmp_path / "t.jsonl").write_text(tour.to_json() + "\n")
+    db, db2 = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    assert run(capsys, "library", "import", str(tmp_path / "t.jsonl"), "--db", db)[0] == 0
+    code, out, _ = run(capsys, "library", "export", "--db", db, "--format", "csv")
+    assert code == 0 and len(out) > 131_072
+    (tmp_path / "t.csv").write_text(out)
+    code, out, err = run(capsys, "library", "import", str(tmp_path / "t.csv"), "--db", db2)
+    assert code == 0 and "1 new" in out, err
+    assert csv.field_size_limit() == 131_072  # the process-wide limit is put back
+
+
+@pytest.mark.parametrize("command", ["exists", "solve"])
+def test_start_equal_to_end_is_bad_input(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """Issue 11, item 20: --start a1 --end a1 was exit 1 (an answer); it is bad input."""
+    code, _out, err = run(capsys, command, "8x8", "--start", "a1", "--end", "a1")
+    assert code == 2 and "same square" in err and len(err.strip().splitlines()) == 1
+    assert run(capsys, "exists", "1x1", "--start", "a1", "--end", "a1")[0] == 0
+
+
+def test_validate_names_every_disagreement(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 11, item 20: validate stopped at "'path' and 'xy' disagree"."""
+    data = json.loads(kt.solve("5x5", start="a1").to_json())
+    data["xy"][3], data["xy"][7] = data["xy"][7], data["xy"][3]
+    data["path"][10], data["path"][11] = data["path"][11], data["path"][10]
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "validate", str(f))
+    assert code == 1
+    for move in (4, 8, 11, 12):
+        assert f"move {move}: 'path' says" in out, out
+    assert "not a knight's move" in out  # and the path's own problems too
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "9" * 5000],
+        ["exists", "8x" + "9" * 5000],
+        ["exists", "8x8", "--start", "a" + "1" * 5000],
+        ["exists", "8x8", "--end", "1" * 5000 + ",0"],
+        ["solve", "8x8", "--seed", "1" * 5000],
+    ],
+    ids=["board", "height", "square", "xy", "seed"],
+)
+def test_huge_numbers_in_arguments_are_short_clean_errors(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """Found by fuzzing (issue 11): 5,000-digit boards and squares were exit 70."""
+    code, _out, err = run(capsys, *argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and len(err) < 200, err

@@ -276,3 +276,79 @@ def test_a_missing_block_plan_is_a_bug_not_a_failed_search(monkeypatch) -> None:
     monkeypatch.setattr(D, "_thin_plan", lambda *args: None)
     with pytest.raises(kt.InternalError, match="no block plan for a tour from a1 on 4x30"):
         divide(board, 0)
+
+
+# -- issue 11, item 8: refused up front with a true estimate of the memory the construction needs
+
+
+@pytest.mark.parametrize("spec", ["3x700000000", "700000000x3", "4x500000000", "40000x40000"])
+def test_divide_refuses_up_front_with_its_true_need(
+    spec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thin boards need ~11 B a square (a successor array and the path), not 9: 3x700000000 was
+    let through by a 9 B estimate and ran out of memory at 3.65 GB under a 4 GB limit."""
+    import knightstour.board as board_module
+    from knightstour.solvers import divide as divide_module
+
+    board = kt.parse_board(spec)
+    need = divide_module.memory_needed(board)
+    assert need >= (15 if min(board.width, board.height) < 5 else 4) * board.area
+    monkeypatch.setattr(board_module, "available_memory", lambda: int(need * 0.95))
+    monkeypatch.setattr(divide_module, "_process_limit", lambda: None)
+    with pytest.raises(kt.InvalidInputError, match="too large: the divide construction needs"):
+        kt.solve(board, method="divide")
+    monkeypatch.setattr(board_module, "available_memory", lambda: 2**62)
+    monkeypatch.setattr(divide_module, "_process_limit", lambda: int(need * 0.95))
+    with pytest.raises(kt.InvalidInputError, match="its memory limit"):
+        kt.solve(board, method="divide")
+
+
+def test_divide_memory_estimate_bounds_the_measured_peak() -> None:
+    """The estimate is at least the traced peak of solve() on a thin and a wide board."""
+    import tracemalloc
+
+    from knightstour.solvers.divide import memory_needed
+
+    for spec in ("3x400000", "4x300001", "600x700"):
+        board = kt.parse_board(spec)
+        kt.solve(board, method="divide")  # load the kernels outside the measurement
+        tracemalloc.start()
+        try:
+            kt.solve(board, method="divide")
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak <= memory_needed(board), (spec, peak / board.area)
+
+
+# -- issue 11, item 13: a time limit stops the construction, not only its start
+
+
+def test_divide_is_stopped_by_its_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled kernels are stopped at the deadline (they ran on, 1.45 s for 0.2 s)."""
+    import time
+
+    from knightstour.solvers import SolveRequest
+    from knightstour.solvers import divide as divide_module
+
+    stops: list[int] = []
+    real = divide_module._until
+
+    def slow(deadline: float | None, fn: object, *args: object) -> object:
+        def kernel(*a: object) -> object:
+            stop = a[-1]
+            while not stop[0]:  # type: ignore[index]
+                time.sleep(0.001)
+            stops.append(1)
+            return 0
+
+        return real(deadline, kernel, *args)
+
+    monkeypatch.setattr(divide_module, "_until", slow)
+    for spec in ("30x30", "3x40"):
+        request = SolveRequest(kt.parse_board(spec), start=0, deadline=time.monotonic() + 0.1)
+        t0 = time.monotonic()
+        with pytest.raises(kt.SearchFailedError, match="stopped by the time limit"):
+            divide_module.divide(request)
+        assert time.monotonic() - t0 < 1.0
+    assert len(stops) == 2

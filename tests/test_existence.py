@@ -69,6 +69,10 @@ def test_start_and_end_pairs_match_enumeration(spec: str) -> None:
     for s in b.squares():
         ends = tour_ends(b, s)
         for e in b.squares():
+            if e == s:  # bad input, not a question with answer no (issue 11, item 20)
+                with pytest.raises(kt.InvalidInputError, match="same square"):
+                    kt.exists(b, s, end=e)
+                continue
             answer = kt.exists(b, s, end=e)
             assert answer.exists is bool(ends[e]), (b.square_name(s), b.square_name(e))
 
@@ -79,6 +83,8 @@ def test_conrad_pairs_on_square_boards() -> None:
         b = Board(n, n)
         for s in b.squares():
             for e in b.squares():
+                if e == s:
+                    continue
                 answer = kt.exists(b, s, end=e)
                 if answer.exists:
                     assert "Conrad" in answer.reason
@@ -197,3 +203,36 @@ def test_start_mask_on_long_four_wide_boards_keeps_to_the_outer_lines() -> None:
     mask = start_mask(b)
     assert mask.tolist() == [verdict(b, q).exists is True for q in range(b.area)]
     assert mask.sum() == 2 * 10_001 and not mask[1] and not mask[2]
+
+
+# -- issue 11: bad input named (item 12); start == end is bad input (item 20) -----------------
+
+
+@pytest.mark.parametrize(
+    "kwargs,words",
+    [
+        ({"start": (0.5, 0)}, "start must be a square"),
+        ({"end": (1, 2.0)}, "end must be a square"),
+        ({"closed": "x"}, "closed must be True or False"),
+        ({"closed": None}, "closed must be True or False"),
+        ({"search": 1}, "search must be True or False"),
+        ({"start": "a1", "end": "a1"}, "same square, a1"),
+        ({"start": "a1", "end": (0, 0), "closed": True}, "same square, a1"),
+    ],
+)
+def test_exists_refuses_bad_arguments(kwargs: dict[str, object], words: str) -> None:
+    with pytest.raises(kt.InvalidInputError, match=words):
+        kt.exists("8x8", **kwargs)  # type: ignore[arg-type]
+
+
+def test_start_equal_to_end_is_bad_input_in_solve_and_theory() -> None:
+    from knightstour.theory import obstruction
+
+    for call in (
+        lambda: kt.solve("4x4", start="a1", end="a1"),  # before "no tour on 4x4"
+        lambda: verdict(Board(5, 5), 0, 0),
+        lambda: obstruction(Board(5, 5, holes=frozenset({12})), 0, 0),
+    ):
+        with pytest.raises(kt.InvalidInputError, match="same square"):
+            call()
+    assert kt.exists("1x1", start="a1", end="a1").exists is True

@@ -13,7 +13,7 @@ import pytest
 import knightstour as kt
 from conftest import assert_is_tour
 from knightstour import InvalidInputError, NoTourError, SearchFailedError
-from knightstour.solvers import METHODS, REGISTRY, SolveRequest
+from knightstour.solvers import METHODS, REGISTRY, SolveRequest, reversed_request
 from knightstour.solvers.backtrack import exact_search
 from knightstour.solvers.warnsdorff import honours_seed
 
@@ -64,10 +64,15 @@ def test_every_method_answers_correctly(method: str, request_: tuple) -> None:
     spec, start, end, closed = request_
     board = kt.parse_board(spec)
     # a seed goes where the method honours it (refused elsewhere: the refusal is tested apart)
-    honoured = "seed" in REGISTRY[method].takes and (
-        method != "warnsdorff"
-        or honours_seed(SolveRequest(board, end=end and board.parse_square(end), closed=closed))
+    asked = SolveRequest(
+        board,
+        start and board.parse_square(start),
+        end and board.parse_square(end),
+        closed,
     )
+    if start is None and end is not None:  # solve() searches from the end and reverses
+        asked = reversed_request(asked)
+    honoured = "seed" in REGISTRY[method].takes and (method != "warnsdorff" or honours_seed(asked))
     seed = {"seed": 1} if honoured else {}
     try:
         tour = kt.solve(board, start, end=end, closed=closed, method=method, **seed)
@@ -86,3 +91,63 @@ def test_every_method_answers_correctly(method: str, request_: tuple) -> None:
     assert_is_tour(board, tour.indices, closed=closed, start=s, end=e)
     assert tour.closed is closed
     assert tour.method == method or method == "auto"
+
+
+# -- issue 11, item 12: every wrong type of solve()'s arguments is an InvalidInputError naming it
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [
+        ({"method": ["auto"]}, "method"),
+        ({"method": None}, "method"),
+        ({"method": b"auto"}, "method"),
+        ({"tiebreak": ["first"]}, "tiebreak"),
+        ({"tiebreak": 3}, "tiebreak"),
+        ({"closed": "x"}, "closed"),
+        ({"closed": 1}, "closed"),
+        ({"closed": None}, "closed"),
+        ({"time_limit": True}, "time_limit"),
+        ({"time_limit": "1"}, "time_limit"),
+        ({"time_limit": float("nan")}, "time_limit"),
+        ({"time_limit": -1}, "time_limit"),
+        ({"seed": "1"}, "seed"),
+        ({"seed": 1.5}, "seed"),
+    ],
+)
+def test_solve_refuses_wrong_types_naming_the_argument(kwargs: dict, named: str) -> None:
+    with pytest.raises(InvalidInputError, match=named):
+        kt.solve("5x5", "a1", **kwargs)
+
+
+# -- issue 11, item 16: an end square alone is answered by reversing a search from it
+
+
+@pytest.mark.parametrize(
+    ("spec", "end", "closed", "method", "used"),
+    [
+        ("100x100", "a1", False, "auto", "warnsdorff"),  # was the exact search, 7.7 s
+        ("8x8", "c3", True, "auto", "warnsdorff"),
+        ("8x8", "h8", False, "warnsdorff", "warnsdorff"),
+        ("12x12", "a1", False, "divide", "divide"),  # divide now takes an end square alone
+        ("6x6", "b1", False, "backtrack", "backtrack"),
+    ],
+)
+def test_end_only_is_a_reversed_start(
+    spec: str, end: str, closed: bool, method: str, used: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = kt.parse_board(spec)
+    e = board.parse_square(end)
+    seen: list[SolveRequest] = []
+    inner = METHODS[method]
+
+    def spy(request: SolveRequest, /) -> object:
+        seen.append(request)
+        return inner(request)
+
+    monkeypatch.setitem(METHODS, method, spy)
+    tour = kt.solve(board, end=end, closed=closed, method=method)
+    assert (seen[0].start, seen[0].end) == (e, None)  # searched from the end square
+    assert tour.method == used
+    assert int(tour.indices[-1]) == e
+    assert_is_tour(board, tour.indices, closed=closed, end=e)

@@ -90,3 +90,36 @@ def test_square_index_reads_names_as_the_board_does() -> None:
         assert str(by_notation.value) == str(by_board.value)
     shown: dict[int, str] = {}
     assert notation.square_index(b, "AC1", shown) == -2 and shown == {-2: "ac1"}
+
+
+# -- issue 11: JSON read within limits (item 1, item 8) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ("[" * 100_000, "nested too deeply"),
+        ("9" * 5000, "an integer of 5,000 digits"),
+        ("{nope", "not JSON"),
+    ],
+)
+def test_load_json_limits(text: str, words: str) -> None:
+    with pytest.raises(kt.InvalidInputError, match=words):
+        notation.load_json(text)
+
+
+def test_read_text_stops_at_nul_and_limit() -> None:
+    with pytest.raises(notation.InputLimitError, match="NUL"):
+        notation.read_text(io.BytesIO(bytes(10**7)), "zero")
+    with pytest.raises(notation.InputLimitError, match="larger than 100 bytes"):
+        notation.read_text(io.BytesIO(b" " * 10**4), "spaces", limit=100)
+    with pytest.raises(kt.InvalidInputError, match="not UTF-8"):
+        notation.read_text(io.BytesIO(b"\xff{}"), "latin")
+
+
+def test_square_names_longer_than_any_board_are_refused() -> None:
+    b = Board(5, 5)
+    with pytest.raises(notation.InputLimitError, match="100,001 characters"):
+        notation.square_index(b, "a" + "1" * 100_000, {})
+    shown: dict[int, str] = {}
+    assert notation.square_index(b, "a" + "1" * 20, shown) == -2  # off the board: a problem

@@ -189,3 +189,65 @@ def test_huge_tour_validated_vectorised() -> None:
     bad = t.indices.copy()
     bad[500_000] = bad[0]
     assert {"repeated", "not-a-move", "missing"} <= set(kinds(find_problems(t.board, bad)))
+
+
+# -- issue 11: wrong types named (item 12), every problem named (item 20), work sized (item 8) --
+
+
+@pytest.mark.parametrize(
+    "kwargs,words",
+    [
+        ({"squares": [0.5, 1.0]}, "squares must be square indices"),
+        ({"squares": [[0.5, 0]]}, "squares must be square indices"),
+        ({"squares": [True]}, "squares must be square indices"),
+        ({"squares": None}, "squares must be a sequence"),
+        ({"squares": "a1"}, "squares must be a sequence"),
+        ({"squares": [None]}, "squares item 1: not a square"),
+        ({"squares": [0], "closed": "x"}, "closed must be True or False"),
+        ({"squares": [0], "method": 5}, "method must be a string"),
+    ],
+)
+def test_tour_refuses_wrong_types(kwargs: dict[str, object], words: str) -> None:
+    with pytest.raises(kt.InvalidInputError, match=words) as e:
+        Tour("1x1", **kwargs)  # type: ignore[arg-type]
+    assert not isinstance(e.value, InvalidTourError)  # bad input, not "not a tour"
+
+
+@pytest.mark.parametrize(
+    "change,words",
+    [
+        ({"xy": [[0.5, 0]]}, "'xy' item 1 must be an \\[x, y\\] pair of integers"),
+        ({"xy": [[True, False]]}, "'xy' item 1"),
+        ({"xy": [[0, 0, 0]]}, "'xy' item 1"),
+        ({"method": ["auto"]}, "'method' must be a string"),
+        ({"width": 1.0}, "'width' must be an integer"),
+        ({"path": ["a1", 7]}, "'path' item 2 must be a square name"),
+    ],
+)
+def test_from_dict_names_the_field(change: dict[str, object], words: str) -> None:
+    data: dict[str, object] = {"width": 1, "height": 1, "path": ["a1"]}
+    data.update(change)
+    if "xy" in change:
+        del data["path"]
+    with pytest.raises(kt.InvalidInputError, match=words):
+        Tour.from_dict(data)
+
+
+def test_from_dict_names_every_disagreement_of_path_and_xy() -> None:
+    t = kt.solve("5x5", start="a1", method="warnsdorff").to_dict()
+    t["xy"][2], t["xy"][5] = t["xy"][5], t["xy"][2]
+    t["xy"] = t["xy"][:-1]
+    with pytest.raises(InvalidTourError) as e:
+        Tour.from_dict(t)
+    kinds = [p.kind for p in e.value.problems]
+    assert kinds == ["disagree"] * 3, e.value.problems
+    assert [p.move for p in e.value.problems] == [None, 3, 6]
+    assert "'path' has 25 squares but 'xy' has 24" in str(e.value.problems[0])
+
+
+def test_missing_squares_of_a_short_path_on_a_huge_board() -> None:
+    b = Board(10_000, 10_000, holes=frozenset({1, 2}))
+    problems = find_problems(b, [0, 10_001, 0])
+    by_kind = {p.kind: str(p) for p in problems}
+    assert by_kind["repeated"] == "square a1 is visited twice (moves 1 and 3)"
+    assert by_kind["missing"].startswith("99,999,996 squares are never visited: d1, e1, f1")

@@ -175,3 +175,51 @@ def test_a_seed_that_would_be_ignored_is_refused(tiebreak: str | None) -> None:
     # auto passes the seed only to the methods and walks that honour it
     seeded = kt.solve("8x8", start="a1", tiebreak=tiebreak, seed=5)
     assert seeded.path == kt.solve("8x8", start="a1", tiebreak=tiebreak).path  # the fixed walk
+
+
+# -- issue 11, item 13: a time limit stops a walk where it is (it ran 1.53 s for 0.2 s)
+
+
+@pytest.mark.parametrize("tiebreak", ["center", "random", "squirrel"])
+def test_a_walk_in_steps_is_the_same_walk(tiebreak: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from knightstour.solvers import warnsdorff as w
+    from knightstour.solvers.squirrel import schedule
+
+    board = Board(60, 60)
+    sched = schedule(board, 0) if tiebreak == "squirrel" else None
+    whole = Walker(board).walk(0, tiebreak=tiebreak, seed=3, schedule=sched).copy()
+    monkeypatch.setattr(w, "STEP", 97)
+    walker = Walker(board)
+    steps = walker.walk(
+        0, tiebreak=tiebreak, seed=3, schedule=sched, deadline=time.monotonic() + 60
+    )
+    assert steps.tolist() == whole.tolist() and not walker.stopped
+
+
+def test_a_walk_stops_at_its_deadline() -> None:
+    import time
+
+    from knightstour.solvers import SolveRequest
+    from knightstour.solvers import warnsdorff as w
+
+    board = Board(700, 700)
+    walker = Walker(board)
+    path = walker.walk(0, deadline=time.monotonic() - 1)
+    assert walker.stopped and path.size == w.STEP
+    with pytest.raises(SearchFailedError, match="time limit") as err:
+        warnsdorff(SolveRequest(board, start=0, deadline=time.monotonic() + 0.01))
+    assert err.value.partial is not None and 0 < len(err.value.partial) < board.size
+
+
+def test_solve_keeps_time_to_validate_within_its_limit() -> None:
+    """The methods' deadline leaves time for the Tour's validation, linear in the board."""
+    import time
+
+    from knightstour.solvers import CHECK_SECONDS_PER_SQUARE, _deadline
+
+    board = Board(5000, 5000)
+    assert _deadline(board, 1.0) <= time.monotonic() + 1.0 - CHECK_SECONDS_PER_SQUARE * board.size
+    with pytest.raises(SearchFailedError, match="time limit"):
+        kt.solve(board, start="a1", method="warnsdorff", time_limit=0.5)

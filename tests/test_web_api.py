@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 
 import httpx
@@ -103,8 +104,16 @@ def test_no_tour_is_http_200_with_the_reason(
 def test_a_search_that_gives_up_says_exists_null(client: TestClient) -> None:
     params = {"board": "5x6", "start": "c3", "method": "warnsdorff", "tiebreak": "first"}
     data = client.get("/api/solve", params=params).json()
-    assert set(data) == NO_TOUR_KEYS and data["exists"] is None
+    assert set(data) == NO_TOUR_KEYS | {"partial"} and data["exists"] is None
     assert "stuck" in data["reason"]
+    # the partial path: knight's moves from c3, every square once, path and xy agreeing
+    partial = data["partial"]
+    assert set(partial) == {"path", "xy"} and partial["path"][0] == "c3"
+    b = kt.Board(5, 6)
+    squares = indices(b, partial["path"])
+    assert 1 < len(squares) < 30 and len(set(squares.tolist())) == len(squares)
+    assert all(int(q) in b.moves(int(p)) for p, q in itertools.pairwise(squares))
+    assert partial["xy"] == [list(b.xy(int(s))) for s in squares]
 
 
 @pytest.mark.parametrize(
@@ -148,7 +157,10 @@ def test_the_time_cap_bounds_every_search(monkeypatch: pytest.MonkeyPatch) -> No
         c.get("/api/solve", params={"board": "6x6"})
         c.get("/api/solve", params={"board": "6x6", "time_limit": "60"})
         c.get("/api/solve", params={"board": "6x6", "time_limit": "0.25"})
-    assert seen == [0.75, 0.75, 0.25]
+    # the cap counts from the request's arrival: the search gets what is left of it
+    assert len(seen) == 3
+    for got, cap in zip(seen, [0.75, 0.75, 0.25], strict=True):
+        assert got is not None and cap - 0.1 < got <= cap
 
 
 def test_a_slow_solve_does_not_block_other_requests(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -255,3 +255,92 @@ def test_puzzle_closed_challenge(page: Page) -> None:
     settled(page)
     expect(page.locator("#puzzle-msg")).to_contain_text("You win! A closed tour of all 36")
     expect(page.locator(".lines line.closing")).to_have_count(1)
+
+
+# -- issue 11: the rough edges ----------------------------------------------------------------
+
+
+def test_click_sets_the_start_again_after_a_resize(page: Page) -> None:
+    square(page, "a1").click()
+    expect(page.locator('input[name="clicksets"][value="end"]')).to_be_checked()
+    set_board(page, 6, 6)
+    expect(page.locator('input[name="clicksets"][value="start"]')).to_be_checked()
+    square(page, "b1").click()
+    expect(page.locator("#start-out")).to_have_text("b1")
+    expect(page.locator("#end-out")).to_have_text("any")
+
+
+@pytest.mark.parametrize(("width", "words"), [(101, "at most 100"), ("8.5", "whole numbers")])
+def test_a_refused_size_takes_the_old_tour_away(page: Page, width: object, words: str) -> None:
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("Open tour")
+    expect(page.locator('.dl[data-format="json"]')).to_be_enabled()
+    page.fill("#width", str(width))
+    page.dispatch_event("#width", "change")
+    expect(page.locator("#status")).to_contain_text(words)
+    expect(page.locator("#board .lines line")).to_have_count(0)
+    for fmt in ("svg", "png", "gif", "json"):
+        expect(page.locator(f'.dl[data-format="{fmt}"]')).to_be_disabled()
+    page.click("#btn-solve")  # still refused: no request made with the bad size
+    expect(page.locator("#status")).to_contain_text(words)
+
+
+def test_a_search_that_gave_up_draws_its_partial_path(page: Page) -> None:
+    set_board(page, 5, 6)
+    square(page, "c3").click()
+    page.select_option("#method", "warnsdorff")
+    page.select_option("#tiebreak", "first")
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("Gave up after 23 of 30 squares")
+    expect(page.locator("#board .lines line")).to_have_count(22)
+    expect(page.locator("#board .sq.unvisited")).to_have_count(7)
+    expect(page.locator("#board .sq.visited")).to_have_count(23)
+    expect(square(page, "c3")).to_have_class(re.compile(r"\bis-start\b"))
+    expect(page.locator('.dl[data-format="json"]')).to_be_disabled()
+
+
+def test_on_a_phone_solve_and_the_status_are_next_to_the_board(
+    browser: Browser, server_url: str
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    pg = context.new_page()
+    try:
+        pg.goto(f"{server_url}/")
+        expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+        board = pg.locator("#board").bounding_box()
+        button = pg.locator("#btn-solve").bounding_box()
+        assert board is not None and button is not None
+        gap = button["y"] - (board["y"] + board["height"])
+        assert 0 <= gap < 80, f"Solve is {gap:.0f} px below the board"
+        assert button["y"] + button["height"] <= 844, "Solve is off the first screen"
+        pg.click("#btn-solve")
+        expect(pg.locator("#status")).to_contain_text("Open tour")
+        status = pg.locator("#status").bounding_box()
+        assert status is not None and status["y"] - (button["y"] + button["height"]) < 40
+        assert status["y"] + status["height"] <= 844, "the status line is off the first screen"
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
+
+
+def test_the_api_docs_work_offline(browser: Browser, server_url: str) -> None:
+    context = browser.new_context()
+    outside: list[str] = []
+
+    def only_the_server(route: object) -> None:
+        url = route.request.url  # type: ignore[attr-defined]
+        if url.startswith(server_url):
+            route.continue_()  # type: ignore[attr-defined]
+        else:
+            outside.append(url)
+            route.abort()  # type: ignore[attr-defined]
+
+    context.route("**/*", only_the_server)
+    pg = context.new_page()
+    try:
+        pg.goto(f"{server_url}/docs")
+        expect(pg.locator(".swagger-ui .opblock")).to_have_count(5)
+        expect(pg.locator(".swagger-ui")).to_contain_text("/api/solve")
+    finally:
+        context.close()
+    assert outside == [], f"/docs fetched from outside: {outside}"

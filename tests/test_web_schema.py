@@ -4,8 +4,10 @@ Every operation is fed generated requests (valid and odd strings, bodies, number
 response must be documented (status, content type, JSON schema) and never a server error.
 (Not the check that every schema-valid
 request is accepted: a schema cannot say that a square is on the board or that a board is under
-the size cap, and those requests rightly get HTTP 400 naming the problem.) The server runs for real (uvicorn, 127.0.0.1, a free port) with small limits so that the run is
-quick. (Schemathesis's pytest plugin, ``from_fixture``, does not work with pytest 9, so each
+the size cap, and those requests rightly get HTTP 400 naming the problem.) The server runs for real (uvicorn, 127.0.0.1, a free port): with small limits for the
+schema-valid run, so that it is quick, and with the real limits for the run of negative data
+(schema-invalid types, patterns, missing parameters and bodies), which must all be refused with a
+documented 4xx and a JSON error. (Schemathesis's pytest plugin, ``from_fixture``, does not work with pytest 9, so each
 operation's strategy is driven by Hypothesis directly.)
 """
 
@@ -16,6 +18,7 @@ from collections.abc import Iterator
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from schemathesis import GenerationMode
 from schemathesis.checks import positive_data_acceptance
 
 from knightstour.web.app import Limits, create_app
@@ -75,3 +78,42 @@ def test_the_schema_is_served_and_every_operation_is_fuzzed(
         for method in item
     }
     assert served == set(OPERATIONS)
+
+
+# -- negative and malformed data against the real limits --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real_server_url() -> Iterator[str]:
+    """The server as ``knightstour serve`` runs it: the default limits, nothing shrunk."""
+    with running_server(create_app(Limits())) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def real_schema(real_server_url: str) -> schemathesis.BaseSchema:
+    return schemathesis.openapi.from_url(f"{real_server_url}/openapi.json")
+
+
+#: the operations that take input (a request to /api/limits cannot be malformed)
+NEGATIVE_OPERATIONS = [op for op in OPERATIONS if op != ("GET", "/api/limits")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("method", "path"), NEGATIVE_OPERATIONS)
+def test_negative_and_malformed_data_is_refused_cleanly(
+    real_schema: schemathesis.BaseSchema, method: str, path: str
+) -> None:
+    """Schema-invalid requests (wrong types, patterns, missing parameters, bad bodies) against
+    the real limits: each is a documented 4xx with a JSON error, never a 5xx."""
+    operation = real_schema[path][method]
+
+    @given(case=operation.as_strategy(generation_mode=GenerationMode.NEGATIVE))
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    def check(case: schemathesis.Case) -> None:
+        response = case.call_and_validate(excluded_checks=[positive_data_acceptance])
+        assert response.status_code < 500, response.text
+        if response.status_code >= 400:
+            assert set(response.json()) == {"error"}, response.text
+
+    check()

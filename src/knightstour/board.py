@@ -20,8 +20,10 @@ leaper (``leaper=(1, 3)``, the camel) needs no change to them.
 
 from __future__ import annotations
 
+import operator
 import os
 import re
+import reprlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -37,6 +39,7 @@ __all__ = [
     "Board",
     "BoardLike",
     "PaddedGrid",
+    "brief",
     "file_name",
     "parse_board",
     "parse_file",
@@ -47,10 +50,61 @@ __all__ = [
 MAX_SQUARES = 2**31 - 1
 #: The longest side accepted; a spec longer than this is a typo, not a board.
 MAX_SIDE = 2**31 - 1
+#: Letters of the longest file name and digits of the highest rank on any board (MAX_SIDE):
+#: a name with more is off every board, and is not converted (a 100,000-digit rank would be).
+_MAX_FILE_LETTERS, _MAX_RANK_DIGITS = 7, 10
 
 _BOARD_RE = re.compile(r"^\s*(\d+)\s*(?:[x×X*]\s*(\d+))?\s*$", re.ASCII)
 _SQUARE_RE = re.compile(r"^([a-z]+)([1-9][0-9]*)$", re.ASCII)
 _XY_RE = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*$", re.ASCII)
+
+
+class _Brief(reprlib.Repr):
+    """:func:`brief`'s repr: short strings, few items, no huge integers written out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel, self.maxstring, self.maxother = 3, 32, 32
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = 4
+
+    def repr_int(self, x: int, level: int) -> str:
+        if abs(x) >= 10**30:  # Python refuses to write out more than 4,300 digits
+            return f"<an integer of about {round(x.bit_length() * 0.30103):,} digits>"
+        return super().repr_int(x, level)
+
+    def repr_str(self, x: str, level: int) -> str:
+        if len(x) > self.maxstring:
+            return f"{x[:20]!r}... ({len(x):,} characters)"
+        return super().repr_str(x, level)
+
+
+_BRIEF = _Brief()
+
+
+def brief(value: object) -> str:
+    """A short repr of ``value`` for an error message, whatever the user handed in.
+
+    Long strings and lists are cut, huge integers not written out, deep nesting elided.
+
+    >>> brief((0.5, 0)), brief("a" + "1" * 100_000), brief(10**5000)
+    ('(0.5, 0)', "'a1111111111111111111'... (100,001 characters)", '<an integer of about 5,000 digits>')
+    >>> brief([[[[[1]]]]])
+    '[[[[...]]]]'
+    """
+    try:
+        return _BRIEF.repr(value)
+    except Exception:  # a repr that fails: the type still says what it was
+        return f"<{type(value).__name__}>"
+
+
+def _as_int(value: object, what: str) -> int:
+    """``value`` as an int: Python and NumPy integers, never bools, floats or strings."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        raise InvalidInputError(f"{what} must be an integer, got {brief(value)}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidInputError(f"{what} must be an integer, got {brief(value)}") from None
 
 
 def file_name(x: int) -> str:
@@ -88,13 +142,21 @@ def parse_name(text: str) -> tuple[int, int] | None:
     board in particular; None when ``text`` is not one. :meth:`Board.parse_square` and the
     reading of tour files (:mod:`knightstour.notation`) both parse names here.
 
+    A coordinate longer than any board's (more than 7 letters, or 10 digits) is given as
+    :data:`MAX_SIDE`, off every board, without converting it.
+
     >>> parse_name("c3"), parse_name(" AB10 "), parse_name("2,2"), parse_name("a0")
     ((2, 2), (27, 9), None, None)
+    >>> parse_name("a" + "1" * 100_000) == (0, MAX_SIDE)
+    True
     """
     m = _SQUARE_RE.match(text.strip().lower())
     if m is None:
         return None
-    return parse_file(m.group(1)), int(m.group(2)) - 1
+    letters, digits = m.group(1), m.group(2)
+    x = parse_file(letters) if len(letters) <= _MAX_FILE_LETTERS else MAX_SIDE
+    y = int(digits) - 1 if len(digits) <= _MAX_RANK_DIGITS else MAX_SIDE
+    return x, y
 
 
 @dataclass(frozen=True)
@@ -146,23 +208,36 @@ class Board:
 
     def __post_init__(self) -> None:
         for name in ("width", "height"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidInputError(f"board {name} must be an integer, got {value!r}")
+            value = _as_int(getattr(self, name), f"board {name}")
             if value < 1:
-                raise InvalidInputError(f"board {name} must be at least 1, got {value}")
+                raise InvalidInputError(f"board {name} must be at least 1, got {brief(value)}")
+            if value > MAX_SIDE:
+                raise InvalidInputError(
+                    f"board {name} {brief(value)} is too large: a side may be at most {MAX_SIDE}"
+                )
+            object.__setattr__(self, name, value)
         if self.width * self.height > MAX_SQUARES:
             raise InvalidInputError(
                 f"board {self.width}x{self.height} has {self.width * self.height:,} squares, "
                 f"more than the {MAX_SQUARES:,} that int32 square indices can number"
             )
-        a, b = self.leaper
-        if not (isinstance(a, int) and isinstance(b, int)) or a < 0 or b < 1 or a > b:
+        try:
+            a, b = (_as_int(v, "a leaper's leg") for v in self.leaper)
+        except (TypeError, ValueError):
+            a = b = -1
+        if a < 0 or b < 1 or a > b:
             raise InvalidInputError(
-                f"leaper must be (a, b) with 0 <= a <= b, b >= 1: {self.leaper}"
+                f"leaper must be (a, b) with 0 <= a <= b, b >= 1: {brief(self.leaper)}"
             )
+        object.__setattr__(self, "leaper", (a, b))
         if self.holes:
-            object.__setattr__(self, "holes", frozenset(int(h) for h in self.holes))
+            try:
+                holes = frozenset(_as_int(h, "a hole") for h in self.holes)
+            except TypeError:
+                raise InvalidInputError(
+                    f"holes must be a set of square indices, got {brief(self.holes)}"
+                ) from None
+            object.__setattr__(self, "holes", holes)
             bad = [h for h in self.holes if not 0 <= h < self.width * self.height]
             if bad:
                 raise InvalidInputError(f"hole {bad[0]} is off the {self.spec} board")
@@ -225,8 +300,16 @@ class Board:
         x, y = square % self.width, square // self.width
         return f"{file_name(x)}{y + 1}"
 
-    def parse_square(self, text: str | int | tuple[int, int] | Iterable[int]) -> int:
+    def parse_square(
+        self,
+        text: str | int | tuple[int, int] | Iterable[int],
+        *,
+        argument: str | None = None,
+    ) -> int:
         """A square index from ``'c3'``, ``'2,2'``, ``(2, 2)`` or an index, checked on the board.
+
+        ``argument`` names what the square was given as (``"start"``), for the messages. Only
+        integers make an index or a pair: ``(0.5, 0)`` is refused, not rounded to ``a1``.
 
         >>> b = Board(8, 8)
         >>> b.parse_square("h8"), b.parse_square("7,7"), b.parse_square((0, 1)), b.parse_square(5)
@@ -235,13 +318,12 @@ class Board:
         Traceback (most recent call last):
         ...
         knightstour.errors.InvalidInputError: square i1 is off the 8x8 board (files a-h, ranks 1-8)
+        >>> b.parse_square((0.5, 0), argument="start")
+        Traceback (most recent call last):
+        ...
+        knightstour.errors.InvalidInputError: start must be a square (a name like 'c3', 'x,y', an (x, y) pair of integers or an index), got (0.5, 0)
         """
-        if isinstance(text, bool):
-            raise InvalidInputError(f"not a square: {text!r}")
-        if isinstance(text, int):
-            if not 0 <= text < self.area:
-                raise InvalidInputError(f"square index {text} is off the {self.spec} board")
-            return self._check_hole(text, str(text))
+        label = "square" if argument is None else f"{argument} square"
         if isinstance(text, str):
             s = text.strip().lower()
             name = parse_name(s)
@@ -249,22 +331,40 @@ class Board:
                 x, y = name
                 if not (x < self.width and y < self.height):
                     raise InvalidInputError(
-                        f"square {s} is off the {self.spec} board (files a-"
+                        f"{label} {_shown_text(s)} is off the {self.spec} board (files a-"
                         f"{file_name(self.width - 1)}, ranks 1-{self.height})"
                     )
                 return self._check_hole(y * self.width + x, s)
             m = _XY_RE.match(s)
             if m:
-                x, y = int(m.group(1)), int(m.group(2))
-                return self._check_hole(self.index(x, y), s)
+                x, y = (int(g) if len(g) <= _MAX_RANK_DIGITS + 1 else MAX_SIDE for g in m.groups())
+                if not (0 <= x < self.width and 0 <= y < self.height):
+                    raise InvalidInputError(
+                        f"{label} {_shown_text(s)} is off the {self.spec} board"
+                    )
+                return self._check_hole(y * self.width + x, s)
+            what = "not a square" if argument is None else f"{argument} is not a square"
             raise InvalidInputError(
-                f"not a square: {text!r} (expected algebraic like 'c3' or zero-based 'x,y')"
+                f"{what}: {brief(text)} (expected algebraic like 'c3' or zero-based 'x,y')"
             )
-        try:
-            x, y = (int(v) for v in text)
-        except (TypeError, ValueError):
-            raise InvalidInputError(f"not a square: {text!r}") from None
-        return self._check_hole(self.index(x, y), f"({x}, {y})")
+        index = _square_ints(text)
+        if isinstance(index, int):
+            if not 0 <= index < self.area:
+                raise InvalidInputError(
+                    f"{label} index {brief(index)} is off the {self.spec} board"
+                )
+            return self._check_hole(index, str(index))
+        if index is None:
+            expected = "a name like 'c3', 'x,y', an (x, y) pair of integers or an index"
+            if argument is None:
+                raise InvalidInputError(f"not a square: {brief(text)} (expected {expected})")
+            raise InvalidInputError(f"{argument} must be a square ({expected}), got {brief(text)}")
+        x, y = index
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise InvalidInputError(
+                f"{label} ({brief(x)}, {brief(y)}) is off the {self.spec} board"
+            )
+        return self._check_hole(y * self.width + x, f"({x}, {y})")
 
     def _check_hole(self, square: int, shown: str) -> int:
         if square in self.holes:
@@ -386,6 +486,31 @@ class Board:
             )
 
 
+def _square_ints(value: object) -> int | tuple[int, int] | None:
+    """An index, or an ``(x, y)`` pair, of Python or NumPy integers; None for anything else."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return None
+    if not isinstance(value, (str, bytes)):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    if isinstance(value, (tuple, list)) or type(value).__name__ == "ndarray":
+        items = list(value)  # type: ignore[call-overload]
+        if len(items) == 2:
+            try:
+                x, y = (_as_int(v, "a coordinate") for v in items)
+            except InvalidInputError:
+                return None
+            return x, y
+    return None
+
+
+def _shown_text(s: str) -> str:
+    """A square's text as typed, cut short when it is long (as in :func:`brief`)."""
+    return s if len(s) <= 32 else f"{s[:20]}... ({len(s):,} characters)"
+
+
 BoardLike = Board | str | int | tuple[int, int]
 
 
@@ -401,22 +526,30 @@ def parse_board(spec: BoardLike) -> Board:
     """
     if isinstance(spec, Board):
         return spec
-    if isinstance(spec, bool):
-        raise InvalidInputError(f"not a board spec: {spec!r}")
-    if isinstance(spec, int):
-        return Board(spec, spec)
+    expected = "(expected WxH like 8x8, or N)"
+    if isinstance(spec, bool) or type(spec).__name__ == "bool_":
+        raise InvalidInputError(f"not a board spec: {brief(spec)} {expected}")
     if isinstance(spec, str):
         m = _BOARD_RE.match(spec)
         if not m:
-            raise InvalidInputError(f"not a board spec: {spec!r} (expected WxH like 8x8, or N)")
-        w = int(m.group(1))
-        h = int(m.group(2)) if m.group(2) is not None else w
+            raise InvalidInputError(f"not a board spec: {brief(spec)} {expected}")
+        sides = [g for g in m.groups() if g is not None]
+        if any(len(g.lstrip("0")) > _MAX_RANK_DIGITS for g in sides):
+            raise InvalidInputError(
+                f"board {_shown_text(spec.strip())} is too large: a side may be at most {MAX_SIDE}"
+            )
+        w = int(sides[0])
+        h = int(sides[1]) if len(sides) > 1 else w
         if w > MAX_SIDE or h > MAX_SIDE:
             raise InvalidInputError(f"board {w}x{h} is too large: a side may be at most {MAX_SIDE}")
         return Board(w, h)
     if isinstance(spec, tuple | list) and len(spec) == 2:
         return Board(*spec)
-    raise InvalidInputError(f"not a board spec: {spec!r} (expected WxH like 8x8, or N)")
+    try:
+        n = operator.index(spec)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidInputError(f"not a board spec: {brief(spec)} {expected}") from None
+    return Board(n, n)
 
 
 def available_memory() -> int:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from knightstour.board import Board, BoardLike, parse_board
-from knightstour.errors import NoTourError, SearchFailedError
+from knightstour.board import Board, BoardLike, brief, parse_board
+from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 from knightstour.solvers.backtrack import exact_search
 from knightstour.theory import Existence, describe_tour, verdict
 
@@ -52,14 +52,38 @@ def exists(
     True
     >>> exists("4x5", start="b2").exists
     False
+
+    Wrong types are bad input, named, never guessed at; so is an end square equal to the start:
+
+    >>> exists("8x8", start=(0.5, 0))
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: start must be a square (a name like 'c3', 'x,y', an (x, y) pair of integers or an index), got (0.5, 0)
+    >>> exists("8x8", closed="yes")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: closed must be True or False, got 'yes'
+    >>> exists("8x8", start="a1", end="a1")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: start and end are the same square, a1: ...
     """
     b = parse_board(board)
-    s = None if start is None else b.parse_square(start)
-    e = None if end is None else b.parse_square(end)
+    closed = _flag(closed, "closed")
+    search = _flag(search, "search")
+    s = None if start is None else b.parse_square(start, argument="start")
+    e = None if end is None else b.parse_square(end, argument="end")
     answer = verdict(b, s, e, closed)
     if answer.exists is not None:
         return answer
     return _by_search(search, b, s, e, closed, answer.reason)
+
+
+def _flag(value: object, argument: str) -> bool:
+    """A bool argument: True or False (NumPy's too), nothing merely truthy."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    raise InvalidInputError(f"{argument} must be True or False, got {brief(value)}")
 
 
 def _by_search(
@@ -96,4 +120,5 @@ def start_squares(board: BoardLike, *, closed: bool = False) -> dict[int, Existe
     'YYY......YYY'
     """
     b = parse_board(board)
+    closed = _flag(closed, "closed")
     return {q: exists(b, q, closed=closed) for q in b.squares()}

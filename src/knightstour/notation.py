@@ -23,23 +23,31 @@ squares and the tour library's tables. Imports only :mod:`knightstour.board`: th
 from __future__ import annotations
 
 import json
+import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import numpy as np
 
-from knightstour.board import Board, file_name, parse_board, parse_name
+from knightstour.board import Board, available_memory, brief, file_name, parse_board, parse_name
 from knightstour.errors import InvalidInputError
 
 __all__ = [
     "ANSWER_WORDS",
+    "MAX_NAME_CHARS",
+    "InputLimitError",
+    "TourFields",
     "answer_dict",
     "board_lines",
     "compact_json",
     "iter_names",
+    "load_json",
     "moves_lines",
     "partial_lines",
+    "read_limit",
+    "read_text",
     "read_tour_dict",
     "square_index",
     "square_indices",
@@ -59,6 +67,16 @@ CHUNK = 1 << 16
 ANSWER_WORDS: dict[bool | None, str] = {True: "yes", False: "no", None: "unknown"}
 #: The text format prints the board of move numbers up to this width and this many squares.
 TEXT_BOARD_MAX = (60, 10_000)
+#: The longest text read as one square name: the longest name on any board has 17 characters.
+MAX_NAME_CHARS = 64
+
+
+class InputLimitError(InvalidInputError):
+    """Input beyond what is read at all: JSON nested too deeply, an integer or a square name too
+    long, a file or a line too large for this machine's memory.
+
+    Bad input (exit code 2) even where a readable file that is not a tour is an answer (exit 1).
+    """
 
 
 # -- squares ----------------------------------------------------------------------------------
@@ -101,7 +119,8 @@ def square_index(board: Board, s: Any, shown: dict[int, str] | None = None) -> i
 
     Names are read by :meth:`Board.parse_square`. With ``shown``, a well-formed square off the
     board gets a negative stand-in index, recorded in ``shown`` with its text, so that
-    validation reports it with the other problems.
+    validation reports it with the other problems. A name longer than :data:`MAX_NAME_CHARS`
+    is refused (:class:`InputLimitError`): no board has it.
 
     >>> b, shown = Board(3, 4), {}
     >>> square_index(b, "c2"), square_index(b, (1, 2)), square_index(b, "d9", shown), shown
@@ -110,17 +129,24 @@ def square_index(board: Board, s: Any, shown: dict[int, str] | None = None) -> i
     Traceback (most recent call last):
     ...
     knightstour.errors.InvalidInputError: square d9 is off the 3x4 board (files a-c, ranks 1-4)
+    >>> square_index(b, (0.5, 0))
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: not a square: (0.5, 0) (expected a name like 'c3', 'x,y', an (x, y) pair of integers or an index)
     """
-    if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
-        return int(s)
-    if isinstance(s, list):
-        s = tuple(s)
-    if isinstance(s, tuple) and len(s) == 2 and all(_is_int(v) for v in s):
+    if _is_int(s):
+        v = int(s)
+        if -(2**62) < v < 2**62:  # off the board ones are named by validation
+            return v
+        text = brief(v)
+    elif isinstance(s, (list, tuple)) and len(s) == 2 and all(_is_int(v) for v in s):
         x, y = (int(v) for v in s)
         if 0 <= x < board.width and 0 <= y < board.height:
             return y * board.width + x
-        text = f"({x}, {y})"
+        text = f"({brief(x)}, {brief(y)})"
     elif isinstance(s, str):
+        if len(s) > MAX_NAME_CHARS:
+            raise InputLimitError(_too_long(s, "a square name"))
         try:
             return board.parse_square(s)
         except InvalidInputError:
@@ -129,7 +155,7 @@ def square_index(board: Board, s: Any, shown: dict[int, str] | None = None) -> i
                 raise  # not a name, or a hole: the board's message says which
         text = s.strip().lower()
     else:
-        raise InvalidInputError(f"not a square: {s!r}")
+        return board.parse_square(s)  # not a square: its message says what is expected
     if shown is None:
         raise InvalidInputError(f"square {text} is off the {board.spec} board")
     stand_in = -2 - len(shown)
@@ -137,24 +163,44 @@ def square_index(board: Board, s: Any, shown: dict[int, str] | None = None) -> i
     return stand_in
 
 
+def _too_long(s: str, what: str) -> str:
+    return (
+        f"{what} of {len(s):,} characters ({s[:20]!r}...): no square's name is longer than "
+        f"{MAX_NAME_CHARS}"
+    )
+
+
 def _is_int(v: object) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 def square_indices(
-    board: Board, squares: Iterable[Any] | np.ndarray, shown: dict[int, str] | None = None
+    board: Board,
+    squares: Iterable[Any] | np.ndarray,
+    shown: dict[int, str] | None = None,
+    what: str = "squares",
 ) -> np.ndarray:
     """Square indices from indices, names or ``(x, y)`` pairs (vectorised for numbers).
 
     Off-board squares are handled as in :func:`square_index`; indices pass through unchecked
-    (validation names those off the board).
+    (validation names those off the board). Anything else is refused, naming ``what`` (the
+    argument) and the item: numbers that are not integers are never rounded to a square.
 
     >>> b = Board(5, 5)
     >>> square_indices(b, [0, 7]).tolist(), square_indices(b, [(0, 0), (1, 2)]).tolist()
     ([0, 7], [0, 11])
     >>> square_indices(b, ["a1", (2, 1), 14]).tolist()
     [0, 7, 14]
+    >>> square_indices(b, [0.5, 1.0])
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: squares must be square indices, names or (x, y) pairs of integers, got float64 numbers
     """
+    if isinstance(squares, (str, bytes)) or not isinstance(squares, Iterable):
+        raise InvalidInputError(
+            f"{what} must be a sequence of squares (indices, names or (x, y) pairs), "
+            f"got {brief(squares)}"
+        )
     if isinstance(squares, np.ndarray):
         arr = squares
     else:
@@ -163,18 +209,41 @@ def square_indices(
             return np.zeros(0, dtype=np.int64)
         try:
             arr = np.asarray(items)
-        except ValueError:  # ragged: names and pairs mixed
-            arr = np.asarray(items, dtype=object)
+        except (ValueError, OverflowError, TypeError, RecursionError):  # ragged, or huge ints
+            arr = np.empty(len(items), dtype=object)
+            arr[:] = list(items)
     if arr.dtype.kind in "iu":
+        if arr.ndim == 1:
+            return arr
         if arr.ndim == 2 and arr.shape[1] == 2:  # (x, y) pairs
             x, y = arr[:, 0].astype(np.int64), arr[:, 1].astype(np.int64)
             if ((x >= 0) & (x < board.width) & (y >= 0) & (y < board.height)).all():
                 return y * board.width + x
-        else:
-            return arr
+        elif arr.size:
+            raise InvalidInputError(
+                f"{what} must be a flat sequence of squares or of (x, y) pairs, got an array of "
+                f"shape {arr.shape}"
+            )
     elif arr.dtype.kind not in "OUS":
-        return arr  # floats, booleans: validation says what is wrong
-    return np.array([square_index(board, s, shown) for s in arr.tolist()], dtype=np.int64)
+        kind = arr.dtype.kind
+        values = (
+            "booleans" if kind == "b" else f"{arr.dtype} {'numbers' if kind in 'fc' else 'values'}"
+        )
+        raise InvalidInputError(
+            f"{what} must be square indices, names or (x, y) pairs of integers, got {values}"
+        )
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    items = arr.tolist() if arr.dtype.kind != "O" or arr.ndim != 1 else list(arr)
+    out = np.empty(len(items), dtype=np.int64)
+    for i, s in enumerate(items):
+        try:
+            out[i] = square_index(board, s, shown)
+        except InputLimitError as e:
+            raise InputLimitError(f"{what} item {i + 1}: {e}") from None
+        except InvalidInputError as e:
+            raise InvalidInputError(f"{what} item {i + 1}: {e}") from None
+    return out
 
 
 # -- text -------------------------------------------------------------------------------------
@@ -339,54 +408,205 @@ def write_tour_json(
     f.write("]}")
 
 
-def read_tour_dict(data: Any) -> tuple[Board, np.ndarray, bool, str, dict[int, str]]:
+def read_limit() -> int:
+    """The most characters of JSON read at once: what this machine's memory can parse.
+
+    Parsed JSON takes up to about 24 times its text in Python objects (``[[],[],...]``), so a
+    file or a line longer than a 24th of the memory available is refused before it is read
+    through. A tour that large is better kept as ``.npy`` (``validate FILE.npy --board WxH``).
+
+    >>> 10**6 < read_limit() < 2**31
+    True
+    """
+    return max(2**20, min(available_memory() // 24, 2**31 - 1))
+
+
+def read_text(stream: IO[bytes], where: str, limit: int | None = None) -> str:
+    """All of a binary stream as UTF-8 text, read a piece at a time up to ``limit`` bytes.
+
+    Refuses (:class:`InputLimitError`) more than ``limit`` (default :func:`read_limit`) and,
+    at once, NUL bytes (``/dev/zero``, binary files: never JSON text); bytes that are not
+    UTF-8 are an :class:`~knightstour.errors.InvalidInputError`.
+
+    >>> import io
+    >>> read_text(io.BytesIO(b'{"width": 1}'), "t.json")
+    '{"width": 1}'
+    >>> read_text(io.BytesIO(bytes(10**6)), "/dev/zero")
+    Traceback (most recent call last):
+    ...
+    knightstour.notation.InputLimitError: /dev/zero holds NUL bytes: binary data, not JSON text
+    >>> read_text(io.BytesIO(b" " * 100), "t.json", limit=10)
+    Traceback (most recent call last):
+    ...
+    knightstour.notation.InputLimitError: t.json is larger than 10 bytes, the most JSON read at once on this machine (keep a tour that large as .npy)
+    """
+    limit = read_limit() if limit is None else limit
+    pieces: list[bytes] = []
+    size = 0
+    while piece := stream.read(min(1 << 20, limit + 1 - size) or 1):
+        if b"\0" in piece:
+            raise InputLimitError(f"{where} holds NUL bytes: binary data, not JSON text")
+        pieces.append(piece)
+        size += len(piece)
+        if size > limit:
+            raise InputLimitError(
+                f"{where} is larger than {limit:,} bytes, the most JSON read at once on this "
+                "machine (keep a tour that large as .npy)"
+            )
+    try:
+        return b"".join(pieces).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidInputError(
+            f"{where} is not UTF-8 text (byte {e.start:,} is {e.object[e.start]:#04x})"
+        ) from None
+
+
+def load_json(text: str | bytes) -> Any:
+    """JSON text parsed, every failure one :class:`~knightstour.errors.InvalidInputError`.
+
+    Nesting too deep for the parser and integers longer than Python reads are
+    :class:`InputLimitError`: bad input, never a crash.
+
+    >>> load_json('{"width": 8}')
+    {'width': 8}
+    >>> load_json("[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    knightstour.notation.InputLimitError: nested too deeply to read (a tour JSON is 3 levels deep)
+    >>> load_json("9" * 5000)
+    Traceback (most recent call last):
+    ...
+    knightstour.notation.InputLimitError: an integer of 5,000 digits, longer than the 4,300 that are read
+    >>> load_json("{nope")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: not JSON: Expecting property name enclosed in double quotes at line 1 column 2
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidInputError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise InputLimitError("nested too deeply to read (a tour JSON is 3 levels deep)") from None
+    except ValueError as e:  # Python's limit on the digits of an integer read from text
+        digits = re.search(r"value has (\d+) digits", str(e))
+        most = sys.get_int_max_str_digits()
+        what = f"an integer of {int(digits.group(1)):,} digits" if digits else "an integer"
+        raise InputLimitError(f"{what}, longer than the {most:,} that are read") from None
+
+
+class TourFields(NamedTuple):
+    """What the tour JSON holds (:func:`read_tour_dict`), before the tour is validated."""
+
+    board: Board
+    indices: np.ndarray
+    closed: bool
+    method: str
+    #: stand-in indices of squares off the board -> their text (see :func:`square_index`)
+    shown: dict[int, str]
+    #: where ``path`` and ``xy`` disagree: (1-based move or None, message), every one
+    disagreements: list[tuple[int | None, str]]
+
+
+def read_tour_dict(data: Any) -> TourFields:
     """Board, square indices, closed and method from the tour JSON (``path`` or ``xy``).
 
-    Not yet validated (:class:`~knightstour.tour.Tour` does that); the last item maps stand-ins
-    for squares off the board to their text (see :func:`square_index`).
+    Not yet validated (:class:`~knightstour.tour.Tour` does that, naming every problem, the
+    places where ``path`` and ``xy`` disagree included). A field of the wrong type is an
+    :class:`~knightstour.errors.InvalidInputError` naming the field.
 
-    >>> board, idx, closed, method, shown = read_tour_dict(
-    ...     {"width": 3, "height": 4, "path": ["a1", "b3", "z9"]})
-    >>> board.spec, idx.tolist(), closed, shown
+    >>> f = read_tour_dict({"width": 3, "height": 4, "path": ["a1", "b3", "z9"]})
+    >>> f.board.spec, f.indices.tolist(), f.closed, f.shown
     ('3x4', [0, 7, -2], False, {-2: 'z9'})
+    >>> read_tour_dict({"width": 3, "height": 4, "path": ["a1", "b3"],
+    ...                 "xy": [[0, 0], [2, 1]]}).disagreements
+    [(2, "move 2: 'path' says b3, 'xy' says [2, 1] (c2)")]
     >>> read_tour_dict({"width": 3})
     Traceback (most recent call last):
     ...
     knightstour.errors.InvalidInputError: tour JSON lacks 'height'
+    >>> read_tour_dict({"width": 3, "height": 4, "xy": [[0.5, 0]]})
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: 'xy' item 1 must be an [x, y] pair of integers, got [0.5, 0]
     """
     if not isinstance(data, dict):
         raise InvalidInputError("a tour must be a JSON object with width, height and path")
     for key in ("width", "height"):
         if key not in data:
             raise InvalidInputError(f"tour JSON lacks {key!r}")
+        if isinstance(data[key], bool) or not isinstance(data[key], int | np.integer):
+            raise InvalidInputError(f"{key!r} must be an integer, got {brief(data[key])}")
     board = Board(data["width"], data["height"])
     closed = data.get("closed", False)
     if not isinstance(closed, bool):
-        raise InvalidInputError(f"'closed' must be true or false, got {closed!r}")
-    method = str(data.get("method") or "")
+        raise InvalidInputError(f"'closed' must be true or false, got {brief(closed)}")
+    method = data.get("method")
+    if method is None:
+        method = ""
+    if not isinstance(method, str):
+        raise InvalidInputError(f"'method' must be a string, got {brief(method)}")
     path, xy = data.get("path"), data.get("xy")
     if path is None and xy is None:
         raise InvalidInputError("tour JSON has neither 'path' nor 'xy'")
     shown: dict[int, str] = {}
     found = []
-    for key, value, what in (("path", path, "squares"), ("xy", xy, "[x, y] pairs")):
+    for key, value, what in (("path", path, "square names"), ("xy", xy, "[x, y] pairs")):
         if value is None:
             continue
         if not isinstance(value, list):
-            raise InvalidInputError(f"{key!r} must be a list of {what}")
-        if key == "path" and not all(isinstance(s, str) for s in value):
-            raise InvalidInputError("'path' must be a list of square names, like 'c3'")
-        if key == "xy" and not all(isinstance(p, (list, tuple)) for p in value):
-            raise InvalidInputError("'xy' must be a list of [x, y] pairs")
-        found.append(square_indices(board, value, shown).astype(np.int64))
-    if len(found) == 2 and not np.array_equal(found[0], found[1]):
-        raise InvalidInputError("'path' and 'xy' disagree")
-    return board, found[0], closed, method, shown
+            raise InvalidInputError(f"{key!r} must be a list of {what}, got {brief(value)}")
+        for i, item in enumerate(value, 1):
+            if key == "path" and not isinstance(item, str):
+                raise InvalidInputError(
+                    f"'path' item {i} must be a square name like 'c3', got {brief(item)}"
+                )
+            if key == "path" and len(item) > MAX_NAME_CHARS:
+                raise InputLimitError(_too_long(item, f"'path' item {i} is a string"))
+            if key == "xy" and not (
+                isinstance(item, list) and len(item) == 2 and all(_is_int(v) for v in item)
+            ):
+                raise InvalidInputError(
+                    f"'xy' item {i} must be an [x, y] pair of integers, got {brief(item)}"
+                )
+        found.append(square_indices(board, value, shown, repr(key)).astype(np.int64))
+    disagreements = _disagreements(board, path, xy, found) if len(found) == 2 else []
+    return TourFields(board, found[0], closed, method, shown, disagreements)
 
 
-def answer_dict(board: Board, exists: bool | None, reason: str) -> dict[str, Any]:
+def _disagreements(
+    board: Board, path: list[str], xy: list[list[int]], found: list[np.ndarray]
+) -> list[tuple[int | None, str]]:
+    """Every move where ``path`` and ``xy`` name different squares (the first ten listed)."""
+    a, b = found
+    out: list[tuple[int | None, str]] = []
+    if a.size != b.size:
+        out.append((None, f"'path' has {a.size:,} squares but 'xy' has {b.size:,}"))
+    k = min(a.size, b.size)
+    differ = np.flatnonzero(a[:k] != b[:k])
+    for i in differ[:10].tolist():
+        x, y = xy[i]
+        on = 0 <= x < board.width and 0 <= y < board.height
+        name = f" ({board.square_name(y * board.width + x)})" if on else ""
+        said = f"'xy' says [{brief(x)}, {brief(y)}]{name}"
+        out.append((i + 1, f"move {i + 1}: 'path' says {path[i].strip()}, {said}"))
+    if differ.size > 10:
+        out.append(
+            (None, f"... and {differ.size - 10:,} more moves where 'path' and 'xy' disagree")
+        )
+    return out
+
+
+def answer_dict(
+    board: Board,
+    exists: bool | None,
+    reason: str,
+    partial: Sequence[int] | np.ndarray | None = None,
+) -> dict[str, Any]:
     """The JSON answer to "is there a tour?": ``exists`` true, false or null (unknown, or the
-    search gave up), with the reason.
+    search gave up), with the reason; and when a search gave up with a ``partial`` path (square
+    indices, or a :class:`~knightstour.tour.PartialTour`), how far it got:
+    ``"partial": {"path": [...], "xy": [[x, y], ...]}``.
 
     ``knightstour exists --format json`` and ``/api/exists`` print it for every answer, and
     ``knightstour solve --format json`` and ``/api/solve`` in place of a tour when none is given.
@@ -395,8 +615,19 @@ def answer_dict(board: Board, exists: bool | None, reason: str) -> dict[str, Any
     {'width': 5, 'height': 5, 'exists': None, 'reason': 'stuck'}
     >>> compact_json(answer_dict(Board(8, 8), True, "Schwenk"))
     '{"width":8,"height":8,"exists":true,"reason":"Schwenk"}'
+    >>> compact_json(answer_dict(Board(3, 3), None, "stuck", partial=[0, 5]))
+    '{"width":3,"height":3,"exists":null,"reason":"stuck","partial":{"path":["a1","c2"],"xy":[[0,0],[2,1]]}}'
     """
-    return {"width": board.width, "height": board.height, "exists": exists, "reason": reason}
+    out: dict[str, Any] = {
+        "width": board.width,
+        "height": board.height,
+        "exists": exists,
+        "reason": reason,
+    }
+    if partial is not None and len(partial):
+        idx = np.asarray(partial)
+        out["partial"] = {"path": list(iter_names(board, idx)), "xy": xy_pairs(board, idx)}
+    return out
 
 
 # -- maps and tables --------------------------------------------------------------------------

@@ -50,12 +50,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from knightstour.board import Board
+from knightstour.errors import InvalidInputError
 
 __all__ = [
     "PER_SQUARE_AREA",
     "THREE_WIDE_EXCEPTIONS",
     "VERIFIED_AREA",
     "Existence",
+    "check_ends",
     "closed_tour_theorem",
     "colour_parity",
     "describe_tour",
@@ -308,31 +310,48 @@ def colour_parity(
     return None
 
 
+def check_ends(board: Board, start: int | None, end: int | None) -> None:
+    """Refuse an end square that is the start square: bad input, not a question with answer no.
+
+    A tour visits each square once, so it cannot end where it starts (a closed tour ends a move
+    from its start). Only the one square of a 1 x 1 board is both ends of its tour.
+    :func:`verdict` and :func:`obstruction` check it first, so :func:`knightstour.solve`,
+    :func:`knightstour.exists` and the exact search all refuse it alike.
+
+    >>> check_ends(Board(8, 8), 0, 0)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: start and end are the same square, a1: a tour visits each square once, so it cannot end where it starts
+    >>> check_ends(Board(1, 1), 0, 0)
+    """
+    if start is not None and start == end and board.size > 1:
+        raise InvalidInputError(
+            f"start and end are the same square, {board.square_name(start)}: a tour visits each "
+            "square once, so it cannot end where it starts"
+        )
+
+
 def obstruction(
     board: Board, start: int | None = None, end: int | None = None, closed: bool = False
 ) -> Existence | None:
     """Why no tour can exist on any board (holes, other leapers), or None: the exact search's check.
 
-    In order: no squares; a closed tour on fewer than 3 squares; a tour from a square to itself;
-    :func:`colour_parity`; a closed tour whose end is not a move from its start.
+    In order: no squares; a closed tour on fewer than 3 squares; :func:`colour_parity`; a closed
+    tour whose end is not a move from its start. A tour from a square to itself is bad input
+    (:func:`check_ends` raises :class:`~knightstour.errors.InvalidInputError`).
 
-    >>> obstruction(Board(8, 8), 0, 0).reason
-    'no tour from a1 to itself: a tour visits each square once'
     >>> obstruction(Board(8, 8), 0, 1, closed=True).reason
     "no closed tour from a1 to b1: a closed tour ends a knight's move from its start, and b1 is not"
     >>> print(obstruction(Board(8, 8), 0, 17, closed=True))
     None
     """
     name = board.square_name
+    check_ends(board, start, end)
     if board.size == 0:
         return Existence(False, "the board has no squares")
     if closed and board.size < 3:
         return Existence(
             False, f"no closed tour on {board.spec}: a closed tour needs at least 3 squares"
-        )
-    if start is not None and end is not None and start == end and board.size > 1:
-        return Existence(
-            False, f"no tour from {name(start)} to itself: a tour visits each square once"
         )
     colour = colour_parity(board, start, end, closed)
     if colour is not None:
@@ -436,6 +455,7 @@ def verdict(
     'no theorem covers this board'
     """
     b, s, e = board, start, end
+    check_ends(b, s, e)
     if not b.is_plain_knight:
         return _generic(b, s, e, closed)
     whole = closed_tour_theorem(b) if closed else open_tour_theorem(b)

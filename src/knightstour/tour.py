@@ -19,17 +19,22 @@ knightstour.errors.InvalidTourError: not a valid tour: move 12 (c3 to c1) is not
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from knightstour import notation
-from knightstour.board import Board, BoardLike, parse_board
-from knightstour.errors import InvalidInputError, InvalidTourError
+from knightstour.board import Board, BoardLike, brief, parse_board
+from knightstour.errors import (
+    InternalError,
+    InvalidInputError,
+    InvalidTourError,
+    SearchFailedError,
+)
 
-__all__ = ["Problem", "Tour", "find_problems", "validate"]
+__all__ = ["PartialTour", "Problem", "Tour", "find_problems", "validate"]
 
 #: At most this many problems of each kind are listed one by one; the rest are counted.
 MAX_LISTED = 10
@@ -39,8 +44,8 @@ MAX_LISTED = 10
 class Problem:
     """One reason why a sequence of squares is not a tour.
 
-    ``kind`` is one of ``off-board``, ``not-a-move``, ``repeated``, ``missing``, ``not-closed``
-    and ``empty``; ``move`` is the 1-based position in the sequence where it shows, if any.
+    ``kind`` is one of ``off-board``, ``not-a-move``, ``repeated``, ``missing``, ``not-closed``,
+    ``empty`` and ``disagree`` (the tour JSON's ``path`` and ``xy`` name different squares); ``move`` is the 1-based position in the sequence where it shows, if any.
     """
 
     kind: str
@@ -237,17 +242,35 @@ def _scan(
 
 
 def _repeated_and_missing(board: Board, seq: np.ndarray, name: Any) -> list[Problem]:
-    """The repeated and missing squares of a sequence (the slow, exact count)."""
+    """The repeated and missing squares of a sequence (the slow, exact count).
+
+    Sized by the sequence, not the board, when the sequence is much shorter than the board: two
+    squares named on a 10,000 x 10,000 board cost a few bytes, not a table of 10^8 counts.
+    """
     problems: list[Problem] = []
     n = board.area
     seq = seq.astype(np.int64, copy=False)
     off = (seq < 0) | (seq >= n)
-    if board.holes:
-        off |= np.isin(seq, np.fromiter(board.holes, dtype=np.int64))
-    # repeated and missing squares
+    holes = np.fromiter(board.holes, dtype=np.int64) if board.holes else None
+    if holes is not None:
+        off |= np.isin(seq, holes)
     on = seq[~off]
-    counts = np.bincount(on, minlength=n) if on.size else np.zeros(n, dtype=np.int64)
-    rep = np.flatnonzero(counts > 1)
+    if on.size * 8 >= n:  # dense: a count per square of the board
+        counts = np.bincount(on, minlength=n) if on.size else np.zeros(n, dtype=np.int64)
+        rep = np.flatnonzero(counts > 1)
+        visited = counts > 0
+        if holes is not None:
+            visited[holes] = True
+        n_missing = int(n - np.count_nonzero(visited))
+        miss = np.flatnonzero(~visited)[:MAX_LISTED]
+    else:  # sparse: only the squares the sequence holds
+        squares, counts = np.unique(on, return_counts=True)
+        rep = squares[counts > 1]
+        n_missing = board.size - squares.size
+        taken = squares if holes is None else np.union1d(squares, holes)
+        # the first missing squares lie among the first len(taken) + MAX_LISTED indices
+        first = np.arange(min(n, taken.size + MAX_LISTED), dtype=np.int64)
+        miss = first[~np.isin(first, taken)][:MAX_LISTED]
     listed = []
     for sq in rep[:MAX_LISTED]:
         where = np.flatnonzero(seq == sq)[:2] + 1
@@ -259,21 +282,16 @@ def _repeated_and_missing(board: Board, seq: np.ndarray, name: Any) -> list[Prob
             )
         )
     problems += _listed("repeated", listed, rep.size, "repeated squares")
-    missing_mask = counts == 0
-    if board.holes:
-        missing_mask[np.fromiter(board.holes, dtype=np.int64)] = False
-    miss = np.flatnonzero(missing_mask)
-    if miss.size:
-        names = ", ".join(name(s) for s in miss[:MAX_LISTED])
-        more = f" and {miss.size - MAX_LISTED:,} more" if miss.size > MAX_LISTED else ""
+    if n_missing:
+        names = ", ".join(name(s) for s in miss)
+        more = f" and {n_missing - len(miss):,} more" if n_missing > len(miss) else ""
         problems.append(
             Problem(
                 "missing",
-                f"{miss.size:,} square{'s are' if miss.size > 1 else ' is'} never visited: "
+                f"{n_missing:,} square{'s are' if n_missing > 1 else ' is'} never visited: "
                 f"{names}{more}",
             )
         )
-
     return problems
 
 
@@ -315,14 +333,25 @@ class Tour:
         method: str = "",
     ) -> None:
         b = parse_board(board)
+        if not (isinstance(closed, bool) or type(closed).__name__ == "bool_"):
+            raise InvalidInputError(f"closed must be True or False, got {brief(closed)}")
+        if not isinstance(method, str):
+            raise InvalidInputError(f"method must be a string, got {brief(method)}")
         shown: dict[int, str] = {}
-        self._setup(b, notation.square_indices(b, squares, shown), closed, method, shown)
+        self._setup(b, notation.square_indices(b, squares, shown), bool(closed), method, shown)
 
     def _setup(
-        self, board: Board, indices: np.ndarray, closed: bool, method: str, shown: dict[int, str]
+        self,
+        board: Board,
+        indices: np.ndarray,
+        closed: bool,
+        method: str,
+        shown: dict[int, str],
+        first: Sequence[Problem] = (),
     ) -> None:
-        """Validate (naming every problem) and keep the squares as a read-only int32 array."""
-        problems = find_problems(board, indices, closed, shown)
+        """Validate (naming every problem, after ``first``) and keep the squares as a read-only
+        int32 array."""
+        problems = [*first, *find_problems(board, indices, closed, shown)]
         if problems:
             raise InvalidTourError(problems)
         self._keep(board, indices, closed, method)
@@ -351,14 +380,26 @@ class Tour:
     def from_dict(cls, data: dict[str, Any]) -> Tour:
         """A tour from the JSON contract's dictionary (``path`` or ``xy``), validated.
 
+        Every problem is named: the moves where ``path`` and ``xy`` disagree, then those of the
+        squares in ``path``. A field of the wrong type is an :class:`InvalidInputError` naming it.
+
         >>> Tour.from_dict({"width": 3, "height": 3, "path": ["a1"]})
         Traceback (most recent call last):
         ...
         knightstour.errors.InvalidTourError: not a valid tour: 8 squares are never visited: ...
+        >>> try:
+        ...     Tour.from_dict({"width": 3, "height": 4, "path": ["a1", "b3", "c1"],
+        ...                     "xy": [[0, 0], [1, 1], [0, 1]]})
+        ... except InvalidTourError as e:
+        ...     print("\\n".join(str(p) for p in e.problems))
+        move 2: 'path' says b3, 'xy' says [1, 1] (b2)
+        move 3: 'path' says c1, 'xy' says [0, 1] (a2)
+        9 squares are never visited: b1, a2, b2, c2, a3, c3, a4, b4, c4
         """
-        board, indices, closed, method, shown = notation.read_tour_dict(data)
+        fields = notation.read_tour_dict(data)
+        first = [Problem("disagree", message, move) for move, message in fields.disagreements]
         tour = cls.__new__(cls)
-        tour._setup(board, indices, closed, method, shown)
+        tour._setup(fields.board, fields.indices, fields.closed, fields.method, fields.shown, first)
         return tour
 
     # -- views ----------------------------------------------------------------------------
@@ -488,3 +529,142 @@ class Tour:
         from knightstour.render.svg import tour_svg
 
         return tour_svg(self)
+
+
+class PartialTour:
+    """How far a search that stopped got: a path of distinct squares joined by knight's moves
+    that does not (or not as asked) cover the board, with the method and why it stopped.
+
+    A :class:`~knightstour.errors.SearchFailedError` carries one as ``partial``; every output
+    draws it (text, JSON's ``"partial"``, SVG, PNG, GIF, Jupyter), the unvisited squares shown.
+    Like a :class:`Tour` it is validated when made (as a path, not as a tour), and its squares
+    may be indices, names or ``(x, y)`` pairs. It also behaves as the array of its indices
+    (``len``, iteration, ``numpy.asarray``), as the bare array it replaces did.
+
+    >>> p = PartialTour("3x3", ["a1", "c2", "a3"], method="warnsdorff", reason="stuck")
+    >>> len(p), p.start, p.end, p.unvisited, p.indices.tolist()
+    (3, 'a1', 'a3', 6, [0, 5, 6])
+    >>> p.to_dict()
+    {'path': ['a1', 'c2', 'a3'], 'xy': [[0, 0], [2, 1], [0, 2]]}
+    >>> PartialTour("3x3", ["a1", "b1"])
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: not a partial path: move 2 (a1 to b1) is not a knight's move
+    """
+
+    __slots__ = ("_indices", "board", "method", "reason")
+
+    def __init__(
+        self,
+        board: BoardLike,
+        squares: Iterable[int | str | tuple[int, int]] | np.ndarray,
+        *,
+        method: str = "",
+        reason: str = "",
+    ) -> None:
+        b = parse_board(board)
+        shown: dict[int, str] = {}
+        indices = notation.square_indices(b, squares, shown)
+        if len(indices) == 0:
+            raise InvalidInputError("not a partial path: it has no squares")
+        problems = [p for p in find_problems(b, indices, False, shown) if p.kind != "missing"]
+        if problems:
+            n = len(problems) - 1
+            more = f" (and {n} more problem{'s' if n > 1 else ''})" if n else ""
+            raise InvalidInputError(f"not a partial path: {problems[0]}{more}")
+        self.board = b
+        self._indices = np.ascontiguousarray(indices, dtype=np.int32)
+        self._indices.flags.writeable = False
+        self.method = str(method)
+        self.reason = str(reason)
+
+    @property
+    def indices(self) -> np.ndarray:
+        """Square indices (``y * width + x``) in visit order, a read-only int32 array."""
+        return self._indices
+
+    def __len__(self) -> int:
+        return int(self._indices.size)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._indices.tolist())
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._indices[i]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._indices if dtype is None else self._indices.astype(dtype)
+
+    @property
+    def start(self) -> str:
+        """The name of the first square."""
+        return self.board.square_name(int(self._indices[0]))
+
+    @property
+    def end(self) -> str:
+        """The name of the last square: where the search stopped."""
+        return self.board.square_name(int(self._indices[-1]))
+
+    @property
+    def unvisited(self) -> int:
+        """How many squares of the board the path never reaches."""
+        return self.board.size - len(self)
+
+    @property
+    def path(self) -> list[str]:
+        """Square names in visit order."""
+        return list(notation.iter_names(self.board, self._indices))
+
+    @property
+    def xy(self) -> list[list[int]]:
+        """Zero-based ``[x, y]`` pairs in visit order."""
+        return notation.xy_pairs(self.board, self._indices)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"path": [...], "xy": [...]}``: the ``"partial"`` field of the gave-up JSON."""
+        return {"path": self.path, "xy": self.xy}
+
+    def lines(self) -> Iterator[str]:
+        """The text form (:func:`knightstour.notation.partial_lines`): board and moves."""
+        return notation.partial_lines(self.board, self._indices)
+
+    def board_text(self, labels: bool = False) -> str:
+        """The board of move numbers, unvisited squares as dots.
+
+        >>> print(PartialTour("3x3", [0, 5]).board_text())
+        . . .
+        . . 2
+        1 . .
+        """
+        return "\n".join(notation.board_lines(self.board, self._indices, labels))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PartialTour):
+            return NotImplemented
+        return self.board == other.board and np.array_equal(self._indices, other._indices)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<PartialTour {self.board.spec} {self.start}->{self.end} "
+            f"{len(self)} of {self.board.size} squares method={self.method!r}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        from knightstour.render.svg import tour_svg
+
+        return tour_svg(self)
+
+
+def _partial_of_search(board: Any, indices: Any, method: str, reason: str) -> PartialTour:
+    """A solver's stuck path as a :class:`PartialTour`; a path that is none is a bug."""
+    try:
+        return PartialTour(board, np.asarray(indices), method=method, reason=reason)
+    except InvalidInputError as e:
+        raise InternalError(f"a search stopped with a broken partial path: {e}") from None
+
+
+# errors.py, the lowest layer, cannot import this module: it calls this to make the
+# PartialTour of every SearchFailedError.
+SearchFailedError.partial_factory = _partial_of_search

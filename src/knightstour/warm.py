@@ -74,6 +74,12 @@ def _walks_closed_and_to_an_end() -> None:
 
 
 def _exact() -> None:
+    from knightstour.board import Board
+    from knightstour.solvers.backtrack import Search
+
+    search = Search(Board(6, 6), compiled=True)  # small searches begin interpreted: compile here
+    search.begin(0, None)
+    search.advance(10**6)
     _attempt(lambda: solve("6x6", start="a1", closed=True, method="backtrack"))
     _attempt(lambda: solve("7x7", start="a1", method="backtrack"))
     exists("5x5", start="a1", end="e5")

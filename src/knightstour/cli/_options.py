@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from knightstour.board import brief
 from knightstour.errors import InvalidInputError
 
 __all__ = [
@@ -63,6 +64,8 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one clean line and exit code 2."""
 
     def error(self, message: str) -> NoReturn:
+        if len(message) > 300:  # argparse repeats the arguments, however long they are
+            message = f"{message[:200]}... ({len(message):,} characters)"
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
@@ -79,14 +82,14 @@ def int_range(lo: int, hi: float = math.inf) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        except ValueError:  # not digits, or more than Python reads (4,300)
+            raise argparse.ArgumentTypeError(f"not an integer: {brief(text)}") from None
         if lo <= v <= hi:
             return v
         if hi < math.inf:
-            raise argparse.ArgumentTypeError(f"must be {lo} to {hi}, got {v}")
+            raise argparse.ArgumentTypeError(f"must be {lo} to {hi}, got {brief(v)}")
         raise argparse.ArgumentTypeError(
-            f"must be at least 1, got {v}" if lo == 1 else f"must be >= {lo}, got {v}"
+            f"must be at least 1, got {brief(v)}" if lo == 1 else f"must be >= {lo}, got {brief(v)}"
         )
 
     return parse
@@ -101,7 +104,7 @@ def seconds(text: str) -> float:
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number: {brief(text)}") from None
     if not 0 < v < math.inf:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
     return v
@@ -186,18 +189,18 @@ OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         ("--moves-per-frame",),
         {
             "type": int_range(1, 10**9),
-            "default": 1,
             "metavar": "N",
-            "help": "moves added by each GIF frame (default 1)",
+            "help": "moves added by each GIF frame (default 1, more on big boards so that "
+            "the animation lasts at most 30 s)",
         },
     ),
     "frame_ms": (
         ("--frame-ms",),
         {
             "type": int_range(20, 655350),
-            "default": 500,
             "metavar": "MS",
-            "help": "how long each frame shows (default 500)",
+            "help": "how long each frame shows (default 500, shorter on big boards: the whole "
+            "animation lasts at most 30 s unless --frame-ms and --moves-per-frame say otherwise)",
         },
     ),
     "final_ms": (

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,7 +30,7 @@ from knightstour.cli._options import PICTURE_FILES, PROG, UsageError
 from knightstour.cli.progress import progress_bar
 
 if TYPE_CHECKING:
-    from knightstour.tour import Tour
+    from knightstour.tour import PartialTour, Tour
 
 __all__ = [
     "check_source",
@@ -45,16 +46,67 @@ __all__ = [
 TERMINAL_LIMIT = 250_000
 
 
+def _special(mode: int) -> str | None:
+    """What a file that is neither a regular file nor a folder is, or None."""
+    for test, name in (
+        (stat.S_ISFIFO, "FIFO"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISBLK, "block device"),
+        (stat.S_ISSOCK, "socket"),
+    ):
+        if test(mode):
+            return name
+    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else "special file"
+
+
+def _streamed(path: str) -> bool:
+    """Whether ``path`` is (or links to) a FIFO or a character device: written into, as a
+    stream, never replaced."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+
+
 def check_target(path: str, force: bool) -> None:
-    """Refuse, before any work, an output path that cannot or must not be written."""
+    """Refuse, before any work, an output path that cannot or must not be written.
+
+    A regular file is replaced whole (through a temporary file), and only with ``force``; a
+    symbolic link is followed (its target is written, the link kept), and needs ``force`` as
+    its target would; a FIFO or a character device (``/dev/null``, ``/dev/stdout``) is written
+    into, never replaced; a block device, a socket and an empty name are refused.
+
+    >>> check_target("/dev/null", force=False)
+    >>> check_target("", force=True)
+    Traceback (most recent call last):
+    ...
+    knightstour.cli._options.UsageError: an empty file name: give a file name
+    """
+    if not path:
+        raise UsageError("an empty file name: give a file name")
     p = Path(path)
-    if p.is_dir():
+    try:
+        mode = os.stat(p).st_mode
+    except FileNotFoundError:
+        mode = None  # nothing there, or a link to nothing
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+    if mode is not None and stat.S_ISDIR(mode):
         raise UsageError(f"{path} is a folder: give a file name")
-    if p.exists() and not force:
+    kind = _special(mode) if mode is not None else None
+    if kind in ("FIFO", "character device"):
+        if not os.access(p, os.W_OK):
+            raise UsageError(f"cannot write {path}: permission denied")
+        return
+    if kind is not None:
+        raise UsageError(f"{path} is a {kind}: refusing to write to it; give a file name")
+    if os.path.lexists(p) and not force:
         raise UsageError(f"{path} exists; use --force to overwrite it")
-    if not p.parent.is_dir():
-        raise UsageError(f"cannot write {path}: folder {p.parent} does not exist")
-    if not os.access(p.parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+    real = Path(os.path.realpath(p))
+    if not real.parent.is_dir():
+        raise UsageError(f"cannot write {path}: folder {real.parent} does not exist")
+    if not os.access(real.parent, os.W_OK) or (real.exists() and not os.access(real, os.W_OK)):
         raise UsageError(f"cannot write {path}: permission denied")
 
 
@@ -76,12 +128,16 @@ def check_source(path: str, what: str) -> Path:
 @contextmanager
 def open_output(path: str | None, force: bool, binary: bool = False) -> Iterator[IO[Any]]:
     """The file to write (whole or not at all: through a temporary file), or stdout for
-    None and ``-``."""
+    None and ``-``; a FIFO or a device is written into (:func:`check_target`)."""
     if path is None or path == "-":
         yield sys.stdout.buffer if binary else sys.stdout
         return
     check_target(path, force)
-    p = Path(path)
+    if _streamed(path):  # a FIFO or a device: written into, never replaced
+        with open(path, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
+            yield f
+        return
+    p = Path(os.path.realpath(path))  # a link's target is written; the link stays
     tmp = p.with_name(f".{p.name}.part")
     try:
         with open(tmp, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
@@ -95,7 +151,11 @@ def open_output(path: str | None, force: bool, binary: bool = False) -> Iterator
 def precheck_outputs(args: argparse.Namespace) -> None:
     """Refuse existing output files, and picture options without a picture, before any work."""
     asked = [getattr(args, name, None) for name in PICTURE_FILES]
-    targets = [p for p in [*asked, args.output] if p and p != "-"]
+    for name in (*PICTURE_FILES, "output"):
+        if getattr(args, name, None) == "":
+            flag = "--" + name.replace("_", "-")
+            raise UsageError(f"{flag} has an empty file name: give a file name")
+    targets = [p for p in [*asked, args.output] if p and p != "-" and not _streamed(p)]
     if len({str(Path(p).resolve()) for p in targets}) < len(targets):
         raise UsageError("two outputs name the same file: give each its own")
     for path in targets:
@@ -146,8 +206,9 @@ def write_tour(args: argparse.Namespace, tour: Tour) -> None:
             f.write(line + "\n")
 
 
-def write_pictures(args: argparse.Namespace, tour: Tour) -> None:
-    """Write the pictures asked for with --svg, --svg-animated, --png and --gif."""
+def write_pictures(args: argparse.Namespace, tour: Tour | PartialTour) -> None:
+    """Write the pictures asked for with --svg, --svg-animated, --png and --gif: of a tour, or
+    of the partial path of a search that stopped (its unvisited squares shown)."""
     look = {"size": args.size, "style": args.style}
     timing = {"frame_ms": args.frame_ms, "final_ms": args.final_ms}
     for path, animated in ((args.svg, False), (args.svg_animated, True)):

@@ -9,6 +9,8 @@ from knightstour.cli._output import err
 from knightstour.cli.progress import progress_bar
 
 NAME = "generate"
+#: The largest count SQLite can record: ``2**63 - 1``.
+MAX_COUNT = (1 << 63) - 1
 HELP = "add many distinct tours to a tour library"
 DESCRIPTION = (
     "Add N new tours of BOARD to the tour library, each distinct from every "
@@ -26,7 +28,7 @@ def add(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--count",
         "-n",
-        type=int_range(1),
+        type=int_range(1, MAX_COUNT),
         required=True,
         metavar="N",
         help="how many new tours to add",
@@ -41,7 +43,10 @@ def add(p: argparse.ArgumentParser) -> None:
         seed={"help": "seed (default: random, kept in the library)"},
     )
     p.add_argument(
-        "--workers", type=int_range(1), metavar="K", help="worker processes (default: one per core)"
+        "--workers",
+        type=int_range(1),
+        metavar="K",
+        help="worker processes (default and at most: one per core)",
     )
     p.add_argument(
         "--method",
@@ -54,15 +59,22 @@ def add(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Generate, store and report; exit 3 when the run stopped short of N new tours."""
-    from knightstour.library.generate import generate
+    from knightstour.library.generate import GenerateInterrupted, generate, max_workers
 
     kind = "closed" if args.closed else "open"
+    cores = max_workers()
+    if args.workers is not None and args.workers > cores:
+        err(f"--workers {args.workers}: this machine has {cores} cores; using {cores}")
+        args.workers = cores
     try:
         with progress_bar(f"{args.board} {kind}", unit="tours", quiet=args.quiet) as bar:
             asked = options_of(args, "closed", "start", "seed", "db", "workers", "method")
             r = generate(args.board, args.count, progress=bar, **asked)
+    except GenerateInterrupted as e:
+        err(f"stopped; {e.kept:,} tours kept")
+        return 130
     except KeyboardInterrupt:
-        err("interrupted: the tours stored so far are kept; run the same command to continue")
+        err("stopped; the tours stored so far are kept")
         return 130
     resumed = f", resuming run {r.run} at {r.resumed_from:,}" if r.resumed_from else ""
     print(

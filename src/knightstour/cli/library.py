@@ -31,6 +31,7 @@ t.db: 1 tours
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Callable
@@ -75,12 +76,17 @@ def add(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run one library action."""
+    """Run one library action: ``import`` opens the library to write (making it if need be,
+    once its source is found); the others only read it, so a library in a read-only folder or
+    on a read-only file system can be listed, shown, counted and exported."""
     from knightstour.library import Library
 
     if not args.action:
         raise UsageError(f"give an action: {', '.join(ACTIONS)} (see 'knightstour library --help')")
-    with Library(args.db, create=args.action == "import") as lib:
+    writes = args.action == "import"
+    if writes and args.file != "-":
+        check_source(args.file, "a file of tours")  # before the library is made
+    with Library(args.db, create=writes, readonly=not writes) as lib:
         return ACTIONS[args.action][2](lib, args)
 
 
@@ -171,6 +177,7 @@ def _formats() -> tuple[str, ...]:
 def _add_export(a: Any) -> None:
     add_options(a, "board_filter")
     add_kind_filter(a)
+    a.add_argument("--limit", type=int_range(1), metavar="N", help="at most N tours (all)")
     add_options(
         a,
         "format",
@@ -182,11 +189,55 @@ def _add_export(a: Any) -> None:
     )
 
 
+class _Enough(Exception):
+    """The export wrote its ``--limit`` of lines."""
+
+
+class _Lines:
+    r"""A text stream that passes on at most ``limit`` lines, then raises :class:`_Enough` (which
+    stops the export's reading too): ``library export --limit``.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> lines = _Lines(out, 2)
+    >>> lines.write("a\nb\n")
+    >>> lines.write("c\n")
+    Traceback (most recent call last):
+    ...
+    knightstour.cli.library._Enough
+    >>> out.getvalue(), lines.lines
+    ('a\nb\n', 2)
+    """
+
+    def __init__(self, out: Any, limit: int) -> None:
+        self.out, self.limit, self.lines = out, limit, 0
+
+    def write(self, text: str) -> None:
+        left = self.limit - self.lines
+        if left <= 0:
+            raise _Enough
+        n = text.count("\n")
+        if n > left:
+            end = -1
+            for _ in range(left):
+                end = text.index("\n", end + 1)
+            text, n = text[: end + 1], left
+        self.out.write(text)
+        self.lines += n
+
+
 def _export(lib: Any, args: argparse.Namespace) -> int:
     from knightstour.library.io import export
 
+    header = 1 if args.format == "csv" else 0
     with open_output(args.output, args.force) as f:
-        n = export(lib, f, fmt=args.format, board=args.board, closed=args.kind)
+        if args.limit is None:
+            n = export(lib, f, fmt=args.format, board=args.board, closed=args.kind)
+        else:
+            out = _Lines(f, min(args.limit, 1 << 62) + header)
+            with contextlib.suppress(_Enough):
+                export(lib, out, fmt=args.format, board=args.board, closed=args.kind)
+            n = out.lines - header
     if args.output not in (None, "-"):
         print(f"exported {n:,} tours to {args.output}", file=sys.stderr)
     return EXIT_OK
@@ -208,6 +259,7 @@ def _import(lib: Any, args: argparse.Namespace) -> int:
     from knightstour.library.io import import_tours
 
     fmt = args.format or ("csv" if args.file.lower().endswith(".csv") else "jsonl")
+    lib.check_integrity()  # never write into a damaged file
     if args.file == "-":
         r = import_tours(lib, sys.stdin, fmt=fmt, source="<stdin>")
     else:

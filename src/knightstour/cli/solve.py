@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from knightstour import notation
 from knightstour.cli._options import (
@@ -26,6 +26,9 @@ from knightstour.cli._options import (
 )
 from knightstour.cli._output import precheck_outputs, write_pictures, write_tour
 from knightstour.errors import NoTourError, SearchFailedError
+
+if TYPE_CHECKING:
+    from knightstour.tour import PartialTour
 
 NAME = "solve"
 HELP = "find a tour and print it"
@@ -78,9 +81,14 @@ def run(args: argparse.Namespace) -> int:
         _no_tour(args, board, False, e.reason)
         return EXIT_NO
     except SearchFailedError as e:
-        _no_tour(args, board, None, str(e))
-        if args.format in ("text", "board", "moves") and e.partial is not None and len(e.partial):
-            print("\n".join(notation.partial_lines(board, e.partial)))
+        partial = e.partial
+        if partial is not None and not partial.method and args.method != "auto":
+            partial.method = args.method
+        _no_tour(args, board, None, str(e), partial)
+        if partial is not None:
+            if args.format in ("text", "board", "moves"):
+                print("\n".join(partial.lines()))
+            write_pictures(args, partial)  # the path so far, its unvisited squares shown
         return EXIT_GAVE_UP
     elapsed = time.perf_counter() - t0
     write_tour(args, tour)
@@ -91,8 +99,16 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _no_tour(args: argparse.Namespace, board: Any, answer: bool | None, reason: str) -> None:
+def _no_tour(
+    args: argparse.Namespace,
+    board: Any,
+    answer: bool | None,
+    reason: str,
+    partial: PartialTour | None = None,
+) -> None:
+    """Say there is no tour, or that the search gave up (in JSON with its partial path)."""
     if args.format == "json":
-        print(notation.compact_json(notation.answer_dict(board, answer, reason)))
+        data = notation.answer_dict(board, answer, reason, partial=partial)
+        print(notation.compact_json(data))
     else:
         print(f"{'no tour' if answer is False else 'gave up'}: {reason}")

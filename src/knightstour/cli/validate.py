@@ -14,13 +14,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from knightstour import notation
+from knightstour.board import brief
 from knightstour.cli._options import EXIT_NO, EXIT_OK, UsageError, add_options
-from knightstour.cli._output import check_source
 from knightstour.errors import InvalidInputError, InvalidTourError
 
 NAME = "validate"
@@ -85,22 +85,38 @@ def _read(args: argparse.Namespace) -> Any:
         except (ValueError, OSError) as e:
             raise UsageError(f"cannot read {args.file}: {e}") from None
         return kt.Tour(board, np.asarray(arr), closed=args.closed)
-    if args.file == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = check_source(args.file, "a tour file").read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise UsageError(f"{args.file} is not a text (JSON) file") from None
+    text = _read_text(args.file)  # its errors name the file
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise UsageError(
-            f"{args.file} is not JSON: {e.msg} at line {e.lineno} column {e.colno}"
-        ) from None
+        data = notation.load_json(text)
+    except notation.InputLimitError as e:
+        raise notation.InputLimitError(f"{args.file}: {e}") from None
+    except InvalidInputError as e:
+        raise UsageError(f"{args.file} is {e}") from None
     try:
         return kt.Tour.from_dict(data)
     except InvalidTourError:
-        raise
+        raise  # not a tour: the answer is no
+    except notation.InputLimitError as e:  # more than is read at all: bad input
+        raise notation.InputLimitError(f"{args.file}: {e}") from None
     except InvalidInputError as e:  # parsed, but not a tour: the answer is no
         raise InvalidTourError([str(e)]) from None
+
+
+def _read_text(file: str) -> str:
+    """The text of ``file`` (``-``: standard input), read with a limit: never more than this
+    machine can parse, and no further than the first NUL byte (``/dev/zero``).
+
+    Pipes and devices are read like files (``validate <(knightstour solve 8x8 --format json)``).
+    """
+    if file == "-":
+        return notation.read_text(sys.stdin.buffer, "standard input")
+    p = Path(file)
+    try:
+        if p.is_dir():
+            raise UsageError(f"{file} is a folder, not a tour file")
+        if not p.exists():
+            raise UsageError(f"no such file: {file}")
+        with open(p, "rb") as f:
+            return notation.read_text(f, file)
+    except OSError as e:  # unreadable, or a name too long: said briefly
+        raise UsageError(f"cannot read {brief(file)}: {e.strerror or e}") from None

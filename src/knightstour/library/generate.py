@@ -57,11 +57,20 @@ from knightstour.board import Board, BoardLike, parse_board
 from knightstour.errors import InternalError, InvalidInputError, NoTourError, SearchFailedError
 from knightstour.existence import exists
 from knightstour.library import canonical as cf
-from knightstour.library.store import DEFAULT_DB, Batch, Library
+from knightstour.library.store import DEFAULT_DB, MAX_ID, Batch, Library
 from knightstour.progress import Progress
 from knightstour.theory import start_mask
 
-__all__ = ["GENERATE_METHODS", "GenerateResult", "Plan", "generate", "run_batch", "walk_starts"]
+__all__ = [
+    "GENERATE_METHODS",
+    "GenerateInterrupted",
+    "GenerateResult",
+    "Plan",
+    "generate",
+    "max_workers",
+    "run_batch",
+    "walk_starts",
+]
 
 GENERATE_METHODS = ("auto", "warnsdorff", "backtrack")
 #: Batches in a row without a new tour after which a run gives up (the methods have found all
@@ -127,6 +136,19 @@ class GenerateResult:
     def rate(self) -> float:
         """New tours per second."""
         return self.added / self.seconds if self.seconds > 0 else 0.0
+
+
+class GenerateInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`generate`; ``kept`` tours of the run are stored (the same call
+    continues it).
+
+    >>> GenerateInterrupted(12).kept
+    12
+    """
+
+    def __init__(self, kept: int) -> None:
+        super().__init__(f"stopped; {kept:,} tours kept")
+        self.kept = kept
 
 
 # -- one batch (here or in a worker) --------------------------------------------------------
@@ -208,16 +230,28 @@ def _die_with_parent() -> None:
         pass
 
 
-def _worker_main(conn: Any, plan: Plan) -> None:
-    """A worker process: batches asked for on its own pipe, answered on it in the order asked.
+def _worker_process(fd: int) -> None:
+    """The entry point of a worker process (``python -c``): its first message on the pipe
+    ``fd`` is the plan, then :func:`_worker_main`.
 
-    Ctrl-C reaches the whole process group: the worker ignores it and the parent, which stops
-    the run, ends the workers.
+    Ctrl-C reaches the whole process group: the worker starts with SIGINT blocked (the parent
+    blocks it around the start), ignores it, and the parent, which stops the run, ends it.
     """
     import signal
+    from multiprocessing.connection import Connection
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
+    conn = Connection(fd)
+    try:
+        plan = conn.recv()
+    except (EOFError, OSError):  # the parent closed the pipe or died
+        return
+    _worker_main(conn, plan)
+
+
+def _worker_main(conn: Any, plan: Plan) -> None:
+    """A worker: batches asked for on its own pipe, answered on it in the order asked."""
     _arrays(plan)
     while True:
         try:
@@ -229,9 +263,13 @@ def _worker_main(conn: Any, plan: Plan) -> None:
         number, new_plan, first, count = job
         plan = new_plan or plan
         try:
-            conn.send((number, run_batch(plan, first, count), None))
+            answer = (number, run_batch(plan, first, count), None)
         except Exception as e:  # a bug: reported to the parent, which raises it
-            conn.send((number, None, f"{type(e).__name__}: {e}"))
+            answer = (number, None, f"{type(e).__name__}: {e}")
+        try:
+            conn.send(answer)
+        except OSError:  # the parent is gone
+            return
 
 
 class _Workers:
@@ -239,20 +277,18 @@ class _Workers:
 
     Nothing is shared between the processes but their own pipe, so ending them (at the end of a
     run, or on Ctrl-C) never waits on a lock a worker held when it was stopped, as a
-    ``multiprocessing.Pool`` can. Jobs go round the workers in turn; a thread of this process
+    ``multiprocessing.Pool`` can. They are plain child processes (``python -c``, started by
+    :mod:`subprocess`, which forks safely from a process that runs threads): no forkserver and
+    no resource tracker outlive the run, so when :meth:`close` returns, the process group holds
+    this process alone. Jobs go round the workers in turn; a thread of this process
     reads every answer as soon as it comes (a worker never waits for this one to finish storing),
     tagged with its job's number, so answers to jobs dropped by :meth:`_Batches.switch` are
     skipped.
     """
 
     def __init__(self, n: int, plan: Plan) -> None:
-        import multiprocessing as mp
         import threading
 
-        # not "fork": forking a process that runs threads (a server, a thread pool) can copy a
-        # held lock into a worker, which then never answers; a fresh forkserver has no threads
-        methods = mp.get_all_start_methods()
-        ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
         self.procs: list[Any] = []
         self.conns: list[Any] = []
         self.plans: list[Plan] = []  # the plan each worker has: sent again only when it changes
@@ -261,14 +297,16 @@ class _Workers:
         self.stopping = False
         self.jobs = 0
         self.ready_signal = threading.Condition()
-        for _ in range(n):
-            here, there = ctx.Pipe()
-            proc = ctx.Process(target=_worker_main, args=(there, plan), daemon=True)
-            proc.start()
-            there.close()
-            self.procs.append(proc)
-            self.conns.append(here)
-            self.plans.append(plan)
+        try:
+            for _ in range(n):
+                proc, conn = _start_worker()
+                self.procs.append(proc)
+                self.conns.append(conn)
+                conn.send(plan)
+                self.plans.append(plan)
+        except BaseException:
+            self.kill()
+            raise
         self.reader = threading.Thread(target=self._read_all, name="generate-answers", daemon=True)
         self.reader.start()
 
@@ -305,14 +343,61 @@ class _Workers:
 
         They hold no lock of this process, so killing them leaves nothing waiting.
         """
+        if self.stopping:
+            return
         self.stopping = True
-        for proc in self.procs:
-            proc.kill()
-        for proc in self.procs:
-            proc.join()
+        self.kill()
         self.reader.join()
         for conn in self.conns:
             conn.close()
+
+    def kill(self) -> None:
+        """Kill every worker and wait for it (no zombie, nothing left in the process group)."""
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+        for proc in self.procs:
+            proc.wait()
+
+
+def _start_worker() -> tuple[Any, Any]:
+    """A worker process and this end of its pipe.
+
+    SIGINT is blocked in this thread while the worker starts, so the worker inherits it blocked
+    and a Ctrl-C before it sets SIGINT aside cannot print a traceback from it.
+    """
+    import signal
+    import socket
+    import subprocess
+    import sys
+    from multiprocessing.connection import Connection
+
+    here, there = socket.socketpair()
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    code = (
+        "from knightstour.library.generate import _worker_process; "
+        f"_worker_process({there.fileno()})"
+    )
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code],
+            pass_fds=(there.fileno(),),
+            stdin=subprocess.DEVNULL,
+            env=env,
+        )
+    except BaseException:
+        here.close()
+        raise
+    finally:
+        there.close()
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    return proc, Connection(here.detach())
 
 
 @dataclass
@@ -490,9 +575,12 @@ class _Batches:
             self.jobs += 1
             end += self.plan.batch
 
-    def switch(self, plan: Plan) -> None:
-        """Go on with ``plan`` from the next walk (the batches in flight are dropped)."""
+    def switch(self, plan: Plan, walk: int | None = None) -> None:
+        """Go on with ``plan`` from the next walk, or from ``walk`` (the batches in flight are
+        dropped)."""
         self.plan = plan
+        if walk is not None:
+            self.next = walk
         self.slots.clear()
         self.jobs = 0
         self.size = max(1, plan.batch // FIRST_BATCH_FRACTION)
@@ -503,11 +591,19 @@ class _Batches:
             self.pool.close()
 
 
-def _cores() -> int:
+def max_workers() -> int:
+    """The most worker processes :func:`generate` starts: the cores this process may use.
+
+    >>> max_workers() >= 1
+    True
+    """
     try:
-        return len(os.sched_getaffinity(0))
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+_cores = max_workers  # the name the benchmarks use
 
 
 # -- the main side -------------------------------------------------------------------------
@@ -529,7 +625,12 @@ def generate(
     """Add ``count`` new distinct tours of ``board`` to the library ``db``.
 
     Batches are made in this process and, when the run is long enough to repay starting them,
-    in up to ``workers`` worker processes (default: one per core); this process stores them.
+    in up to ``workers`` worker processes (default, and at most: one per core,
+    :func:`max_workers`); this process stores them. The library is checked first
+    (:meth:`Library.check_integrity`): a damaged one is refused, not written to. Processes started with
+    the same call at once share one run, and together store exactly ``count`` tours.
+    Ctrl-C raises :class:`GenerateInterrupted` with the number of tours kept, once every worker
+    process has ended.
     ``progress(done, total)`` is called as tours are stored (``done`` counts a resumed run's
     earlier tours too; ``total`` is ``count``). Raises :class:`NoTourError` when the board has
     no such tour and :class:`SearchFailedError` when the run stops short (no new tour in
@@ -546,8 +647,8 @@ def generate(
     knightstour.errors.NoTourError: no closed tour on 5x5: ...
     """
     b = cf.check_board(parse_board(board))
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise InvalidInputError(f"count must be a positive integer, got {count!r}")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_ID:
+        raise InvalidInputError(f"count must be a positive integer up to {MAX_ID:,}, got {count!r}")
     if seed is not None and (
         isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63
     ):
@@ -568,11 +669,15 @@ def generate(
     answer = exists(b, s, closed=closed)
     if answer.exists is False:
         raise NoTourError(answer.reason)
+    workers = min(workers or max_workers(), max_workers())
     lib = db if isinstance(db, Library) else Library(db)
     try:
-        return _generate(
-            lib, b, count, closed, s, seed, workers or _cores(), method, slack_moves, progress
-        )
+        lib.check_integrity()
+        return _generate(lib, b, count, closed, s, seed, workers, method, slack_moves, progress)
+    except GenerateInterrupted:
+        raise
+    except KeyboardInterrupt:  # before the run began: nothing of it stored
+        raise GenerateInterrupted(0) from None
     finally:
         if lib is not db:
             lib.close()
@@ -592,15 +697,14 @@ def _generate(
 ) -> GenerateResult:
     t0 = time.perf_counter()
     lib.reserve_write_cache()
-    run = lib.resumable_run(b, closed, s, method, seed, count)
     starts = walk_starts(b, s, closed)
     if not starts:
         raise NoTourError(f"no square of {b.spec} starts a tour")
-    if run is None:
-        seed_given = seed is not None
-        seed = secrets.randbits(62) if seed is None else seed
-        used = choose_method(b, closed, starts, seed) if method == "auto" else method
-        run = lib.start_run(b, closed, s, method, used, seed, seed_given, count)
+
+    def choose(seed: int) -> str:
+        return choose_method(b, closed, starts, seed) if method == "auto" else method
+
+    run = lib.claim_run(b, closed, s, method, seed, count, secrets.randbits(62), choose)
     plan = make_plan(b, closed, starts, run.used, run.seed, slack_moves)
     result = GenerateResult(
         run=run.id,
@@ -615,20 +719,41 @@ def _generate(
     if progress is not None:
         progress(run.added, count)
     need = count - run.added
-    since_new = run.walks_since_new
     batches = _Batches(plan, run.next_walk, workers)
     _arrays(plan)  # load the kernels first: the rate that decides on workers is making tours
     t_loop = time.perf_counter()
+    kept = run.added  # the run's tours committed
     try:
         while need > 0 and not result.stalled:
-            # one transaction: the batches of up to COMMIT_SECONDS (fewer, larger commits write
-            # each page of the unique index once for many tours, not once for each batch)
+            # the batches of up to COMMIT_SECONDS, made outside any transaction (another process
+            # on the same run may write meanwhile), then stored in one short transaction (fewer,
+            # larger commits write each page of the unique index once for many tours)
+            pending: list[tuple[int, int, Batch]] = []
+            t_commit, bound = time.monotonic(), 0
+            while bound < need and time.monotonic() - t_commit < COMMIT_SECONDS:
+                first = batches.next
+                walks, batch = batches.take()
+                pending.append((first, walks, batch))
+                bound += len(batch)
+                made = result.added + bound
+                batches.consider_workers(need - bound, made, time.perf_counter() - t_loop)
             with lib.atomic():
-                t_commit = time.monotonic()
-                while need > 0 and time.monotonic() - t_commit < COMMIT_SECONDS:
-                    walks, batch = batches.take()
+                # where the file says the run is: another process may share it
+                lib.sync_run(run)
+                need = count - run.added
+                if run.finished or need <= 0:
+                    result.stalled = need > 0
+                    break
+                if run.used != plan.method:  # the other process turned to searching
+                    plan = make_plan(b, closed, starts, run.used, run.seed)
+                    batches.switch(plan, run.next_walk)
+                    result.method, pending = plan.method, []
+                since_new = run.walks_since_new
+                for first, walks, batch in pending:
+                    if first < run.next_walk:  # another process did these walks meanwhile
+                        continue
                     result.walks += walks
-                    new = lib.add_batch(batch.head(need), method=batches.plan.method, run=run.id)
+                    new = lib.add_batch(batch.head(need), method=plan.method, run=run.id)
                     since_new = 0 if new else since_new + walks
                     need -= new
                     result.added += new
@@ -636,22 +761,30 @@ def _generate(
                     lib.advance_run(
                         run,
                         added=new,
-                        next_walk=batches.next,
+                        next_walk=first + walks,
                         walks_since_new=since_new,
                         finished=need <= 0,
                     )
                     if progress is not None:
                         progress(count - need, count)
+                    if need <= 0:
+                        break
                     if result.stalled and method == "auto" and plan.method == "warnsdorff":
                         # the walks reach no more: search instead (it finds every tour there is)
                         plan = make_plan(b, closed, starts, "backtrack", run.seed)
-                        batches.switch(plan)
+                        batches.switch(plan, run.next_walk)
                         lib.switch_run_method(run, plan.method)
                         since_new, result.stalled, result.method = 0, False, plan.method
+                        break  # the walks made ahead are not wanted
                     if result.stalled:
                         lib.finish_run(run)
                         break
-                    batches.consider_workers(need, result.added, time.perf_counter() - t_loop)
+                if run.next_walk > batches.next:  # the other process went ahead
+                    batches.switch(plan, run.next_walk)
+            kept = run.added
+    except KeyboardInterrupt:
+        batches.close()
+        raise GenerateInterrupted(kept) from None
     finally:
         batches.close()
     result.workers = 0 if batches.pool is None else workers

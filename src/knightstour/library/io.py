@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -33,7 +35,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from knightstour.board import Board, BoardLike, file_name
+from knightstour import notation
+from knightstour.board import Board, BoardLike, brief, file_name
 from knightstour.errors import InvalidInputError, InvalidTourError
 from knightstour.library.store import Library, canonical_batch
 from knightstour.tour import Tour
@@ -208,14 +211,14 @@ def _fast(data: Any) -> tuple[tuple[Board, bool, str], list[int]]:
     path, xy = data.get("path"), data.get("xy")
     if not (type(w) is int and type(h) is int and type(c) is bool and isinstance(path, list)):
         raise _Slow
-    if not (0 < w <= 1000 and 0 < h <= 1000):
-        raise _Slow
+    if not (0 < w <= 1000 and 0 < h <= 1000) or len(path) != w * h:
+        raise _Slow  # tables of the board's squares only for a line that holds a whole tour
     index, pairs = _squares(w, h)
     try:
         squares = [index[s] for s in path]
     except (KeyError, TypeError):
         raise _Slow from None
-    if len(squares) != w * h or (xy is not None and xy != [pairs[s] for s in squares]):
+    if xy is not None and xy != [pairs[s] for s in squares]:
         raise _Slow
     method = data.get("method") or "unknown"
     if not isinstance(method, str):
@@ -284,21 +287,112 @@ def _valid_rows(board: Board, paths: np.ndarray, closed: bool) -> np.ndarray:
     return ok
 
 
+#: Characters of a line read at a time, so that a line is refused as soon as it is too long.
+_PIECE = 1 << 20
+
+
+def _bounded_lines(lines: Iterable[str], where: str, limit: int | None = None) -> Iterator[str]:
+    """The lines of ``lines``, each refused once longer than ``limit`` characters (default
+    :func:`knightstour.notation.read_limit`), or at its first NUL: a stream is read a piece at
+    a time, so ``/dev/zero`` costs a megabyte, not all the memory there is.
+
+    >>> import io
+    >>> list(_bounded_lines(io.StringIO("a\\nbb\\n"), "t", limit=5))
+    ['a\\n', 'bb\\n']
+    >>> import io
+    >>> list(_bounded_lines(io.StringIO("a" * 20), "t", limit=5))
+    Traceback (most recent call last):
+    ...
+    knightstour.library.io.ImportRejectedError: t 1: the line is longer than 5 characters, the most read at once on this machine; nothing imported
+    """
+    limit = notation.read_limit() if limit is None else limit
+    readline = getattr(lines, "readline", None)
+    source: Iterator[list[str]] = (
+        ([line] for line in lines) if readline is None else _pieces(readline, limit)
+    )
+    lineno = 0
+    while True:
+        lineno += 1
+        try:
+            pieces = next(source, None)
+        except UnicodeDecodeError as e:
+            raise ImportRejectedError(
+                f"{where} {lineno}: not UTF-8 text ({e.reason}); nothing imported", 2
+            ) from None
+        if pieces is None:
+            return
+        if any("\0" in p for p in pieces):
+            raise ImportRejectedError(
+                f"{where} {lineno}: a NUL character: binary data, not text; nothing imported", 2
+            )
+        if sum(map(len, pieces)) > limit:
+            raise ImportRejectedError(
+                f"{where} {lineno}: the line is longer than {limit:,} characters, the most read at "
+                "once on this machine; nothing imported",
+                2,
+            )
+        yield pieces[0] if len(pieces) == 1 else "".join(pieces)
+
+
+def _pieces(readline: Any, limit: int) -> Iterator[list[str]]:
+    """Each line of a stream as pieces, stopping early at ``limit`` characters or a NUL."""
+    while first := readline(min(_PIECE, limit + 1)):
+        pieces, size = [first], len(first)
+        while not pieces[-1].endswith("\n") and size <= limit and "\0" not in pieces[-1]:
+            piece = readline(min(_PIECE, limit + 1 - size))
+            if not piece:
+                break
+            pieces.append(piece)
+            size += len(piece)
+        yield pieces
+
+
 def _jsonl_records(lines: Iterable[str], where: str) -> Iterator[tuple[int, Any, Any]]:
     """``(line number, parsed record, what to keep to parse it again)`` for each line."""
-    for lineno, line in enumerate(lines, 1):
+    for lineno, line in enumerate(_bounded_lines(lines, where), 1):
         if not line.strip():
             continue
         try:
-            yield lineno, json.loads(line), line
-        except json.JSONDecodeError as e:
-            raise ImportRejectedError(
-                f"{where} {lineno}: not JSON: {e.msg} at column {e.colno}; nothing imported", 2
-            ) from None
+            yield lineno, notation.load_json(line), line
+        except InvalidInputError as e:
+            raise ImportRejectedError(f"{where} {lineno}: {e}; nothing imported", 2) from None
+
+
+@contextmanager
+def _csv_field_limit(limit: int) -> Iterator[None]:
+    """The csv module's (process-wide) field limit raised to ``limit`` while a file is read:
+    a path on a big board is longer than its default 131,072 characters."""
+    old = csv.field_size_limit()
+    csv.field_size_limit(max(old, limit))
+    try:
+        yield
+    finally:
+        csv.field_size_limit(old)
+
+
+_CSV_INT = re.compile(r"^\s*\d{1,10}\s*$", re.ASCII)
+
+
+def _csv_int(text: str, column: str) -> int:
+    """A board side from a CSV cell: plain digits, at most ten (no sign, ``_`` or exponent)."""
+    if not _CSV_INT.match(text):
+        raise ValueError(f"{column} must be a whole number of at most 10 digits, got {brief(text)}")
+    return int(text)
 
 
 def _csv_records(lines: Iterable[str], where: str) -> Iterator[tuple[int, dict[str, Any], Any]]:
-    reader = csv.reader(lines)
+    limit = notation.read_limit()
+    with _csv_field_limit(limit):
+        reader = csv.reader(_bounded_lines(lines, where, limit))
+        try:
+            yield from _csv_rows(reader, where)
+        except csv.Error as e:
+            raise ImportRejectedError(
+                f"{where} {reader.line_num}: not CSV: {e}; nothing imported", 2
+            ) from None
+
+
+def _csv_rows(reader: Any, where: str) -> Iterator[tuple[int, dict[str, Any], Any]]:
     header = next(reader, None)
     if header is None:
         return
@@ -314,17 +408,22 @@ def _csv_records(lines: Iterable[str], where: str) -> Iterator[tuple[int, dict[s
             continue
         try:
             rec: dict[str, Any] = {
-                "width": int(row[col["width"]]),
-                "height": int(row[col["height"]]),
+                "width": _csv_int(row[col["width"]], "width"),
+                "height": _csv_int(row[col["height"]], "height"),
                 "path": row[col["path"]].split(),
             }
             if "closed" in col:
                 text = row[col["closed"]].strip().lower()
                 if text not in ("true", "false", "1", "0", ""):
-                    raise ValueError(f"closed must be true or false, got {text!r}")
+                    raise ValueError(f"closed must be true or false, got {brief(text)}")
                 rec["closed"] = text in ("true", "1")
             if "method" in col:
                 rec["method"] = row[col["method"]]
-        except (ValueError, IndexError) as e:
+        except IndexError:
+            raise ImportRejectedError(
+                f"{where} {lineno}: {len(row)} fields, fewer than the header's; nothing imported",
+                2,
+            ) from None
+        except ValueError as e:
             raise ImportRejectedError(f"{where} {lineno}: {e}; nothing imported", 2) from None
         yield lineno, rec, rec

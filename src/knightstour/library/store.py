@@ -5,6 +5,12 @@ nothing else). A tour is stored once, as its packed canonical form (:mod:`.canon
 unique constraint with its board and kind, plus the transform code back to the tour as it was
 made and its metadata. On 8 × 8 the row is about 50 bytes and the unique key about 35.
 
+Every SQLite failure leaves this module as an :class:`~knightstour.errors.InvalidInputError`
+naming the file and the problem: a damaged file says so with ``PRAGMA integrity_check``'s word,
+and :meth:`Library.check_integrity` refuses to write into one. ``Library(path, readonly=True)``
+reads a library it may not write (a read-only folder or file system: ``mode=ro``, then
+``immutable=1`` when even the ``-shm`` file cannot be made).
+
 >>> import knightstour as kt
 >>> lib = Library(":memory:")
 >>> t = kt.solve("5x5", start="a1", method="warnsdorff")
@@ -17,14 +23,17 @@ made and its metadata. On 8 × 8 the row is about 50 bytes and the unique key ab
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+import urllib.parse
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -33,12 +42,18 @@ from knightstour.errors import InternalError, InvalidInputError
 from knightstour.library import canonical as cf
 from knightstour.tour import Tour
 
-__all__ = ["DEFAULT_DB", "MIGRATIONS", "Batch", "Library", "Run", "StoredTour"]
+__all__ = ["DEFAULT_DB", "MAX_ID", "MIGRATIONS", "Batch", "Library", "Run", "StoredTour"]
 
 #: The file ``knightstour generate`` and ``knightstour library`` use unless told otherwise.
 DEFAULT_DB = "tours.db"
 #: ``PRAGMA application_id`` of a tour library ("KnTr").
 APPLICATION_ID = 0x4B6E5472
+#: The largest integer SQLite stores (ids, counts, seeds): ``2**63 - 1``.
+MAX_ID = (1 << 63) - 1
+#: The first bytes of every SQLite file.
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 #: The schema, one migration a version: ``PRAGMA user_version`` is how many have run. Append
 #: new ones; never edit a released one.
@@ -223,50 +238,114 @@ class Run:
     finished: bool = False
 
 
+def _sql(method: _F) -> _F:
+    """Turn the SQLite errors of a :class:`Library` method (or of the generator it returns) into
+    an :class:`InvalidInputError` naming the file and the problem (:meth:`Library._failure`)."""
+    if inspect.isgeneratorfunction(method):
+
+        @functools.wraps(method)
+        def gen(self: Library, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return (yield from method(self, *args, **kwargs))
+            except sqlite3.Error as e:
+                raise self._failure(e) from None
+
+        return gen  # type: ignore[return-value]
+
+    @functools.wraps(method)
+    def call(self: Library, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as e:
+            raise self._failure(e) from None
+
+    return call  # type: ignore[return-value]
+
+
 class Library:
     """A tour library in the SQLite file ``path`` (``":memory:"`` for a throwaway one).
 
     Opening creates the file if need be and runs any migrations it lacks. Use it as a context
-    manager, or call :meth:`close`.
+    manager, or call :meth:`close`. ``readonly=True`` opens an existing library for reading
+    only: nothing is written, not even the WAL's ``-shm`` file when the folder is read-only.
+
+    >>> Library(":memory:").get(10**20)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: no tour 100000000000000000000 in :memory:
     """
 
-    def __init__(self, path: str | os.PathLike[str] = DEFAULT_DB, *, create: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str] = DEFAULT_DB,
+        *,
+        create: bool = True,
+        readonly: bool = False,
+    ) -> None:
         self.path = os.fspath(path)
+        self.readonly = readonly
         memory = self.path == ":memory:" or self.path.startswith("file::memory:")
-        if not memory and not create and not os.path.exists(self.path):
+        if not memory and (readonly or not create) and not os.path.exists(self.path):
             raise InvalidInputError(f"no tour library at {self.path}")
         if not memory and os.path.isdir(self.path):
             raise InvalidInputError(f"{self.path} is a folder, not a tour library")
-        try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
-        except sqlite3.Error as e:
-            raise InvalidInputError(f"cannot open the tour library {self.path}: {e}") from None
-        try:
-            self._setup(memory)
-        except sqlite3.DatabaseError as e:
-            self.db.close()
-            raise InvalidInputError(f"{self.path} is not a tour library: {e}") from None
-        except BaseException:
-            self.db.close()
-            raise
         self._methods: dict[str, int] = {}
         self._method_names: dict[int, str] = {}
+        uri = None
+        if readonly and not memory:
+            uri = "file:" + urllib.parse.quote(os.path.abspath(self.path)) + "?mode=ro"
+        try:
+            self.db = self._connect(uri)
+            try:
+                self._setup(memory)
+            except sqlite3.OperationalError as e:
+                if uri is None or "unable to open" not in str(e):
+                    raise
+                # a read-only folder: no -shm can be made for the WAL; read the file as it is
+                self.db.close()
+                self.db = self._connect(uri.replace("mode=ro", "immutable=1"))
+                self._setup(memory)
+        except sqlite3.Error as e:
+            if hasattr(self, "db"):
+                self.db.close()
+            raise self._failure(e, opening=True) from None
+        except BaseException:
+            if hasattr(self, "db"):
+                self.db.close()
+            raise
+
+    def _connect(self, uri: str | None) -> sqlite3.Connection:
+        if uri is None:
+            return sqlite3.connect(self.path, isolation_level=None, timeout=60)
+        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=60)
 
     def _setup(self, memory: bool) -> None:
         db = self.db
-        app = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if app != APPLICATION_ID:
-            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if app != 0 or tables:
-                raise InvalidInputError(
-                    f"{self.path} is an SQLite file but not a tour library; not touching it"
-                )
+        # one statement, so one snapshot: another process may be making the schema meanwhile
+        app, version, tables = db.execute(
+            "SELECT (SELECT application_id FROM pragma_application_id), "
+            "(SELECT user_version FROM pragma_user_version), "
+            "(SELECT count(*) FROM sqlite_master)"
+        ).fetchone()
+        if app != APPLICATION_ID and (app != 0 or tables):
+            raise InvalidInputError(
+                f"{self.path} is an SQLite file but not a tour library; not touching it"
+            )
         if version > len(MIGRATIONS):
             raise InvalidInputError(
                 f"{self.path} has schema version {version}, newer than this knightstour "
                 f"({len(MIGRATIONS)}): upgrade knightstour"
             )
+        if self.readonly:
+            if version < len(MIGRATIONS):
+                what = "is empty" if version == 0 else "has an older schema"
+                raise InvalidInputError(
+                    f"{self.path} {what}: not a tour library this knightstour can read without "
+                    "writing to it"
+                )
+            db.execute("PRAGMA query_only=1")
+            db.execute("PRAGMA cache_size=-8192")
+            return
         if version == 0:  # a new file: 16 KiB pages, a shallower unique index (faster inserts)
             db.execute("PRAGMA page_size=16384")
         if not memory:
@@ -276,11 +355,71 @@ class Library:
         db.execute("PRAGMA wal_autocheckpoint=8192")
         self.migrate()
 
+    # -- failures -------------------------------------------------------------------------
+
+    def _failure(self, e: sqlite3.Error, *, opening: bool = False) -> InvalidInputError:
+        """The clean error for SQLite's ``e`` on this file."""
+        text = str(e)
+        low = text.lower()
+        if isinstance(e, sqlite3.OperationalError) and ("locked" in low or "busy" in low):
+            return InvalidInputError(
+                f"{self.path} is busy: another process has held it for a minute; try again"
+            )
+        if "readonly" in low or "read-only" in low:
+            return InvalidInputError(f"{self.path} cannot be written: {text}")
+        if "unable to open" in low or "disk i/o" in low or "disk is full" in low:
+            return InvalidInputError(f"cannot use the tour library {self.path}: {text}")
+        if opening and not self._looks_like_sqlite():
+            return InvalidInputError(f"{self.path} is not a tour library: {text}")
+        if isinstance(e, sqlite3.DatabaseError) and not isinstance(
+            e, sqlite3.OperationalError | sqlite3.IntegrityError
+        ):
+            return InvalidInputError(
+                f"{self.path} is damaged (PRAGMA integrity_check: {self._integrity_word(text)})"
+            )
+        return InvalidInputError(f"cannot use the tour library {self.path}: {text}")
+
+    def _looks_like_sqlite(self) -> bool:
+        try:
+            with open(self.path, "rb") as f:
+                return f.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+        except OSError:
+            return False
+
+    def _integrity_word(self, fallback: str, *, quick: bool = False) -> str:
+        """The first problem ``PRAGMA integrity_check`` (or ``quick_check``) names, on one
+        line; ``fallback`` when the check itself cannot run."""
+        try:
+            pragma = "quick_check" if quick else "integrity_check"
+            rows = self.db.execute(f"PRAGMA {pragma}(1)").fetchall()
+        except sqlite3.Error as e:
+            return str(e) or fallback
+        words = "; ".join(str(r[0]) for r in rows).replace("\n", " ")
+        return words[:200] if words != "ok" else f"ok, but {fallback}"
+
+    @_sql
+    def check_integrity(self) -> None:
+        """Refuse (an :class:`InvalidInputError`) a damaged file: ``PRAGMA quick_check``, run
+        before writing (a write into a damaged B-tree may spread the damage).
+
+        >>> Library(":memory:").check_integrity()
+        """
+        rows = self.db.execute("PRAGMA quick_check(1)").fetchall()
+        words = "; ".join(str(r[0]) for r in rows).replace("\n", " ")
+        if words != "ok":
+            raise InvalidInputError(
+                f"{self.path} is damaged (PRAGMA quick_check: {words[:200]}); not writing to it"
+            )
+
+    @_sql
     def migrate(self) -> int:
         """Run the migrations the file lacks, each in its own transaction; the schema version."""
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         for number in range(version, len(MIGRATIONS)):
             with self.atomic():
+                # again, holding the write lock: another process may have just run it
+                if self.db.execute("PRAGMA user_version").fetchone()[0] > number:
+                    continue
                 # statement by statement: executescript() would commit on its own
                 for statement in _statements(MIGRATIONS[number]):
                     self.db.execute(statement)
@@ -290,6 +429,7 @@ class Library:
 
     # -- plumbing -------------------------------------------------------------------------
 
+    @_sql
     def close(self) -> None:
         """Close the file (checkpointing the WAL into it)."""
         self.db.close()
@@ -301,6 +441,7 @@ class Library:
         self.close()
 
     @contextmanager
+    @_sql
     def atomic(self) -> Iterator[sqlite3.Connection]:
         """A transaction (a savepoint when nested): all of it is stored, or none."""
         db = self.db
@@ -323,6 +464,7 @@ class Library:
             raise
         db.execute("COMMIT")
 
+    @_sql
     def method_id(self, name: str) -> int:
         """The id of method ``name`` in the methods table (added if new)."""
         mid = self._methods.get(name)
@@ -335,6 +477,7 @@ class Library:
             self._method_names[mid] = name
         return mid
 
+    @_sql
     def method_name(self, mid: int) -> str:
         name = self._method_names.get(mid)
         if name is None:
@@ -346,6 +489,7 @@ class Library:
 
     # -- generation runs ------------------------------------------------------------------
 
+    @_sql
     def resumable_run(
         self,
         board: Board,
@@ -379,6 +523,66 @@ class Library:
         row = self.db.execute(q + " ORDER BY id DESC LIMIT 1", params).fetchone()
         return None if row is None else Run(*row)
 
+    @_sql
+    def claim_run(
+        self,
+        board: Board,
+        closed: bool,
+        start: int | None,
+        method: str,
+        seed: int | None,
+        requested: int,
+        new_seed: int,
+        choose: Callable[[int], str],
+    ) -> Run:
+        """The run a ``generate`` command works on, found or made in one write transaction, so
+        that processes started with the same command at once share one run (and its count):
+        the unfinished run to resume, or a new one with ``seed`` (``new_seed`` when None) and
+        the method ``choose(seed)`` names.
+
+        >>> lib = Library(":memory:")
+        >>> a = lib.claim_run(Board(8, 8), False, None, "auto", None, 9, 5, lambda s: "warnsdorff")
+        >>> b = lib.claim_run(Board(8, 8), False, None, "auto", None, 9, 6, lambda s: "backtrack")
+        >>> a == b, b.seed, b.used
+        (True, 5, 'warnsdorff')
+        """
+        run = self.resumable_run(board, closed, start, method, seed, requested)
+        if run is not None:  # found without waiting for a writer (which holds it briefly)
+            return run
+        with self.atomic():  # again, holding the write lock: two processes make one run
+            run = self.resumable_run(board, closed, start, method, seed, requested)
+            if run is not None:
+                return run
+            used = choose(new_seed if seed is None else seed)
+            return self.start_run(
+                board, closed, start, method, used,
+                new_seed if seed is None else seed, seed is not None, requested,
+            )  # fmt: skip
+
+    @_sql
+    def sync_run(self, run: Run) -> Run:
+        """Reload ``run``'s progress from the file, inside the write transaction that goes on
+        with it: another process may be working on the same run.
+
+        >>> lib = Library(":memory:")
+        >>> run = lib.start_run(Board(6, 6), True, 0, "auto", "backtrack", 7, True, 50)
+        >>> with lib.atomic():
+        ...     lib.advance_run(run, added=20, next_walk=4, walks_since_new=0, finished=False)
+        >>> run.added = 0
+        >>> lib.sync_run(run).added
+        20
+        """
+        row = self.db.execute(
+            "SELECT used, added, next_walk, walks_since_new, finished FROM runs WHERE id = ?",
+            (run.id,),
+        ).fetchone()
+        if row is None:
+            raise InvalidInputError(f"run {run.id} is gone from {self.path}")
+        run.used, run.added, run.next_walk, run.walks_since_new = row[:4]
+        run.finished = bool(row[4])
+        return run
+
+    @_sql
     def start_run(
         self,
         board: Board,
@@ -401,6 +605,7 @@ class Library:
             )  # fmt: skip
         return Run(id=int(cur.lastrowid or 0), seed=seed, used=used)
 
+    @_sql
     def advance_run(
         self, run: Run, *, added: int, next_walk: int, walks_since_new: int, finished: bool
     ) -> None:
@@ -416,6 +621,7 @@ class Library:
             (run.added, next_walk, walks_since_new, int(time.time()), int(finished), run.id),
         )
 
+    @_sql
     def switch_run_method(self, run: Run, used: str) -> None:
         """Record that ``run`` goes on with method ``used`` (from its next walk)."""
         run.used, run.walks_since_new = used, 0
@@ -423,11 +629,13 @@ class Library:
             "UPDATE runs SET used = ?, walks_since_new = 0 WHERE id = ?", (used, run.id)
         )
 
+    @_sql
     def finish_run(self, run: Run) -> None:
         """Mark ``run`` finished (it stopped short: the same command then starts a new run)."""
         run.finished = True
         self.db.execute("UPDATE runs SET finished = 1 WHERE id = ?", (run.id,))
 
+    @_sql
     def reserve_write_cache(self, mib: int = 128) -> None:
         """Let this connection cache ``mib`` MiB of pages: a big library's unique index, for a
         writer that adds many tours (readers keep the small default)."""
@@ -435,6 +643,7 @@ class Library:
 
     # -- writing --------------------------------------------------------------------------
 
+    @_sql
     def add_batch(
         self,
         batch: Batch,
@@ -477,6 +686,7 @@ class Library:
             )
             return self.db.total_changes - before
 
+    @_sql
     def add(
         self, tours: Iterable[Tour], *, method: str | None = None, seed: int | None = None
     ) -> int:
@@ -500,18 +710,25 @@ class Library:
 
     # -- reading --------------------------------------------------------------------------
 
+    @_sql
     def count(self, board: BoardLike | None = None, closed: bool | None = None) -> int:
         """How many tours the library holds (on ``board``, of one kind)."""
         where, params = _where(board, closed)
         return self.db.execute(f"SELECT count(*) FROM tours {where}", params).fetchone()[0]
 
+    @_sql
     def get(self, tour_id: int) -> StoredTour:
         """The tour with id ``tour_id``."""
+        if isinstance(tour_id, bool) or not isinstance(tour_id, int):
+            raise InvalidInputError(f"a tour id is an integer, got {tour_id!r}")
+        if not 1 <= tour_id <= MAX_ID:
+            raise InvalidInputError(f"no tour {tour_id} in {self.path}")
         row = self.db.execute(f"SELECT {_COLS} FROM tours WHERE id = ?", (tour_id,)).fetchone()
         if row is None:
             raise InvalidInputError(f"no tour {tour_id} in {self.path}")
         return next(self._stored([row]))
 
+    @_sql
     def iter_rows(
         self,
         board: BoardLike | None = None,
@@ -522,7 +739,19 @@ class Library:
         chunk: int = 10_000,
     ) -> Iterator[list[tuple[Any, ...]]]:
         """Raw rows in id order, ``chunk`` at a time, in short read transactions (keyset
-        pagination on the id): memory stays flat however large the library."""
+        pagination on the id): memory stays flat however large the library.
+
+        ``after`` and ``limit`` may be any non-negative integers (past SQLite's range: none
+        above, no limit)."""
+        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+            raise InvalidInputError(f"after must be a non-negative integer, got {after!r}")
+        if limit is not None:
+            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+                raise InvalidInputError(f"limit must be a non-negative integer, got {limit!r}")
+            limit = None if limit >= MAX_ID else limit
+        chunk = max(1, min(chunk, 10_000))
+        if after >= MAX_ID:
+            return
         where, params = _where(board, closed)
         where = f"{where} {'AND' if where else 'WHERE'} id > ?"
         left = limit
@@ -538,6 +767,7 @@ class Library:
             if left is not None:
                 left -= len(rows)
 
+    @_sql
     def iter_decoded(
         self, board: BoardLike | None = None, closed: bool | None = None, *, chunk: int = 10_000
     ) -> Iterator[tuple[Board, bool, list[tuple[Any, ...]], np.ndarray]]:
@@ -573,6 +803,7 @@ class Library:
             t = Tour(board, p, closed=closed, method=self.method_name(r[8]))
             yield StoredTour(id=r[0], tour=t, seed=r[9], run=r[10], created=r[11])
 
+    @_sql
     def iter_tours(
         self, board: BoardLike | None = None, closed: bool | None = None
     ) -> Iterator[StoredTour]:
@@ -581,6 +812,7 @@ class Library:
             for group in _same_kind(rows):
                 yield from self._stored(group)
 
+    @_sql
     def list(
         self,
         board: BoardLike | None = None,
@@ -589,13 +821,18 @@ class Library:
         after: int = 0,
         limit: int = 20,
     ) -> list[StoredTour]:
-        """Up to ``limit`` tours with ids above ``after``, in id order."""
+        """Up to ``limit`` tours with ids above ``after``, in id order.
+
+        >>> Library(":memory:").list(after=10**20, limit=10**20)
+        []
+        """
         out: list[StoredTour] = []
-        for rows in self.iter_rows(board, closed, after=after, limit=limit, chunk=max(limit, 1)):
+        for rows in self.iter_rows(board, closed, after=after, limit=limit, chunk=limit):
             for group in _same_kind(rows):
                 out.extend(self._stored(group))
         return out
 
+    @_sql
     def stats(self, board: BoardLike | None = None) -> list[dict[str, Any]]:
         """Counts per board and kind, and per start and end square (names -> counts)."""
         where, params = _where(board, None)

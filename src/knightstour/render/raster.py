@@ -10,7 +10,7 @@
 64
 >>> gif = Image.open(buf)
 >>> gif.n_frames, gif.info["duration"]
-(64, 500)
+(64, 420)
 
 The pictures look like the SVG ones (:mod:`knightstour.render.svg`): the same layout and
 colours from :mod:`knightstour.render.style`. The PNG is drawn three times too large and
@@ -21,13 +21,20 @@ image of the whole picture is kept, each frame draws its moves on it, and only t
 that changed is encoded and written (GIF frames may cover part of the picture and leave the
 rest as it was). The first frame shows the board and the start square; each later frame adds
 ``moves_per_frame`` moves and moves a ring to the knight's square; the last frame adds the
-closing move of a closed tour and the end marker, and is held ``final_ms``.
+closing move of a closed tour and the end marker, and is held ``final_ms``. By default the
+whole animation lasts at most 30 seconds (:func:`~knightstour.render.style.animation_timing`):
+500 ms a move on small boards, shorter frames and more moves a frame on big ones.
+
+Every picture of a tour is also one of a :class:`~knightstour.tour.PartialTour`, the path of a
+search that stopped: the squares it never reached are tinted, and its end marker is where it
+stopped.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import stat
 import struct
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -43,7 +50,9 @@ from knightstour.render import style as st
 
 if TYPE_CHECKING:
     from knightstour.board import Board
-    from knightstour.tour import Tour
+    from knightstour.tour import PartialTour, Tour
+
+    Drawable = Tour | PartialTour
 
 __all__ = ["board_image", "frame_count", "tour_image", "write_gif", "write_png"]
 
@@ -69,7 +78,7 @@ def board_image(
 
 
 def tour_image(
-    tour: Tour,
+    tour: Drawable,
     *,
     size: int | None = None,
     numbers: bool = False,
@@ -89,8 +98,9 @@ def tour_image(
     pic = _Raster(tour.board, size, coordinates, style, colors, supersample=True, numbers=numbers)
     pic.draw_board()
     indices = tour.indices.tolist()
+    pic.draw_unvisited(indices)
     pic.draw_path(indices, gradient, numbers, progress)
-    if closing and tour.closed:
+    if closing and getattr(tour, "closed", False):
         pic.draw_closing(indices)
     if markers:
         pic.draw_markers(indices[0], indices[-1], numbers)
@@ -99,7 +109,7 @@ def tour_image(
     return pic.result()
 
 
-def write_png(tour: Tour, file: FileLike, **options: Any) -> None:
+def write_png(tour: Drawable, file: FileLike, **options: Any) -> None:
     """Write :func:`tour_image` (same options) as a PNG to a path or binary file."""
     image = tour_image(tour, **options)
     with _target(file) as f:
@@ -116,7 +126,7 @@ def frame_count(moves: int, moves_per_frame: int = 1) -> int:
 
 
 def write_gif(
-    tour: Tour,
+    tour: Drawable,
     file: FileLike,
     *,
     size: int | None = None,
@@ -124,9 +134,9 @@ def write_gif(
     gradient: bool | Sequence[str] = True,
     style: str = "auto",
     colors: Mapping[str, str] | None = None,
-    frame_ms: int = 500,
-    final_ms: int = 3000,
-    moves_per_frame: int = 1,
+    frame_ms: int | None = None,
+    final_ms: int = st.DEFAULT_FINAL_MS,
+    moves_per_frame: int | None = None,
     knight: bool = True,
     loop: int = 0,
     progress: Progress | None = None,
@@ -135,14 +145,23 @@ def write_gif(
 
     Each frame shows ``frame_ms`` milliseconds and the last ``final_ms`` (rounded to tens of
     milliseconds, as GIF counts time); ``knight`` rings the knight's square; ``loop`` is how
-    many times to play (0: for ever). Frames are written as they are drawn: the memory needed
+    many times to play (0: for ever). ``frame_ms`` and ``moves_per_frame`` left out are chosen
+    so that the whole animation lasts at most 30 s (500 ms a move on small boards; see
+    :func:`~knightstour.render.style.animation_timing`). Frames are written as they are drawn: the memory needed
     is one byte a pixel of the picture, whatever the length of the tour. Returns the number
     of frames, :func:`frame_count`.
     """
-    if isinstance(moves_per_frame, bool) or not isinstance(moves_per_frame, int):
-        raise InvalidInputError(f"moves_per_frame must be an integer, got {moves_per_frame!r}")
-    if moves_per_frame < 1:
-        raise InvalidInputError(f"moves_per_frame must be at least 1, got {moves_per_frame}")
+    moves = len(tour) - 1
+    if moves_per_frame is not None:
+        if isinstance(moves_per_frame, bool) or not isinstance(moves_per_frame, int):
+            raise InvalidInputError(f"moves_per_frame must be an integer, got {moves_per_frame!r}")
+        if moves_per_frame < 1:
+            raise InvalidInputError(f"moves_per_frame must be at least 1, got {moves_per_frame}")
+    if frame_ms is not None and (isinstance(frame_ms, bool) or not isinstance(frame_ms, int)):
+        raise InvalidInputError(f"frame_ms must be a whole number of milliseconds: {frame_ms!r}")
+    frame_ms, moves_per_frame = st.animation_timing(
+        moves, frame_ms, moves_per_frame, min_frame_ms=MIN_FRAME_MS
+    )
     for name, ms in (("frame_ms", frame_ms), ("final_ms", final_ms)):
         if not MIN_FRAME_MS <= ms <= MAX_FRAME_MS:
             raise InvalidInputError(
@@ -157,7 +176,15 @@ def write_gif(
     )
     with _target(file) as f:
         return anim.write(
-            f, indices, tour.closed, frame_ms, final_ms, moves_per_frame, knight, loop, progress
+            f,
+            indices,
+            bool(getattr(tour, "closed", False)),
+            frame_ms,
+            final_ms,
+            moves_per_frame,
+            knight,
+            loop,
+            progress,
         )
 
 
@@ -167,11 +194,26 @@ def write_gif(
 @contextmanager
 def _target(file: FileLike) -> Iterator[IO[bytes]]:
     """A binary stream: ``file`` itself, or a path written through a temporary file that
-    replaces it only when the writing succeeded."""
+    replaces it only when the writing succeeded. A symbolic link is followed (its target is
+    replaced, the link kept); a FIFO or a character device is written into, never replaced;
+    any other special file (a block device, a socket) is refused."""
     if hasattr(file, "write"):
         yield file  # type: ignore[misc]
         return
     path = os.fspath(file)  # type: ignore[arg-type]
+    if not path:
+        raise InvalidInputError("an empty file name: give a file name")
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        with open(path, "wb") as f:
+            yield f
+        return
+    if mode is not None and not stat.S_ISREG(mode):
+        raise InvalidInputError(f"{path} is not a regular file: refusing to replace it")
+    path = os.path.realpath(path)
     folder, name = os.path.split(path)
     tmp = os.path.join(folder, f".{name}.part")
     try:
@@ -297,6 +339,33 @@ class _Raster:
         self.draw.text((x, xy[1] - (bottom + top) / 2), text, font=font, fill=ink)
 
     # -- the path -------------------------------------------------------------------------
+
+    def unvisited_ink(self, light: bool) -> tuple[int, int, int]:
+        """The colour of an unvisited square: its own tinted by ``colors['unvisited']``."""
+        c = self.colors
+        ground = (c["light"] if light else c["dark"]) if self.style == "full" else c["background"]
+        return st.hex_rgb(st.ramp((ground, c["unvisited"]), st.UNVISITED_OPACITY))
+
+    def draw_unvisited(self, indices: list[int], ink: Callable[[bool], Any] | None = None) -> None:
+        """Tint the squares a partial path never reached (nothing for a tour)."""
+        runs = st.unvisited_runs(self.board, indices)
+        if not runs:
+            return
+        ink = ink or self.unvisited_ink
+        lay, b = self.lay, self.board
+        if self.style != "full":  # one colour: a rectangle a run
+            for x, y, n in runs:
+                x0, y0 = lay.corner(y * b.width + x)
+                box = (x0, y0, x0 + n * lay.square - 1, y0 + lay.square - 1)
+                self.draw.rectangle(tuple(map(round, box)), fill=ink(True))
+            return
+        xs = [round(lay.left + x * lay.square) for x in range(b.width + 1)]
+        ys = [round(lay.top + (b.height - y) * lay.square) for y in range(b.height + 1)]
+        for x0, y, n in runs:
+            for x in range(x0, x0 + n):
+                light = (x + y) % 2 == 1
+                box = (xs[x], ys[y + 1], max(xs[x], xs[x + 1] - 1), max(ys[y + 1], ys[y] - 1))
+                self.draw.rectangle(box, fill=ink(light))
 
     def band_colors(
         self, moves: int, gradient: bool | Sequence[str]
@@ -451,6 +520,7 @@ class _Animation(_Raster):
         self.index = {n: i for i, n in enumerate(names)}
         bg, fg = self.colors["background"], self.colors["coord"]
         entries += [st.hex_rgb(st.ramp((bg, fg), k / 7)) for k in range(1, 7)]
+        entries += [self.unvisited_ink(True), self.unvisited_ink(False)]
         self.band0 = len(entries)
         entries += [st.hex_rgb(c) for c in band_cols]
         assert len(entries) <= 256
@@ -460,9 +530,11 @@ class _Animation(_Raster):
     def ink(self, name: str) -> int:
         return self.index[name]
 
-    def _background(self) -> Image.Image:
-        """The first frame's picture as palette indices: the board, labels, start marker."""
+    def _background(self, indices: list[int]) -> Image.Image:
+        """The first frame's picture as palette indices: the board, labels, the squares a
+        partial path never reaches."""
         self.draw_board()  # in RGB, with smooth text
+        self.draw_unvisited(indices)
         pal = Image.new("P", (1, 1))
         pal.putpalette(self.palette)
         canvas = self.image.quantize(palette=pal, dither=Image.Dither.NONE)
@@ -482,7 +554,7 @@ class _Animation(_Raster):
         loop: int,
         progress: Progress | None,
     ) -> int:
-        canvas = self._background()
+        canvas = self._background(indices)
         w, h = canvas.size
         moves = len(indices) - 1
         total = frame_count(moves, per_frame)

@@ -1,6 +1,7 @@
 """What the pictures share: colours, the colour ramp along a path, and the layout of a board.
 
-Standard library only, so that the SVG renderer stays dependency-free. Every renderer asks
+Standard library only (and NumPy, which knightstour needs anyway, for partial paths), so that
+the SVG renderer stays dependency-free. Every renderer asks
 :func:`layout` where things go and :func:`bands` how the path is coloured, so an SVG, a PNG and
 a GIF of the same tour look alike.
 
@@ -18,8 +19,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from knightstour.board import file_name
+
+if TYPE_CHECKING:
+    from knightstour.board import Board
 from knightstour.errors import InvalidInputError
 
 __all__ = [
@@ -27,12 +32,15 @@ __all__ = [
     "GRADIENT",
     "MAX_BANDS",
     "STYLES",
+    "UNVISITED_OPACITY",
     "Layout",
+    "animation_timing",
     "band_colors",
     "bands",
     "colors",
     "default_size",
     "hex_rgb",
+    "label_width",
     "layout",
     "layout_for",
     "line_width",
@@ -40,6 +48,7 @@ __all__ = [
     "number_font",
     "ramp",
     "resolve_style",
+    "unvisited_runs",
 ]
 
 #: The colours of a picture; pass ``colors={"dark": "#b58863", ...}`` to change any of them.
@@ -57,7 +66,11 @@ DEFAULT_COLORS: dict[str, str] = {
     "knight": "#111111",  # the ring on the knight's square in an animation
     "number": "#222222",
     "number-halo": "#ffffff",
+    "unvisited": "#f0a830",  # the squares a partial path never reached (a tint over them)
 }
+
+#: How strongly the ``unvisited`` colour tints the squares a partial path never reached.
+UNVISITED_OPACITY = 0.45
 
 #: The default ramp of the path from its first move to its last: navy, purple, crimson, orange.
 GRADIENT: tuple[str, ...] = ("#1f3c99", "#6f2ea3", "#c0265d", "#e8620c")
@@ -71,6 +84,14 @@ STYLES = ("auto", "full", "path")
 FULL_STYLE_LIMIT = 200
 #: The margin, in pixels, around a board drawn in the path-only style: room for its markers.
 PATH_PAD = 8.0
+
+#: An animation shows a move this long by default, when that keeps it short enough.
+DEFAULT_FRAME_MS = 500
+#: The last frame, the whole path, is held this long by default.
+DEFAULT_FINAL_MS = 3000
+#: By default an animation lasts at most this long in all: its moves take what is left after
+#: the default hold of the last frame (27 s), with more moves a frame on big boards.
+MAX_ANIMATION_MS = 30_000
 
 _LABEL_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
 
@@ -265,13 +286,52 @@ class Layout:
 
 
 def _shown(n: int, every: int) -> list[int]:
-    """Zero-based positions whose label shows: all, or every ``every``-th 1-based (and 1)."""
-    if every == 1:
-        return list(range(n))
-    out = [p - 1 for p in range(every, n + 1, every)]
-    if every >= 5:
-        out.insert(0, 0)
-    return out
+    """Zero-based positions whose label shows: all; every other from the first (a, c, e; 1,
+    3, 5); or the first and every ``every``-th 1-based (1, 5, 10, ...). The first file and
+    rank are always labelled.
+
+    >>> _shown(6, 1), _shown(6, 2), _shown(12, 5)
+    ([0, 1, 2, 3, 4, 5], [0, 2, 4], [0, 4, 9])
+    """
+    if every <= 2:
+        return list(range(0, n, every))
+    return [0, *(p - 1 for p in range(every, n + 1, every))]
+
+
+def _spacing(every: int) -> int:
+    """The fewest squares between two labels shown every ``every`` squares (1 to 5 is 4)."""
+    return every if every <= 2 else every - 1
+
+
+#: Widths of characters in label fonts, in font sizes (measured on DejaVu Sans, rounded up);
+#: any other letter or digit is at most :data:`_CHAR_WIDTH`.
+_WIDE_CHARS = {"m": 1.0, "w": 0.82}
+_CHAR_WIDTH = 0.62
+
+
+def label_width(text: str, font: float) -> float:
+    """An upper bound of the width of a label's ``text`` in a font of ``font`` pixels.
+
+    >>> label_width("a", 10), label_width("am", 10)
+    (6.2, 16.2)
+    """
+    return round(sum(_WIDE_CHARS.get(c, _CHAR_WIDTH) for c in text) * font, 6)
+
+
+def _labels_fit(width: int, height: int, sq: float, font: float, every: int) -> bool:
+    """Whether labels shown every ``every`` squares of ``sq`` pixels leave a gap between
+    neighbours: file names side by side, rank numbers one above another."""
+    gap = 0.4 * font
+    if _spacing(every) * sq < 1.15 * font + gap:
+        return False
+    if width > 26 * 27:  # three letters or more: bound every name as all m's
+        return _spacing(every) * sq >= len(file_name(width - 1)) * _WIDE_CHARS["m"] * font + gap
+    shown = _shown(width, every)
+    sizes = [label_width(file_name(x), font) for x in shown]
+    return all(
+        (sizes[i] + sizes[i + 1]) / 2 + gap <= (shown[i + 1] - shown[i]) * sq
+        for i in range(len(shown) - 1)
+    )
 
 
 def _margins(
@@ -282,9 +342,10 @@ def _margins(
         pad = max(2.0, sq * 0.08) if pad is None else pad
         return pad, pad, pad, pad, 0.0, 1
     font = min(max(sq * 0.4, 9.0), 16.0)
-    file_chars = len(file_name(width - 1))
-    need = max(0.62 * font * file_chars, 1.15 * font) + 0.3 * font
-    every = next((s for s in _LABEL_STEPS if s * sq >= need), _LABEL_STEPS[-1])
+    # Neighbouring labels never touch.
+    every = next(
+        (s for s in _LABEL_STEPS if _labels_fit(width, height, sq, font, s)), _LABEL_STEPS[-1]
+    )
     rank_chars = len(str(height))
     left = font * (0.62 * rank_chars + 1.0)
     bottom = font * 1.8
@@ -393,10 +454,66 @@ def marker_radius(square: float, style: str) -> float:
     """The radius of the start and end markers."""
     if style == "path":
         return max(square * 1.5, 5.0)
-    return max(square * 0.28, 5.5)
+    # At least 5.5 pixels to be seen, but never past its square's edges (nor the border's).
+    return max(square * 0.28, min(5.5, square * 0.5))
 
 
 def number_font(square: float, count: int) -> float:
     """The font size of move numbers in squares of ``square`` units, for ``count`` moves."""
     digits = max(len(str(count)), 2)
     return min(square * 0.34, square * 0.85 / (0.6 * digits))
+
+
+def unvisited_runs(board: Board, indices: Sequence[int]) -> list[tuple[int, int, int]]:
+    """The squares that ``indices`` (a path) never visits, holes aside, as runs along the
+    ranks: ``(x, y, length)``. Empty for a tour; for a partial path, what it left.
+
+    >>> from knightstour.board import Board
+    >>> unvisited_runs(Board(3, 3), [0, 5, 6])
+    [(1, 0, 2), (0, 1, 2), (1, 2, 2)]
+    """
+    if len(indices) >= board.size:
+        return []
+    import numpy as np  # a light dependency of knightstour already; only partial paths need it
+
+    seen = np.zeros(board.area, dtype=bool)
+    seen[np.asarray(indices, dtype=np.int64)] = True
+    if board.holes:
+        seen[list(board.holes)] = True
+    grid = seen.reshape(board.height, board.width)
+    runs = []
+    for y in np.flatnonzero(~grid.all(axis=1)).tolist():
+        row = np.concatenate(([True], grid[y], [True]))
+        edges = np.flatnonzero(np.diff(row.astype(np.int8)))
+        runs += [(int(a), y, int(b - a)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+    return runs
+
+
+def animation_timing(
+    moves: int,
+    frame_ms: int | None = None,
+    moves_per_frame: int | None = None,
+    *,
+    min_frame_ms: int = 20,
+    tick_ms: int = 10,
+) -> tuple[int, int]:
+    """``(frame_ms, moves_per_frame)`` of an animation of ``moves`` moves: what is given is kept,
+    what is not (None) is chosen so that the moves take at most ``MAX_ANIMATION_MS -
+    DEFAULT_FINAL_MS`` (27 s): :data:`DEFAULT_FRAME_MS` (500 ms) a move on small boards,
+    shorter frames (down to ``min_frame_ms``, in whole ``tick_ms``) and then more moves a frame
+    on big ones.
+
+    >>> animation_timing(24), animation_timing(63), animation_timing(2499)
+    ((500, 1), (420, 1), (20, 2))
+    >>> animation_timing(2499, frame_ms=100), animation_timing(2499, moves_per_frame=1)
+    ((100, 10), (20, 1))
+    """
+    budget = MAX_ANIMATION_MS - DEFAULT_FINAL_MS
+    if moves_per_frame is None:
+        slowest = frame_ms if frame_ms is not None else min_frame_ms
+        moves_per_frame = max(1, -(-moves * slowest // budget))
+    if frame_ms is None:
+        frames = max(1, -(-moves // moves_per_frame))
+        frame_ms = budget // frames // tick_ms * tick_ms
+        frame_ms = min(max(frame_ms, min_frame_ms), DEFAULT_FRAME_MS)
+    return frame_ms, moves_per_frame

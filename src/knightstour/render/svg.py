@@ -31,7 +31,7 @@ from knightstour.render import style as st
 
 if TYPE_CHECKING:
     from knightstour.board import Board
-    from knightstour.tour import Tour
+    from knightstour.tour import PartialTour, Tour
 
 __all__ = ["board_svg", "tour_svg"]
 
@@ -61,7 +61,7 @@ def board_svg(
 
 
 def tour_svg(
-    tour: Tour,
+    tour: Tour | PartialTour,
     *,
     size: float | None = None,
     numbers: bool = False,
@@ -72,10 +72,14 @@ def tour_svg(
     closing: bool = True,
     colors: Mapping[str, str] | None = None,
     animated: bool = False,
-    frame_ms: int = 500,
-    final_ms: int = 3000,
+    frame_ms: int | None = None,
+    final_ms: int = st.DEFAULT_FINAL_MS,
 ) -> str:
     """An SVG of ``tour``: the board, the path, start and end markers, optionally numbers.
+
+    ``tour`` may be a :class:`~knightstour.tour.PartialTour` (how far a search that stopped
+    got): the squares it never reached are tinted (``colors['unvisited']``, ``<path
+    class="unvisited">``), and its end marker is where it stopped.
 
     - ``size``: longest side in pixels; by default squares of up to 60 pixels and a picture of
       about 720 (see :func:`~knightstour.render.style.default_size`).
@@ -87,7 +91,9 @@ def tour_svg(
     - ``markers``, ``closing``: the start and end markers; the closing move of a closed tour.
     - ``colors``: override any of :data:`~knightstour.render.style.DEFAULT_COLORS`.
     - ``animated``: draw the moves one a ``frame_ms`` with CSS, hold the whole tour
-      ``final_ms``, and start again (as the GIF does).
+      ``final_ms``, and start again (as the GIF does). By default ``frame_ms`` is 500, shorter
+      on big boards so that the moves take at most 27 s
+      (:func:`~knightstour.render.style.animation_timing`).
 
     >>> import knightstour as kt
     >>> t = kt.solve("6x6", start="a1", closed=True)
@@ -97,11 +103,15 @@ def tour_svg(
     """
     pic = _Picture(tour.board, size, coordinates, style, colors, numbers=numbers)
     indices = tour.indices.tolist()
+    if frame_ms is None:
+        frame_ms, _ = st.animation_timing(len(indices) - 1, None, 1, min_frame_ms=1, tick_ms=1)
     if animated and (frame_ms <= 0 or final_ms < 0):
         raise InvalidInputError(
             f"frame_ms must be > 0 and final_ms >= 0, got {frame_ms} and {final_ms}"
         )
-    parts = pic.path(indices, tour.closed and closing, gradient, markers, numbers, animated)
+    closed = bool(getattr(tour, "closed", False))
+    parts = pic.unvisited(indices)
+    parts += pic.path(indices, closed and closing, gradient, markers, numbers, animated)
     if animated:
         pic.animate(indices, frame_ms, final_ms)
     return pic.finish(parts)
@@ -217,6 +227,22 @@ class _Picture:
         return hashlib.sha1(repr(parts).encode()).hexdigest()[:8]
 
     # -- the path -------------------------------------------------------------------------
+
+    def unvisited(self, indices: list[int]) -> list[str]:
+        """A tint over the squares a partial path never reached (nothing for a tour)."""
+        runs = st.unvisited_runs(self.board, indices)
+        if not runs:
+            return []
+        lay, top = self.lay, self.board.height - 1
+        d = "".join(
+            f"M{_num(lay.left + x * UNIT)},{_num(lay.top + (top - y) * UNIT)}h{n * UNIT}"
+            f"v{UNIT}h-{n * UNIT}z"
+            for x, y, n in runs
+        )
+        return [
+            f'<path class="unvisited" fill="{self.colors["unvisited"]}" '
+            f'fill-opacity="{st.UNVISITED_OPACITY}" d="{d}"/>'
+        ]
 
     def path(
         self,

@@ -5,7 +5,7 @@ of more than :data:`COMPILE_THRESHOLD` squares, interpreted below.
 
 >>> import numpy as np
 >>> out = np.empty(3, dtype=np.int32)
->>> follow(np.array([2, -1, 1], dtype=np.int32), 0, out), out.tolist()
+>>> follow(np.array([2, -1, 1], dtype=np.int32), 0, out, np.zeros(1, np.uint8)), out.tolist()
 (3, [0, 2, 1])
 """
 
@@ -19,16 +19,19 @@ __kernels__ = ("follow", "fill", "grid_walk")
 COMPILE_THRESHOLD = 40_000
 
 
-def follow(nxt: np.ndarray, start: int, out: np.ndarray) -> int:
+def follow(nxt: np.ndarray, start: int, out: np.ndarray, stop: np.ndarray) -> int:
     """Walk the successor array ``nxt`` from ``start`` into ``out``; the squares written.
 
-    Stops after ``out.size`` squares or at a square whose successor is off the board (-1).
+    Stops after ``out.size`` squares, at a square whose successor is off the board (-1), or
+    soon after another thread sets ``stop[0]`` (a time limit).
     """
     n = out.size
     p = start
     out[0] = p
     count = 1
     while count < n:
+        if (count & 0xFFFF) == 0 and stop[0]:
+            break
         p = nxt[p]
         if p < 0 or p >= n:
             break
@@ -37,10 +40,14 @@ def follow(nxt: np.ndarray, start: int, out: np.ndarray) -> int:
     return count
 
 
-def fill(nxt: np.ndarray, origins: np.ndarray, src: np.ndarray, dst: np.ndarray) -> None:
-    """``nxt[o + src[t]] = o + dst[t]`` for every block origin ``o``."""
+def fill(
+    nxt: np.ndarray, origins: np.ndarray, src: np.ndarray, dst: np.ndarray, stop: np.ndarray
+) -> None:
+    """``nxt[o + src[t]] = o + dst[t]`` for every block origin ``o`` (until ``stop[0]`` is set)."""
     m = src.size
     for i in range(origins.size):
+        if (i & 0xFFF) == 0 and stop[0]:
+            return
         o = origins[i]
         for t in range(m):
             nxt[o + src[t]] = o + dst[t]
@@ -64,6 +71,7 @@ def grid_walk(
     root_j: int,
     root_entry: int,
     out: np.ndarray,
+    stop: np.ndarray,
 ) -> int:
     """Write the joined tour of a grid of blocks into ``out``, block by block, in tour order.
 
@@ -77,6 +85,7 @@ def grid_walk(
     squares of its join moves BR a1 a2, BLH b1 b2, TL a1 a2, BLV b1 b2; ``flag_h[i, j]`` tells
     that block ``(i, j)`` runs its BR move from a1 to a2 (so the block right of it is entered on
     b1), ``flag_v[i]`` the same for TL of block ``(i, 0)`` and BLV of the block above.
+    Returns early (fewer squares) soon after another thread sets ``stop[0]`` (a time limit).
     """
     nr, nc = tid.shape
     depth = nr + 2 * nc + 4  # the deepest block: along the root row, the first column, a row
@@ -97,7 +106,11 @@ def grid_walk(
     bj = root_j
     entry = root_entry
     pending = True
+    blocks = 0
     while True:
+        blocks += 1
+        if (blocks & 0x3FF) == 0 and stop[0]:
+            break
         if pending:
             pending = False
             t = tid[bi, bj]

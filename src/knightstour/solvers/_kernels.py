@@ -18,7 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__kernels__ = ("degrees", "warnsdorff_walk")
+__kernels__ = ("degrees", "warnsdorff_steps", "warnsdorff_walk")
+
+#: Slots of the int64 ``state`` of :func:`warnsdorff_steps`: squares visited (0: not begun), the
+#: current padded cell, the schedule row in charge, the random generator's state.
+_COUNT, _CUR, _SCHED, _RNG = 0, 1, 2, 3
+#: Length of that ``state`` array.
+STATE_SIZE = 4
 
 _MASK32 = 0xFFFFFFFF
 
@@ -90,21 +96,61 @@ def warnsdorff_walk(
     order. When ``end >= 0`` that cell is kept for the last move. ``out`` receives board indices
     (``y * width + x``) in visit order.
     """
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    return warnsdorff_steps(
+        vis, deg, offsets, orders, switch_cells, start, end, n_squares, tiebreak, seed,
+        pwidth, pad, width, height, out, st, n_squares,
+    )  # fmt: skip
+
+
+def warnsdorff_steps(
+    vis: np.ndarray,
+    deg: np.ndarray,
+    offsets: np.ndarray,
+    orders: np.ndarray,
+    switch_cells: np.ndarray,
+    start: int,
+    end: int,
+    n_squares: int,
+    tiebreak: int,
+    seed: int,
+    pwidth: int,
+    pad: int,
+    width: int,
+    height: int,
+    out: np.ndarray,
+    st: np.ndarray,
+    limit: int,
+) -> int:
+    """:func:`warnsdorff_walk` in steps: walk on until ``limit`` squares are visited in all.
+
+    ``st`` (int64, :data:`STATE_SIZE`, zeros to begin) holds where the walk is, so that the
+    next call goes on from there: a caller looks at the clock between calls. Returns the squares
+    visited so far; fewer than ``limit`` (and ``n_squares``) when the walk is stuck.
+    """
     nmoves = offsets.size
-    # xorshift32 on plain ints: the same numbers compiled or interpreted, on every platform
-    state = (seed * 2654435761 + 0x6D2B79F5) & _MASK32
-    if state == 0:
-        state = 1
     cx2 = 2 * pad + width - 1
     cy2 = 2 * pad + height - 1
-    cur = start
-    vis[cur] = 1
-    out[0] = (cur // pwidth - pad) * width + (cur % pwidth - pad)
-    count = 1
-    sched = 0
     nsched = switch_cells.size
+    if st[_COUNT] == 0:
+        # xorshift32 on plain ints: the same numbers compiled or interpreted, on every platform
+        state = (seed * 2654435761 + 0x6D2B79F5) & _MASK32
+        if state == 0:
+            state = 1
+        cur = start
+        vis[cur] = 1
+        out[0] = (cur // pwidth - pad) * width + (cur % pwidth - pad)
+        count = 1
+        sched = 0
+    else:
+        count = st[_COUNT]
+        cur = st[_CUR]
+        sched = st[_SCHED]
+        state = st[_RNG]
+    if limit > n_squares:
+        limit = n_squares
     cand = np.empty(nmoves, dtype=np.int64)
-    while count < n_squares:
+    while count < limit:
         best = -1
         bd = 1 << 30
         bkey = -1
@@ -172,4 +218,8 @@ def warnsdorff_walk(
             sched += 1
             while sched + 1 < nsched and switch_cells[sched] >= 0 and vis[switch_cells[sched]]:
                 sched += 1
+    st[_COUNT] = count
+    st[_CUR] = cur
+    st[_SCHED] = sched
+    st[_RNG] = state
     return count

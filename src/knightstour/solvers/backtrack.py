@@ -46,13 +46,21 @@ PROBE_UNIT = 1_000
 #: slices and restarts shrink to keep about this much work (positions x squares) between two
 #: looks at the clock: a time limit or Ctrl-C is then honoured within a fraction of a second.
 SLICE_WORK = 50_000_000
+#: Boards up to this many squares start their search interpreted (see :meth:`Search.advance`) ...
+INTERPRETED_SQUARES = 256
+#: ... for at most this many seconds (a search still running then switches to compiled code) ...
+INTERPRETED_SECONDS = 0.05
+#: ... in steps of at most this many positions between two looks at the clock.
+INTERPRETED_CHUNK = 256
 
 
 class Search:
     """The exact search on one board: arrays allocated once, reused for every start and end.
 
     :meth:`begin` sets up a search from one square (to an end square), :meth:`advance` runs it
-    for a budget of positions and can be called again to go on where it stopped.
+    for a budget of positions and can be called again to go on where it stopped. ``compiled``
+    chooses the kernels (default: compiled if already loaded or on a board of more than
+    :data:`INTERPRETED_SQUARES` squares; else interpreted at first).
 
     >>> s = Search(Board(5, 5))
     >>> s.begin(0, None)
@@ -60,7 +68,7 @@ class Search:
     (True, [0, 7, 4])
     """
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, *, compiled: bool | None = None) -> None:
         self.board = board
         self.nbr = np.ascontiguousarray(board.neighbour_table())
         n, size = board.area, max(board.size, 1)
@@ -86,7 +94,17 @@ class Search:
         self.meta = np.zeros(16, dtype=np.int64)
         #: positions examined by every search so far
         self.nodes = 0
-        self._kernels = _jit.load(_search, compiled=True)
+        #: seconds spent in the interpreted kernels (see :meth:`advance`)
+        self.interpreted_seconds = 0.0
+        if compiled is None:  # compiled when already loaded, or on a big board
+            warm = _search.__name__ in _jit.compiled_modules()
+            compiled = warm or board.size > INTERPRETED_SQUARES
+        self._kernels = _jit.load(_search, compiled=compiled)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the search runs compiled (else interpreted, until :data:`INTERPRETED_SECONDS`)."""
+        return bool(self._kernels.compiled)
 
     def degree(self, square: int) -> int:
         """The number of moves from ``square``."""
@@ -113,9 +131,28 @@ class Search:
         self._kernels.start(*self._args(), first)
 
     def advance(self, budget: int) -> int:
-        """Search on for at most ``budget`` positions: FOUND (see :attr:`path`), EXHAUSTED or BUDGET."""
+        """Search on for at most ``budget`` positions: FOUND (see :attr:`path`), EXHAUSTED or BUDGET.
+
+        On a small board the search starts interpreted (no Numba import: most small searches end
+        in a few thousand positions, sooner than compiled code loads) and switches to the
+        compiled kernels, on the same arrays, once it has run :data:`INTERPRETED_SECONDS`.
+        """
         before = int(self.meta[_search._NODES])
-        status = int(self._kernels.run(*self._args(), budget))
+        status = _search.BUDGET
+        left = budget
+        while left > 0 and not self.compiled:
+            chunk = min(left, INTERPRETED_CHUNK)
+            t0 = time.perf_counter()
+            at = int(self.meta[_search._NODES])
+            status = int(self._kernels.run(*self._args(), chunk))
+            self.interpreted_seconds += time.perf_counter() - t0
+            left -= int(self.meta[_search._NODES]) - at
+            if status != _search.BUDGET:
+                break
+            if self.interpreted_seconds > INTERPRETED_SECONDS:
+                self._kernels = _jit.load(_search, compiled=True)
+        if left > 0 and self.compiled and status == _search.BUDGET:
+            status = int(self._kernels.run(*self._args(), left))
         self.nodes += int(self.meta[_search._NODES]) - before
         return status
 

@@ -36,8 +36,11 @@ walked into the path (int32 per square): 8 bytes a square at the peak.
 from __future__ import annotations
 
 import functools
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -235,21 +238,71 @@ def _links(
     return (b, a) if reverse else (a, b)
 
 
+def _until(deadline: float | None, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args, stop)``: a kernel that returns soon after ``stop[0]`` is set, stopped at
+    ``deadline`` (raising :class:`SearchFailedError`). With a deadline it runs in a worker thread
+    (the compiled kernels release the GIL) while this one waits for it, up to the deadline.
+
+    >>> _until(None, lambda x, stop: x + 1, 1)
+    2
+    >>> _until(time.monotonic() - 1, lambda stop: time.sleep(1))
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.SearchFailedError: divide was stopped by the time limit before its tour was built
+    """
+    stop = np.zeros(1, dtype=np.uint8)
+    if deadline is None:
+        return fn(*args, stop)
+    _check_deadline(deadline)
+    result: list[Any] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(fn(*args, stop))
+        except BaseException as err:  # handed to the waiting thread
+            errors.append(err)
+
+    worker = threading.Thread(target=work, name="knightstour-divide", daemon=True)
+    worker.start()
+    try:
+        worker.join(max(0.0, deadline - time.monotonic()))
+    finally:
+        if worker.is_alive():  # the time limit, or Ctrl-C: stop the kernel, wait for it
+            stop[0] = 1
+            worker.join()
+    if errors:
+        raise errors[0]
+    if stop[0]:
+        raise SearchFailedError(STOPPED)
+    return result[0]
+
+
+#: Why divide gave up when its time limit ran out.
+STOPPED = "divide was stopped by the time limit before its tour was built"
+
+
+def _check_deadline(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise SearchFailedError(STOPPED)
+
+
 def _assemble(
     n: int,
     pieces: list[_Piece],
     src: np.ndarray,
     dst: np.ndarray,
     start: int,
+    deadline: float | None = None,
 ) -> np.ndarray:
     """Fill the successor array from the pieces, patch in ``src -> dst``, walk it from ``start``."""
     nxt = np.empty(n, dtype=np.int32)
     out = np.empty(n, dtype=np.int32)
     kernels = _kernels_for(n)
     for p in pieces:
-        kernels.fill(nxt, p.origins, p.src, p.dst)
+        _until(deadline, kernels.fill, nxt, p.origins, p.src, p.dst)
     nxt[src] = dst
-    count = kernels.follow(nxt, start, out)
+    count = _until(deadline, kernels.follow, nxt, start, out)
     del nxt
     if count != n:  # a bug in the data or the joins, never the user's fault
         raise InternalError(f"the divide construction covered {count} of {n} squares")
@@ -316,7 +369,7 @@ def _block_tour(seq: np.ndarray, w: int, h: int, cycle: bool) -> _BlockTour:
     return _BlockTour(seq, cycle, f)
 
 
-def _grid(board: Board, s: int) -> np.ndarray:
+def _grid(board: Board, s: int, deadline: float | None = None) -> np.ndarray:
     """A tour of a board with both sides at least 5, from ``s``, as int32 board indices."""
     W, H = board.width, board.height
     sx, sy = s % W, s // W
@@ -336,7 +389,9 @@ def _grid(board: Board, s: int) -> np.ndarray:
     entry = (sy - int(Y0[root_i])) * cols[root_j] + (sx - int(X0[root_j]))
     tours: dict[int, _BlockTour] = {}
     sizes: dict[int, tuple[int, int]] = {}
-    for t in np.unique(tid).tolist():
+    kinds = sorted({int(r) * ng + int(c) for r in set(ri.tolist()) for c in set(ci.tolist())})
+    _check_deadline(deadline)
+    for t in kinds:  # every block type (tid is an outer sum: all pairs occur)
         w, h = GRID_SIZES[t % ng], GRID_SIZES[t // ng]
         sizes[t] = (w, h)
         if not (w % 2 and h % 2):
@@ -387,17 +442,18 @@ def _grid(board: Board, s: int) -> np.ndarray:
     # block (i, 0) runs TL from a1 to a2; contiguous, so that grid_walk compiles once
     flag_v = np.ascontiguousarray((fTL ^ orient)[:, 0])
 
+    _check_deadline(deadline)
     out = np.empty(board.size, dtype=np.int32)
     toucher = None
-    if board.size >= 1 << 24:  # fault the output's pages in while Numba loads
-        import threading
-
+    if board.size >= 1 << 24 and deadline is None:  # fault the pages in while Numba loads
         toucher = threading.Thread(target=_touch, args=(out,), daemon=True)
         toucher.start()
     walk = _kernels_for(board.size).grid_walk
     if toucher is not None:
         toucher.join()
-    count = walk(
+    count = _until(
+        deadline,
+        walk,
         W,
         X0,
         Y0,
@@ -431,27 +487,33 @@ def _touch(a: np.ndarray) -> None:
 # -- boards 3 or 4 wide ---------------------------------------------------------------------------
 
 
-def _interiors(n: int) -> list[int] | None:
-    """``n`` as widths 4, 6, 8 (``[]`` for 0), or None."""
+def _interiors(n: int) -> list[tuple[int, int]] | None:
+    """``n`` as runs ``(width, count)`` of widths 4, 6, 8 (``[]`` for 0), or None.
+
+    Runs, not one entry a block: a board 3 wide and a billion long has 10^8 blocks.
+
+    >>> _interiors(34)
+    [(8, 3), (6, 1), (4, 1)]
+    """
     if n == 0:
         return []
     if n < 4 or n % 2:
         return None
-    parts = []
-    while n >= 12:
-        parts.append(8)
-        n -= 8
-    return [*parts, *([6, 4] if n == 10 else [n])]
+    eights = max(0, (n - 4) // 8)  # as many 8s as leave 4 to 11 behind
+    rest = n - 8 * eights
+    tail = [(6, 1), (4, 1)] if rest == 10 else [(rest, 1)]
+    return [(8, eights), *tail] if eights else tail
 
 
-def _region(h: int, n: int, lanes: int) -> list[tuple[str, int]] | None:
-    """The blocks of a lane region ``n`` wide, from the start block outwards, or None."""
+def _region(h: int, n: int, lanes: int) -> list[tuple[str, int, int]] | None:
+    """The blocks of a lane region ``n`` wide, from the start block outwards, as runs
+    ``(kind, width, count)``, or None."""
     ends = THIN[h]["blocks"]["E2" if lanes == 2 else "E3"]
     inner = "I2" if lanes == 2 else "I3"
     for e in sorted(ends, reverse=True):
         mid = _interiors(n - e) if n >= e else None
         if mid is not None:
-            return [*((inner, k) for k in mid), ("E2" if lanes == 2 else "E3", e)]
+            return [*((inner, k, c) for k, c in mid), ("E2" if lanes == 2 else "E3", e, 1)]
     return None
 
 
@@ -463,8 +525,8 @@ class _ThinPlan:
     k: int
     kind: str
     row: np.ndarray
-    left: list[tuple[str, int]]
-    right: list[tuple[str, int]]
+    left: list[tuple[str, int, int]]
+    right: list[tuple[str, int, int]]
 
 
 def _thin_kinds(h: int, left: bool, right: bool) -> list[tuple[str, int, int]]:
@@ -529,34 +591,37 @@ def _thin_region(
     W: int,
     m_x0: int,
     m_k: int,
-    blocks: list[tuple[str, int]],
+    blocks: list[tuple[str, int, int]],
     lanes: int,
     mirror: bool,
     pieces: list[_Piece],
     srcs: list,
     dsts: list,
 ) -> int:
-    """Place a lane region beside the start block; returns the board index of its free end
-    square (-1 when it has none)."""
+    """Place a lane region (runs of blocks) beside the start block; returns the board index of
+    its free end square (-1 when it has none)."""
     data = _data()
-    ks = np.array([m_k] + [k for _, k in blocks], dtype=np.int64)
+    ks = np.repeat(
+        np.array([m_k] + [k for _, k, _ in blocks], dtype=np.int64),
+        np.array([1] + [c for _, _, c in blocks], dtype=np.int64),
+    )
     if mirror:  # the region lies left of the start block, its blocks leftwards
         x0s = m_x0 - np.cumsum(ks) + ks[0]
         x0s[0] = m_x0
     else:
         x0s = m_x0 + np.concatenate([[0], np.cumsum(ks)[:-1]])
-    groups: dict[tuple[str, int], list[int]] = {}
-    for i, kb in enumerate(blocks, start=1):
-        groups.setdefault(kb, []).append(i)
     end = -1
-    for (kind, k), idx in groups.items():
+    first = 1
+    for kind, k, count in blocks:
+        idx = slice(first, first + count)
+        first += count
         seq = data[f"thin{h}/{kind}/{k}"]
         src, dst = _links(seq, k, W, cycle=False, mirror=mirror)
         pieces.append(_Piece(x0s[idx], src, dst))
         if kind == "E3":
             last = int(seq[-1])
             lx = k - 1 - last % k if mirror else last % k
-            end = int(x0s[idx[0]]) + lx + (last // k) * W
+            end = int(x0s[idx.start]) + lx + (last // k) * W
     a_x0, a_k, b_x0, b_k = x0s[:-1], ks[:-1], x0s[1:], ks[1:]
     for p, q, outward in _lane_ports(h, lanes):
         if mirror:
@@ -570,7 +635,7 @@ def _thin_region(
     return end
 
 
-def _thin(board: Board, s: int, closed: bool) -> np.ndarray:
+def _thin(board: Board, s: int, closed: bool, deadline: float | None = None) -> np.ndarray:
     """A tour of a board 3 or 4 wide, in board indices."""
     transposed = board.height > board.width
     h, W = (board.width, board.height) if transposed else (board.height, board.width)
@@ -641,6 +706,7 @@ def _thin(board: Board, s: int, closed: bool) -> np.ndarray:
                         dsts,
                     )
                 )
+            _check_deadline(deadline)
             if plan.right:
                 lanes = 3 if plan.kind == "right3" else 2
                 ends.append(
@@ -654,17 +720,26 @@ def _thin(board: Board, s: int, closed: bool) -> np.ndarray:
             dsts.append(np.array([-1]))
             first = int(plan.row[0])
             start = plan.x0 + first % k + (first // k) * W
-        path = _assemble(n, pieces, np.concatenate(srcs), np.concatenate(dsts), start)
-    return _to_board(path, W, h, mirror, flip, transposed)
+        _check_deadline(deadline)
+        path = _assemble(n, pieces, np.concatenate(srcs), np.concatenate(dsts), start, deadline)
+        _check_deadline(deadline)
+    return _to_board(path, W, h, mirror, flip, transposed, deadline)
 
 
 def _to_board(
-    path: np.ndarray, W: int, h: int, mirror: bool, flip: bool, transposed: bool
+    path: np.ndarray,
+    W: int,
+    h: int,
+    mirror: bool,
+    flip: bool,
+    transposed: bool,
+    deadline: float | None = None,
 ) -> np.ndarray:
     """Canonical indices (``y * W + x`` on h rows) to the board's, in chunks."""
     out = path if path.dtype == np.int32 else np.empty(path.size, dtype=np.int32)
-    step = 1 << 22
+    step = 1 << 20
     for i in range(0, path.size, step):
+        _check_deadline(deadline)
         c = path[i : i + step].astype(np.int64)
         x, y = c % W, c // W
         if mirror:
@@ -673,6 +748,82 @@ def _to_board(
             y = h - 1 - y
         out[i : i + step] = x * h + y if transposed else y * W + x
     return out
+
+
+# -- memory ---------------------------------------------------------------------------------------
+
+#: Peak bytes a square costs (measured with tracemalloc and the peak RSS, ``benchmarks/
+#: bench_divide.py``): boards 3 or 4 wide hold a successor array and the path (int32 each) and
+#: the lane crossings (~11 B measured); wider boards only the path (4 B) and their blocks.
+THIN_BYTES_PER_SQUARE = 12
+GRID_BYTES_PER_SQUARE = 4
+#: ... each block of a wide board (~190 B measured: its type, orientation, flags, stack) ...
+GRID_BYTES_PER_BLOCK = 256
+#: ... and what :func:`knightstour.solve` adds when it validates the answer as a Tour (~2.3 B).
+CHECK_BYTES_PER_SQUARE = 3
+#: Work in chunks (index conversion, validation) costs a fixed amount besides (~30 MB measured).
+FIXED_BYTES = 64 * 2**20
+
+
+def memory_needed(board: Board) -> int:
+    """Bytes the divide construction of ``board`` needs at its peak, its validation included.
+
+    >>> round(memory_needed(Board(3, 700_000_000)) / 2**30, 1)  # GiB
+    29.4
+    >>> 4 * 10**6 < memory_needed(Board(1000, 1000)) - FIXED_BYTES < 10 * 10**6
+    True
+    """
+    w, h, n = board.width, board.height, board.area
+    if min(w, h) < 5:
+        return THIN_BYTES_PER_SQUARE * n + CHECK_BYTES_PER_SQUARE * n + FIXED_BYTES
+    blocks = (w // 8 + 2) * (h // 8 + 2)  # sides cut mostly into 8s
+    path = GRID_BYTES_PER_SQUARE * n
+    peak = max(GRID_BYTES_PER_BLOCK * blocks, CHECK_BYTES_PER_SQUARE * n)
+    return path + peak + FIXED_BYTES
+
+
+def require_memory(board: Board) -> None:
+    """Refuse, before allocating anything, a board whose construction does not fit in memory.
+
+    The need is :func:`memory_needed`; what is available is the system's estimate
+    (:meth:`Board.require_memory`), and also the process's address-space limit (``ulimit -v``)
+    and its control group's memory limit when they are lower.
+
+    >>> require_memory(Board(8, 8))
+    """
+    need = memory_needed(board)
+    what = "the divide construction"
+    board.require_memory(need / board.area, what)
+    have = _process_limit()
+    if have is not None and need > have:
+        raise InvalidInputError(
+            f"board {board.spec} is too large: {what} needs {need / 2**30:.1f} GiB, more than "
+            f"the {have / 2**30:.1f} GiB this process may still use (its memory limit)"
+        )
+
+
+def _process_limit() -> int | None:
+    """Bytes this process may still allocate under ``ulimit -v`` and its cgroup, if limited."""
+    limits: list[int] = []
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm") as f:
+                used = int(f.read().split()[0]) * resource.getpagesize()
+            limits.append(soft - used)
+    except (ImportError, OSError, ValueError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            top = f.read().strip()
+        if top != "max":
+            with open("/sys/fs/cgroup/memory.current") as f:
+                limits.append(int(top) - int(f.read()))
+    except (OSError, ValueError):
+        pass
+    return max(0, min(limits)) if limits else None
 
 
 # -- the method -----------------------------------------------------------------------------------
@@ -700,7 +851,7 @@ def divide(request: SolveRequest, /) -> Solution:
         raise SearchFailedError("divide did not start: the time limit was reached")
     if board.size == 1:
         return Solution(np.zeros(1, dtype=np.int32), "divide")
-    board.require_memory(9, "the divide construction")
+    require_memory(board)
     if min(board.width, board.height) >= 5:
-        return Solution(_grid(board, s), "divide")
-    return Solution(_thin(board, s, closed), "divide")
+        return Solution(_grid(board, s, request.deadline), "divide")
+    return Solution(_thin(board, s, closed, request.deadline), "divide")

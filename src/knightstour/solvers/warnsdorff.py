@@ -46,6 +46,11 @@ DEFAULT_TIEBREAK = "center"
 
 #: Walks tried for a closed tour or a fixed end before giving up (unless a time limit is set).
 DEFAULT_ATTEMPTS = 2000
+#: Squares a walk visits between two looks at the clock when it has a deadline (a few ms).
+STEP = 1 << 16
+#: Seconds a square costs to set up a :class:`Walker` (measured ~6 ns; with margin): a walk
+#: with a deadline sooner than its set-up does not begin.
+SETUP_SECONDS_PER_SQUARE = 10e-9
 
 
 def default_start(board: Board) -> int:
@@ -90,6 +95,10 @@ class Walker:
         work = self.board.size * self.walks
         kernels = _jit.for_work(_kernels, work, threshold=_kernels.COMPILE_THRESHOLD)
         self._walk = kernels.warnsdorff_walk
+        self._steps = kernels.warnsdorff_steps
+        self.state = np.zeros(_kernels.STATE_SIZE, dtype=np.int64)
+        #: whether the last walk was stopped by its deadline (else it ended or got stuck)
+        self.stopped = False
         self.grid = self.board.padded()
         self.deg0 = kernels.degrees(self.grid.blocked, self.grid.offsets)
         self.out = np.empty(self.board.size, dtype=np.int32)
@@ -104,19 +113,22 @@ class Walker:
         tiebreak: str = DEFAULT_TIEBREAK,
         seed: int = 0,
         schedule: tuple[np.ndarray, np.ndarray] | None = None,
+        deadline: float | None = None,
     ) -> np.ndarray:
         """One walk from board square ``start``; the visited squares (a view, copy to keep).
 
         ``schedule`` is ``(orders, cells)``: move orderings (rows of indices into
         :attr:`Board.deltas`) and the board squares on which each hands over to the next
-        (-1: never); the default is one fixed order.
+        (-1: never); the default is one fixed order. At ``deadline`` (``time.monotonic()``)
+        the walk stops where it is and :attr:`stopped` says so: it looks at the clock every
+        :data:`STEP` squares.
         """
         g, w = self.grid, self.board.width
         orders, cells = schedule if schedule is not None else self.fixed_order
         switch_cells = np.where(cells >= 0, g.to_padded(cells, w), -1)
         vis = g.blocked.copy()
         deg = self.deg0.copy()
-        count = self._walk(
+        args = (
             vis,
             deg,
             g.offsets,
@@ -132,7 +144,22 @@ class Walker:
             w,
             self.board.height,
             self.out,
+            self.state,
         )
+        n = self.board.size
+        self.stopped = False
+        if deadline is None:  # one call: the whole walk
+            return self.out[: int(self._walk(*args[:-1]))]
+        self.state[:] = 0
+        limit = min(n, STEP)
+        while True:
+            count = int(self._steps(*args, limit))
+            if count < limit or count == n:  # stuck, or the whole board
+                break
+            if time.monotonic() > deadline:
+                self.stopped = True
+                break
+            limit = min(n, limit + STEP)
         return self.out[:count]
 
 
@@ -167,13 +194,21 @@ def warnsdorff(request: SolveRequest, /, *, attempts: int | None = None) -> Solu
     n_attempts = attempts if attempts is not None else DEFAULT_ATTEMPTS
     if isinstance(n_attempts, bool) or not isinstance(n_attempts, int) or n_attempts < 1:
         raise InvalidInputError(f"attempts must be at least 1, got {n_attempts!r}")
+    if request.deadline is not None and (
+        time.monotonic() + SETUP_SECONDS_PER_SQUARE * board.size > request.deadline
+    ):  # setting up (the padded grid, the onward counts) is not interrupted: do not begin
+        raise SearchFailedError("Warnsdorff's rule did not start: the time limit was reached")
     walker = Walker(board, 1 if not closed and end is None else min(n_attempts, 100))
     s = default_start(board) if request.start is None else request.start
     seed0 = 0 if request.seed is None else request.seed
+    deadline = request.deadline
     if not closed and end is None:
-        path = walker.walk(s, tiebreak=tb, seed=seed0, schedule=_schedule(board, s, tb))
+        sched = _schedule(board, s, tb)
+        path = walker.walk(s, tiebreak=tb, seed=seed0, schedule=sched, deadline=deadline)
         if path.size == board.size:
             return Solution(path.copy(), "warnsdorff")
+        if walker.stopped:
+            _stuck(board, path, "Warnsdorff's rule was stopped by the time limit")
         _stuck(board, path, f"Warnsdorff's rule ({tb} ties) got stuck")
 
     # closed tours and fixed ends: repeated walks
@@ -181,21 +216,25 @@ def warnsdorff(request: SolveRequest, /, *, attempts: int | None = None) -> Solu
     if not ends:
         raise SearchFailedError(f"{board.square_name(s)} has no knight's move to close a tour")
     best: np.ndarray = np.empty(0, dtype=np.int32)
-    deadline = request.deadline
     for i in range(n_attempts):
-        if deadline is not None and i and time.monotonic() > deadline:
+        if deadline is not None and time.monotonic() > deadline:
             break
         ttb = tb if i == 0 else "random"
         e = ends[i % len(ends)] if (end is not None or i % 2 == 0) else None
+        sched = _schedule(board, s, ttb)
         path = walker.walk(
-            s, end=e, tiebreak=ttb, seed=seed0 + i, schedule=_schedule(board, s, ttb)
+            s, end=e, tiebreak=ttb, seed=seed0 + i, schedule=sched, deadline=deadline
         )
+        if walker.stopped:
+            break
         complete = path.size == board.size and (end is None or path[-1] == end)
         if complete and (not closed or board.is_move(int(path[-1]), int(path[0]))):
             return Solution(path.copy(), "warnsdorff")
         if path.size > best.size:
             best = path.copy()
     what = "a closed tour" if closed else f"a tour ending on {board.square_name(end or 0)}"
+    if walker.stopped or (deadline is not None and time.monotonic() > deadline):
+        _stuck(board, best, f"Warnsdorff's rule did not find {what} before the time limit")
     _stuck(board, best, f"Warnsdorff's rule did not find {what} in {i + 1} walks")
 
 

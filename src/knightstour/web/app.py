@@ -12,10 +12,14 @@
 - ``POST /api/render/svg|png|gif`` with a tour JSON body: the picture, for downloads;
 - ``GET /api/limits``: the limits below, so the page can tell the user.
 
-Bad input gets HTTP 400 (or 422 for a malformed parameter) and ``{"error": "..."}`` naming the
-problem. Every search runs in a worker thread (the compiled searches release the GIL), at most
-:attr:`Limits.workers` at once, each stopped by a time cap, so one slow request never blocks the
-others. Every tour that leaves the server has been validated (:func:`knightstour.solve` and
+Bad input gets HTTP 400 (or 422 for a malformed parameter, 413 for a body over
+:attr:`Limits.max_body_bytes`) and ``{"error": "..."}`` naming the problem. Answers that theory
+gives are instant; every search runs in a worker thread (the compiled searches release the GIL)
+of one of two lanes (:mod:`knightstour.web.lanes`): small boards in the quick lane, the rest in
+the search lane, at most :attr:`Limits.workers` at once with :attr:`Limits.queue` waiting. A
+request's deadline (its time cap) includes its wait; a full lane, or a deadline passed while
+waiting, is HTTP 503 with ``Retry-After``; a request whose client went away is dropped. So one
+slow request never blocks the others. Every tour that leaves the server has been validated (:func:`knightstour.solve` and
 :meth:`knightstour.Tour.from_dict` check them).
 
 >>> from fastapi.testclient import TestClient
@@ -32,28 +36,30 @@ False
 from __future__ import annotations
 
 import io
+import json
 import logging
+import os
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
-import anyio
-from fastapi import Body, FastAPI, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from knightstour import __version__
 from knightstour.board import Board, parse_board
 from knightstour.errors import InvalidInputError, KnightsTourError, NoTourError, SearchFailedError
 from knightstour.notation import answer_dict
+from knightstour.web.lanes import Busy, ClientGone, Lane
 
 __all__ = ["Limits", "create_app"]
 
@@ -86,8 +92,16 @@ class Limits:
     hint_time_limit: float = 3.0
     #: the largest board an animated GIF is made for, in squares
     gif_max_squares: int = 2_500
-    #: searches running at once; more requests wait for a free worker
-    workers: int = 8
+    #: searches running at once (the machine's cores, at most 8); more wait for a free worker
+    workers: int = field(default_factory=lambda: max(1, min(8, os.cpu_count() or 1)))
+    #: requests that may wait for a search worker; more are refused (HTTP 503, Retry-After)
+    queue: int = 32
+    #: boards of at most this many squares are quick work: their own lane, never behind searches
+    quick_squares: int = 64
+    #: threads of the quick lane (up to ``queue`` more wait)
+    quick_workers: int = 2
+    #: the largest request body, in bytes (a 100x100 tour JSON is about 250 kB); more: HTTP 413
+    max_body_bytes: int = 2_000_000
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -109,13 +123,24 @@ class TourOut(BaseModel):
     xy: list[tuple[int, int]] = Field(description="zero-based [x, y] pairs in visit order")
 
 
+class PartialOut(BaseModel):
+    """How far a search that gave up got: the squares it visited, in order."""
+
+    path: list[str] = Field(description="squares in visit order, algebraic")
+    xy: list[tuple[int, int]] = Field(description="zero-based [x, y] pairs in visit order")
+
+
 class NoTourOut(BaseModel):
-    """No tour: ``exists`` is false when none exists (proved), null when the search gave up."""
+    """No tour: ``exists`` is false when none exists (proved), null when the search gave up.
+
+    A search that gave up may carry its ``partial`` path.
+    """
 
     width: int
     height: int
     exists: bool | None
     reason: str
+    partial: PartialOut | None = None
 
 
 class ExistsOut(BaseModel):
@@ -157,9 +182,15 @@ class TourIn(BaseModel):
     xy: list[tuple[int, int]] | None = None
 
 
+_BUSY = {
+    "model": ErrorOut,
+    "description": "the server is busy (try again after Retry-After seconds)",
+    "headers": {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}},
+}
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "bad input (the message names the problem)"},
     422: {"model": ErrorOut, "description": "a malformed parameter"},
+    503: _BUSY,
 }
 
 #: Formats of the text parameters: enforced (HTTP 422 naming the parameter) and published in
@@ -199,7 +230,6 @@ TimeLimitQ = Annotated[
 ]
 ChallengeQ = Annotated[BoolText, Query(description="the closed-tour challenge")]
 NumbersQ = Annotated[BoolText, Query(description="move numbers on the squares")]
-TourBody = Annotated[TourIn, Body(description="the tour JSON")]
 
 _PICTURES = {"svg": "image/svg+xml", "png": "image/png", "gif": "image/gif"}
 
@@ -207,8 +237,85 @@ _PICTURES = {"svg": "image/svg+xml", "png": "image/png", "gif": "image/gif"}
 # -- helpers ----------------------------------------------------------------------------------
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def _whole(value: float) -> int | float:
+    """``value`` as an int when it is whole (limits print as 5, not 5.0).
+
+    >>> _whole(5.0), _whole(0.5), _whole(8)
+    (5, 0.5, 8)
+    """
+    return int(value) if float(value).is_integer() else value
+
+
+def _malformed_message(errors: Any) -> str:
+    """One line naming every malformed field of a request (pydantic's errors)."""
+    parts = []
+    for err in errors:
+        loc = [str(p) for p in err.get("loc", ())]
+        if loc and loc[0] in ("query", "path", "body"):  # where it came from, not what
+            loc = loc[1:]
+        where = ".".join(loc) or "request"
+        if err.get("type") == "string_pattern_mismatch" and where in FORMATS:
+            parts.append(f"{where}: {err.get('input')!r} is not {FORMATS[where]}")
+        else:
+            parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "malformed request"
+
+
+class BodyTooLarge(KnightsTourError):
+    """A request body over :attr:`Limits.max_body_bytes` (HTTP 413)."""
+
+    http_status = 413
+
+
+async def read_body(request: Request, cap: int) -> bytes:
+    """The request's body, refused (:class:`BodyTooLarge`) as soon as it passes ``cap`` bytes.
+
+    A ``Content-Length`` over the cap is refused before a byte is read; a body sent in chunks
+    is counted as it comes, so memory never holds more than ``cap`` bytes.
+    """
+    declared = request.headers.get("content-length")
+    too_large = f"the request body is larger than the {cap:,} bytes the server takes"
+    if declared is not None:
+        if not declared.strip().isdigit():
+            raise InvalidInputError(f"Content-Length must be a number of bytes, got {declared!r}")
+        if int(declared) > cap:
+            raise BodyTooLarge(too_large)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > cap:
+            raise BodyTooLarge(too_large)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def parse_tour_body(raw: bytes) -> TourIn:
+    """A render request's body as a :class:`TourIn` (run in a worker: never on the event loop).
+
+    Not JSON, or JSON nested too deep, is :class:`InvalidInputError` (HTTP 400); JSON of the
+    wrong shape is :class:`RequestValidationError` (HTTP 422) naming the fields.
+
+    >>> parse_tour_body(b'{"width": 5, "height": 5, "path": ["a1"]}').path
+    ['a1']
+    >>> parse_tour_body(b"[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: the body is not JSON: nested too deeply
+    """
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise InvalidInputError("the body is not JSON: nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise InvalidInputError(f"the body is not JSON: {str(e).splitlines()[0]}") from None
+    try:
+        return TourIn.model_validate(data)
+    except ValidationError as e:
+        raise RequestValidationError(e.errors(include_url=False)) from None
 
 
 def _flag(name: str, text: str) -> bool:
@@ -277,6 +384,49 @@ def _warm_up() -> None:
     ensure_compiled()
 
 
+def _mount_docs(app: FastAPI) -> None:
+    """``/docs``: Swagger UI from the ``swagger-ui-bundle`` package's files, never a CDN.
+
+    Without that package, a plain page that lists the operations of ``/openapi.json`` (still
+    offline).
+    """
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:  # pragma: no cover - the web extra installs it
+        swagger_ui_path = None
+
+    if swagger_ui_path is not None:
+        app.mount("/docs/assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+
+        @app.get("/docs", include_in_schema=False)
+        async def docs() -> HTMLResponse:
+            return get_swagger_ui_html(
+                openapi_url="openapi.json",
+                title="knightstour: API documentation",
+                swagger_js_url="docs/assets/swagger-ui-bundle.js",
+                swagger_css_url="docs/assets/swagger-ui.css",
+                swagger_favicon_url="docs/assets/favicon-32x32.png",
+            )
+
+        return
+
+    @app.get("/docs", include_in_schema=False)
+    async def plain_docs() -> HTMLResponse:  # pragma: no cover - the web extra has Swagger UI
+        from html import escape
+
+        rows = []
+        for path, item in app.openapi()["paths"].items():
+            for method, op in item.items():
+                summary = escape(str(op.get("summary", "")))
+                rows.append(f"<li><code>{method.upper()} {escape(path)}</code> {summary}</li>")
+        return HTMLResponse(
+            "<!doctype html><title>knightstour API</title><h1>knightstour API</h1>"
+            f'<ul>{"".join(rows)}</ul><p><a href="openapi.json">OpenAPI schema</a></p>'
+        )
+
+
 # -- the app ----------------------------------------------------------------------------------
 
 
@@ -294,10 +444,12 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.limiter = anyio.CapacityLimiter(lim.workers)
         if warm:
             threading.Thread(target=_warm_up, name="knightstour-warm-up", daemon=True).start()
         yield
+        lanes, app.state.lanes = app.state.lanes, None
+        for lane in (lanes or {}).values():
+            lane.close()
 
     app = FastAPI(
         title="knightstour",
@@ -309,16 +461,37 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
             'HTTP 400 or 422 with `{"error": "..."}`.'
         ),
         lifespan=lifespan,
+        docs_url=None,  # served below from the package's files: /docs works offline
+        redoc_url=None,
     )
     app.state.limits = lim
-    app.state.limiter = None
+    app.state.lanes = None
 
-    async def in_worker(request: Request, fn: Callable[[], T]) -> T:
-        """Run ``fn`` in a worker thread, at most ``lim.workers`` at once."""
-        limiter = request.app.state.limiter
-        if limiter is None:  # no lifespan (a bare ASGI call): make one now
-            limiter = request.app.state.limiter = anyio.CapacityLimiter(lim.workers)
-        return await anyio.to_thread.run_sync(fn, limiter=limiter)
+    def lane_for(board: Board) -> Lane:
+        """The quick lane for small boards, the search lane for the rest (made when first used)."""
+        if app.state.lanes is None:
+            retry = max(1.0, lim.time_limit / 2)
+            app.state.lanes = {
+                "quick": Lane("quick", workers=lim.quick_workers, queue=lim.queue),
+                "search": Lane(
+                    "searches", workers=lim.workers, queue=lim.queue, nice=10, retry_after=retry
+                ),
+            }
+        return app.state.lanes["quick" if board.size <= lim.quick_squares else "search"]
+
+    async def in_worker(
+        request: Request,
+        board: Board,
+        fn: Callable[[float | None], T],
+        deadline: float | None = None,
+    ) -> T:
+        """``fn(remaining seconds)`` in a worker of ``board``'s lane, dropped if the client goes."""
+
+        async def gone() -> None:
+            while (await request.receive())["type"] != "http.disconnect":
+                pass
+
+        return await lane_for(board).run(fn, deadline=deadline, gone=gone)
 
     # -- errors, always {"error": "..."} ------------------------------------------------------
 
@@ -331,17 +504,15 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = []
-        for err in exc.errors():
-            loc = [str(p) for p in err.get("loc", ())]
-            if loc and loc[0] in ("query", "path", "body"):  # where it came from, not what
-                loc = loc[1:]
-            where = ".".join(loc) or "request"
-            if err.get("type") == "string_pattern_mismatch" and where in FORMATS:
-                parts.append(f"{where}: {err.get('input')!r} is not {FORMATS[where]}")
-            else:
-                parts.append(f"{where}: {err.get('msg', 'invalid')}")
-        return _error(422, "; ".join(parts) or "malformed request")
+        return _error(422, _malformed_message(exc.errors()))
+
+    @app.exception_handler(Busy)
+    async def _busy(request: Request, exc: Busy) -> JSONResponse:
+        return _error(503, str(exc), {"Retry-After": str(exc.retry_after)})
+
+    @app.exception_handler(ClientGone)
+    async def _gone(request: Request, exc: ClientGone) -> Response:
+        return Response(status_code=499)  # nobody is listening; uvicorn drops it
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
@@ -360,6 +531,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _mount_docs(app)
 
     # -- the API ------------------------------------------------------------------------------
 
@@ -368,9 +540,9 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         return app.get(path, tags=["api"], response_model=model, responses=_ERRORS)
 
     @app.get("/api/limits", tags=["api"])
-    async def limits_() -> dict[str, float]:
-        """The server's limits: board caps (squares), time caps (seconds), workers."""
-        return {k: v for k, v in asdict(lim).items()}
+    async def limits_() -> dict[str, int | float]:
+        """The server's limits: board caps (squares), time caps (seconds), workers, queue."""
+        return {k: _whole(v) for k, v in asdict(lim).items()}
 
     @app.get(
         "/api/solve",
@@ -391,10 +563,14 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
     ) -> Response:
         """A tour (the contract's tour JSON), or why there is none (HTTP 200, exists false/null).
 
-        Boards above the server's ``max_squares`` are refused; the search stops at the time cap.
+        Boards above the server's ``max_squares`` are refused; the search stops at the time cap,
+        counted from the request's arrival (a wait for a worker included). When theory says no,
+        the answer is instant; a search that gave up carries its ``partial`` path.
         """
         import knightstour as kt
+        from knightstour.existence import exists
 
+        arrived = time.monotonic()
         b = parse_board(board)
         _capped(b, lim.max_squares, "the web board")
         s, e = _opt(start), _opt(end)
@@ -405,22 +581,29 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         want_closed = _flag("closed", closed)
         sd = _seed(seed)
         cap = lim.time_limit if time_limit is None else min(time_limit, lim.time_limit)
+        t0 = time.perf_counter()
+        theory = exists(b, s, end=e, closed=want_closed, search=False)
+        if theory.exists is False:  # instant: never queued behind searches
+            ms = (time.perf_counter() - t0) * 1000
+            data = answer_dict(b, False, theory.reason)
+            return JSONResponse(data, headers={"Server-Timing": f"theory;dur={ms:.1f}"})
 
-        def work() -> dict[str, Any]:
+        def work(_remaining: float | None) -> dict[str, Any]:
             ensure_compiled()
             try:
                 tour = kt.solve(
                     b, s, end=e, closed=want_closed, method=method, tiebreak=tiebreak or None,
-                    seed=sd, time_limit=cap,
+                    seed=sd, time_limit=max(0.001, min(cap, arrived + cap - time.monotonic())),
                 )  # fmt: skip
             except NoTourError as err:
                 return answer_dict(b, False, err.reason)
             except SearchFailedError as err:
-                return answer_dict(b, None, str(err))
+                return answer_dict(b, None, str(err), partial=err.partial)
             return tour.to_dict()
 
-        t0 = time.perf_counter()
-        data = await in_worker(request, work)
+        # the lane refuses a request still waiting when the server's cap has passed; the
+        # search gets what is left of the request's own cap (a wait for a worker included)
+        data = await in_worker(request, b, work, arrived + lim.time_limit)
         ms = (time.perf_counter() - t0) * 1000
         return JSONResponse(data, headers={"Server-Timing": f"solve;dur={ms:.1f}"})
 
@@ -452,15 +635,16 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         """
         from knightstour.puzzle import assess, legal_moves, parse_position
 
+        arrived = time.monotonic()
         b = parse_board(board)
         _capped(b, lim.puzzle_max_squares, "puzzle mode")
         pos = parse_position(b, path, _flag("closed", closed))
 
-        def work() -> Any:
+        def work(remaining: float | None) -> Any:
             ensure_compiled()
-            return assess(pos, time_limit=lim.hint_time_limit)
+            return assess(pos, time_limit=min(lim.hint_time_limit, remaining or lim.time_limit))
 
-        verdict = await in_worker(request, work)
+        verdict = await in_worker(request, b, work, arrived + lim.hint_time_limit)
         return JSONResponse(
             {
                 "width": b.width,
@@ -480,29 +664,50 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         response_class=Response,
         responses={
             **_ERRORS,
+            413: {"model": ErrorOut, "description": "the body is over the server's limit"},
             200: {
                 "description": "the picture",
                 "content": {t: {"schema": {"type": "string"}} for t in _PICTURES.values()},
             },
         },
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "description": "the tour JSON",
+                "content": {"application/json": {"schema": TourIn.model_json_schema()}},
+            }
+        },
     )
     async def render_(
         request: Request,
         fmt: Literal["svg", "png", "gif"],
-        tour: TourBody,
         numbers: NumbersQ = "false",
     ) -> Response:
-        """The tour as a picture, SVG, PNG or animated GIF (validated first)."""
-        from knightstour.tour import Tour
+        """The tour as a picture, SVG, PNG or animated GIF (validated first).
 
-        b = Board(tour.width, tour.height)
-        _capped(b, lim.max_squares, "drawing")
-        if fmt == "gif":
-            _capped(b, lim.gif_max_squares, "an animated GIF")
-        t = Tour.from_dict(tour.model_dump(exclude_none=True))
+        The body (a tour JSON) is read up to the server's ``max_body_bytes`` (more: HTTP 413)
+        and parsed and checked in a worker thread, never on the event loop.
+        """
         show_numbers = _flag("numbers", numbers)
+        raw = await read_body(request, lim.max_body_bytes)
+        holder: dict[str, Board] = {}
 
-        def draw() -> bytes:
+        def parse() -> Any:
+            from knightstour.tour import Tour
+
+            tour = parse_tour_body(raw)
+            b = Board(tour.width, tour.height)
+            _capped(b, lim.max_squares, "drawing")
+            if fmt == "gif":
+                _capped(b, lim.gif_max_squares, "an animated GIF")
+            holder["board"] = b
+            return Tour.from_dict(tour.model_dump(mode="json", exclude_none=True))
+
+        quick = Board(1, 1)  # parsing is bounded by the body cap: the quick lane
+        t = await in_worker(request, quick, lambda _remaining: parse())
+        b = holder["board"]
+
+        def draw(_remaining: float | None) -> bytes:
             from knightstour import render
 
             if fmt == "svg":
@@ -515,7 +720,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
                 render.write_gif(t, buf, frame_ms=120, moves_per_frame=per)
             return buf.getvalue()
 
-        data = await in_worker(request, draw)
+        data = await in_worker(request, b, draw)
         name = f"tour-{b.spec}-{t.start}.{fmt}"
         return Response(
             data,

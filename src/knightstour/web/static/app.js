@@ -29,6 +29,7 @@
     start: null,
     end: null,
     tour: null,          // the tour JSON from the API
+    partial: null,       // square indices of a search that gave up (drawn, not downloadable)
     order: null,         // tour square indices
     step: 0,             // squares of the tour shown (1..N)
     playing: false,
@@ -227,6 +228,7 @@
       g.classList.toggle("hint", opts.hint === i);
       g.classList.toggle("is-start", i === opts.startSq);
       g.classList.toggle("is-end", i === opts.endSq);
+      g.classList.toggle("unvisited", Boolean(opts.unvisited) && !v);
       if (numTexts[i]) {
         numTexts[i].textContent = showNums && v ? String(v) : "";
         countTexts[i].textContent = showCounts && !v ? String(onward[i]) : "";
@@ -240,6 +242,7 @@
       if (opts.highlight && cand.has(i)) label += ", legal move";
       if (showCounts && !v) label += `, ${onward[i]} onward`;
       if (opts.hint === i) label += ", hint";
+      if (opts.unvisited && !v) label += ", not visited";
       g.setAttribute("aria-label", label);
     }
     placeKnight(count > 0 ? cur : null);
@@ -249,6 +252,14 @@
 
   function showSolve() {
     const t = state.tour;
+    if (!t && state.partial) {  // a search that gave up: how far it got, the rest marked
+      const p = state.partial, n = p.length;
+      clearLines();
+      setLines(p, n, false);
+      paint(p, n, { highlight: false, startSq: p[0], unvisited: true });
+      $("move-label").textContent = `Gave up after ${n} of ${state.W * state.H} squares`;
+      return;
+    }
     if (!t) {
       clearLines();
       paint([], 0, {
@@ -315,26 +326,40 @@
   function forgetTour() {
     setPlaying(false);
     state.tour = null;
+    state.partial = null;
     state.order = null;
     state.step = 0;
     $("progress").disabled = true;
     for (const b of document.querySelectorAll(".dl")) b.disabled = true;
   }
 
+  // A refused size: say why, and take the old tour off the board (it is not of this size).
+  function refuseSize(message) {
+    status(message, "error");
+    forgetTour();
+    if (state.mode === "solve") showSolve();
+    return false;
+  }
+
   function readSize() {
-    const w = parseInt($("width").value, 10), h = parseInt($("height").value, 10);
-    if (!(w >= 1 && h >= 1)) {
-      status("Width and height must be whole numbers of at least 1.", "error");
-      return false;
+    const wText = $("width").value.trim(), hText = $("height").value.trim();
+    const w = Number(wText), h = Number(hText);
+    if (!(/^\d+$/.test(wText) && /^\d+$/.test(hText) && w >= 1 && h >= 1)) {
+      return refuseSize("Width and height must be whole numbers of at least 1.");
+    }
+    const side = +$("width").max || 100;
+    if (w > side || h > side) {
+      return refuseSize(`Width and height are at most ${side} (this is ${w}x${h}).`);
     }
     const cap = state.mode === "puzzle" ? state.limits.puzzle_max_squares : state.limits.max_squares;
     if (w * h > cap) {
-      status(`A ${w}x${h} board has ${w * h} squares; the ${state.mode === "puzzle" ? "puzzle" : "web board"} takes at most ${cap}.`, "error");
-      return false;
+      return refuseSize(`A ${w}x${h} board has ${w * h} squares; the ${state.mode === "puzzle" ? "puzzle" : "web board"} takes at most ${cap}.`);
     }
     if (w !== state.W || h !== state.H) {
       state.W = w; state.H = h;
       state.start = state.end = null;
+      // a new board: the next click sets the start again
+      document.querySelector('input[name="clicksets"][value="start"]').checked = true;
       state.focus = 0;
       forgetTour();
       state.puzzle = [];
@@ -410,6 +435,12 @@
         if (!reduce && n > 1) setPlaying(true);
       } else if (data.exists === false) {
         status(`No tour: ${data.reason}`, "no");
+      } else if (data.partial && data.partial.path.length) {
+        state.partial = data.partial.path.map(parseName);
+        const n = state.partial.length, N = state.W * state.H;
+        status(`Gave up after ${n} of ${N} squares (the path so far is drawn; the ${N - n} ` +
+          `squares not reached are marked): ${data.reason}`, "no");
+        showSolve();
       } else {
         status(`Gave up: ${data.reason}`, "no");
       }

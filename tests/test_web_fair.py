@@ -1,0 +1,289 @@
+"""The web app under load and abuse: lanes, deadlines, back-pressure, cancelling, body caps.
+
+Slow searches are simulated (a ``kt.solve`` that sleeps on big boards), so these tests are quick
+and do not depend on the machine's speed. ``benchmarks/bench_web.py`` measures the real thing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+import knightstour as kt
+from knightstour.web import app as web_app
+from knightstour.web.app import Limits, create_app
+from knightstour.web.lanes import Busy, Lane
+
+SLOW = "10x10"  # 100 squares: the search lane; 5x5 (25) is quick work
+
+
+@pytest.fixture
+def slow_solve(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, float | None]]]:
+    """``kt.solve`` sleeping 0.6 s on boards of the search lane; records (board, time_limit)."""
+    real = kt.solve
+    calls: list[tuple[str, float | None]] = []
+
+    def solve(board: Any, *args: Any, **kwargs: Any) -> kt.Tour:
+        b = kt.parse_board(board)
+        calls.append((b.spec, kwargs.get("time_limit")))
+        if b.size > 64:
+            time.sleep(0.6)
+        return real(board, *args, **kwargs)
+
+    monkeypatch.setattr(kt, "solve", solve)
+    yield calls
+
+
+def run_requests(app: Any, script: Any) -> Any:
+    """Run ``script(client)`` (a coroutine function) against ``app`` in process."""
+
+    async def main() -> Any:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            return await script(c)
+
+    return asyncio.run(main())
+
+
+# -- item 10: fast requests never wait behind slow ones ---------------------------------------
+
+
+def test_quick_answers_do_not_wait_behind_searches(slow_solve: list) -> None:
+    """With the search lane full, a small board and a theory answer come back at once, and one
+    more search is refused with 503 and Retry-After rather than queued without bound."""
+    app = create_app(Limits(workers=2, queue=2, time_limit=5), warm=False)
+
+    async def script(c: httpx.AsyncClient) -> dict[str, Any]:
+        slow = [
+            asyncio.create_task(c.get("/api/solve", params={"board": SLOW, "start": "a1"}))
+            for _ in range(4)
+        ]
+        await asyncio.sleep(0.15)  # two running, two waiting: the lane is full
+        t0 = time.perf_counter()
+        quick = await c.get("/api/solve", params={"board": "5x5", "start": "a1"})
+        quick_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        theory = await c.get("/api/solve", params={"board": "40x40", "start": "a1", "end": "c1"})
+        theory_s = time.perf_counter() - t0
+        refused = await c.get("/api/solve", params={"board": SLOW, "start": "a1"})
+        done = await asyncio.gather(*slow)
+        return {
+            "quick": (quick, quick_s),
+            "theory": (theory, theory_s),
+            "refused": refused,
+            "slow": done,
+        }
+
+    out = run_requests(app, script)
+    quick, quick_s = out["quick"]
+    assert quick.status_code == 200 and len(quick.json()["path"]) == 25
+    assert quick_s < 0.4, f"a 5x5 solve waited {quick_s:.2f} s behind the searches"
+    theory, theory_s = out["theory"]
+    assert theory.json()["exists"] is False and theory_s < 0.4
+    refused = out["refused"]
+    assert refused.status_code == 503 and "busy" in refused.json()["error"]
+    assert int(refused.headers["retry-after"]) >= 1
+    assert [r.status_code for r in out["slow"]] == [200] * 4
+
+
+def test_the_deadline_includes_the_wait(slow_solve: list) -> None:
+    """A search that waited for a worker gets only what is left of its time cap; one whose
+    cap runs out while it waits is refused (503) and never runs."""
+    app = create_app(Limits(workers=1, queue=5, time_limit=1.0), warm=False)
+
+    async def script(c: httpx.AsyncClient) -> list[httpx.Response]:
+        tasks = []
+        for _ in range(3):
+            tasks.append(asyncio.create_task(c.get("/api/solve", params={"board": SLOW})))
+            await asyncio.sleep(0.02)
+        return list(await asyncio.gather(*tasks))
+
+    first, second, third = run_requests(app, script)
+    assert first.status_code == second.status_code == 200
+    assert third.status_code == 503 and "time limit" in third.json()["error"]
+    assert "retry-after" in third.headers
+    limits = [t for spec, t in slow_solve if spec == SLOW]
+    assert len(limits) == 2, "the request whose deadline passed while waiting still ran"
+    assert 0.9 < limits[0] <= 1.0
+    assert limits[1] is not None and limits[1] < 0.5  # it waited about 0.6 s of its 1 s
+
+
+def test_a_request_whose_client_went_away_never_runs(slow_solve: list) -> None:
+    """The client of a waiting request disconnects: its place is freed and the search never
+    starts (before: it waited, then ran to its cap for nobody)."""
+    app = create_app(Limits(workers=1, queue=5), warm=False)
+
+    async def abandoned() -> list[dict[str, Any]]:
+        sent: list[dict[str, Any]] = []
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": "/api/solve",
+            "raw_path": b"/api/solve",
+            "query_string": b"board=11x11",
+            "headers": [(b"host", b"test")],
+            "client": ("127.0.0.1", 1),
+            "server": ("test", 80),
+            "root_path": "",
+        }
+        messages = [{"type": "http.request", "body": b"", "more_body": False}]
+
+        async def receive() -> dict[str, Any]:
+            if messages:
+                return messages.pop(0)
+            await asyncio.sleep(0.1)  # the client hangs up while the request waits
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)
+        return sent
+
+    async def script(c: httpx.AsyncClient) -> float:
+        busy = asyncio.create_task(c.get("/api/solve", params={"board": SLOW}))
+        await asyncio.sleep(0.05)
+        t0 = time.perf_counter()
+        await abandoned()
+        gone_s = time.perf_counter() - t0
+        await busy
+        await asyncio.sleep(0.2)
+        return gone_s
+
+    gone_s = run_requests(app, script)
+    assert gone_s < 0.4, "the abandoned request was held until a worker was free"
+    assert [spec for spec, _ in slow_solve] == [SLOW], "the abandoned search ran"
+
+
+def test_a_lane_refuses_when_full_and_frees_places() -> None:
+    lane = Lane("test", workers=1, queue=1)
+    gate = threading.Event()
+
+    async def scenario() -> list[object]:
+        a = asyncio.ensure_future(lane.run(lambda _r: gate.wait(5)))
+        b = asyncio.ensure_future(lane.run(lambda _r: "b"))
+        await asyncio.sleep(0.05)
+        with pytest.raises(Busy) as refused:
+            await lane.run(lambda _r: "c")
+        assert refused.value.retry_after >= 1
+        gate.set()
+        return [await a, await b, await lane.run(lambda _r: "d")]
+
+    try:
+        assert asyncio.run(scenario()) == [True, "b", "d"]
+        assert lane.in_flight == 0
+    finally:
+        lane.close()
+
+
+def test_search_threads_run_at_a_lower_priority() -> None:
+    import os
+
+    lane = Lane("low", workers=1, queue=0, nice=10)
+    try:
+        nice = asyncio.run(
+            lane.run(lambda _r: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        )
+    finally:
+        lane.close()
+    assert nice >= 10
+
+
+# -- item 11: request bodies are capped and parsed off the event loop -------------------------
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Limits(max_body_bytes=50_000), warm=False)) as c:
+        yield c
+
+
+def test_a_body_over_the_cap_is_413_before_it_is_read(client: TestClient) -> None:
+    r = client.post("/api/render/svg", content=b" " * 50_001)
+    assert r.status_code == 413 and "50,000 bytes" in r.json()["error"]
+
+
+def test_a_chunked_body_is_counted_as_it_comes(client: TestClient) -> None:
+    sent = []
+
+    def chunks() -> Iterator[bytes]:
+        for _ in range(1000):  # 1 MB if it were all read
+            sent.append(1)
+            yield b"[" * 1000
+
+    r = client.post("/api/render/svg", content=chunks())
+    assert r.status_code == 413 and "50,000 bytes" in r.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        (b"[" * 49_000, 400, "nested too deeply"),
+        (b'{"width": 5', 400, "not JSON"),
+        (b"\xff\xfe", 400, "not JSON"),
+        (b'{"width": 99999999999999999999, "height": 2, "path": ["a1"]}', 400, "too large"),
+        (b'{"width": 5, "height": 5, "xy": [[0, 0, 0]]}', 422, "xy"),
+        (b"[]", 422, "request"),
+    ],
+)
+def test_malformed_bodies_are_4xx(client: TestClient, body: bytes, status: int, words: str) -> None:
+    r = client.post("/api/render/svg", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]
+
+
+def test_bodies_are_parsed_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[str] = []
+    real = web_app.parse_tour_body
+
+    def spy(raw: bytes) -> Any:
+        threads.append(threading.current_thread().name)
+        return real(raw)
+
+    monkeypatch.setattr(web_app, "parse_tour_body", spy)
+    tour = kt.solve("5x5", "a1").to_dict()
+    r = client.post("/api/render/svg", content=json.dumps(tour))
+    assert r.status_code == 200 and r.text.startswith("<svg")
+    assert len(threads) == 1 and threads[0].startswith("knightstour-quick"), threads
+
+
+# -- item 20: /api/limits gives integers where the value is whole -----------------------------
+
+
+def test_limits_are_integers_where_whole() -> None:
+    with TestClient(create_app(Limits(time_limit=2.5), warm=False)) as c:
+        data = c.get("/api/limits").json()
+    assert data["time_limit"] == 2.5
+    assert data["hint_time_limit"] == 3 and type(data["hint_time_limit"]) is int
+    assert all(type(v) is int for k, v in data.items() if k != "time_limit"), data
+    with TestClient(create_app(warm=False)) as c:
+        text = c.get("/api/limits").text
+    assert not re.search(r"\d\.0\b", text), text
+
+
+# -- item 19: /docs works offline -------------------------------------------------------------
+
+
+def test_docs_are_served_from_the_package_never_a_cdn() -> None:
+    with TestClient(create_app(warm=False)) as c:
+        page = c.get("/docs")
+        assert page.status_code == 200 and "swagger-ui" in page.text
+        assert not re.search(r"""(src|href)=["']?(https?:)?//""", page.text), "a CDN is used"
+        assets = re.findall(r"""(?:src|href)=["']([^"']+)["']""", page.text)
+        assert any(a.endswith(".js") for a in assets) and any(a.endswith(".css") for a in assets)
+        for asset in assets:
+            assert c.get(f"/{asset}").status_code == 200, asset
