@@ -104,6 +104,27 @@ def test_click_a_start_solve_and_animate_to_the_last_move(page: Page) -> None:
     expect(page.locator("#move-label")).to_have_text("Move 2 of 64")
 
 
+def test_the_knight_leaves_its_squares_number_legible(page: Page, tmp_path: Path) -> None:
+    """The knight glyph sits in a corner of its square: it does not cover the move number."""
+    page.locator("#speed").fill("8")
+    page.click("#btn-solve")
+    expect(page.locator("#move-label")).to_have_text("Move 64 of 64", timeout=15_000)
+    page.click("#btn-back")  # the knight on move 63's square, whose number shows
+    expect(page.locator("#move-label")).to_have_text("Move 63 of 64")
+    overlap = page.evaluate(
+        """() => {
+          const k = document.querySelector(".knight").getBBox();
+          const num = [...document.querySelectorAll(".nums text")]
+            .find(t => t.textContent === "63").getBBox();
+          const w = Math.min(k.x + k.width, num.x + num.width) - Math.max(k.x, num.x);
+          const h = Math.min(k.y + k.height, num.y + num.height) - Math.max(k.y, num.y);
+          return Math.max(0, w) * Math.max(0, h) / (num.width * num.height);
+        }"""
+    )
+    page.screenshot(path=str(tmp_path / "knight.png"))
+    assert overlap < 0.1, f"the knight covers {overlap:.0%} of its square's number"
+
+
 def test_play_and_pause(page: Page) -> None:
     page.locator("#speed").fill("0")  # one move a second
     page.click("#btn-solve")

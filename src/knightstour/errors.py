@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 __all__ = [
+    "InputLimitError",
     "InternalError",
     "InvalidInputError",
     "InvalidTourError",
@@ -111,6 +112,14 @@ class SearchFailedError(KnightsTourError):
         if board is None or factory is None:
             raise InternalError("SearchFailedError: a partial path needs its board")
         return factory(board, partial, method, message)
+
+
+class InputLimitError(InvalidInputError):
+    """Input beyond what is read at all: JSON nested too deeply, an integer or a square name too
+    long, a file or a line too large for this machine's memory.
+
+    Bad input (exit code 2) even where a readable file that is not a tour is an answer (exit 1).
+    """
 
 
 class InvalidTourError(InvalidInputError):

@@ -32,7 +32,7 @@ from typing import IO, Any, NamedTuple
 import numpy as np
 
 from knightstour.board import Board, available_memory, brief, file_name, parse_board, parse_name
-from knightstour.errors import InvalidInputError
+from knightstour.errors import InputLimitError, InvalidInputError
 
 __all__ = [
     "ANSWER_WORDS",
@@ -69,14 +69,6 @@ ANSWER_WORDS: dict[bool | None, str] = {True: "yes", False: "no", None: "unknown
 TEXT_BOARD_MAX = (60, 10_000)
 #: The longest text read as one square name: the longest name on any board has 17 characters.
 MAX_NAME_CHARS = 64
-
-
-class InputLimitError(InvalidInputError):
-    """Input beyond what is read at all: JSON nested too deeply, an integer or a square name too
-    long, a file or a line too large for this machine's memory.
-
-    Bad input (exit code 2) even where a readable file that is not a tour is an answer (exit 1).
-    """
 
 
 # -- squares ----------------------------------------------------------------------------------
@@ -434,11 +426,11 @@ def read_text(stream: IO[bytes], where: str, limit: int | None = None) -> str:
     >>> read_text(io.BytesIO(bytes(10**6)), "/dev/zero")
     Traceback (most recent call last):
     ...
-    knightstour.notation.InputLimitError: /dev/zero holds NUL bytes: binary data, not JSON text
+    knightstour.errors.InputLimitError: /dev/zero holds NUL bytes: binary data, not JSON text
     >>> read_text(io.BytesIO(b" " * 100), "t.json", limit=10)
     Traceback (most recent call last):
     ...
-    knightstour.notation.InputLimitError: t.json is larger than 10 bytes, the most JSON read at once on this machine (keep a tour that large as .npy)
+    knightstour.errors.InputLimitError: t.json is larger than 10 bytes, the most JSON read at once on this machine (keep a tour that large as .npy)
     """
     limit = read_limit() if limit is None else limit
     pieces: list[bytes] = []
@@ -472,11 +464,11 @@ def load_json(text: str | bytes) -> Any:
     >>> load_json("[" * 100_000)
     Traceback (most recent call last):
     ...
-    knightstour.notation.InputLimitError: nested too deeply to read (a tour JSON is 3 levels deep)
+    knightstour.errors.InputLimitError: nested too deeply to read (a tour JSON is 3 levels deep)
     >>> load_json("9" * 5000)
     Traceback (most recent call last):
     ...
-    knightstour.notation.InputLimitError: an integer of 5,000 digits, longer than the 4,300 that are read
+    knightstour.errors.InputLimitError: an integer of 5,000 digits, longer than the 4,300 that are read
     >>> load_json("{nope")
     Traceback (most recent call last):
     ...

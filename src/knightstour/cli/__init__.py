@@ -83,7 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         err("out of memory: try a smaller board or --format npy --output FILE")
         return EXIT_USAGE
     except OSError as e:
-        err(f"{e.strerror or e}: {e.filename}" if getattr(e, "filename", None) else str(e))
+        from knightstour.cli._output import brief_path
+
+        name = getattr(e, "filename", None)
+        err(f"{e.strerror or e}: {brief_path(str(name))}" if name else str(e)[:300])
         return EXIT_USAGE
     except Exception as e:  # a bug: still one line, and a code that no contract answer uses
         err(f"internal error ({type(e).__name__}: {e}); please report it")

@@ -110,19 +110,41 @@ def check_target(path: str, force: bool) -> None:
         raise UsageError(f"cannot write {path}: permission denied")
 
 
+#: The longest error line printed; a longer message (a path or a value thousands of characters
+#: long) is cut in the middle.
+ERROR_LINE = 400
+
+
 def err(message: str) -> None:
-    """Say one line on stderr, after the program's name."""
-    print(f"{PROG}: {message}", file=sys.stderr)
+    """Say one line on stderr, after the program's name (cut in the middle when very long)."""
+    line = " ".join(message.splitlines())
+    if len(line) > ERROR_LINE:
+        half = ERROR_LINE // 2
+        line = f"{line[:half]} ... {line[-half:]} ({len(line):,} characters)"
+    print(f"{PROG}: {line}", file=sys.stderr)
 
 
 def check_source(path: str, what: str) -> Path:
     """The path of an input file that exists and is no folder; ``what`` names what it holds."""
     p = Path(path)
     if p.is_dir():
-        raise UsageError(f"{path} is a folder, not {what}")
-    if not p.is_file():
-        raise UsageError(f"no such file: {path}")
+        raise UsageError(f"{brief_path(path)} is a folder, not {what}")
+    if not p.exists():
+        raise UsageError(f"no such file: {brief_path(path)}")
+    if not (p.is_file() or p.is_fifo() or p.is_char_device()):  # a pipe, as in <(...), is read
+        raise UsageError(f"{brief_path(path)} is not {what}")
     return p
+
+
+def brief_path(path: str, limit: int = 200) -> str:
+    """``path`` for an error line: cut in the middle when it is very long.
+
+    >>> brief_path("a" * 1000)[:12], len(brief_path("a" * 1000)) < 260
+    ('aaaaaaaaaaaa', True)
+    """
+    if len(path) <= limit:
+        return path
+    return f"{path[: limit // 2]}...{path[-limit // 2 :]} ({len(path):,} characters)"
 
 
 @contextmanager

@@ -665,7 +665,7 @@ def generate(
         isinstance(slack_moves, bool) or not isinstance(slack_moves, int) or slack_moves < 0
     ):
         raise InvalidInputError(f"slack_moves must be a non-negative integer, got {slack_moves!r}")
-    s = None if start is None else b.parse_square(start)
+    s = None if start is None else b.parse_square(start, argument="start")
     answer = exists(b, s, closed=closed)
     if answer.exists is False:
         raise NoTourError(answer.reason)

@@ -261,8 +261,8 @@ def solve(
         )
     request = SolveRequest(
         b,
-        None if start is None else b.parse_square(start),
-        None if end is None else b.parse_square(end),
+        None if start is None else b.parse_square(start, argument="start"),
+        None if end is None else b.parse_square(end, argument="end"),
         bool(closed),
         tiebreak or None,
         seed,

@@ -190,8 +190,11 @@
 
   function placeKnight(i) {
     if (i === null || i === undefined) { knight.setAttribute("visibility", "hidden"); return; }
-    knight.setAttribute("x", cx(i));
-    knight.setAttribute("y", cy(i) + S * 0.27);
+    // in the square's top-left corner, small, so that the move number in its centre stays legible
+    const numbered = $("show-numbers").checked && detailed();
+    knight.style.fontSize = `${Math.round(S * (numbered ? 0.34 : 0.8))}px`;
+    knight.setAttribute("x", numbered ? cx(i) - S * 0.34 : cx(i));
+    knight.setAttribute("y", numbered ? cy(i) - S * 0.24 : cy(i) + S * 0.27);
     knight.setAttribute("visibility", "visible");
   }
 
