@@ -287,3 +287,43 @@ def test_docs_are_served_from_the_package_never_a_cdn() -> None:
         assert any(a.endswith(".js") for a in assets) and any(a.endswith(".css") for a in assets)
         for asset in assets:
             assert c.get(f"/{asset}").status_code == 200, asset
+
+
+def test_a_running_search_stops_when_its_client_goes() -> None:
+    """The client disconnects while its search runs: the search stops at its next look at the
+    clock instead of running on to its time cap for nobody."""
+    from knightstour.solvers._clock import expired
+
+    lane = Lane("demo", workers=1, queue=0)
+    finished = threading.Event()
+
+    def search(remaining: float | None) -> None:
+        t0 = time.monotonic()
+        while not expired(None) and time.monotonic() - t0 < 10:  # a search's looks at the clock
+            time.sleep(0.01)
+        finished.set()
+
+    async def gone() -> None:
+        await asyncio.sleep(0.2)  # the client hangs up while the search runs
+
+    async def main() -> None:
+        with pytest.raises(web_app.ClientGone):
+            await lane.run(search, deadline=time.monotonic() + 10, gone=gone)
+
+    t0 = time.monotonic()
+    asyncio.run(main())
+    assert finished.wait(2), "the search ran on after its client went away"
+    assert time.monotonic() - t0 < 2
+    lane.close()
+
+
+@pytest.mark.parametrize(
+    ("board", "method"),
+    [("300x300", "warnsdorff"), ("300x300", "divide"), ("60x60", "backtrack"), ("300x300", "auto")],
+)
+def test_every_method_stops_when_cancelled(board: str, method: str) -> None:
+    stop = threading.Event()
+    stop.set()
+    with kt.solvers.cancellable(stop), pytest.raises(kt.SearchFailedError):
+        kt.solve(board, start="a1", method=method)
+    kt.solve("5x5", start="a1", method=method)  # outside the block: searches as ever

@@ -36,6 +36,7 @@ import numpy as np
 
 from knightstour.board import Board, BoardLike, parse_board
 from knightstour.errors import InternalError, InvalidInputError, InvalidTourError, NoTourError
+from knightstour.solvers._clock import cancellable
 from knightstour.solvers._kernels import TIEBREAK_CODES
 from knightstour.theory import verdict
 from knightstour.tour import Tour
@@ -48,6 +49,7 @@ __all__ = [
     "MethodInfo",
     "Solution",
     "SolveRequest",
+    "cancellable",
     "refusal",
     "register",
     "reversed_request",

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 from knightstour.solvers import METHODS, REGISTRY, Solution, SolveRequest
+from knightstour.solvers._clock import expired
 from knightstour.solvers.warnsdorff import default_start, honours_seed
 
 __all__ = ["Strategy", "auto", "default_start", "strategies"]
@@ -142,7 +143,7 @@ def auto(request: SolveRequest, /) -> Solution:
     """The first tour found by :func:`strategies`, naming the method that found it."""
     failures: list[str] = []
     for strategy in strategies(request):
-        if request.deadline is not None and time.monotonic() > request.deadline:
+        if expired(request.deadline):
             break
         sub = _request_for(strategy, request)
         if sub is None:

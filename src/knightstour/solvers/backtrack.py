@@ -33,6 +33,7 @@ import numpy as np
 from knightstour.board import Board
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 from knightstour.solvers import Solution, SolveRequest, _jit, _search
+from knightstour.solvers._clock import expired
 from knightstour.solvers._search import EXHAUSTED, FOUND
 from knightstour.theory import describe_tour, four_wide, obstruction, on_outer_line
 
@@ -236,7 +237,7 @@ class _Portfolio:
             slice_ = min(2 * slice_, self.slice_cap)
 
     def _check_clock(self) -> None:
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if expired(self.deadline):
             raise self.gave_up("the time limit was reached", self.main)
 
     def gave_up(self, why: str, search: Search) -> SearchFailedError:

@@ -47,6 +47,7 @@ import numpy as np
 from knightstour.board import Board
 from knightstour.errors import InternalError, InvalidInputError, NoTourError, SearchFailedError
 from knightstour.solvers import Solution, SolveRequest, _divide_kernels, _jit
+from knightstour.solvers._clock import expired, watched
 from knightstour.theory import verdict
 
 __all__ = ["GRID_SIZES", "SMALL_THIN", "THIN", "divide", "grid_edges", "thin_jumps"]
@@ -251,7 +252,7 @@ def _until(deadline: float | None, fn: Callable[..., Any], *args: Any) -> Any:
     knightstour.errors.SearchFailedError: divide was stopped by the time limit before its tour was built
     """
     stop = np.zeros(1, dtype=np.uint8)
-    if deadline is None:
+    if deadline is None and not watched():
         return fn(*args, stop)
     _check_deadline(deadline)
     result: list[Any] = []
@@ -266,7 +267,8 @@ def _until(deadline: float | None, fn: Callable[..., Any], *args: Any) -> Any:
     worker = threading.Thread(target=work, name="knightstour-divide", daemon=True)
     worker.start()
     try:
-        worker.join(max(0.0, deadline - time.monotonic()))
+        while worker.is_alive() and not expired(deadline):  # cancelled, or out of time
+            worker.join(0.05 if deadline is None else min(0.05, deadline - time.monotonic()))
     finally:
         if worker.is_alive():  # the time limit, or Ctrl-C: stop the kernel, wait for it
             stop[0] = 1
@@ -283,7 +285,7 @@ STOPPED = "divide was stopped by the time limit before its tour was built"
 
 
 def _check_deadline(deadline: float | None) -> None:
-    if deadline is not None and time.monotonic() > deadline:
+    if expired(deadline):
         raise SearchFailedError(STOPPED)
 
 
@@ -847,7 +849,7 @@ def divide(request: SolveRequest, /) -> Solution:
     answer = verdict(board, s, None, closed)
     if answer.exists is False:
         raise NoTourError(answer.reason)
-    if request.deadline is not None and time.monotonic() > request.deadline:
+    if expired(request.deadline):
         raise SearchFailedError("divide did not start: the time limit was reached")
     if board.size == 1:
         return Solution(np.zeros(1, dtype=np.int32), "divide")

@@ -37,6 +37,7 @@ import numpy as np
 from knightstour.board import Board
 from knightstour.errors import InvalidInputError, SearchFailedError
 from knightstour.solvers import Solution, SolveRequest, _jit, _kernels
+from knightstour.solvers._clock import expired, watched
 from knightstour.solvers._kernels import TIEBREAK_CODES
 
 __all__ = ["DEFAULT_TIEBREAK", "TIEBREAKS", "Walker", "default_start", "honours_seed", "warnsdorff"]
@@ -148,7 +149,7 @@ class Walker:
         )
         n = self.board.size
         self.stopped = False
-        if deadline is None:  # one call: the whole walk
+        if deadline is None and not watched():  # one call: the whole walk
             return self.out[: int(self._walk(*args[:-1]))]
         self.state[:] = 0
         limit = min(n, STEP)
@@ -156,7 +157,7 @@ class Walker:
             count = int(self._steps(*args, limit))
             if count < limit or count == n:  # stuck, or the whole board
                 break
-            if time.monotonic() > deadline:
+            if expired(deadline):
                 self.stopped = True
                 break
             limit = min(n, limit + STEP)
@@ -217,7 +218,7 @@ def warnsdorff(request: SolveRequest, /, *, attempts: int | None = None) -> Solu
         raise SearchFailedError(f"{board.square_name(s)} has no knight's move to close a tour")
     best: np.ndarray = np.empty(0, dtype=np.int32)
     for i in range(n_attempts):
-        if deadline is not None and time.monotonic() > deadline:
+        if expired(deadline):
             break
         ttb = tb if i == 0 else "random"
         e = ends[i % len(ends)] if (end is not None or i % 2 == 0) else None
@@ -233,7 +234,7 @@ def warnsdorff(request: SolveRequest, /, *, attempts: int | None = None) -> Solu
         if path.size > best.size:
             best = path.copy()
     what = "a closed tour" if closed else f"a tour ending on {board.square_name(end or 0)}"
-    if walker.stopped or (deadline is not None and time.monotonic() > deadline):
+    if walker.stopped or expired(deadline):
         _stuck(board, best, f"Warnsdorff's rule did not find {what} before the time limit")
     _stuck(board, best, f"Warnsdorff's rule did not find {what} in {i + 1} walks")
 

@@ -9,7 +9,8 @@ A :class:`Lane` runs blocking work (a search, a picture) in its own threads, at 
   gets only what is left of it (``fn(remaining)``), and a request still waiting at its deadline
   is refused (:class:`Busy`) without running;
 - **cancelling**: when the client goes away, work that has not started never starts, and its
-  place in the queue is freed at once (a search already running stops at its deadline);
+  place in the queue is freed at once, and a search already running stops at its next look at
+  the clock (:func:`knightstour.solvers.cancellable`);
 - **priorities**: a lane may run its threads at a lower CPU priority (``nice``), so that
   quick answers and the event loop come first on a busy machine.
 
@@ -34,6 +35,8 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
+
+from knightstour.solvers import cancellable
 
 __all__ = ["Busy", "ClientGone", "Lane"]
 
@@ -135,6 +138,7 @@ class Lane:
             self.in_flight += 1
         state = {"started": False, "dropped": False}
         guard = threading.Lock()
+        cancel = threading.Event()  # set when the client goes: a running search stops too
 
         def job() -> tuple[bool, T | None]:
             with guard:
@@ -145,7 +149,8 @@ class Lane:
                     state["dropped"] = True
                     return False, None
                 state["started"] = True
-            return True, fn(remaining)
+            with cancellable(cancel):
+                return True, fn(remaining)
 
         def drop() -> bool:
             """Drop the job if it has not started; True when it was dropped."""
@@ -181,6 +186,7 @@ class Lane:
                     return value  # type: ignore[return-value]
                 if watcher is not None and watcher in done:
                     drop()
+                    cancel.set()
                     cfut.cancel()
                     raise ClientGone(f"the client went away ({self.name})")
                 if drop():  # the deadline passed before a worker was free
