@@ -436,3 +436,30 @@ def test_huge_numbers_in_arguments_are_short_clean_errors(
     """Found by fuzzing (issue 11): 5,000-digit boards and squares were exit 70."""
     code, _out, err = run(capsys, *argv)
     assert code == 2 and len(err.strip().splitlines()) == 1 and len(err) < 200, err
+
+
+def test_a_failed_import_leaves_no_empty_library(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n")
+    db = tmp_path / "new.db"
+    assert main(["library", "import", str(bad), "--db", str(db)]) == 2
+    assert "nothing imported" in capsys.readouterr().err
+    assert not any(tmp_path.glob("new.db*")), "an import that stored nothing made a library"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["validate", ""], ["library", "import", "", "--db", "x.db"]],
+)
+def test_an_empty_file_name_is_refused_by_name(
+    argv: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "empty file name" in err and "folder" not in err

@@ -172,9 +172,15 @@ def test_a_seed_that_would_be_ignored_is_refused(tiebreak: str | None) -> None:
     kt.solve("8x8", method="warnsdorff", tiebreak="random", seed=5)
     kt.solve("8x8", start="a1", method="warnsdorff", tiebreak=tiebreak, seed=5, closed=True)
     kt.solve("8x8", start="a1", end="a8", method="warnsdorff", tiebreak=tiebreak, seed=5)
-    # auto passes the seed only to the methods and walks that honour it
-    seeded = kt.solve("8x8", start="a1", tiebreak=tiebreak, seed=5)
-    assert seeded.path == kt.solve("8x8", start="a1", tiebreak=tiebreak).path  # the fixed walk
+    # auto: a seed asks for seeded random ties (different seeds, different tours); with another
+    # tie-break it would be ignored, so it is refused there too
+    if tiebreak is None:
+        tours = {tuple(kt.solve("8x8", start="a1", seed=s).path) for s in (5, 6, 7)}
+        assert len(tours) == 3
+        assert kt.solve("8x8", start="a1", seed=5).path == kt.solve("8x8", start="a1", seed=5).path
+    else:
+        with pytest.raises(kt.InvalidInputError, match="a seed steers only random tie-breaks"):
+            kt.solve("8x8", start="a1", tiebreak=tiebreak, seed=5)
 
 
 # -- issue 11, item 13: a time limit stops a walk where it is (it ran 1.53 s for 0.2 s)

@@ -100,8 +100,11 @@ def find_problems(
     n = board.area
     # in chunks (and two threads for long sequences), so that a tour of 10^8 squares is checked
     # in about a second with little more memory than the tour itself
-    complete = seq.size == board.size
-    seen = np.zeros(n, dtype=bool) if complete else None
+    # a sequence long enough against the board gets a flag per square: with no square seen
+    # twice, the missing ones are read off the flags (a stuck search's partial path is checked
+    # as fast as a tour)
+    dense = seq.size * 8 >= board.area
+    seen = np.zeros(n, dtype=bool) if dense else None
     halves = [(0, seq.size)]
     if seq.size >= _THREADED:
         halves = [(0, seq.size // 2), (seq.size // 2, seq.size)]
@@ -143,10 +146,17 @@ def find_problems(
     first_off = bool(off_at and off_at[0] == 0)
     last_off = bool(scans[-1][4])
 
-    # repeated and missing squares: a tour of board.size squares on the board that reaches
-    # every square is a permutation; only otherwise are the problems looked for one by one
-    complete = complete and n_off == 0 and int(np.count_nonzero(seen)) == board.size
-    if not complete:
+    # repeated and missing squares: a sequence on the board whose squares were all flagged once
+    # repeats none (and is a tour when it has board.size of them); only otherwise are the
+    # problems looked for one by one
+    distinct = seen is not None and n_off == 0 and int(np.count_nonzero(seen)) == seq.size
+    if distinct and seq.size < board.size:
+        assert seen is not None
+        if board.holes:
+            seen[np.fromiter(board.holes, dtype=np.int64)] = True
+        miss = np.flatnonzero(~seen)
+        problems += _missing(board.size - seq.size, miss[:MAX_LISTED], name)
+    elif not distinct:
         problems += _repeated_and_missing(board, seq, name)
 
     ends_on_board = seq.size and not first_off and not last_off
@@ -282,17 +292,22 @@ def _repeated_and_missing(board: Board, seq: np.ndarray, name: Any) -> list[Prob
             )
         )
     problems += _listed("repeated", listed, rep.size, "repeated squares")
-    if n_missing:
-        names = ", ".join(name(s) for s in miss)
-        more = f" and {n_missing - len(miss):,} more" if n_missing > len(miss) else ""
-        problems.append(
-            Problem(
-                "missing",
-                f"{n_missing:,} square{'s are' if n_missing > 1 else ' is'} never visited: "
-                f"{names}{more}",
-            )
+    return problems + _missing(n_missing, miss, name)
+
+
+def _missing(n_missing: int, miss: np.ndarray, name: Any) -> list[Problem]:
+    """The problem of ``n_missing`` squares never visited, the first of them ``miss``."""
+    if not n_missing:
+        return []
+    names = ", ".join(name(s) for s in miss)
+    more = f" and {n_missing - len(miss):,} more" if n_missing > len(miss) else ""
+    return [
+        Problem(
+            "missing",
+            f"{n_missing:,} square{'s are' if n_missing > 1 else ' is'} never visited: "
+            f"{names}{more}",
         )
-    return problems
+    ]
 
 
 def validate(board: Board, indices: Sequence[int] | np.ndarray, closed: bool = False) -> None:

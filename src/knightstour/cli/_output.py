@@ -126,6 +126,8 @@ def err(message: str) -> None:
 
 def check_source(path: str, what: str) -> Path:
     """The path of an input file that exists and is no folder; ``what`` names what it holds."""
+    if not path:
+        raise UsageError(f"an empty file name is not {what}")
     p = Path(path)
     if p.is_dir():
         raise UsageError(f"{brief_path(path)} is a folder, not {what}")

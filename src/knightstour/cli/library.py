@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -86,8 +87,16 @@ def run(args: argparse.Namespace) -> int:
     writes = args.action == "import"
     if writes and args.file != "-":
         check_source(args.file, "a file of tours")  # before the library is made
-    with Library(args.db, create=writes, readonly=not writes) as lib:
-        return ACTIONS[args.action][2](lib, args)
+    made = writes and args.db != ":memory:" and not os.path.exists(args.db)
+    try:
+        with Library(args.db, create=writes, readonly=not writes) as lib:
+            return ACTIONS[args.action][2](lib, args)
+    except BaseException:
+        if made:  # an import that stored nothing leaves no empty library behind
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(OSError):
+                    os.remove(args.db + suffix)
+        raise
 
 
 # -- list -------------------------------------------------------------------------------------

@@ -110,6 +110,8 @@ def _read_text(file: str) -> str:
     """
     if file == "-":
         return notation.read_text(sys.stdin.buffer, "standard input")
+    if not file:
+        raise UsageError("an empty file name is not a tour file")
     p = Path(file)
     try:
         if p.is_dir():

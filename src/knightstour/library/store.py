@@ -349,11 +349,28 @@ class Library:
         if version == 0:  # a new file: 16 KiB pages, a shallower unique index (faster inserts)
             db.execute("PRAGMA page_size=16384")
         if not memory:
-            db.execute("PRAGMA journal_mode=WAL")
+            self._use_wal()
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA cache_size=-8192")  # 8 MiB: reads stream; writers ask for more
         db.execute("PRAGMA wal_autocheckpoint=8192")
         self.migrate()
+
+    def _use_wal(self, seconds: float = 60.0) -> None:
+        """Put the file in WAL mode (once, when it is new): SQLite answers "locked" at once,
+        without waiting, while another process holds the file, so wait here as it would."""
+        deadline = time.monotonic() + seconds
+        delay = 0.005
+        while True:
+            try:
+                mode = self.db.execute("PRAGMA journal_mode").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    self.db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e).lower() or time.monotonic() > deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(2 * delay, 0.2)
 
     # -- failures -------------------------------------------------------------------------
 

@@ -74,6 +74,8 @@ def strategies(request: SolveRequest) -> Iterator[Strategy]:
     if divide and first:
         yield Strategy("divide")
     if not closed and end is None:
+        if request.seed is not None:  # a seed asks for random ties: seeded walks first
+            yield Strategy("warnsdorff", tiebreak="random", attempts=RANDOM_WALKS)
         order = [tiebreak] if tiebreak else []
         square = board.width == board.height
         for tb in ("squirrel", "center", "lookahead", "first"):
@@ -140,7 +142,20 @@ def _run(strategy: Strategy, request: SolveRequest) -> Solution:
 
 
 def auto(request: SolveRequest, /) -> Solution:
-    """The first tour found by :func:`strategies`, naming the method that found it."""
+    """The first tour found by :func:`strategies`, naming the method that found it.
+
+    A seed on an open tour without an end square asks for random tie-breaks (seeded walks come
+    first); with another tie-break it would be ignored, so it is refused.
+    """
+    if (
+        request.seed is not None
+        and request.tiebreak not in (None, "random")
+        and not honours_seed(request)
+    ):
+        raise InvalidInputError(
+            f"a seed steers only random tie-breaks here, not {request.tiebreak!r}: leave out "
+            f"the seed, or the tie-break (auto then walks with seeded random ties)"
+        )
     failures: list[str] = []
     for strategy in strategies(request):
         if expired(request.deadline):
