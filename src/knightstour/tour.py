@@ -317,7 +317,46 @@ def validate(board: Board, indices: Sequence[int] | np.ndarray, closed: bool = F
         raise InvalidTourError(problems)
 
 
-class Tour:
+class _Path:
+    """What a tour and a partial path share: a board and its squares in visit order.
+
+    Subclasses set ``board`` and ``_indices`` (a read-only int32 array).
+    """
+
+    __slots__ = ()
+    board: Board
+    _indices: np.ndarray
+
+    @property
+    def indices(self) -> np.ndarray:
+        """Square indices (``y * width + x``) in visit order, a read-only int32 array."""
+        return self._indices
+
+    def __len__(self) -> int:
+        return int(self._indices.size)
+
+    @property
+    def start(self) -> str:
+        """The name of the first square."""
+        return self.board.square_name(int(self._indices[0]))
+
+    @property
+    def end(self) -> str:
+        """The name of the last square."""
+        return self.board.square_name(int(self._indices[-1]))
+
+    @property
+    def path(self) -> list[str]:
+        """Square names in visit order: ``['a1', 'b3', ...]``."""
+        return list(notation.iter_names(self.board, self._indices))
+
+    @property
+    def xy(self) -> list[list[int]]:
+        """Zero-based ``[x, y]`` pairs in visit order."""
+        return notation.xy_pairs(self.board, self._indices)
+
+
+class Tour(_Path):
     """A validated knight's tour: a board, the squares in visit order, and how it was made.
 
     The one constructor takes the squares as indices (``y * width + x``), names or ``(x, y)``
@@ -419,34 +458,6 @@ class Tour:
 
     # -- views ----------------------------------------------------------------------------
 
-    @property
-    def indices(self) -> np.ndarray:
-        """Square indices (``y * width + x``) in visit order, a read-only int32 array."""
-        return self._indices
-
-    def __len__(self) -> int:
-        return int(self._indices.size)
-
-    @property
-    def start(self) -> str:
-        """The name of the first square."""
-        return self.board.square_name(int(self._indices[0]))
-
-    @property
-    def end(self) -> str:
-        """The name of the last square."""
-        return self.board.square_name(int(self._indices[-1]))
-
-    @property
-    def path(self) -> list[str]:
-        """Square names in visit order: ``['a1', 'b3', ...]``."""
-        return list(notation.iter_names(self.board, self._indices))
-
-    @property
-    def xy(self) -> list[list[int]]:
-        """Zero-based ``[x, y]`` pairs in visit order."""
-        return notation.xy_pairs(self.board, self._indices)
-
     def matrix(self) -> np.ndarray:
         """The board of move numbers (1-based) as a ``(height, width)`` array, row 0 = rank 1.
 
@@ -546,7 +557,7 @@ class Tour:
         return tour_svg(self)
 
 
-class PartialTour:
+class PartialTour(_Path):
     """How far a search that stopped got: a path of distinct squares joined by knight's moves
     that does not (or not as asked) cover the board, with the method and why it stopped.
 
@@ -593,14 +604,6 @@ class PartialTour:
         self.method = str(method)
         self.reason = str(reason)
 
-    @property
-    def indices(self) -> np.ndarray:
-        """Square indices (``y * width + x``) in visit order, a read-only int32 array."""
-        return self._indices
-
-    def __len__(self) -> int:
-        return int(self._indices.size)
-
     def __iter__(self) -> Iterator[int]:
         return iter(self._indices.tolist())
 
@@ -611,29 +614,9 @@ class PartialTour:
         return self._indices if dtype is None else self._indices.astype(dtype)
 
     @property
-    def start(self) -> str:
-        """The name of the first square."""
-        return self.board.square_name(int(self._indices[0]))
-
-    @property
-    def end(self) -> str:
-        """The name of the last square: where the search stopped."""
-        return self.board.square_name(int(self._indices[-1]))
-
-    @property
     def unvisited(self) -> int:
         """How many squares of the board the path never reaches."""
         return self.board.size - len(self)
-
-    @property
-    def path(self) -> list[str]:
-        """Square names in visit order."""
-        return list(notation.iter_names(self.board, self._indices))
-
-    @property
-    def xy(self) -> list[list[int]]:
-        """Zero-based ``[x, y]`` pairs in visit order."""
-        return notation.xy_pairs(self.board, self._indices)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"path": [...], "xy": [...]}``: the ``"partial"`` field of the gave-up JSON."""
