@@ -463,3 +463,11 @@ def test_an_empty_file_name_is_refused_by_name(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "empty file name" in err and "folder" not in err
+
+
+def test_a_nul_character_in_an_argument_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the fuzz pass: a file name with a NUL byte was exit 70 ("embedded null byte")."""
+    assert main(["solve", "5x5", "--output", str(tmp_path / "a\x00b")]) == 2
+    assert "NUL character" in capsys.readouterr().err

@@ -60,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (and never shows a traceback)."""
     try:
+        if argv is not None and any("\x00" in str(a) for a in argv):
+            # a shell cannot pass one; called from Python, it would reach the file system
+            raise UsageError("an argument holds a NUL character, which no file name or value can")
         args = build_parser().parse_args(argv)
         if not args.command:
             names = ", ".join(name for name, _add, _run in COMMANDS)
