@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("tour", "notation", "theory", "render"),
     ("solvers",),
     ("existence",),
+    ("counting",),
     ("library", "puzzle", "warm"),
     ("cli", "web", "__init__"),  # the CLI and the web app may use the public names
     ("__main__",),

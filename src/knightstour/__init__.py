@@ -12,6 +12,7 @@ them.
 """
 
 from knightstour.board import Board, parse_board
+from knightstour.counting import count
 from knightstour.errors import (
     InternalError,
     InvalidInputError,
@@ -38,6 +39,7 @@ __all__ = [
     "Problem",
     "SearchFailedError",
     "Tour",
+    "count",
     "exists",
     "find_problems",
     "parse_board",

@@ -34,6 +34,7 @@ MODULES: tuple[str, ...] = (
     "knightstour.solvers._search",
     "knightstour.solvers._divide_kernels",
     "knightstour.library._kernels",
+    "knightstour.counting._frontier_kernels",
 )
 
 _lock = threading.RLock()

@@ -1,0 +1,427 @@
+"""Kernels of the frontier dynamic program (plain Python in the subset Numba compiles).
+
+The sweep visits the squares in order. After square ``i`` the state holds, for each of the last
+``B`` squares (``B`` the longest move in sweep order), one digit:
+
+- ``EMPTY`` (0): no tour move touches the square yet;
+- ``DONE`` (1): the square needs no more moves (two of them, or it left the frontier, or it is a
+  hole, or it is a required end that has its one move);
+- ``TERM`` (2): one move so far, and the other end of its piece of path is an end of the tour;
+- a label (3 and up): one move so far, and the other end of its piece is the square with the same
+  label.
+
+Labels are renumbered in order of first appearance, so equal frontiers have equal keys. The key
+packs the digits in base ``radix`` (16 for shifts when ``B`` <= 15), with the number of free tour
+ends used so far as the top digit. Counts are exact: ``K`` 64-bit limbs a state, added with carry;
+a carry out of the top limb is reported, and the caller widens the counts and runs the step again.
+
+A step takes every state through square ``i``: choose which of the moves back to earlier squares
+of the frontier the tour uses (none, one or two), join the pieces, then let the squares whose last
+move has been decided leave the frontier (each must be ``DONE``, or become one of the tour's two
+free ends). A piece whose two ends are both tour ends (or a closed cycle) is a whole tour: it is
+counted if every square is covered, and the state ends there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__kernels__ = (
+    "_other_end",
+    "_finish",
+    "split",
+    "compact",
+    "decode",
+    "encode",
+    "hash_slot",
+    "add_into",
+    "insert",
+    "apply_edge",
+    "leave",
+    "all_done",
+    "balanced",
+    "expand",
+    "merge",
+    "shard_of",
+)
+
+EMPTY = 0
+DONE = 1
+TERM = 2
+FIRST_LABEL = 3
+
+# outcomes of apply_edge and leave
+OK = 0
+DEAD = 1
+WHOLE = 2  # a path between two tour ends, covering the frontier
+CYCLE = 3
+
+_SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def decode(key, width, radix, slots):  # type: ignore[no-untyped-def]
+    """Unpack ``key`` into ``slots[1..width]`` (slot k is the square k before the new one).
+
+    Returns the number of free tour ends used (the top digit). ``slots[0]`` is left alone.
+    """
+    k = key
+    if radix == 16:
+        for d in range(width):
+            slots[d + 1] = np.int64(k & np.uint64(15))
+            k = k >> np.uint64(4)
+    else:
+        r = np.uint64(radix)
+        for d in range(width):
+            slots[d + 1] = np.int64(k % r)
+            k = k // r
+    return np.int64(k)
+
+
+def encode(slots, width, radix, ends, remap):  # type: ignore[no-untyped-def]
+    """Pack ``slots[0..width-1]`` with labels renumbered in order of appearance, and ``ends``."""
+    for j in range(remap.shape[0]):
+        remap[j] = 0
+    nxt = FIRST_LABEL
+    for d in range(width):
+        v = slots[d]
+        if v >= FIRST_LABEL:
+            if remap[v] == 0:
+                remap[v] = nxt
+                nxt += 1
+    key = np.uint64(ends)
+    if radix == 16:
+        for d in range(width - 1, -1, -1):
+            v = slots[d]
+            if v >= FIRST_LABEL:
+                v = remap[v]
+            key = (key << np.uint64(4)) | np.uint64(v)
+    else:
+        r = np.uint64(radix)
+        for d in range(width - 1, -1, -1):
+            v = slots[d]
+            if v >= FIRST_LABEL:
+                v = remap[v]
+            key = key * r + np.uint64(v)
+    return key
+
+
+def hash_slot(key, mask):  # type: ignore[no-untyped-def]
+    """Where ``key`` starts probing in a table of ``mask + 1`` slots (a multiply-shift hash)."""
+    h = key ^ (key >> np.uint64(31))
+    h = h * np.uint64(0x9E3779B97F4A7C15)
+    h = h ^ (h >> np.uint64(29))
+    return np.int64(h & np.uint64(mask))
+
+
+def shard_of(key, shards):  # type: ignore[no-untyped-def]
+    """Which of ``shards`` parts a state belongs to (a hash independent of :func:`hash_slot`)."""
+    h = key * np.uint64(0xD6E8FEB86659FD93)
+    h = h ^ (h >> np.uint64(32))
+    return np.int64(h % np.uint64(shards))
+
+
+def add_into(dest, drow, src, srow, limbs):  # type: ignore[no-untyped-def]
+    """``dest[drow] += src[srow]`` over ``limbs`` 64-bit limbs; True when it overflows."""
+    carry = np.uint64(0)
+    for j in range(limbs):
+        a = dest[drow, j]
+        b = src[srow, j]
+        s = a + b
+        c1 = s < a
+        t = s + carry
+        c2 = t < s
+        dest[drow, j] = t
+        carry = np.uint64(1) if (c1 or c2) else np.uint64(0)
+    return carry != np.uint64(0)
+
+
+def insert(table, used, key, src, srow, limbs):  # type: ignore[no-untyped-def]
+    """Add ``src[srow]`` to ``key``'s counts in the open-addressing ``table``.
+
+    A row of the table is the key then its count limbs (one cache line for both). Returns
+    ``(new_used, overflowed)``; the caller keeps the table under 3/4 full.
+    """
+    mask = table.shape[0] - 1
+    h = hash_slot(key, mask)
+    while True:
+        k = table[h, 0]
+        if k == key:
+            carry = np.uint64(0)
+            for j in range(limbs):
+                a = table[h, j + 1]
+                s = a + src[srow, j]
+                c1 = s < a
+                t = s + carry
+                table[h, j + 1] = t
+                carry = np.uint64(1) if (c1 or t < s) else np.uint64(0)
+            return used, carry != np.uint64(0)
+        if k == _SENTINEL:
+            table[h, 0] = key
+            for j in range(limbs):
+                table[h, j + 1] = src[srow, j]
+            return used + 1, False
+        h = (h + 1) & mask
+
+
+def _other_end(slots, width, k):  # type: ignore[no-untyped-def]
+    """The slot holding the same label as slot ``k`` (its piece's other end), or -1."""
+    v = slots[k]
+    for m in range(width + 1):
+        if m != k and slots[m] == v:
+            return m
+    return -1
+
+
+def apply_edge(slots, width, caps, u, v, fresh):  # type: ignore[no-untyped-def]
+    """Put the move between slots ``u`` and ``v`` into the tour (both are not ``DONE``).
+
+    ``caps[k]`` is 1 for a required tour end, else 2. ``fresh`` is an unused label.
+    Returns OK, CYCLE (the move closes a cycle) or WHOLE (it joins two tour ends).
+    """
+    a = slots[u]
+    b = slots[v]
+    # the far end of each piece: a slot index, -1 for a tour end, -2 for "this square itself"
+    if a == EMPTY:
+        xu = -2
+    elif a == TERM:
+        xu = -1
+    else:
+        xu = _other_end(slots, width, u)
+    if b == EMPTY:
+        xv = -2
+    elif b == TERM:
+        xv = -1
+    else:
+        xv = _other_end(slots, width, v)
+    if xu == v:  # u and v are the two ends of one piece: a cycle
+        slots[u] = DONE
+        slots[v] = DONE
+        return CYCLE
+    # each square takes one more move: an end with one move left becomes DONE
+    if a == EMPTY:
+        if caps[u] == 1:
+            slots[u] = DONE
+            xu = -1  # u is a tour end: the piece's end there is a tour end
+        else:
+            xu = u
+    else:
+        slots[u] = DONE
+    if b == EMPTY:
+        if caps[v] == 1:
+            slots[v] = DONE
+            xv = -1
+        else:
+            xv = v
+    else:
+        slots[v] = DONE
+    if xu == -1 and xv == -1:
+        return WHOLE
+    if xu == -1:
+        slots[xv] = TERM
+    elif xv == -1:
+        slots[xu] = TERM
+    else:
+        slots[xu] = fresh
+        slots[xv] = fresh
+    return OK
+
+
+def all_done(slots, width):  # type: ignore[no-untyped-def]
+    """True when every slot ``0..width`` is ``DONE``."""
+    for m in range(width + 1):
+        if slots[m] != DONE:
+            return False
+    return True
+
+
+def balanced(slots, width, signs, caps, rest, spare):  # type: ignore[no-untyped-def]
+    """Whether colours still allow the tour to be finished (a knight changes colour each move).
+
+    The moves not decided yet form paths through the squares still to be visited (``R``: the
+    squares not swept and the untouched frontier squares) between piece ends, or to a tour end.
+    A path between two piece ends of the same colour visits one more square of the other colour;
+    between different colours, as many of each. So twice the colour balance of ``R``
+    (``rest``: of the squares not swept, plus the untouched frontier squares) plus the balance of
+    the piece ends must be made up by the tour ends still to come, each worth one: at most
+    ``spare`` (free ends left plus required ends not yet touched) and of the same parity.
+    ``signs[k]`` is +1 or -1 by the colour of slot k's square.
+    """
+    d = rest
+    r = spare
+    for k in range(width):
+        v = slots[k]
+        if v == EMPTY:
+            d += 2 * signs[k]
+            if caps[k] == 1:
+                r += 1
+        elif v >= TERM:
+            d += signs[k]
+    if d < 0:
+        d = -d
+    return d <= r and (r - d) % 2 == 0
+
+
+def leave(slots, width, k, ends, free_ends):  # type: ignore[no-untyped-def]
+    """Slot ``k``'s square has had its last move decided. Returns ``(outcome, ends)``.
+
+    ``DONE`` stays; ``EMPTY`` is dead (a square no tour visits); a piece end becomes a free end
+    of the tour if one is left: a label's partner becomes ``TERM``, and a ``TERM`` square makes
+    the piece a whole tour (WHOLE).
+    """
+    v = slots[k]
+    if v == DONE:
+        return OK, ends
+    if v == EMPTY or ends >= free_ends:
+        return DEAD, ends
+    if v == TERM:
+        slots[k] = DONE
+        return WHOLE, ends + 1
+    m = _other_end(slots, width, k)
+    slots[k] = DONE
+    slots[m] = TERM
+    return OK, ends + 1
+
+
+def _finish(slots, width, leaving, nleave, ends, free_ends, final):  # type: ignore[no-untyped-def]
+    """After the moves of the new square: the leaving squares; OK/DEAD/WHOLE and the ends."""
+    for q in range(nleave):
+        outcome, ends = leave(slots, width, leaving[q], ends, free_ends)
+        if outcome == DEAD:
+            return DEAD, ends
+        if outcome == WHOLE:
+            if final and all_done(slots, width):
+                return WHOLE, ends
+            return DEAD, ends
+    if slots[width] != DONE:  # the oldest square drops out of the frontier now
+        return DEAD, ends
+    return OK, ends
+
+
+def expand(  # type: ignore[no-untyped-def]
+    keys,
+    counts,
+    nkeys,
+    limbs,
+    width,
+    radix,
+    back,
+    nback,
+    cap,
+    caps_window,
+    leaving,
+    nleave,
+    free_ends,
+    final,
+    closed,
+    signs,
+    rest,
+    spare,
+    table,
+    total,
+):
+    """Take states ``keys[:nkeys]`` (with ``counts``) through one square into the table.
+
+    ``back[:nback]``: the slots (1..width) of the square's moves back into the frontier; ``cap``:
+    0 for a hole, 1 for a required tour end, 2 otherwise; ``caps_window[k]``: the same for slot
+    k's square; ``leaving[:nleave]``: slots whose squares leave after this square; ``final``:
+    every square of the board has been swept after this one; ``closed``: count cycles;
+    ``signs``, ``rest``, ``spare``: the colour check of :func:`balanced` (``spare`` without the
+    free ends used).
+    Whole tours are added to ``total`` (one row of limbs). Returns ``(used, status)``: status 0,
+    1 when a count overflowed ``limbs`` limbs, 2 when the table filled up (grow it and retry).
+    """
+    slots = np.zeros(width + 1, dtype=np.int64)
+    work = np.zeros(width + 1, dtype=np.int64)
+    remap = np.zeros(radix + 2, dtype=np.int64)
+    avail = np.zeros(nback + 1, dtype=np.int64)
+    limit = (table.shape[0] * 3) // 4
+    used = np.int64(0)
+    for s in range(nkeys):
+        ends = decode(keys[s], width, radix, slots)
+        slots[0] = DONE if cap == 0 else EMPTY
+        na = 0
+        if cap > 0:
+            for q in range(nback):
+                if slots[back[q]] != DONE:
+                    avail[na] = back[q]
+                    na += 1
+        # c1 == c2 == -1: no move back; c2 == c1: one move; c2 > c1: two moves
+        for c1 in range(-1, na):
+            top = na if (c1 >= 0 and cap >= 2) else c1 + 1
+            for c2 in range(c1, top):
+                for m in range(width + 1):
+                    work[m] = slots[m]
+                outcome = OK
+                if c1 >= 0:
+                    outcome = apply_edge(work, width, caps_window, 0, avail[c1], radix)
+                    if c2 != c1:
+                        if outcome != OK:
+                            continue  # the first move already closed the tour
+                        outcome = apply_edge(work, width, caps_window, 0, avail[c2], radix + 1)
+                if outcome == CYCLE and not closed:
+                    continue
+                e2 = ends
+                if outcome == OK:
+                    outcome, e2 = _finish(work, width, leaving, nleave, e2, free_ends, final)
+                    if outcome == DEAD:
+                        continue
+                elif not (final and all_done(work, width)):
+                    continue  # a tour closed before every square was covered
+                if outcome != OK:
+                    if add_into(total, 0, counts, s, limbs):
+                        return used, 1
+                    continue
+                if not balanced(work, width, signs, caps_window, rest, spare + free_ends - e2):
+                    continue
+                newkey = encode(work, width, radix, e2, remap)
+                used, over = insert(table, used, newkey, counts, s, limbs)
+                if over:
+                    return used, 1
+                if used > limit:
+                    return used, 2
+    return used, 0
+
+
+def merge(keys, counts, nkeys, limbs, table, used):  # type: ignore[no-untyped-def]
+    """Add states ``keys[:nkeys]`` into the table. Returns ``(used, status)`` as :func:`expand`."""
+    limit = (table.shape[0] * 3) // 4
+    for s in range(nkeys):
+        used, over = insert(table, used, keys[s], counts, s, limbs)
+        if over:
+            return used, 1
+        if used > limit:
+            return used, 2
+    return used, 0
+
+
+def split(keys, counts, nkeys, shards, out_keys, out_counts, offsets):  # type: ignore[no-untyped-def]
+    """Group states ``keys[:nkeys]`` by :func:`shard_of` into ``out_*``: part p is
+    ``offsets[p]:offsets[p + 1]``."""
+    limbs = counts.shape[1]
+    sizes = np.zeros(shards, dtype=np.int64)
+    for s in range(nkeys):
+        sizes[shard_of(keys[s], shards)] += 1
+    offsets[0] = 0
+    for p in range(shards):
+        offsets[p + 1] = offsets[p] + sizes[p]
+        sizes[p] = offsets[p]
+    for s in range(nkeys):
+        p = shard_of(keys[s], shards)
+        d = sizes[p]
+        out_keys[d] = keys[s]
+        for j in range(limbs):
+            out_counts[d, j] = counts[s, j]
+        sizes[p] = d + 1
+
+
+def compact(table, keys, counts):  # type: ignore[no-untyped-def]
+    """Copy the table's states into ``keys`` and ``counts`` (in table order); returns how many."""
+    limbs = table.shape[1] - 1
+    d = 0
+    for h in range(table.shape[0]):
+        if table[h, 0] != _SENTINEL:
+            keys[d] = table[h, 0]
+            for j in range(limbs):
+                counts[d, j] = table[h, j + 1]
+            d += 1
+    return d

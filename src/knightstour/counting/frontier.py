@@ -1,0 +1,362 @@
+"""Counting tours by a frontier ("transfer-matrix") dynamic program over a sweep of the board.
+
+The board is swept square by square, row by row along its longer side. After each square, the
+tours' pieces that cross the frontier (the last ``B`` squares, ``B`` the longest move in sweep
+order: ``2w + 1`` for the knight on a board ``w`` wide) are summarised by a state: which frontier
+squares are untouched, finished, or piece ends, and which ends belong together. Tours that look
+the same at the frontier continue the same way, so each state carries only a count of the ways to
+reach it, and the sweep never lists tours one by one. The kernels are in
+:mod:`knightstour.counting._frontier_kernels`; docs/counting.md works a small example through.
+
+>>> count_paths(Board(5, 5), (), False)     # undirected open tours of 5x5
+864
+>>> count_paths(Board(3, 10), (), True)     # closed tours of 3x10
+16
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from knightstour.board import Board, available_memory
+from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
+from knightstour.progress import Progress
+from knightstour.solvers import _jit
+
+__all__ = [
+    "Sweep",
+    "SweepStats",
+    "count_paths",
+    "estimate_bytes",
+    "plan",
+    "run",
+]
+
+_KERNELS = "knightstour.counting._frontier_kernels"
+SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
+DONE = 1
+#: The widest frontier a state key holds (digits of base 11 and a top digit in 64 bits).
+MAX_FRONTIER = 17
+#: Bytes a state costs at the peak of a step (key, one count limb, the table's slack, the copy).
+BYTES_PER_STATE = 64
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The plan of a count: the sweep order and, per square, what the kernel needs.
+
+    ``order[p]`` is the square swept at position ``p``; ``width`` the frontier length ``B``;
+    per position: ``back`` (frontier slots of the moves back), ``cap`` (0 hole, 1 required tour
+    end, 2 other), ``caps`` (the caps of the frontier's squares), ``leaving`` (slots whose squares
+    have all their moves decided after this one).
+    """
+
+    board: Board
+    terminals: tuple[int, ...]
+    closed: bool
+    order: np.ndarray
+    width: int
+    radix: int
+    back: np.ndarray
+    nback: np.ndarray
+    cap: np.ndarray
+    caps: np.ndarray
+    leaving: np.ndarray
+    nleave: np.ndarray
+    last_real: int
+    signs: np.ndarray
+    rest: np.ndarray
+    spare: np.ndarray
+
+    @property
+    def steps(self) -> int:
+        """The number of squares swept (holes included)."""
+        return int(self.order.shape[0])
+
+    @property
+    def free_ends(self) -> int:
+        """How many tour ends the sweep may choose (0 for cycles)."""
+        return 0 if self.closed else 2 - len(self.terminals)
+
+    def initial_key(self) -> np.uint64:
+        """The state before the first square: every frontier slot off the board, so DONE."""
+        key = 0
+        for _ in range(self.width):
+            key = key * self.radix + DONE
+        return np.uint64(key)
+
+
+@dataclass
+class SweepStats:
+    """What a sweep measured: states after each square, the peak, limbs, seconds."""
+
+    states: list[int] = field(default_factory=list)
+    limbs: int = 1
+    seconds: float = 0.0
+    table_bytes: int = 0
+    retries: int = 0
+
+    @property
+    def peak(self) -> int:
+        """The most states held after any square."""
+        return max(self.states, default=0)
+
+
+def _orientation(board: Board) -> tuple[np.ndarray, int]:
+    """The sweep order (row by row, along the longer side) and its frontier length."""
+    best: tuple[np.ndarray, int] | None = None
+    for transpose in (False, True):
+        w, h = (board.height, board.width) if transpose else (board.width, board.height)
+        pos = np.empty(board.area, dtype=np.int64)
+        order = np.empty(board.area, dtype=np.int64)
+        for sq in range(board.area):
+            x, y = board.xy(sq)
+            p = x * w + y if transpose else sq
+            pos[sq] = p
+            order[p] = sq
+        reach = 0
+        for sq in range(board.area):
+            if sq in board.holes:
+                continue
+            for t in board.moves(sq):
+                reach = max(reach, abs(int(pos[sq]) - int(pos[t])))
+        if best is None or reach < best[1]:
+            best = (order, max(reach, 1))
+    assert best is not None
+    return best
+
+
+def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) -> Sweep:
+    """The sweep that counts tours of ``board`` with the given required ends (or cycles).
+
+    >>> s = plan(Board(6, 9), (), True)
+    >>> s.width, s.steps, s.radix
+    (13, 54, 16)
+    """
+    order, width = _orientation(board)
+    if width > MAX_FRONTIER:
+        raise InputLimitError(
+            f"a {board.spec} board has a frontier of {width} squares; counting handles at most "
+            f"{MAX_FRONTIER} (boards up to 8 squares on the short side)"
+        )
+    radix = 16 if width <= 15 else 3 + width // 2 + 1
+    n = board.area
+    pos = np.empty(n, dtype=np.int64)
+    pos[order] = np.arange(n)
+    holes = board.holes
+    cap_of = np.full(n, 2, dtype=np.int64)
+    for sq in holes:
+        cap_of[pos[sq]] = 0
+    for sq in terminals:
+        cap_of[pos[sq]] = 1
+    neighbours = [
+        [] if order[p] in holes else [int(pos[t]) for t in board.moves(int(order[p]))]
+        for p in range(n)
+    ]
+    last = np.array([max([p, *neighbours[p]]) for p in range(n)], dtype=np.int64)
+    maxback = max([sum(1 for q in nb if q < p) for p, nb in enumerate(neighbours)] + [1])
+    back = np.zeros((n, maxback), dtype=np.int64)
+    nback = np.zeros(n, dtype=np.int64)
+    caps = np.full((n, width + 1), 2, dtype=np.int64)
+    leaving_lists: list[list[int]] = [[] for _ in range(n)]
+    for p in range(n):
+        for q in sorted(q for q in neighbours[p] if q < p):
+            back[p, nback[p]] = p - q
+            nback[p] += 1
+        for k in range(width + 1):
+            if p - k >= 0:
+                caps[p, k] = cap_of[p - k]
+        leaving_lists[int(last[p])].append(p)
+    maxleave = max(len(x) for x in leaving_lists) or 1
+    leaving = np.zeros((n, maxleave), dtype=np.int64)
+    nleave = np.zeros(n, dtype=np.int64)
+    for p, cells in enumerate(leaving_lists):
+        for j, c in enumerate(sorted(cells)):
+            leaving[p, j] = p - c
+        nleave[p] = len(cells)
+    real = [p for p in range(n) if cap_of[p] > 0]
+    last_real = real[-1] if real else -1
+    # colours: +1 / -1 by square colour, per frontier slot; twice the balance of the squares
+    # not swept yet, and the required ends among them, after each position
+    sign_of = np.array([1 if board.colour(int(order[p])) else -1 for p in range(n)])
+    sign_of[cap_of == 0] = 0
+    signs = np.zeros((n, width + 1), dtype=np.int64)
+    for p in range(n):
+        for k in range(width + 1):
+            if p - k >= 0:
+                signs[p, k] = sign_of[p - k]
+    after = np.concatenate([np.cumsum(sign_of[::-1])[::-1][1:], [0]])
+    rest = 2 * after.astype(np.int64)
+    req = (cap_of == 1).astype(np.int64)
+    spare = np.concatenate([np.cumsum(req[::-1])[::-1][1:], [0]]).astype(np.int64)
+    return Sweep(
+        board,
+        tuple(terminals),
+        closed,
+        order,
+        width,
+        radix,
+        back,
+        nback,
+        cap_of,
+        caps,
+        leaving,
+        nleave,
+        last_real,
+        signs,
+        rest,
+        spare,
+    )
+
+
+def estimate_bytes(sweep: Sweep) -> int:
+    """A rough peak memory of the sweep, from the frontier length (for refusing up front).
+
+    The number of states grows about 3.2x per square of frontier on knight boards (measured by
+    ``benchmarks/bench_count.py``); this is the bound the request is checked against.
+    """
+    states = _PEAK_STATES.get((sweep.width, sweep.closed))
+    if states is None:
+        states = int(40 * 3.2**sweep.width)
+    return states * BYTES_PER_STATE
+
+
+#: Peak states measured on knight boards of frontier length B (closed, open): long boards.
+_PEAK_STATES: dict[tuple[int, bool], int] = {}
+
+
+def _kernels(sweep: Sweep) -> _jit.Kernels:
+    return _jit.for_work(_KERNELS, sweep.steps * sweep.width, threshold=12 * 5)
+
+
+def _to_int(limbs: np.ndarray) -> int:
+    return sum(int(v) << (64 * j) for j, v in enumerate(limbs))
+
+
+def run(
+    sweep: Sweep,
+    *,
+    progress: Progress | None = None,
+    stats: SweepStats | None = None,
+    memory_limit: int | None = None,
+    step_hook: Callable[[int, int], None] | None = None,
+    deadline: float | None = None,
+) -> int:
+    """Sweep the board and return the number of tours (paths with the sweep's ends, or cycles).
+
+    ``deadline``: a ``time.monotonic()`` time after which it gives up between two squares
+    (:class:`~knightstour.errors.SearchFailedError`).
+    """
+    k = _kernels(sweep)
+    stats = stats if stats is not None else SweepStats()
+    budget = memory_limit if memory_limit is not None else int(available_memory() * 0.8)
+    t0 = time.perf_counter()
+    limbs = 1
+    keys = np.array([sweep.initial_key()], dtype=np.uint64)
+    counts = np.ones((1, limbs), dtype=np.uint64)
+    total = np.zeros((1, limbs), dtype=np.uint64)
+    growth = 4.0
+    n = sweep.steps
+    with np.errstate(over="ignore"):
+        for p in range(n):
+            if deadline is not None and time.monotonic() > deadline:
+                raise SearchFailedError(
+                    f"counting on {sweep.board.spec} stopped at the time limit, square {p} of {n}"
+                )
+            nin = keys.shape[0]
+            size = _table_size(int(nin * growth))
+            while True:
+                need = size * (8 + 8 * limbs) + nin * (8 + 8 * limbs)
+                if need > budget:
+                    raise InputLimitError(
+                        f"counting on {sweep.board.spec} needs more than {_gib(need)} of memory "
+                        f"at square {p + 1} of {n} ({nin:,} states); {_gib(budget)} is available"
+                    )
+                table = np.zeros((size, 1 + limbs), dtype=np.uint64)
+                table[:, 0] = SENTINEL
+                before = total.copy()
+                used, status = k.expand(
+                    keys,
+                    counts,
+                    nin,
+                    limbs,
+                    sweep.width,
+                    sweep.radix,
+                    sweep.back[p],
+                    sweep.nback[p],
+                    sweep.cap[p],
+                    sweep.caps[p],
+                    sweep.leaving[p],
+                    sweep.nleave[p],
+                    sweep.free_ends,
+                    p >= sweep.last_real,
+                    sweep.closed,
+                    sweep.signs[p],
+                    sweep.rest[p],
+                    sweep.spare[p],
+                    table,
+                    total,
+                )
+                if status == 0:
+                    break
+                total = before
+                stats.retries += 1
+                if status == 1:  # a count outgrew its limbs: widen every count, run again
+                    limbs += 1
+                    counts = np.hstack([counts, np.zeros((nin, 1), dtype=np.uint64)])
+                    total = np.hstack([total, np.zeros((1, 1), dtype=np.uint64)])
+                else:
+                    size *= 2
+            keys = np.empty(used, dtype=np.uint64)
+            counts = np.empty((used, limbs), dtype=np.uint64)
+            k.compact(table, keys, counts)
+            stats.table_bytes = max(stats.table_bytes, table.nbytes)
+            del table
+            growth = max(1.0, used / max(nin, 1)) * 1.25
+            stats.states.append(int(used))
+            if progress is not None:
+                progress(p + 1, n)
+            if step_hook is not None:
+                step_hook(p, int(used))
+    if keys.shape[0]:
+        raise AssertionError(f"{keys.shape[0]} states left after the last square")
+    stats.limbs = limbs
+    stats.seconds = time.perf_counter() - t0
+    return _to_int(total[0])
+
+
+def _table_size(states: int) -> int:
+    """A power of two with room for ``states`` at 3/4 full (at least 1024)."""
+    size = 1024
+    while size * 3 // 4 <= states:
+        size *= 2
+    return size
+
+
+def _gib(n: float) -> str:
+    return f"{n / 2**30:.1f} GiB"
+
+
+def count_paths(
+    board: Board,
+    terminals: tuple[int, ...],
+    closed: bool,
+    *,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+    stats: SweepStats | None = None,
+    deadline: float | None = None,
+) -> int:
+    """Undirected cycles (``closed``), or paths whose ends include ``terminals``, on ``board``."""
+    if closed and terminals:
+        raise InvalidInputError("a cycle count takes no required ends")
+    sweep = plan(board, terminals, closed)
+    if scheduler is not None:
+        from knightstour.counting.distributed import run_on_cluster
+
+        return run_on_cluster(sweep, scheduler, progress=progress, stats=stats, deadline=deadline)
+    return run(sweep, progress=progress, stats=stats, deadline=deadline)
