@@ -306,6 +306,24 @@ def test_a_refused_size_takes_the_old_tour_away(page: Page, width: object, words
     expect(page.locator("#status")).to_contain_text(words)
 
 
+def test_the_number_of_tours_follows_the_board_and_the_mode(page: Page) -> None:
+    line = page.locator("#count-line")
+    expect(line).to_contain_text("19,591,828,170,979,904 directed open tours on 8x8")
+    expect(line).to_contain_text("published: OEIS A165134")
+    set_board(page, 5, 5)
+    expect(line).to_have_text(
+        "1,728 directed open tours on 5x5 (each path counted in both directions).", timeout=15_000
+    )
+    square(page, "a1").click()
+    expect(line).to_have_text("304 open tours on 5x5 from a1.", timeout=15_000)
+    page.check("#closed")
+    expect(line).to_have_text("0 undirected closed tours on 5x5 from a1.")
+    page.click("#tab-puzzle")
+    expect(line).to_have_text(
+        "1,728 directed open tours on 5x5 (each path counted in both directions)."
+    )
+
+
 def test_a_search_that_gave_up_draws_its_partial_path(page: Page) -> None:
     set_board(page, 5, 6)
     square(page, "c3").click()

@@ -31,6 +31,7 @@ SMALL = Limits(
     hint_time_limit=0.5,
     gif_max_squares=64,
     workers=2,
+    count_time_limit=0.5,
 )
 
 
@@ -50,6 +51,7 @@ OPERATIONS = [
     ("GET", "/api/solve"),
     ("GET", "/api/exists"),
     ("GET", "/api/puzzle"),
+    ("GET", "/api/count"),
     ("GET", "/api/limits"),
     ("POST", "/api/render/{fmt}"),
 ]

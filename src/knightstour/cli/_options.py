@@ -153,6 +153,14 @@ OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         {"default": _default_db, "metavar": "FILE", "help": "library file (default {default})"},
     ),
     "board_filter": (("--board",), {"metavar": "WxH", "help": "only tours on this board"}),
+    "scheduler": (
+        ("--scheduler",),
+        {
+            "metavar": "ADDRESS",
+            "help": "a Dask scheduler (tcp://host:8786) to spread the work over "
+            "(default: this process)",
+        },
+    ),
     "format": (("--format",), {"default": "text", "help": "output format (default {default})"}),
     "output": (("--output", "-o"), {"metavar": "FILE", "help": "write the tour to FILE"}),
     "force": (("--force",), {"action": "store_true", "help": "overwrite existing output files"}),

@@ -135,7 +135,7 @@ def count_request(
     >>> count_request("8x8", start="x9")
     Traceback (most recent call last):
     ...
-    knightstour.errors.InvalidInputError: start square 'x9' is off the 8x8 board
+    knightstour.errors.InvalidInputError: start square x9 is off the 8x8 board (files a-h, ranks 1-8)
     """
     b = parse_board(board)
     s = None if start is None else b.parse_square(start, argument="start")
@@ -262,7 +262,11 @@ def _base_count(
 
         return count_paths(b, terminals, closed, progress=progress, deadline=deadline)
     from knightstour.counting.frontier import count_paths as frontier_count
+    from knightstour.counting.frontier import plan
 
-    return frontier_count(
-        b, terminals, closed, progress=progress, scheduler=scheduler, deadline=deadline
-    )
+    if scheduler is not None:
+        from knightstour.counting.distributed import run_on_cluster
+
+        sweep = plan(b, terminals, closed)
+        return run_on_cluster(sweep, scheduler, progress=progress, deadline=deadline)
+    return frontier_count(b, terminals, closed, progress=progress, deadline=deadline)

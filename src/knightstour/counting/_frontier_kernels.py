@@ -40,6 +40,7 @@ __kernels__ = (
     "leave",
     "all_done",
     "balanced",
+    "pack",
     "expand",
     "merge",
     "shard_of",
@@ -297,6 +298,40 @@ def _finish(slots, width, leaving, nleave, ends, free_ends, final):  # type: ign
     return OK, ends
 
 
+def pack(slots, width, signs, caps, rest, spare, ends, powers, seen, label, stamp):  # type: ignore[no-untyped-def]
+    """The key of ``slots[0..width-1]`` with ``ends``, or the sentinel when colours rule it out.
+
+    One pass: labels renumbered in order of appearance (``seen[v] == stamp`` marks label v as
+    renumbered in this pass, to ``label[v]``), digits packed with ``powers`` (radix**d), and the
+    colour check of :func:`balanced`.
+    """
+    d = rest
+    r = spare
+    nxt = FIRST_LABEL
+    key = np.uint64(ends) * powers[width]
+    for k in range(width):
+        v = slots[k]
+        if v == EMPTY:
+            d += 2 * signs[k]
+            if caps[k] == 1:
+                r += 1
+            continue
+        if v >= TERM:
+            d += signs[k]
+            if v > TERM:
+                if seen[v] != stamp:
+                    seen[v] = stamp
+                    label[v] = nxt
+                    nxt += 1
+                v = label[v]
+        key += np.uint64(v) * powers[k]
+    if d < 0:
+        d = -d
+    if d > r or (r - d) % 2 != 0:
+        return _SENTINEL
+    return key
+
+
 def expand(  # type: ignore[no-untyped-def]
     keys,
     counts,
@@ -316,6 +351,7 @@ def expand(  # type: ignore[no-untyped-def]
     signs,
     rest,
     spare,
+    powers,
     table,
     total,
 ):
@@ -326,29 +362,51 @@ def expand(  # type: ignore[no-untyped-def]
     k's square; ``leaving[:nleave]``: slots whose squares leave after this square; ``final``:
     every square of the board has been swept after this one; ``closed``: count cycles;
     ``signs``, ``rest``, ``spare``: the colour check of :func:`balanced` (``spare`` without the
-    free ends used).
+    free ends used); ``powers[d]``: radix**d.
     Whole tours are added to ``total`` (one row of limbs). Returns ``(used, status)``: status 0,
     1 when a count overflowed ``limbs`` limbs, 2 when the table filled up (grow it and retry).
     """
     slots = np.zeros(width + 1, dtype=np.int64)
     work = np.zeros(width + 1, dtype=np.int64)
-    remap = np.zeros(radix + 2, dtype=np.int64)
+    seen = np.zeros(radix + 2, dtype=np.int64)
+    label = np.zeros(radix + 2, dtype=np.int64)
     avail = np.zeros(nback + 1, dtype=np.int64)
+    leaves = np.zeros(width + 1, dtype=np.bool_)
+    for q in range(nleave):
+        leaves[leaving[q]] = True
     limit = (table.shape[0] * 3) // 4
     used = np.int64(0)
+    stamp = np.int64(0)
     for s in range(nkeys):
         ends = decode(keys[s], width, radix, slots)
         slots[0] = DONE if cap == 0 else EMPTY
+        # a leaving square of the frontier that is untouched, or a piece end when no free tour
+        # end is left, dies unless the new square moves to it: those moves are a must
         na = 0
-        if cap > 0:
-            for q in range(nback):
-                if slots[back[q]] != DONE:
-                    avail[na] = back[q]
+        must = 0
+        dead = False
+        for q in range(nback):
+            k = back[q]
+            v = slots[k]
+            if v != DONE:
+                if cap > 0:
+                    avail[na] = k
+                    if leaves[k] and (v == EMPTY or ends >= free_ends):
+                        must |= 1 << na
                     na += 1
+                elif leaves[k] and (v == EMPTY or ends >= free_ends):
+                    dead = True
+        if dead:
+            continue
         # c1 == c2 == -1: no move back; c2 == c1: one move; c2 > c1: two moves
         for c1 in range(-1, na):
             top = na if (c1 >= 0 and cap >= 2) else c1 + 1
             for c2 in range(c1, top):
+                chosen = 0
+                if c1 >= 0:
+                    chosen = (1 << c1) | (1 << c2)
+                if chosen & must != must:
+                    continue
                 for m in range(width + 1):
                     work[m] = slots[m]
                 outcome = OK
@@ -371,9 +429,13 @@ def expand(  # type: ignore[no-untyped-def]
                     if add_into(total, 0, counts, s, limbs):
                         return used, 1
                     continue
-                if not balanced(work, width, signs, caps_window, rest, spare + free_ends - e2):
+                stamp += 1
+                newkey = pack(
+                    work, width, signs, caps_window, rest, spare + free_ends - e2, e2, powers,
+                    seen, label, stamp,
+                )
+                if newkey == _SENTINEL:
                     continue
-                newkey = encode(work, width, radix, e2, remap)
                 used, over = insert(table, used, newkey, counts, s, limbs)
                 if over:
                     return used, 1

@@ -16,9 +16,12 @@ reach it, and the sweep never lists tours one by one. The kernels are in
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -237,6 +240,187 @@ def _to_int(limbs: np.ndarray) -> int:
     return sum(int(v) << (64 * j) for j, v in enumerate(limbs))
 
 
+@dataclass
+class Part:
+    """What one shard's step produced: its states split by destination shard, and whole tours."""
+
+    keys: list[np.ndarray]
+    counts: list[np.ndarray]
+    total: np.ndarray
+    status: int  # 0 done, 1 a count outgrew its limbs
+    table_bytes: int = 0
+
+
+def _powers(sweep: Sweep) -> np.ndarray:
+    return np.array([sweep.radix**d for d in range(sweep.width + 1)], dtype=np.uint64)
+
+
+def expand_part(
+    sweep: Sweep, p: int, keys: np.ndarray, counts: np.ndarray, shards: int, growth: float
+) -> Part:
+    """Take one shard's states through square ``p``; split the new states into ``shards`` parts.
+
+    A pure function of its arguments: the same on a thread of this process or a Dask worker.
+    """
+    k = _kernels(sweep)
+    nin, limbs = counts.shape
+    size = _table_size(int(nin * growth))
+    total = np.zeros((1, limbs), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        while True:
+            table = np.zeros((size, 1 + limbs), dtype=np.uint64)
+            table[:, 0] = SENTINEL
+            total[:] = 0
+            used, status = k.expand(
+                keys, counts, nin, limbs, sweep.width, sweep.radix,
+                sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
+                sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
+                sweep.closed, sweep.signs[p], sweep.rest[p], sweep.spare[p], _powers(sweep),
+                table, total,
+            )  # fmt: skip
+            if status == 1:
+                return Part([], [], total, 1)
+            if status == 0:
+                break
+            size *= 2
+        out_keys = np.empty(used, dtype=np.uint64)
+        out_counts = np.empty((used, limbs), dtype=np.uint64)
+        k.compact(table, out_keys, out_counts)
+        table_bytes = table.nbytes
+        del table
+        if shards == 1:
+            return Part([out_keys], [out_counts], total, 0, table_bytes)
+        split_keys = np.empty(used, dtype=np.uint64)
+        split_counts = np.empty((used, limbs), dtype=np.uint64)
+        offsets = np.zeros(shards + 1, dtype=np.int64)
+        k.split(out_keys, out_counts, used, shards, split_keys, split_counts, offsets)
+        del out_keys, out_counts
+        parts = [(int(offsets[q]), int(offsets[q + 1])) for q in range(shards)]
+        return Part(
+            [split_keys[a:b] for a, b in parts],
+            [split_counts[a:b] for a, b in parts],
+            total,
+            0,
+            table_bytes,
+        )
+
+
+def merge_parts(
+    sweep: Sweep, keys: list[np.ndarray], counts: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """One shard's new states: the parts other shards sent it, equal states added up.
+
+    Returns ``(keys, counts, status)``; status 1 when a count outgrew its limbs.
+    """
+    limbs = counts[0].shape[1] if counts else 1
+    if len(keys) == 1:
+        return keys[0], counts[0], 0
+    k = _kernels(sweep)
+    n = sum(x.shape[0] for x in keys)
+    size = _table_size(n)
+    table = np.zeros((size, 1 + limbs), dtype=np.uint64)
+    table[:, 0] = SENTINEL
+    used = 0
+    with np.errstate(over="ignore"):
+        for part_keys, part_counts in zip(keys, counts, strict=True):
+            used, status = k.merge(
+                part_keys, part_counts, part_keys.shape[0], limbs, table, used
+            )
+            if status == 1:
+                return keys[0][:0], counts[0][:0], 1
+    out_keys = np.empty(used, dtype=np.uint64)
+    out_counts = np.empty((used, limbs), dtype=np.uint64)
+    k.compact(table, out_keys, out_counts)
+    return out_keys, out_counts, 0
+
+
+class Shards(Protocol):
+    """Where a sweep's states live: threads of this process, or the workers of a cluster."""
+
+    def states(self) -> list[int]: ...
+    def widen(self) -> None: ...
+    def step(self, p: int, growth: float) -> tuple[int, np.ndarray, int]: ...
+    def close(self) -> None: ...
+
+
+class LocalShards:
+    """The sweep's states in this process, in ``shards`` parts worked on by as many threads."""
+
+    def __init__(self, sweep: Sweep, shards: int, weight: int = 1) -> None:
+        self.sweep, self.shards = sweep, shards
+        first = np.array([sweep.initial_key()], dtype=np.uint64)
+        start = _from_int(weight, max(1, (weight.bit_length() + 63) // 64))
+        self.keys = [first] + [first[:0]] * (shards - 1)
+        self.counts = [start] + [np.zeros((0, start.shape[1]), dtype=np.uint64)] * (shards - 1)
+        self._pool: ThreadPoolExecutor | None = None
+        if shards > 1:
+            self._pool = ThreadPoolExecutor(shards, thread_name_prefix="knightstour-count")
+
+    def _map(self, fn: Callable[..., object], *args: list[object]) -> list[object]:
+        if self._pool is None or sum(x.shape[0] for x in self.keys) < _PARALLEL_FROM:
+            return [fn(*a) for a in zip(*args, strict=True)]
+        return list(self._pool.map(fn, *args))
+
+    def states(self) -> list[int]:
+        """The number of states in each shard."""
+        return [int(x.shape[0]) for x in self.keys]
+
+    def widen(self) -> None:
+        """Give every count one more 64-bit limb."""
+        self.counts = [np.hstack([c, np.zeros((c.shape[0], 1), dtype=np.uint64)])
+                       for c in self.counts]
+
+    def step(self, p: int, growth: float) -> tuple[int, np.ndarray, int]:
+        """Take every shard through square ``p``: ``(status, whole tours, table bytes)``."""
+        sweep, n = self.sweep, self.shards
+        parts = self._map(
+            lambda keys, counts: expand_part(sweep, p, keys, counts, n, growth),
+            self.keys, self.counts,
+        )  # fmt: skip
+        done = [x for x in parts if isinstance(x, Part)]
+        if any(x.status for x in done):
+            return 1, done[0].total, 0
+        merged = self._map(
+            lambda q: merge_parts(sweep, [x.keys[q] for x in done], [x.counts[q] for x in done]),
+            list(range(n)),
+        )
+        if any(m[2] for m in merged):  # type: ignore[index]
+            return 1, done[0].total, 0
+        self.keys = [m[0] for m in merged]  # type: ignore[index]
+        self.counts = [m[1] for m in merged]  # type: ignore[index]
+        total = done[0].total.copy()
+        for x in done[1:]:
+            total = _add(total, x.total)
+        return 0, total, max(x.table_bytes for x in done)
+
+    def close(self) -> None:
+        """Stop the threads."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+#: Below this many states a step runs on one thread (threads cost more than they save).
+_PARALLEL_FROM = 20_000
+
+
+def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Exact sum of two rows of limbs, as one wider row when it carries out."""
+    value = _to_int(a[0]) + _to_int(b[0])
+    return _from_int(value, max(a.shape[1], b.shape[1], (value.bit_length() + 63) // 64))
+
+
+def _from_int(value: int, limbs: int) -> np.ndarray:
+    out = np.zeros((1, limbs), dtype=np.uint64)
+    for j in range(limbs):
+        out[0, j] = (value >> (64 * j)) & 0xFFFFFFFFFFFFFFFF
+    return out
+
+
+def default_shards() -> int:
+    """Threads a count uses in this process: one per core."""
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
 def run(
     sweep: Sweep,
     *,
@@ -245,88 +429,63 @@ def run(
     memory_limit: int | None = None,
     step_hook: Callable[[int, int], None] | None = None,
     deadline: float | None = None,
+    shards: int | None = None,
+    states: Shards | None = None,
+    weight: int = 1,
 ) -> int:
     """Sweep the board and return the number of tours (paths with the sweep's ends, or cycles).
 
     ``deadline``: a ``time.monotonic()`` time after which it gives up between two squares
-    (:class:`~knightstour.errors.SearchFailedError`).
+    (:class:`~knightstour.errors.SearchFailedError`). ``shards``: threads (default: one a core);
+    ``states``: where the states live (a Dask cluster's workers, :mod:`.distributed`).
+    ``weight``: what each tour counts for (1; tests use a large one to make counts outgrow a
+    64-bit limb mid-sweep).
     """
-    k = _kernels(sweep)
     stats = stats if stats is not None else SweepStats()
     budget = memory_limit if memory_limit is not None else int(available_memory() * 0.8)
+    held = states if states is not None else LocalShards(sweep, shards or default_shards(), weight)
     t0 = time.perf_counter()
-    limbs = 1
-    keys = np.array([sweep.initial_key()], dtype=np.uint64)
-    counts = np.ones((1, limbs), dtype=np.uint64)
-    total = np.zeros((1, limbs), dtype=np.uint64)
+    total = 0
     growth = 4.0
     n = sweep.steps
-    with np.errstate(over="ignore"):
+    limbs = 1
+    try:
         for p in range(n):
             if deadline is not None and time.monotonic() > deadline:
                 raise SearchFailedError(
                     f"counting on {sweep.board.spec} stopped at the time limit, square {p} of {n}"
                 )
-            nin = keys.shape[0]
-            size = _table_size(int(nin * growth))
-            while True:
-                need = size * (8 + 8 * limbs) + nin * (8 + 8 * limbs)
-                if need > budget:
-                    raise InputLimitError(
-                        f"counting on {sweep.board.spec} needs more than {_gib(need)} of memory "
-                        f"at square {p + 1} of {n} ({nin:,} states); {_gib(budget)} is available"
-                    )
-                table = np.zeros((size, 1 + limbs), dtype=np.uint64)
-                table[:, 0] = SENTINEL
-                before = total.copy()
-                used, status = k.expand(
-                    keys,
-                    counts,
-                    nin,
-                    limbs,
-                    sweep.width,
-                    sweep.radix,
-                    sweep.back[p],
-                    sweep.nback[p],
-                    sweep.cap[p],
-                    sweep.caps[p],
-                    sweep.leaving[p],
-                    sweep.nleave[p],
-                    sweep.free_ends,
-                    p >= sweep.last_real,
-                    sweep.closed,
-                    sweep.signs[p],
-                    sweep.rest[p],
-                    sweep.spare[p],
-                    table,
-                    total,
+            nin = sum(held.states())
+            need = int(nin * growth / 0.75) * (16 + 8 * limbs) + nin * 2 * (8 + 8 * limbs)
+            if need > budget:
+                raise InputLimitError(
+                    f"counting on {sweep.board.spec} needs about {_gib(need)} of memory at square "
+                    f"{p + 1} of {n} ({nin:,} states); {_gib(budget)} is available"
                 )
+            while True:
+                status, whole, table_bytes = held.step(p, growth)
                 if status == 0:
                     break
-                total = before
                 stats.retries += 1
-                if status == 1:  # a count outgrew its limbs: widen every count, run again
-                    limbs += 1
-                    counts = np.hstack([counts, np.zeros((nin, 1), dtype=np.uint64)])
-                    total = np.hstack([total, np.zeros((1, 1), dtype=np.uint64)])
-                else:
-                    size *= 2
-            keys = np.empty(used, dtype=np.uint64)
-            counts = np.empty((used, limbs), dtype=np.uint64)
-            k.compact(table, keys, counts)
-            stats.table_bytes = max(stats.table_bytes, table.nbytes)
-            del table
+                limbs += 1  # a count outgrew its limbs: widen every count, run again
+                held.widen()
+            total += _to_int(whole[0])
+            used = sum(held.states())
+            stats.table_bytes = max(stats.table_bytes, table_bytes)
             growth = max(1.0, used / max(nin, 1)) * 1.25
-            stats.states.append(int(used))
+            stats.states.append(used)
             if progress is not None:
                 progress(p + 1, n)
             if step_hook is not None:
-                step_hook(p, int(used))
-    if keys.shape[0]:
-        raise AssertionError(f"{keys.shape[0]} states left after the last square")
+                step_hook(p, used)
+    finally:
+        if states is None:
+            held.close()
+    if sum(held.states()):
+        raise AssertionError(f"{sum(held.states())} states left after the last square")
     stats.limbs = limbs
     stats.seconds = time.perf_counter() - t0
-    return _to_int(total[0])
+    return total
 
 
 def _table_size(states: int) -> int:
@@ -347,16 +506,10 @@ def count_paths(
     closed: bool,
     *,
     progress: Progress | None = None,
-    scheduler: str | None = None,
     stats: SweepStats | None = None,
     deadline: float | None = None,
 ) -> int:
     """Undirected cycles (``closed``), or paths whose ends include ``terminals``, on ``board``."""
     if closed and terminals:
         raise InvalidInputError("a cycle count takes no required ends")
-    sweep = plan(board, terminals, closed)
-    if scheduler is not None:
-        from knightstour.counting.distributed import run_on_cluster
-
-        return run_on_cluster(sweep, scheduler, progress=progress, stats=stats, deadline=deadline)
-    return run(sweep, progress=progress, stats=stats, deadline=deadline)
+    return run(plan(board, terminals, closed), progress=progress, stats=stats, deadline=deadline)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import re
 import sqlite3
 import time
 import urllib.parse
@@ -42,7 +43,17 @@ from knightstour.errors import InternalError, InvalidInputError
 from knightstour.library import canonical as cf
 from knightstour.tour import Tour
 
-__all__ = ["DEFAULT_DB", "MAX_ID", "MIGRATIONS", "Batch", "Library", "Run", "StoredTour"]
+__all__ = [
+    "DEFAULT_DB",
+    "MAX_ID",
+    "MIGRATIONS",
+    "Batch",
+    "CountKey",
+    "KnownCount",
+    "Library",
+    "Run",
+    "StoredTour",
+]
 
 #: The file ``knightstour generate`` and ``knightstour library`` use unless told otherwise.
 DEFAULT_DB = "tours.db"
@@ -97,9 +108,35 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (width, height, closed, canon)
     );
     """,
+    # 2: counts remembered (knightstour count), one row per thing counted
+    """
+    CREATE TABLE counts (
+        id INTEGER PRIMARY KEY,
+        board TEXT NOT NULL,           -- the board spec, WxH
+        kind TEXT NOT NULL CHECK (kind IN ('closed', 'open')),
+        start_name TEXT NOT NULL,      -- the start square's name, '' for any
+        end_name TEXT NOT NULL,        -- the end square's name, '' for any
+        directed INTEGER NOT NULL,
+        number TEXT NOT NULL,          -- decimal digits: counts exceed 64 bits
+        method TEXT NOT NULL,
+        seconds REAL NOT NULL,         -- how long the count took
+        created INTEGER NOT NULL,      -- Unix seconds
+        UNIQUE (board, kind, start_name, end_name, directed)
+    );
+    """,
 )
+#: The oldest schema a read-only library may have: the later migrations only add tables, which
+#: a read-only library without them reads as empty.
+_READABLE_FROM = 1
+#: The schema version that made the ``counts`` table.
+_COUNTS_FROM = 2
+
+#: What identifies a count (:meth:`knightstour.counting.CountRequest.key`): board spec, 'closed'
+#: or 'open', start square name or '', end square name or '', directed.
+CountKey = tuple[str, str, str, str, bool]
 
 _COLS = "id, width, height, closed, canon, xform, start_sq, end_sq, method, seed, run, created"
+_COUNT_COLS = "board, kind, start_name, end_name, directed, number, method, seconds, created"
 
 
 @dataclass(frozen=True)
@@ -238,6 +275,36 @@ class Run:
     finished: bool = False
 
 
+@dataclass(frozen=True)
+class KnownCount:
+    """A count the library remembers: what was counted, the number, and how it was found.
+
+    >>> k = KnownCount("6x6", "closed", "", "", False, 9862, "frontier", 0.5, 0)
+    >>> k.key, k.created_iso
+    (('6x6', 'closed', '', '', False), '1970-01-01T00:00:00Z')
+    """
+
+    board: str
+    kind: str
+    start: str
+    end: str
+    directed: bool
+    number: int
+    method: str
+    seconds: float
+    created: int
+
+    @property
+    def key(self) -> CountKey:
+        """What was counted, as :meth:`knightstour.counting.CountRequest.key` gives it."""
+        return (self.board, self.kind, self.start, self.end, self.directed)
+
+    @property
+    def created_iso(self) -> str:
+        """When it was counted, ISO 8601 in UTC to the second."""
+        return datetime.fromtimestamp(self.created, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def _sql(method: _F) -> _F:
     """Turn the SQLite errors of a :class:`Library` method (or of the generator it returns) into
     an :class:`InvalidInputError` naming the file and the problem (:meth:`Library._failure`)."""
@@ -336,8 +403,9 @@ class Library:
                 f"{self.path} has schema version {version}, newer than this knightstour "
                 f"({len(MIGRATIONS)}): upgrade knightstour"
             )
+        self.version = version if self.readonly else len(MIGRATIONS)
         if self.readonly:
-            if version < len(MIGRATIONS):
+            if version < _READABLE_FROM:
                 what = "is empty" if version == 0 else "has an older schema"
                 raise InvalidInputError(
                     f"{self.path} {what}: not a tour library this knightstour can read without "
@@ -658,6 +726,93 @@ class Library:
         writer that adds many tours (readers keep the small default)."""
         self.db.execute(f"PRAGMA cache_size={-1024 * int(mib)}")
 
+    # -- remembered counts ----------------------------------------------------------------
+
+    @_sql
+    def remember_count(
+        self,
+        key: CountKey,
+        number: int,
+        *,
+        method: str,
+        seconds: float,
+        created: int | None = None,
+    ) -> None:
+        """Remember that the count ``key`` is ``number`` (replacing what was remembered).
+
+        ``key`` is :meth:`knightstour.counting.CountRequest.key`; ``method`` and ``seconds``
+        say how it was found.
+
+        >>> lib = Library(":memory:")
+        >>> lib.remember_count(("5x5", "open", "", "", True), 1728, method="frontier", seconds=0.3)
+        >>> lib.known_count(("5x5", "open", "", "", True)).number
+        1728
+        """
+        board, kind, start, end, directed = _count_key(key)
+        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+            raise InvalidInputError(f"a count is a non-negative integer, got {number!r}")
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds >= 0:
+            raise InvalidInputError(f"seconds must be a non-negative number, got {seconds!r}")
+        created = int(time.time()) if created is None else int(created)
+        with self.atomic():
+            self.db.execute(
+                f"INSERT INTO counts ({_COUNT_COLS}) VALUES (?,?,?,?,?,?,?,?,?) "
+                "ON CONFLICT (board, kind, start_name, end_name, directed) DO UPDATE SET "
+                "number = excluded.number, method = excluded.method, "
+                "seconds = excluded.seconds, created = excluded.created",
+                (board, kind, start, end, int(directed), str(number), str(method),
+                 float(seconds), created),
+            )  # fmt: skip
+
+    @_sql
+    def known_count(self, key: CountKey) -> KnownCount | None:
+        """The remembered count ``key`` (:meth:`knightstour.counting.CountRequest.key`), or None.
+
+        >>> Library(":memory:").known_count(("6x6", "closed", "", "", True)) is None
+        True
+        """
+        board, kind, start, end, directed = _count_key(key)
+        if self.version < _COUNTS_FROM:  # a read-only library from before counts
+            return None
+        row = self.db.execute(
+            f"SELECT {_COUNT_COLS} FROM counts WHERE board = ? AND kind = ? AND start_name = ? "
+            "AND end_name = ? AND directed = ?",
+            (board, kind, start, end, int(directed)),
+        ).fetchone()
+        return None if row is None else self._known(row)
+
+    @_sql
+    def known_counts(self, board: str | None = None) -> list[KnownCount]:
+        """Every remembered count (of the board spec ``board``), by board, kind, start, end.
+
+        >>> lib = Library(":memory:")
+        >>> for spec in ("10x3", "3x10", "5x5"):
+        ...     lib.remember_count((spec, "open", "", "", True), 1, method="m", seconds=0)
+        >>> [k.board for k in lib.known_counts()]
+        ['3x10', '5x5', '10x3']
+        """
+        if self.version < _COUNTS_FROM:
+            return []
+        where, params = ("", ()) if board is None else ("WHERE board = ?", (str(board),))
+        rows = self.db.execute(f"SELECT {_COUNT_COLS} FROM counts {where}", params).fetchall()
+        known = [self._known(r) for r in rows]
+        return sorted(
+            known, key=lambda k: (_natural(k.board), k.kind, _natural(k.start),
+                                  _natural(k.end), k.directed),
+        )  # fmt: skip
+
+    def _known(self, row: tuple[Any, ...]) -> KnownCount:
+        board, kind, start, end, directed, number, method, seconds, created = row
+        text = str(number)
+        if not text.isascii() or not text.isdigit() or len(text) > 4000:
+            raise InvalidInputError(
+                f"{self.path} is damaged: the count of {board} {kind} is not a number"
+            )
+        return KnownCount(
+            str(board), str(kind), str(start), str(end), bool(directed), int(text),
+            str(method), float(seconds), int(created),
+        )  # fmt: skip
+
     # -- writing --------------------------------------------------------------------------
 
     @_sql
@@ -930,6 +1085,31 @@ def _same_kind(rows: list[tuple[Any, ...]]) -> Iterator[list[tuple[Any, ...]]]:
             j += 1
         yield rows[i:j]
         i = j
+
+
+def _count_key(key: CountKey) -> CountKey:
+    """``key`` checked: four strings and a bool, the kind 'closed' or 'open'."""
+    if not isinstance(key, tuple) or len(key) != 5:
+        raise InvalidInputError(f"a count key is (board, kind, start, end, directed), got {key!r}")
+    board, kind, start, end, directed = key
+    if not all(isinstance(v, str) for v in (board, kind, start, end)) or not board:
+        raise InvalidInputError(f"a count key names the board, kind and squares, got {key!r}")
+    if kind not in ("closed", "open"):
+        raise InvalidInputError(f"a count's kind is 'closed' or 'open', got {kind!r}")
+    if not isinstance(directed, bool):
+        raise InvalidInputError(f"directed must be true or false, got {directed!r}")
+    return board, kind, start, end, directed
+
+
+def _natural(text: str) -> tuple[tuple[int, str], ...]:
+    """A sort key that orders the numbers in ``text`` by value: 3x10 before 10x3, a2 before a10.
+
+    >>> sorted(["10x3", "3x10", "3x4"], key=_natural)
+    ['3x4', '3x10', '10x3']
+    """
+    return tuple(
+        (int(part), "") if part.isdigit() else (-1, part) for part in re.findall(r"\d+|\D+", text)
+    )
 
 
 def _where(board: BoardLike | None, closed: bool | None) -> tuple[str, tuple[Any, ...]]:

@@ -9,6 +9,9 @@
 - ``GET /api/exists?board=5x5&start=b1``: the existence theory's answer and reason;
 - ``GET /api/puzzle?board=5x5&path=a1,c2&closed=false``: puzzle mode's verdict on a partly
   built tour (won, stuck, lost, playing with a hint, unknown) and the legal next squares;
+- ``GET /api/count?board=6x6&closed=true&start=&end=&directed=false``: the exact number of
+  tours when it is known (a theorem's 0, a published figure, a count made before) or quick to
+  count (:attr:`Limits.count_time_limit`); otherwise ``count`` null and the ``reason``;
 - ``POST /api/render/svg|png|gif`` with a tour JSON body: the picture, for downloads;
 - ``GET /api/limits``: the limits below, so the page can tell the user.
 
@@ -41,6 +44,7 @@ import logging
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field
@@ -102,6 +106,11 @@ class Limits:
     quick_workers: int = 2
     #: the largest request body, in bytes (a 100x100 tour JSON is about 250 kB); more: HTTP 413
     max_body_bytes: int = 2_000_000
+    #: seconds: the budget of a count (/api/count); a count that needs more answers null
+    count_time_limit: float = 2.0
+    #: the largest board /api/count counts, in squares, and its longest short side
+    count_max_squares: int = 200
+    count_max_side: int = 6
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -163,6 +172,31 @@ class PuzzleOut(BaseModel):
     hint: str | None = Field(description="a next square from which a full tour can be completed")
     moves: list[str] = Field(description="the legal next squares")
     reason: str
+
+
+class CountOut(BaseModel):
+    """The number of tours, when it is known or quick to count; else ``count`` null and why."""
+
+    width: int
+    height: int
+    kind: Literal["closed", "open"]
+    start: str | None
+    end: str | None
+    directed: bool
+    count: int | None = Field(description="the exact number of tours; null: not counted here")
+    count_text: str | None = Field(
+        description="the number in decimal digits (exact in JavaScript, whatever its size)"
+    )
+    convention: str = Field(description="what the number counts, in words")
+    known: bool = Field(description="whether the number is given")
+    source: Literal["theory", "published", "computed"] | None = Field(
+        description="theory: no tour can exist; published: a figure from the literature; "
+        "computed: counted by this server (now or earlier)"
+    )
+    cached: bool = Field(description="counted by this server for an earlier request")
+    method: str | None
+    seconds: float | None = Field(description="how long the count took")
+    reason: str | None = Field(description="why the number is not given, or where it is from")
 
 
 class ErrorOut(BaseModel):
@@ -229,6 +263,10 @@ TimeLimitQ = Annotated[
     float | None, Query(gt=0, description="seconds; capped by the server's time limit")
 ]
 ChallengeQ = Annotated[BoolText, Query(description="the closed-tour challenge")]
+CountClosedQ = Annotated[BoolText, Query(description="count closed tours (default open)")]
+DirectedQ = Annotated[
+    BoolText, Query(description="count each tour once per direction (false: each path once)")
+]
 NumbersQ = Annotated[BoolText, Query(description="move numbers on the squares")]
 
 _PICTURES = {"svg": "image/svg+xml", "png": "image/png", "gif": "image/gif"}
@@ -350,6 +388,79 @@ def _capped(board: Board, cap: int, what: str) -> None:
         )
 
 
+#: Figures from the literature for boards too large to count here: (short side, long side,
+#: kind) -> (undirected number: cycles or paths, source). Directed is twice (OEIS A165134 lists
+#: the directed open tours: these are half of its figures).
+PUBLISHED: dict[tuple[int, int, str], tuple[int, str]] = {
+    (8, 8, "closed"): (13_267_364_410_532, "OEIS A001230"),
+    (8, 8, "open"): (9_795_914_085_489_952, "OEIS A165134"),
+    (7, 8, "closed"): (34_524_432_316, "OEIS A193054"),
+    (7, 7, "open"): (82_787_609_160, "OEIS A165134"),
+}
+
+
+def published(request: Any) -> tuple[int, str] | None:
+    """The published number of ``request`` (a :class:`~knightstour.counting.CountRequest`) and
+    its source, for whole plain boards (no start, no end), or None.
+
+    >>> from knightstour.counting import count_request
+    >>> published(count_request("8x8", closed=True, directed=False))
+    (13267364410532, 'OEIS A001230')
+    >>> published(count_request("8x8", start="a1")) is None
+    True
+    """
+    b = request.board
+    w, h = sorted((b.width, b.height))
+    if (
+        request.start is not None
+        or request.end is not None
+        or b.spec not in (f"{w}x{h}", f"{h}x{w}")
+    ):
+        return None
+    found = PUBLISHED.get((w, h, request.kind))
+    if found is None:
+        return None
+    number, source = found
+    return (2 * number if request.directed else number), source
+
+
+class CountCache:
+    """Counts made by this process, by :meth:`~knightstour.counting.CountRequest.key`: the
+    number, the method and the seconds, or None for a count that needed more than the budget
+    (so it is not tried again). At most ``size`` entries, the least recently used dropped.
+
+    >>> cache = CountCache(size=1)
+    >>> cache.put(("5x5", "open", "", "", True), (1728, "frontier", 0.3))
+    >>> cache.get(("5x5", "open", "", "", True))
+    (1728, 'frontier', 0.3)
+    >>> cache.put(("6x6", "open", "", "", True), None)
+    >>> cache.get(("5x5", "open", "", "", True)) is CountCache.MISSING
+    True
+    """
+
+    MISSING: Any = object()
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._items: OrderedDict[Any, tuple[int, str, float] | None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        """The entry of ``key`` (a result, or None: too slow), or :attr:`MISSING`."""
+        with self._lock:
+            if key not in self._items:
+                return self.MISSING
+            self._items.move_to_end(key)
+            return self._items[key]
+
+    def put(self, key: Any, value: tuple[int, str, float] | None) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
 _compiled = threading.Event()
 _compiling = threading.Lock()
 
@@ -466,6 +577,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
     )
     app.state.limits = lim
     app.state.lanes = None
+    app.state.counts = CountCache()
 
     def lane_for(board: Board) -> Lane:
         """The quick lane for small boards, the search lane for the rest (made when first used)."""
@@ -476,22 +588,33 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
                 "search": Lane(
                     "searches", workers=lim.workers, queue=lim.queue, nice=10, retry_after=retry
                 ),
+                # one count at a time, at a low priority: counts never starve the searches
+                "count": Lane(
+                    "counts", workers=1, queue=8, nice=10, retry_after=lim.count_time_limit
+                ),
             }
         return app.state.lanes["quick" if board.size <= lim.quick_squares else "search"]
+
+    def count_lane() -> Lane:
+        """The lane of /api/count (made with the others when first used)."""
+        lane_for(Board(1, 1))
+        return app.state.lanes["count"]
 
     async def in_worker(
         request: Request,
         board: Board,
         fn: Callable[[float | None], T],
         deadline: float | None = None,
+        lane: Lane | None = None,
     ) -> T:
-        """``fn(remaining seconds)`` in a worker of ``board``'s lane, dropped if the client goes."""
+        """``fn(remaining seconds)`` in a worker of ``lane`` (default: ``board``'s lane),
+        dropped if the client goes."""
 
         async def gone() -> None:
             while (await request.receive())["type"] != "http.disconnect":
                 pass
 
-        return await lane_for(board).run(fn, deadline=deadline, gone=gone)
+        return await (lane or lane_for(board)).run(fn, deadline=deadline, gone=gone)
 
     # -- errors, always {"error": "..."} ------------------------------------------------------
 
@@ -657,6 +780,133 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
                 "reason": verdict.reason,
             }
         )
+
+    @api_get("/api/count", CountOut)
+    async def count_(
+        request: Request,
+        board: BoardQ,
+        closed: CountClosedQ = "false",
+        start: StartQ = "",
+        end: EndQ = "",
+        directed: DirectedQ = "true",
+    ) -> JSONResponse:
+        """The exact number of tours when it is known or quick to count; else null, and why.
+
+        Known: 0 when a theorem says no tour exists, a published figure (8x8, 7x8, 7x7), or a
+        count this server made before. Quick: boards up to ``count_max_side`` squares on the
+        short side and ``count_max_squares`` squares, counted within ``count_time_limit``
+        seconds (one count at a time, at a low priority, so that searches come first; a count
+        waits at most twice that for its turn, then HTTP 503); a count that needs longer answers
+        null with the reason, and is not tried again. ``convention``
+        says in words what the number counts (the conventions of ``knightstour count``).
+        """
+        from knightstour.counting import count_for, count_request, describe
+        from knightstour.errors import InputLimitError
+        from knightstour.solvers._clock import expired
+        from knightstour.theory import verdict
+
+        arrived = time.monotonic()
+        req = count_request(
+            parse_board(board),
+            closed=_flag("closed", closed),
+            start=_opt(start),
+            end=_opt(end),
+            directed=_flag("directed", directed),
+        )
+        b, name = req.board, req.board.square_name
+        fields = {
+            "width": b.width,
+            "height": b.height,
+            "kind": req.kind,
+            "start": None if req.start is None else name(req.start),
+            "end": None if req.end is None else name(req.end),
+            "directed": req.directed,
+            "convention": describe(req),
+        }
+
+        def answer(
+            number: int | None,
+            source: str | None,
+            reason: str | None = None,
+            known: tuple[int, str, float] | None = None,
+            cached: bool = False,
+        ) -> JSONResponse:
+            if known is not None:
+                number, source = known[0], "computed"
+            return JSONResponse(
+                {
+                    **fields,
+                    "count": number,
+                    "count_text": None if number is None else str(number),
+                    "known": number is not None,
+                    "source": source,
+                    "cached": cached,
+                    "method": None if known is None else known[1],
+                    "seconds": None if known is None else round(known[2], 3),
+                    "reason": reason,
+                }
+            )
+
+        if b.size > 1:
+            theory = verdict(b, req.start, req.end, req.closed)
+            if theory.exists is False:
+                return answer(0, "theory", theory.reason)
+        figure = published(req)
+        if figure is not None:
+            return answer(figure[0], "published", f"published: {figure[1]}")
+        budget = lim.count_time_limit
+        slow = (
+            f"counting {b.spec} takes longer than the {_whole(budget)} s the web board gives "
+            "it (knightstour count takes its time)"
+        )
+        key, cache = req.key(), app.state.counts
+        hit = cache.get(key)
+        if hit is not CountCache.MISSING:
+            return (
+                answer(None, None, slow, cached=True)
+                if hit is None
+                else answer(None, None, known=hit, cached=True)
+            )
+        if min(b.width, b.height) > lim.count_max_side or b.size > lim.count_max_squares:
+            return answer(
+                None,
+                None,
+                f"{b.spec} is too large to count here: the web board counts boards of up to "
+                f"{lim.count_max_side} squares on the short side and {lim.count_max_squares} "
+                "squares (knightstour count goes further)",
+            )
+
+        def work(_remaining: float | None) -> tuple[int, str, float] | str | None:
+            # the whole budget from the start: a count waits behind one the page no longer
+            # wants (dropped at its next square), and should not pay for that wait
+            swept: list[float] = []  # when the first square was done (after any compiling)
+
+            def progress(done: int, total: int) -> None:
+                if not swept:
+                    swept.append(time.monotonic())
+                if expired(None):  # the client went away
+                    raise SearchFailedError("the count was cancelled")
+
+            t0 = time.perf_counter()
+            try:
+                number = count_for(req, progress=progress, time_limit=budget)
+            except InputLimitError as e:
+                return str(e).splitlines()[0]
+            except SearchFailedError:
+                # too slow, when it spent the budget counting (not loading the kernels)
+                if swept and time.monotonic() - swept[0] >= budget / 2:
+                    cache.put(key, None)
+                return None
+            found = (number, "frontier" if req.method == "auto" else req.method)
+            result = (*found, time.perf_counter() - t0)
+            cache.put(key, result)
+            return result
+
+        # a count waits at most twice its budget for the count lane (then HTTP 503)
+        result = await in_worker(request, b, work, arrived + 2 * budget, lane=count_lane())
+        if isinstance(result, str):
+            return answer(None, None, result)
+        return answer(None, None, slow) if result is None else answer(None, None, known=result)
 
     @app.post(
         "/api/render/{fmt}",

@@ -2,7 +2,7 @@
  *
  * Squares are indices y * W + x (x the file, y the rank, a1 = 0), as in the Python package;
  * names are algebraic (files a..z, aa, ab, ...). The page talks to the JSON API: api/solve,
- * api/puzzle, api/limits and api/render/{svg,png,gif}.
+ * api/puzzle, api/count, api/limits and api/render/{svg,png,gif}.
  */
 "use strict";
 
@@ -376,6 +376,63 @@
   function showEnds() {
     $("start-out").textContent = state.start === null ? "any" : nameOf(state.start);
     $("end-out").textContent = state.end === null ? "any" : nameOf(state.end);
+    updateCount();
+  }
+
+  // -- the number of tours --------------------------------------------------------------------
+
+  const counting = { key: null, seq: 0, abort: null, timer: 0 };
+  const withCommas = (digits) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+  function countLine(text, kind, title) {
+    const p = $("count-line");
+    p.textContent = text;
+    p.className = "count-line" + (kind ? " " + kind : "");
+    p.title = title || "";
+  }
+
+  // The number of tours of the board and mode shown (asked again only when they change):
+  // closed tours each counted once (as the tables of closed tours do), open tours in both
+  // directions (as OEIS A165134 does); the line says which.
+  async function updateCount() {
+    const puzzle = state.mode === "puzzle";
+    const closed = puzzle ? $("challenge").checked : $("closed").checked;
+    const params = {
+      board: `${state.W}x${state.H}`,
+      closed: closed ? "true" : "false",
+      start: puzzle || state.start === null ? "" : nameOf(state.start),
+      end: puzzle || state.end === null ? "" : nameOf(state.end),
+      directed: closed ? "false" : "true",
+    };
+    const key = JSON.stringify(params);
+    if (key === counting.key) return;
+    counting.key = key;
+    const seq = ++counting.seq;
+    if (counting.abort) counting.abort.abort();  // the server drops a count nobody waits for
+    counting.abort = new AbortController();
+    clearTimeout(counting.timer);
+    countLine("");
+    counting.timer = setTimeout(() => {
+      if (seq === counting.seq) countLine("Counting the tours\u2026", "busy");
+    }, 300);
+    let data = null;
+    try {
+      data = await api("api/count", params, { signal: counting.abort.signal });
+    } catch (e) {
+      data = null;
+    }
+    if (seq !== counting.seq) return;  // the board or the mode changed meanwhile
+    clearTimeout(counting.timer);
+    if (!data) {
+      countLine("");
+      counting.key = null;  // ask again next time
+    } else if (data.known) {
+      const from = data.source === "published" ? ` \u2014 ${data.reason}` : "";
+      countLine(`${withCommas(data.count_text)} ${data.convention}${from}.`, "known",
+        data.source === "theory" ? data.reason : "");
+    } else {
+      countLine(`Number of tours: not counted here; ${data.reason}.`, "", data.reason);
+    }
   }
 
   function pickSolveSquare(i) {
@@ -529,6 +586,7 @@
     const N = state.W * state.H;
     $("move-label").textContent = p.length ? `Square ${p.length} of ${N}` : `0 of ${N} squares`;
     $("btn-undo").disabled = p.length === 0;
+    updateCount();
     for (const b of document.querySelectorAll(".dl")) {
       b.disabled = !won || (b.dataset.format === "gif" && N > state.limits.gif_max_squares);
     }
@@ -679,6 +737,7 @@
     if (solveMode) {
       for (const b of document.querySelectorAll(".dl")) b.disabled = !state.tour;
       showSolve();
+      updateCount();
     } else {
       restart();
     }
@@ -713,6 +772,7 @@
       document.querySelector('input[name="clicksets"][value="start"]').checked = true;
     });
     $("clear-end").addEventListener("click", () => { state.end = null; forgetTour(); showEnds(); showSolve(); });
+    $("closed").addEventListener("change", updateCount);
     $("btn-solve").addEventListener("click", solve);
     $("btn-first").addEventListener("click", () => { setPlaying(false); setStep(1); });
     $("btn-back").addEventListener("click", () => { setPlaying(false); setStep(state.step - 1); });

@@ -1,0 +1,380 @@
+"""``knightstour count``: the exact number of tours, remembered in a tour library.
+
+The number is printed alone on the first line (for scripts), then what it counts and where it
+came from. With ``--db FILE`` (or when ``tours.db``, the library ``generate`` fills by default,
+exists here) the count is looked up first, and remembered after it is computed, so asking again
+is instant; ``--table`` prints every count the library remembers.
+
+>>> import os, tempfile
+>>> from knightstour.cli import main
+>>> here = os.getcwd()
+>>> os.chdir(tempfile.mkdtemp())
+>>> main(["count", "5x5", "--db", "t.db"])
+1728
+directed open tours on 5x5 (each path counted in both directions): computed in ... s (frontier); remembered in t.db
+0
+>>> main(["count", "5x5", "--db", "t.db"])
+1728
+directed open tours on 5x5 (each path counted in both directions): remembered in t.db (frontier, ... s, ...)
+0
+>>> main(["count", "--table", "--db", "t.db"])
+board  kind  start  end  directed  count  method    seconds  counted
+5x5    open  any    any  yes       1,728  frontier  ...
+0
+>>> os.chdir(here)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import textwrap
+import time
+from typing import TYPE_CHECKING, Any
+
+from knightstour.cli._options import EXIT_GAVE_UP, EXIT_OK, UsageError, add_options
+from knightstour.cli._output import err
+from knightstour.cli.progress import progress_bar
+from knightstour.errors import InvalidInputError, KnightsTourError, SearchFailedError
+
+if TYPE_CHECKING:
+    from knightstour.counting import CountRequest
+    from knightstour.library.store import KnownCount
+
+NAME = "count"
+HELP = "count the tours of a board exactly"
+DESCRIPTION = (
+    "Print the exact number of knight's tours on BOARD: closed or open, from a start square, "
+    "to an end square. The number comes first, alone on its line; the next line says what it "
+    "counts. Counts are remembered in a tour library (--db), so asking again is instant."
+)
+#: The options that --table does not take (it lists what is known): attribute, flag.
+_NOT_WITH_TABLE = (
+    ("closed", "--closed"),
+    ("start", "--start"),
+    ("end", "--end"),
+    ("time_limit", "--time-limit"),
+    ("scheduler", "--scheduler"),
+)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Help that wraps the text's lines but keeps the indented ones (a table) as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out: list[str] = []
+        for line in text.splitlines():
+            if not line or line.startswith(" "):
+                out.append(indent + line)
+            else:
+                out += textwrap.wrap(line, width, initial_indent=indent, subsequent_indent=indent)
+        return "\n".join(out)
+
+
+def _conventions() -> str:
+    """The help's table of what each number counts (:data:`knightstour.counting.CONVENTIONS`)."""
+    from knightstour.counting import CONVENTIONS
+
+    width = max(len(name) for name, _ in CONVENTIONS)
+    lines = [
+        "What the number counts (directed, the default, counts each tour once per direction; "
+        "--undirected counts each path or cycle once):"
+    ]
+    for name, text in CONVENTIONS:
+        body = textwrap.wrap(text, 78 - width - 4) or [""]
+        lines.append(f"  {name.ljust(width)}  {body[0]}")
+        lines.extend(f"  {'':{width}}  {more}" for more in body[1:])
+    lines += [
+        "",
+        "Examples: 'count 5x5' prints 1728 (directed open tours, OEIS A165134); "
+        "'count 6x6 --closed --undirected' prints 9862 (A175881).",
+    ]
+    return "\n".join(lines)
+
+
+def add(p: argparse.ArgumentParser) -> None:
+    """The options of ``count``."""
+    from knightstour.counting import METHODS
+
+    p.formatter_class = _Formatter
+    p.epilog = _conventions()
+    add_options(
+        p,
+        "board",
+        "closed",
+        "start",
+        "end",
+        board={"nargs": "?", "help": "board spec WxH (width x height) or N"},
+        closed={"help": "closed tours (Hamiltonian cycles); default: open tours (paths)"},
+        start={"help": "count the tours that begin on this square"},
+        end={"help": "count the tours that end on this square"},
+    )
+    p.add_argument(
+        "--undirected",
+        dest="directed",
+        action="store_false",
+        help="count each path or cycle once, not once per direction (directed is the default)",
+    )
+    p.add_argument(
+        "--method",
+        default="auto",
+        choices=METHODS,
+        help="auto (default: frontier), frontier (dynamic programming) or enumerate "
+        "(exhaustive, small boards); an explicit method counts again even when the number "
+        "is remembered",
+    )
+    add_options(
+        p,
+        "time_limit",
+        "db",
+        "scheduler",
+        "format",
+        "quiet",
+        db={
+            "default": None,
+            "help": "tour library that remembers counts (default: tours.db when it exists here)",
+        },
+        format={"choices": ("text", "json")},
+    )
+    p.add_argument(
+        "--table",
+        action="store_true",
+        help="print the counts the library remembers (of BOARD if given) instead of counting",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Count (or recall) and print; exit 0, 2 (bad input) or 3 (the time limit was hit)."""
+    if args.table:
+        return _table(args)
+    if args.board is None:
+        raise UsageError("give a BOARD to count, or --table (see 'knightstour count --help')")
+    from knightstour.counting import count_request
+
+    request = count_request(
+        args.board,
+        closed=args.closed,
+        start=args.start,
+        end=args.end,
+        directed=args.directed,
+        method=args.method,
+    )
+    db = _library_path(args.db)
+    known = _recall(db, request.key()) if db is not None else None
+    if known is not None and request.method == "auto":
+        _print(args, request, known.number, known.method, known.seconds, db, remembered=known)
+        return EXIT_OK
+    used = "frontier" if request.method == "auto" else request.method
+    t0 = time.perf_counter()
+    try:
+        number = _compute(args, request)
+    except SearchFailedError as e:
+        if args.format == "json":
+            data = _data(request, None, used, time.perf_counter() - t0)
+            print(json.dumps({**data, "reason": str(e).splitlines()[0]}))
+        else:
+            err(str(e).splitlines()[0])
+        return EXIT_GAVE_UP
+    except KeyboardInterrupt:
+        err("stopped; nothing was counted" + ("" if db is None else f" or stored in {db}"))
+        return 130
+    seconds = time.perf_counter() - t0
+    stored = db is not None and _remember(db, request, number, used, seconds, known)
+    _print(args, request, number, used, seconds, db if stored else None)
+    return EXIT_OK
+
+
+# -- counting ---------------------------------------------------------------------------------
+
+
+def _compute(args: argparse.Namespace, request: CountRequest) -> int:
+    """The count, with the progress bar; a scheduler's failures as one line of bad input."""
+    from knightstour.counting import count_for
+
+    label = f"{request.board.spec} {request.kind}"
+    with progress_bar(label, unit="sq", quiet=args.quiet) as bar:
+        if args.scheduler is None:
+            return count_for(request, progress=bar, time_limit=args.time_limit)
+        try:
+            return count_for(
+                request, progress=bar, scheduler=args.scheduler, time_limit=args.time_limit
+            )
+        except ImportError as e:
+            raise InvalidInputError(
+                f"--scheduler needs Dask: pip install 'knightstour[cluster]' ({e})"
+            ) from None
+        except (OSError, TimeoutError) as e:
+            raise InvalidInputError(
+                f"cannot use the Dask scheduler at {args.scheduler}: {e or type(e).__name__}"
+            ) from None
+
+
+def _data(request: CountRequest, number: int | None, method: str, seconds: float) -> dict[str, Any]:
+    """The JSON answer: the board, what was counted, the number (a JSON integer, any size)."""
+    from knightstour.counting import describe
+
+    name = request.board.square_name
+    return {
+        "width": request.board.width,
+        "height": request.board.height,
+        "kind": request.kind,
+        "start": None if request.start is None else name(request.start),
+        "end": None if request.end is None else name(request.end),
+        "directed": request.directed,
+        "count": number,
+        "convention": describe(request),
+        "method": method,
+        "seconds": round(seconds, 3),
+    }
+
+
+def _print(
+    args: argparse.Namespace,
+    request: CountRequest,
+    number: int,
+    method: str,
+    seconds: float,
+    db: str | None,
+    remembered: KnownCount | None = None,
+) -> None:
+    from knightstour.counting import describe
+
+    if args.format == "json":
+        data = _data(request, number, method, seconds)
+        print(json.dumps({**data, "remembered": remembered is not None, "db": db}))
+        return
+    if remembered is not None:
+        source = f"remembered in {db} ({method}, {seconds:.2f} s, {remembered.created_iso})"
+    else:
+        source = f"computed in {seconds:.2f} s ({method})"
+        if db is not None:
+            source += f"; remembered in {db}"
+    print(number)
+    print(f"{describe(request)}: {source}")
+
+
+# -- the library ------------------------------------------------------------------------------
+
+
+def _library_path(given: str | None) -> str | None:
+    """The library that remembers counts: ``--db``, else ``tours.db`` when it exists here, else
+    none. A ``--db`` that cannot be made is refused before any counting."""
+    from knightstour.library import DEFAULT_DB
+
+    if given is None:
+        return DEFAULT_DB if os.path.isfile(DEFAULT_DB) else None
+    if given == ":memory:" or os.path.exists(given):
+        return given
+    folder = os.path.dirname(os.path.abspath(given))
+    if not os.path.isdir(folder):
+        raise InvalidInputError(f"cannot make the tour library {given}: no folder {folder}")
+    return given
+
+
+def _recall(db: str, key: tuple[str, str, str, str, bool]) -> KnownCount | None:
+    """The count the library remembers, read without writing (None when the file is new)."""
+    from knightstour.library import Library
+
+    if db == ":memory:" or not os.path.exists(db):
+        return None
+    with Library(db, readonly=True) as lib:
+        return lib.known_count(key)
+
+
+def _remember(
+    db: str,
+    request: CountRequest,
+    number: int,
+    method: str,
+    seconds: float,
+    known: KnownCount | None,
+) -> bool:
+    """Store the count (the file is made or migrated if need be); False, said on stderr, when
+    it cannot be: the count itself is still the answer."""
+    from knightstour.library import Library
+
+    if known is not None and known.number != number:
+        err(
+            f"warning: {db} remembered {known.number} ({known.method}) for this count; "
+            f"replaced by {number} ({method})"
+        )
+    try:
+        with Library(db) as lib:
+            lib.remember_count(request.key(), number, method=method, seconds=seconds)
+    except KnightsTourError as e:
+        err(f"the count was not remembered: {str(e).splitlines()[0]}")
+        return False
+    return True
+
+
+# -- the table --------------------------------------------------------------------------------
+
+
+def _table(args: argparse.Namespace) -> int:
+    """Print the remembered counts: a table, or one JSON object a line."""
+    from knightstour.board import parse_board
+    from knightstour.library import DEFAULT_DB, Library
+
+    given = [flag for attr, flag in _NOT_WITH_TABLE if getattr(args, attr)]
+    if not args.directed:
+        given.append("--undirected")
+    if args.method != "auto":
+        given.append("--method")
+    if given:
+        raise UsageError(f"--table lists what is remembered: drop {', '.join(given)}")
+    board = None if args.board is None else parse_board(args.board).spec
+    with Library(args.db or DEFAULT_DB, readonly=True) as lib:
+        known = lib.known_counts(board)
+        path = lib.path
+    if args.format == "json":
+        for k in known:
+            print(json.dumps(_known_dict(k)))
+        return EXIT_OK
+    if not known:
+        print(f"no counts remembered in {path}" + ("" if board is None else f" for {board}"))
+        return EXIT_OK
+    from knightstour import notation
+
+    columns = ("board", "kind", "start", "end", "directed", "count", "method", "seconds")
+    rows = [(*columns, "counted")]
+    for k in known:
+        rows.append(
+            (
+                k.board, k.kind, k.start or "any", k.end or "any", "yes" if k.directed else "no",
+                f"{k.number:,}", k.method, f"{k.seconds:.2f}", k.created_iso,
+            )
+        )  # fmt: skip
+    sys.stdout.write("\n".join(notation.table_lines(rows, right=(5, 7))) + "\n")
+    return EXIT_OK
+
+
+def _known_dict(k: KnownCount) -> dict[str, Any]:
+    """A remembered count as JSON, with what it counts in words (when this version can say)."""
+    from knightstour.counting import count_request, describe
+
+    try:
+        convention: str | None = describe(
+            count_request(
+                k.board,
+                closed=k.kind == "closed",
+                start=k.start or None,
+                end=k.end or None,
+                directed=k.directed,
+            )
+        )
+    except InvalidInputError:
+        convention = None
+    return {
+        "board": k.board,
+        "kind": k.kind,
+        "start": k.start or None,
+        "end": k.end or None,
+        "directed": k.directed,
+        "count": k.number,
+        "convention": convention,
+        "method": k.method,
+        "seconds": round(k.seconds, 3),
+        "created": k.created_iso,
+    }

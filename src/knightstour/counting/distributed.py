@@ -1,0 +1,161 @@
+"""The frontier sweep on a Dask cluster: states partitioned by hash across the workers.
+
+Each worker holds one shard of the states. A step is one round: every worker takes its shard
+through the next square (:func:`~knightstour.counting.frontier.expand_part`) and splits the new
+states by the hash of their key; each part travels to the worker that owns it (the one exchange
+of the step), which adds up equal states (:func:`~knightstour.counting.frontier.merge_parts`).
+The functions are the ones the in-process sweep runs on its threads, so both give the same
+numbers. Needs the optional dependency group ``cluster`` (``pip install 'knightstour[cluster]'``)
+and knightstour installed on every worker.
+
+Use it through :func:`knightstour.count` (or ``knightstour count --scheduler ADDRESS``):
+
+>>> import knightstour as kt
+>>> from distributed import LocalCluster
+>>> with LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster:
+...     kt.count("6x6", closed=True, scheduler=cluster.scheduler_address)
+19724
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from knightstour.counting.frontier import (
+    Part,
+    Sweep,
+    SweepStats,
+    expand_part,
+    merge_parts,
+    run,
+)
+from knightstour.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from knightstour.progress import Progress
+
+__all__ = ["DaskShards", "run_on_cluster"]
+
+Shard = tuple[np.ndarray, np.ndarray]
+
+
+def _expand(sweep: Sweep, p: int, shard: Shard, shards: int, growth: float) -> Part:
+    return expand_part(sweep, p, shard[0], shard[1], shards, growth)
+
+
+def _pick(part: Part, q: int) -> Shard:
+    return part.keys[q], part.counts[q]
+
+
+def _status(part: Part) -> tuple[int, np.ndarray, int]:
+    return part.status, part.total, part.table_bytes
+
+
+def _merge(sweep: Sweep, *pieces: Shard) -> tuple[np.ndarray, np.ndarray, int]:
+    return merge_parts(sweep, [x[0] for x in pieces], [x[1] for x in pieces])
+
+
+def _shard(merged: tuple[np.ndarray, np.ndarray, int]) -> Shard:
+    return merged[0], merged[1]
+
+
+def _merged_status(merged: tuple[np.ndarray, np.ndarray, int]) -> tuple[int, int]:
+    return merged[2], int(merged[0].shape[0])
+
+
+def _widen(shard: Shard) -> Shard:
+    keys, counts = shard
+    return keys, np.hstack([counts, np.zeros((counts.shape[0], 1), dtype=np.uint64)])
+
+
+class DaskShards:
+    """The sweep's states on a Dask cluster: one shard a worker, kept where it was made."""
+
+    def __init__(self, client: Any, sweep: Sweep) -> None:
+        workers = sorted(client.scheduler_info()["workers"])
+        if not workers:
+            raise InvalidInputError("the Dask cluster has no workers")
+        self.client, self.workers, self.shards = client, workers, len(workers)
+        self.sweep = client.scatter(sweep, broadcast=True)
+        first: Shard = (
+            np.array([sweep.initial_key()], dtype=np.uint64),
+            np.ones((1, 1), dtype=np.uint64),
+        )
+        empty: Shard = (first[0][:0], first[1][:0])
+        self.held = [
+            client.scatter(first if q == 0 else empty, workers=[w])
+            for q, w in enumerate(workers)
+        ]
+        self._sizes = [1] + [0] * (self.shards - 1)
+
+    def states(self) -> list[int]:
+        """The number of states on each worker."""
+        return list(self._sizes)
+
+    def widen(self) -> None:
+        """Give every count one more 64-bit limb."""
+        self.held = [
+            self.client.submit(_widen, h, workers=[w], pure=False)
+            for h, w in zip(self.held, self.workers, strict=True)
+        ]
+
+    def step(self, p: int, growth: float) -> tuple[int, np.ndarray, int]:
+        """Take every shard through square ``p`` on its worker, then exchange the parts."""
+        c, n, ws = self.client, self.shards, self.workers
+        parts = [
+            c.submit(_expand, self.sweep, p, h, n, growth, workers=[w], pure=False)
+            for h, w in zip(self.held, ws, strict=True)
+        ]
+        done = c.gather([c.submit(_status, x, workers=[w]) for x, w in zip(parts, ws, strict=True)])
+        if any(status for status, _, _ in done):
+            return 1, done[0][1], 0
+        merged = []
+        for q, w in enumerate(ws):
+            pieces = [c.submit(_pick, x, q, workers=[pw]) for x, pw in zip(parts, ws, strict=True)]
+            merged.append(c.submit(_merge, self.sweep, *pieces, workers=[w], pure=False))
+        meta = c.gather([c.submit(_merged_status, m, workers=[w]) for m, w in zip(merged, ws, strict=True)])
+        if any(status for status, _ in meta):
+            return 1, done[0][1], 0
+        self.held = [c.submit(_shard, m, workers=[w]) for m, w in zip(merged, ws, strict=True)]
+        self._sizes = [size for _, size in meta]
+        from knightstour.counting.frontier import _add
+
+        total = done[0][1]
+        for _, t, _ in done[1:]:
+            total = _add(total, t)
+        return 0, total, max(b for _, _, b in done)
+
+    def close(self) -> None:
+        """Let go of the states on the workers."""
+        self.held = []
+
+
+def run_on_cluster(
+    sweep: Sweep,
+    scheduler: str,
+    *,
+    progress: Progress | None = None,
+    stats: SweepStats | None = None,
+    deadline: float | None = None,
+) -> int:
+    """:func:`~knightstour.counting.frontier.run` with the states on the cluster at ``scheduler``."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InvalidInputError(
+            "--scheduler needs Dask: pip install 'knightstour[cluster]'"
+        ) from None
+    try:
+        client = Client(scheduler, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise InvalidInputError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    try:
+        held = DaskShards(client, sweep)
+        try:
+            return run(sweep, progress=progress, stats=stats, deadline=deadline, states=held)
+        finally:
+            held.close()
+    finally:
+        client.close()

@@ -1,0 +1,141 @@
+"""Counts remembered in the tour library: the migration that adds them, remembering, looking up
+and listing, numbers of any size, and libraries from before counts."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import knightstour as kt
+from knightstour.counting import count_request
+from knightstour.errors import InvalidInputError
+from knightstour.library import Library, store
+from knightstour.library.store import MIGRATIONS, KnownCount
+
+KEY = ("5x5", "open", "", "", True)
+
+
+def old_library(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A library as the first schema made it (before counts), with one tour."""
+    with monkeypatch.context() as m:
+        m.setattr(store, "MIGRATIONS", MIGRATIONS[:1])
+        with Library(path) as lib:
+            lib.add([kt.solve("5x5", start="a1", method="warnsdorff")])
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    db.close()
+
+
+def test_remember_look_up_and_replace() -> None:
+    with Library(":memory:") as lib:
+        assert lib.known_count(KEY) is None and lib.known_counts() == []
+        lib.remember_count(KEY, 1728, method="frontier", seconds=0.25, created=86400)
+        k = lib.known_count(KEY)
+        assert k == KnownCount("5x5", "open", "", "", True, 1728, "frontier", 0.25, 86400)
+        assert k.created_iso == "1970-01-02T00:00:00Z"
+        # the same key again replaces (one row per thing counted); others are apart
+        lib.remember_count(KEY, 1728, method="enumerate", seconds=3.5)
+        lib.remember_count(("5x5", "open", "", "", False), 864, method="frontier", seconds=0.2)
+        assert lib.known_count(KEY).method == "enumerate"
+        assert [k.number for k in lib.known_counts()] == [864, 1728]
+
+
+def test_the_key_is_the_requests_key() -> None:
+    request = count_request("6x6", closed=True, start="a1", end="b3", directed=False)
+    with Library(":memory:") as lib:
+        lib.remember_count(request.key(), 1234, method="frontier", seconds=1.0)
+        (k,) = lib.known_counts()
+        assert k.key == request.key() == ("6x6", "closed", "a1", "b3", False)
+        assert lib.known_count(count_request("6x6", closed=True).key()) is None
+
+
+def test_numbers_beyond_64_bits_round_trip(tmp_path: Path) -> None:
+    huge = 19_591_828_170_979_904 * 10**30
+    with Library(tmp_path / "big.db") as lib:
+        lib.remember_count(("8x8", "open", "", "", True), huge, method="m", seconds=1e5)
+    with Library(tmp_path / "big.db", readonly=True) as lib:
+        assert lib.known_count(("8x8", "open", "", "", True)).number == huge
+
+
+def test_listing_orders_boards_by_number_and_filters() -> None:
+    with Library(":memory:") as lib:
+        for spec, kind, start in [
+            ("10x3", "closed", ""),
+            ("3x10", "closed", ""),
+            ("5x5", "open", "c3"),
+            ("5x5", "open", "a1"),
+            ("5x5", "closed", ""),
+            ("3x4", "open", ""),
+        ]:
+            lib.remember_count((spec, kind, start, "", True), 1, method="m", seconds=0)
+        order = [(k.board, k.kind, k.start) for k in lib.known_counts()]
+        assert order == [
+            ("3x4", "open", ""),
+            ("3x10", "closed", ""),
+            ("5x5", "closed", ""),
+            ("5x5", "open", "a1"),
+            ("5x5", "open", "c3"),
+            ("10x3", "closed", ""),
+        ]
+        assert {k.board for k in lib.known_counts("5x5")} == {"5x5"}
+        assert lib.known_counts("7x7") == []
+
+
+@pytest.mark.parametrize(
+    ("key", "number", "seconds", "words"),
+    [
+        (("5x5", "sideways", "", "", True), 1, 0, "'closed' or 'open'"),
+        (("5x5", "open", "", ""), 1, 0, "a count key"),
+        (("5x5", "open", None, "", True), 1, 0, "names the board"),
+        (("5x5", "open", "", "", 1), 1, 0, "directed must be true or false"),
+        (KEY, -1, 0, "non-negative integer"),
+        (KEY, 1.5, 0, "non-negative integer"),
+        (KEY, True, 0, "non-negative integer"),
+        (KEY, 1, float("nan"), "seconds"),
+    ],
+)
+def test_bad_counts_are_refused(key: object, number: object, seconds: float, words: str) -> None:
+    with Library(":memory:") as lib, pytest.raises(InvalidInputError, match=words):
+        lib.remember_count(key, number, method="m", seconds=seconds)  # type: ignore[arg-type]
+    with Library(":memory:") as lib:
+        assert lib.known_counts() == []
+
+
+def test_an_old_library_migrates_and_keeps_its_tours(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.db"
+    old_library(path, monkeypatch)
+    with Library(path) as lib:
+        assert lib.count() == 1 and lib.get(1).start == "a1"
+        lib.remember_count(KEY, 1728, method="frontier", seconds=0.3)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert db.execute("SELECT board, number FROM counts").fetchall() == [("5x5", "1728")]
+    db.close()
+
+
+def test_an_old_library_can_still_be_read_without_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only reader of a library from before counts: its tours as before, no counts."""
+    path = tmp_path / "old.db"
+    old_library(path, monkeypatch)
+    before = path.read_bytes()
+    with Library(path, readonly=True) as lib:
+        assert lib.count() == 1 and lib.stats()[0]["tours"] == 1
+        assert lib.known_count(KEY) is None and lib.known_counts() == []
+        with pytest.raises(InvalidInputError, match="cannot be written"):
+            lib.remember_count(KEY, 1, method="m", seconds=0)
+    assert path.read_bytes() == before
+
+
+def test_a_damaged_number_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "d.db"
+    with Library(path) as lib:
+        lib.remember_count(KEY, 1728, method="frontier", seconds=0.3)
+        lib.db.execute("UPDATE counts SET number = 'lots'")
+        with pytest.raises(InvalidInputError, match="damaged: the count of 5x5 open"):
+            lib.known_counts()

@@ -1,0 +1,211 @@
+"""``GET /api/count``: the number of tours when it is known or quick, in its own lane, cached;
+null with a reason when it would take too long; HTTP 4xx for bad input."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+import knightstour.counting as counting
+from knightstour.counting import count_request, describe
+from knightstour.errors import SearchFailedError
+from knightstour.web.app import Limits, create_app
+
+KEYS = {
+    "width",
+    "height",
+    "kind",
+    "start",
+    "end",
+    "directed",
+    "count",
+    "count_text",
+    "convention",
+    "known",
+    "source",
+    "cached",
+    "method",
+    "seconds",
+    "reason",
+}
+
+
+@pytest.fixture
+def client() -> TestClient:
+    with TestClient(create_app(warm=False)) as c:
+        yield c
+
+
+def get(client: TestClient, **params: str) -> dict:
+    r = client.get("/api/count", params=params)
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert set(data) == KEYS
+    return data
+
+
+@pytest.mark.parametrize(
+    ("params", "number"),
+    [
+        ({"board": "5x5"}, 1728),
+        ({"board": "5x5", "directed": "false"}, 864),
+        ({"board": "5x5", "start": "a1"}, 304),
+        ({"board": "5x5", "start": "2,2"}, 64),
+        ({"board": "3x10", "closed": "true", "directed": "false"}, 16),
+        ({"board": "6x6", "closed": "true", "directed": "false"}, 9862),
+    ],
+)
+def test_quick_counts_are_computed_then_cached(
+    client: TestClient, params: dict[str, str], number: int
+) -> None:
+    data = get(client, **params)
+    assert (data["count"], data["count_text"], data["known"]) == (number, str(number), True)
+    assert (data["source"], data["cached"], data["method"]) == ("computed", False, "frontier")
+    assert data["seconds"] >= 0 and data["reason"] is None
+    request = count_request(
+        params["board"],
+        closed=params.get("closed") == "true",
+        start=params.get("start"),
+        directed=params.get("directed") != "false",
+    )
+    assert data["convention"] == describe(request)
+    again = get(client, **params)
+    assert again["cached"] is True and again["count"] == number
+
+
+def test_the_fields_say_what_was_counted(client: TestClient) -> None:
+    data = get(client, board="5x5", start="c3", end="", closed="false", directed="true")
+    assert (data["width"], data["height"], data["kind"]) == (5, 5, "open")
+    assert (data["start"], data["end"], data["directed"]) == ("c3", None, True)
+    assert data["convention"] == "open tours on 5x5 from c3"
+
+
+def test_theory_and_published_figures_are_instant(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> int:
+        raise AssertionError("counted")
+
+    monkeypatch.setattr(counting, "count_for", refuse)
+    data = get(client, board="4x9", closed="true")
+    assert (data["count"], data["source"]) == (0, "theory") and "Schwenk" in data["reason"]
+    data = get(client, board="8x8", closed="true", directed="false")
+    assert (data["count"], data["source"]) == (13_267_364_410_532, "published")
+    assert "A001230" in data["reason"]
+    data = get(client, board="8x8")  # directed open: A165134's figure, beyond 2**53
+    assert data["count"] == 19_591_828_170_979_904
+    assert data["count_text"] == "19591828170979904"
+    data = get(client, board="8x7", closed="true", directed="false")
+    assert data["count"] == 34_524_432_316
+
+
+def test_too_large_boards_are_null_with_a_reason(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(counting, "count_for", lambda *a, **k: 1 / 0)
+    for params in ({"board": "8x8", "start": "a1"}, {"board": "7x8"}, {"board": "6x40"}):
+        data = get(client, **params)
+        assert data["count"] is None and data["known"] is False and data["source"] is None
+        assert "too large to count here" in data["reason"]
+
+
+def test_a_slow_count_is_null_and_not_tried_again() -> None:
+    lim = Limits(count_time_limit=0.3)
+    with TestClient(create_app(lim, warm=False)) as c:
+        counting.count("5x5")  # the kernels loaded: the budget goes to counting
+        t0 = time.monotonic()
+        data = get(c, board="6x6")
+        took = time.monotonic() - t0
+        assert data["count"] is None and data["known"] is False
+        assert "takes longer than the 0.3 s" in data["reason"]
+        assert took < 5
+        t0 = time.monotonic()
+        again = get(c, board="6x6")
+        assert again["cached"] is True and again["reason"] == data["reason"]
+        assert time.monotonic() - t0 < 0.5
+
+
+def test_a_count_cut_short_by_compiling_is_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A count that never reached its first square (loading kernels) is not marked slow."""
+    calls: list[int] = []
+
+    def first_slow(request: object, **kwargs: object) -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            raise SearchFailedError("counting on 5x5 stopped at the time limit, square 0 of 25")
+        return 1728
+
+    monkeypatch.setattr(counting, "count_for", first_slow)
+    with TestClient(create_app(warm=False)) as c:
+        assert get(c, board="5x5")["count"] is None
+        assert get(c, board="5x5")["count"] == 1728
+    assert len(calls) == 2
+
+
+def test_counts_run_in_their_own_lane(monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[str] = []
+    real = counting.count_for
+
+    def spy(*args: object, **kwargs: object) -> int:
+        threads.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(counting, "count_for", spy)
+    with TestClient(create_app(warm=False)) as c:
+        assert get(c, board="3x4")["count"] == 16
+    assert len(threads) == 1 and threads[0].startswith("knightstour-counts"), threads
+
+
+@pytest.mark.parametrize(
+    ("params", "status", "words"),
+    [
+        ({"board": "5x5", "start": "z9"}, 400, "start square z9 is off the 5x5 board"),
+        ({"board": "5x5", "start": "a1", "end": "a1"}, 400, "same square"),
+        ({"board": "0x5"}, 400, "board"),
+        ({"board": "5x5", "closed": "maybe"}, 422, "closed"),
+        ({"board": "5x5", "directed": "sideways"}, 422, "directed"),
+        ({"board": "five"}, 422, "board"),
+        ({}, 422, "board"),
+    ],
+)
+def test_bad_input_is_4xx_with_an_error(
+    client: TestClient, params: dict[str, str], status: int, words: str
+) -> None:
+    r = client.get("/api/count", params=params)
+    assert r.status_code == status
+    assert set(r.json()) == {"error"} and words in r.json()["error"]
+
+
+def test_the_schema_and_limits_list_the_count(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert "/api/count" in schema["paths"]
+    limits = client.get("/api/limits").json()
+    assert limits["count_time_limit"] == 2 and limits["count_max_side"] == 6
+
+
+@pytest.mark.slow
+def test_fuzzed_queries_are_json_and_never_a_server_error() -> None:
+    """Hypothesis over /api/count, with the fuzz pass's parameters (tests/test_web_fuzz.py)."""
+    from hypothesis import HealthCheck, given, settings
+
+    from test_web_fuzz import BOARDS, FLAGS, SQUARES, _params, check
+
+    with TestClient(
+        create_app(Limits(count_time_limit=0.2), warm=False), raise_server_exceptions=False
+    ) as c:
+
+        @given(
+            params=_params(board=BOARDS, start=SQUARES, end=SQUARES, closed=FLAGS, directed=FLAGS)
+        )
+        @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+        def fuzz(params: dict[str, str]) -> None:
+            r = c.get("/api/count", params=params)
+            check(r)
+            if r.status_code == 200:
+                data = r.json()
+                assert set(data) == KEYS and data["known"] == (data["count"] is not None)
+
+        fuzz()
