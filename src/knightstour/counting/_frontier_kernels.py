@@ -431,8 +431,17 @@ def expand(  # type: ignore[no-untyped-def]
                     continue
                 stamp += 1
                 newkey = pack(
-                    work, width, signs, caps_window, rest, spare + free_ends - e2, e2, powers,
-                    seen, label, stamp,
+                    work,
+                    width,
+                    signs,
+                    caps_window,
+                    rest,
+                    spare + free_ends - e2,
+                    e2,
+                    powers,
+                    seen,
+                    label,
+                    stamp,
                 )
                 if newkey == _SENTINEL:
                     continue

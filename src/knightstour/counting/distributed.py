@@ -40,6 +40,9 @@ __all__ = ["DaskShards", "run_on_cluster"]
 
 Shard = tuple[np.ndarray, np.ndarray]
 
+#: How long to wait for the scheduler to answer.
+CONNECT_TIMEOUT = "10s"
+
 
 def _expand(sweep: Sweep, p: int, shard: Shard, shards: int, growth: float) -> Part:
     return expand_part(sweep, p, shard[0], shard[1], shards, growth)
@@ -85,8 +88,7 @@ class DaskShards:
         )
         empty: Shard = (first[0][:0], first[1][:0])
         self.held = [
-            client.scatter(first if q == 0 else empty, workers=[w])
-            for q, w in enumerate(workers)
+            client.scatter(first if q == 0 else empty, workers=[w]) for q, w in enumerate(workers)
         ]
         self._sizes = [1] + [0] * (self.shards - 1)
 
@@ -115,7 +117,9 @@ class DaskShards:
         for q, w in enumerate(ws):
             pieces = [c.submit(_pick, x, q, workers=[pw]) for x, pw in zip(parts, ws, strict=True)]
             merged.append(c.submit(_merge, self.sweep, *pieces, workers=[w], pure=False))
-        meta = c.gather([c.submit(_merged_status, m, workers=[w]) for m, w in zip(merged, ws, strict=True)])
+        meta = c.gather(
+            [c.submit(_merged_status, m, workers=[w]) for m, w in zip(merged, ws, strict=True)]
+        )
         if any(status for status, _ in meta):
             return 1, done[0][1], 0
         self.held = [c.submit(_shard, m, workers=[w]) for m, w in zip(merged, ws, strict=True)]
@@ -148,7 +152,7 @@ def run_on_cluster(
             "--scheduler needs Dask: pip install 'knightstour[cluster]'"
         ) from None
     try:
-        client = Client(scheduler, timeout="10s", set_as_default=False)
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
         raise InvalidInputError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
     try:

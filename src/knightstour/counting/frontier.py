@@ -323,9 +323,7 @@ def merge_parts(
     used = 0
     with np.errstate(over="ignore"):
         for part_keys, part_counts in zip(keys, counts, strict=True):
-            used, status = k.merge(
-                part_keys, part_counts, part_keys.shape[0], limbs, table, used
-            )
+            used, status = k.merge(part_keys, part_counts, part_keys.shape[0], limbs, table, used)
             if status == 1:
                 return keys[0][:0], counts[0][:0], 1
     out_keys = np.empty(used, dtype=np.uint64)
@@ -367,8 +365,9 @@ class LocalShards:
 
     def widen(self) -> None:
         """Give every count one more 64-bit limb."""
-        self.counts = [np.hstack([c, np.zeros((c.shape[0], 1), dtype=np.uint64)])
-                       for c in self.counts]
+        self.counts = [
+            np.hstack([c, np.zeros((c.shape[0], 1), dtype=np.uint64)]) for c in self.counts
+        ]
 
     def step(self, p: int, growth: float) -> tuple[int, np.ndarray, int]:
         """Take every shard through square ``p``: ``(status, whole tours, table bytes)``."""

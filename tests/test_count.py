@@ -1,0 +1,204 @@
+"""Exact counts: the frontier dynamic program against the published tables and a naive enumerator.
+
+Published figures (OEIS): closed tours, undirected: A070030 (3 x 2n), A175855 (5 x n), A175881
+(6 x n); open tours: A165134 (directed, n x n), A169696 (3 x n), A079137 (4 x n), A083386 (5 x n),
+undirected. The larger figures of the tables are reproduced by ``benchmarks/bench_count.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.enumerator import count_tours
+
+import knightstour as kt
+from knightstour.board import Board
+from knightstour.counting import frontier
+from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
+
+CLOSED_UNDIRECTED = [
+    ("3x10", 16),
+    ("3x12", 176),
+    ("3x14", 1536),
+    ("3x16", 15424),
+    ("5x6", 8),
+    ("5x8", 44202),
+    ("6x6", 9862),
+]
+OPEN_UNDIRECTED = [("3x7", 52), ("3x8", 396), ("4x5", 82), ("4x6", 744), ("5x6", 18784)]
+
+
+@pytest.mark.parametrize(("board", "number"), CLOSED_UNDIRECTED)
+def test_closed_tours_match_the_published_tables(board: str, number: int) -> None:
+    assert kt.count(board, closed=True, directed=False) == number
+    assert kt.count(board, closed=True) == 2 * number
+
+
+@pytest.mark.parametrize(("board", "number"), OPEN_UNDIRECTED)
+def test_open_tours_match_the_published_tables(board: str, number: int) -> None:
+    assert kt.count(board, directed=False) == number
+    assert kt.count(board) == 2 * number
+
+
+def test_directed_open_tours_of_5x5_and_from_a_start() -> None:
+    assert kt.count("5x5") == 1728  # A165134
+    assert kt.count("5x5", start="a1") == 304
+    assert kt.count("5x5", start="c3") == 64
+    assert kt.count("5x5", start="b1") == 0  # the other colour: theory's 0
+
+
+@pytest.mark.parametrize("height", range(4, 11))
+def test_the_sweep_itself_finds_no_closed_tour_on_4_by_n(height: int) -> None:
+    # kt.count answers 0 from Schwenk's theorem; the dynamic program must agree on its own
+    assert frontier.count_paths(Board(4, height), (), True) == 0
+    assert kt.count(f"4x{height}", closed=True) == 0
+
+
+def test_counts_from_every_start_add_up_to_the_directed_total() -> None:
+    for spec in ("5x5", "4x5", "3x8"):
+        b = kt.parse_board(spec)
+        total = sum(kt.count(b, start=s) for s in b.squares())
+        assert total == kt.count(b)
+        # and each start square alone agrees with the naive enumerator
+        for s in list(b.squares())[:5]:
+            assert kt.count(b, start=s) == count_tours(b, s)
+
+
+def test_closed_counts_from_a_start_and_to_an_end() -> None:
+    b = Board(6, 6)
+    cycles = kt.count(b, closed=True, directed=False)
+    assert kt.count(b, closed=True, start="c3") == 2 * cycles
+    assert kt.count(b, closed=True, start="c3", directed=False) == cycles
+    # every cycle uses two moves at c3: summing over the moves counts each cycle twice
+    s = b.parse_square("c3")
+    by_move = [kt.count(b, closed=True, start=s, end=e) for e in b.moves(s)]
+    assert sum(by_move) == 2 * cycles
+    assert kt.count(b, closed=True, start="c3", end="c4") == 0  # not a move apart
+
+
+def test_open_counts_between_two_squares_match_the_enumerator() -> None:
+    b = Board(5, 5)
+    for s, e in [(0, 24), (12, 0), (2, 22)]:
+        assert kt.count(b, start=s, end=e) == count_tours(b, s, e)
+        assert kt.count(b, start=s, end=e) == kt.count(b, start=e, end=s)
+    assert kt.count(b, end="a1") == kt.count(b, start="a1")
+
+
+def test_a_board_and_its_transpose_have_the_same_counts() -> None:
+    assert kt.count("10x3", closed=True) == kt.count("3x10", closed=True)
+    assert kt.count("6x4") == kt.count("4x6")
+    assert kt.count("8x5", start="a1") == kt.count("5x8", start="a1")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    w=st.integers(3, 5),
+    h=st.integers(3, 5),
+    holes=st.sets(st.integers(0, 24), max_size=4),
+    closed=st.booleans(),
+    data=st.data(),
+)
+def test_shaped_boards_agree_with_the_naive_enumerator(
+    w: int, h: int, holes: set[int], closed: bool, data: st.DataObject
+) -> None:
+    b = Board(w, h, holes=frozenset(x for x in holes if x < w * h))
+    squares = list(b.squares())
+    if len(squares) < 2:
+        return
+    s = data.draw(st.sampled_from(squares))
+    expected = count_tours(b, s, None, closed)  # directed tours from s
+    terminals: tuple[int, ...] = () if closed else (s,)
+    got = frontier.count_paths(b, terminals, closed)
+    assert (2 * got if closed else got) == expected
+
+
+def test_counts_outgrowing_64_bits_are_exact() -> None:
+    sweep = frontier.plan(Board(6, 6), (), True)
+    stats = frontier.SweepStats()
+    weight = 2**63 + 5  # every count overflows one limb within a few squares
+    assert frontier.run(sweep, weight=weight, stats=stats) == 9862 * weight
+    assert stats.limbs == 2 and stats.retries >= 1
+    # a count beyond 2**128 from the sweep itself, equal on one thread and on two
+    one = frontier.run(frontier.plan(Board(3, 100), (), True), shards=1)
+    two = frontier.run(frontier.plan(Board(3, 100), (), True), shards=2)
+    assert one == two and one > 2**128
+
+
+def test_threads_and_shards_give_the_same_numbers() -> None:
+    sweep = frontier.plan(Board(5, 6), (), False)
+    assert frontier.run(sweep, shards=1) == frontier.run(sweep, shards=2) == 18784
+    frontier_mod_threshold = frontier._PARALLEL_FROM
+    try:
+        frontier._PARALLEL_FROM = 0  # every step on two threads
+        assert frontier.run(frontier.plan(Board(6, 6), (), True), shards=2) == 9862
+    finally:
+        frontier._PARALLEL_FROM = frontier_mod_threshold
+
+
+def test_sweep_statistics_are_recorded() -> None:
+    stats = frontier.SweepStats()
+    frontier.count_paths(Board(5, 5), (), False, stats=stats)
+    assert len(stats.states) == 25 and stats.peak == max(stats.states) > 1000
+    assert stats.states[-1] == 0 and stats.seconds > 0
+
+
+def test_bad_requests_get_one_clear_line() -> None:
+    with pytest.raises(InputLimitError, match="frontier of 19 squares"):
+        kt.count("9x9")
+    with pytest.raises(InvalidInputError, match="unknown counting method 'magic'"):
+        kt.count("5x5", method="magic")
+    with pytest.raises(InvalidInputError, match="same square"):
+        kt.count("5x5", start="a1", end="a1")
+    with pytest.raises(InvalidInputError, match="time limit must be a positive"):
+        kt.count("5x5", time_limit=0)
+    with pytest.raises(InvalidInputError, match="off the 5x5 board"):
+        kt.count("5x5", start="f9")
+    with pytest.raises(InvalidInputError, match="takes no required ends"):
+        frontier.count_paths(Board(6, 6), (0,), True)
+
+
+def test_a_count_stops_at_its_time_limit() -> None:
+    with pytest.raises(SearchFailedError, match="time limit"):
+        kt.count("6x6", time_limit=0.05)
+
+
+def test_memory_is_refused_before_it_is_spent() -> None:
+    sweep = frontier.plan(Board(6, 8), (), True)
+    with pytest.raises(InputLimitError, match="needs about .* of memory"):
+        frontier.run(sweep, memory_limit=10_000_000)
+
+
+def test_trivial_boards() -> None:
+    assert kt.count("1x1") == 1 and kt.count("1x1", closed=True) == 0
+    assert kt.count("2x5") == 0 and kt.count("3x3") == 0
+    assert kt.count("1x2") == 0
+
+
+def test_dask_cluster_gives_the_in_process_numbers() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address
+        assert kt.count("6x6", closed=True, scheduler=address) == 19724
+        assert kt.count("5x5", start="a1", scheduler=address) == 304
+        assert kt.count("3x16", closed=True, scheduler=address) == 2 * 15424
+
+
+@pytest.mark.slow
+def test_dask_cluster_of_processes() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        assert kt.count("5x8", closed=True, scheduler=cluster.scheduler_address) == 2 * 44202
+
+
+def test_an_unreachable_scheduler_is_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("distributed")
+    from knightstour.counting import distributed
+
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(InvalidInputError, match="cannot reach the Dask scheduler"):
+        kt.count("5x5", scheduler="tcp://127.0.0.1:9")
