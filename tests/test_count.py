@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.enumerator import count_tours
 
 import knightstour as kt
+from enumerator import count_tours
 from knightstour.board import Board
 from knightstour.counting import frontier
 from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
@@ -165,7 +165,7 @@ def test_a_count_stops_at_its_time_limit() -> None:
 
 def test_memory_is_refused_before_it_is_spent() -> None:
     sweep = frontier.plan(Board(6, 8), (), True)
-    with pytest.raises(InputLimitError, match="needs about .* of memory"):
+    with pytest.raises(InputLimitError, match=r"needs about .* of memory"):
         frontier.run(sweep, memory_limit=10_000_000)
 
 

@@ -32,14 +32,12 @@ __kernels__ = (
     "split",
     "compact",
     "decode",
-    "encode",
     "hash_slot",
     "add_into",
     "insert",
     "apply_edge",
     "leave",
     "all_done",
-    "balanced",
     "pack",
     "expand",
     "merge",
@@ -58,6 +56,7 @@ WHOLE = 2  # a path between two tour ends, covering the frontier
 CYCLE = 3
 
 _SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_NO_CHECK = -(1 << 40)  # rest: the colour check is off
 
 
 def decode(key, width, radix, slots):  # type: ignore[no-untyped-def]
@@ -76,34 +75,6 @@ def decode(key, width, radix, slots):  # type: ignore[no-untyped-def]
             slots[d + 1] = np.int64(k % r)
             k = k // r
     return np.int64(k)
-
-
-def encode(slots, width, radix, ends, remap):  # type: ignore[no-untyped-def]
-    """Pack ``slots[0..width-1]`` with labels renumbered in order of appearance, and ``ends``."""
-    for j in range(remap.shape[0]):
-        remap[j] = 0
-    nxt = FIRST_LABEL
-    for d in range(width):
-        v = slots[d]
-        if v >= FIRST_LABEL:
-            if remap[v] == 0:
-                remap[v] = nxt
-                nxt += 1
-    key = np.uint64(ends)
-    if radix == 16:
-        for d in range(width - 1, -1, -1):
-            v = slots[d]
-            if v >= FIRST_LABEL:
-                v = remap[v]
-            key = (key << np.uint64(4)) | np.uint64(v)
-    else:
-        r = np.uint64(radix)
-        for d in range(width - 1, -1, -1):
-            v = slots[d]
-            if v >= FIRST_LABEL:
-                v = remap[v]
-            key = key * r + np.uint64(v)
-    return key
 
 
 def hash_slot(key, mask):  # type: ignore[no-untyped-def]
@@ -229,37 +200,10 @@ def apply_edge(slots, width, caps, u, v, fresh):  # type: ignore[no-untyped-def]
 
 def all_done(slots, width):  # type: ignore[no-untyped-def]
     """True when every slot ``0..width`` is ``DONE``."""
-    for m in range(width + 1):
+    for m in range(width + 1):  # noqa: SIM110 (Numba compiles loops, not all())
         if slots[m] != DONE:
             return False
     return True
-
-
-def balanced(slots, width, signs, caps, rest, spare):  # type: ignore[no-untyped-def]
-    """Whether colours still allow the tour to be finished (a knight changes colour each move).
-
-    The moves not decided yet form paths through the squares still to be visited (``R``: the
-    squares not swept and the untouched frontier squares) between piece ends, or to a tour end.
-    A path between two piece ends of the same colour visits one more square of the other colour;
-    between different colours, as many of each. So twice the colour balance of ``R``
-    (``rest``: of the squares not swept, plus the untouched frontier squares) plus the balance of
-    the piece ends must be made up by the tour ends still to come, each worth one: at most
-    ``spare`` (free ends left plus required ends not yet touched) and of the same parity.
-    ``signs[k]`` is +1 or -1 by the colour of slot k's square.
-    """
-    d = rest
-    r = spare
-    for k in range(width):
-        v = slots[k]
-        if v == EMPTY:
-            d += 2 * signs[k]
-            if caps[k] == 1:
-                r += 1
-        elif v >= TERM:
-            d += signs[k]
-    if d < 0:
-        d = -d
-    return d <= r and (r - d) % 2 == 0
 
 
 def leave(slots, width, k, ends, free_ends):  # type: ignore[no-untyped-def]
@@ -303,9 +247,9 @@ def pack(slots, width, signs, caps, rest, spare, ends, powers, seen, label, stam
 
     One pass: labels renumbered in order of appearance (``seen[v] == stamp`` marks label v as
     renumbered in this pass, to ``label[v]``), digits packed with ``powers`` (radix**d), and the
-    colour check of :func:`balanced`.
+    colour check of :func:`pack`.
     """
-    d = rest
+    d = rest if rest != _NO_CHECK else 0
     r = spare
     nxt = FIRST_LABEL
     key = np.uint64(ends) * powers[width]
@@ -327,7 +271,7 @@ def pack(slots, width, signs, caps, rest, spare, ends, powers, seen, label, stam
         key += np.uint64(v) * powers[k]
     if d < 0:
         d = -d
-    if d > r or (r - d) % 2 != 0:
+    if rest != _NO_CHECK and (d > r or (r - d) % 2 != 0):
         return _SENTINEL
     return key
 
@@ -361,7 +305,7 @@ def expand(  # type: ignore[no-untyped-def]
     0 for a hole, 1 for a required tour end, 2 otherwise; ``caps_window[k]``: the same for slot
     k's square; ``leaving[:nleave]``: slots whose squares leave after this square; ``final``:
     every square of the board has been swept after this one; ``closed``: count cycles;
-    ``signs``, ``rest``, ``spare``: the colour check of :func:`balanced` (``spare`` without the
+    ``signs``, ``rest``, ``spare``: the colour check of :func:`pack` (``spare`` without the
     free ends used); ``powers[d]``: radix**d.
     Whole tours are added to ``total`` (one row of limbs). Returns ``(used, status)``: status 0,
     1 when a count overflowed ``limbs`` limbs, 2 when the table filled up (grow it and retry).

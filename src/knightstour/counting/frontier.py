@@ -41,6 +41,7 @@ __all__ = [
 
 _KERNELS = "knightstour.counting._frontier_kernels"
 SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_NO_CHECK = -(1 << 40)  # the kernels' "no colour check" (a leaper that keeps its colour)
 DONE = 1
 #: The widest frontier a state key holds (digits of base 11 and a top digit in 64 bits).
 MAX_FRONTIER = 17
@@ -113,7 +114,7 @@ def _orientation(board: Board) -> tuple[np.ndarray, int]:
     """The sweep order (row by row, along the longer side) and its frontier length."""
     best: tuple[np.ndarray, int] | None = None
     for transpose in (False, True):
-        w, h = (board.height, board.width) if transpose else (board.width, board.height)
+        w = board.height if transpose else board.width
         pos = np.empty(board.area, dtype=np.int64)
         order = np.empty(board.area, dtype=np.int64)
         for sq in range(board.area):
@@ -144,7 +145,7 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
     if width > MAX_FRONTIER:
         raise InputLimitError(
             f"a {board.spec} board has a frontier of {width} squares; counting handles at most "
-            f"{MAX_FRONTIER} (boards up to 8 squares on the short side)"
+            f"{MAX_FRONTIER} (knight boards up to 8 squares on the short side)"
         )
     radix = 16 if width <= 15 else 3 + width // 2 + 1
     n = board.area
@@ -194,6 +195,10 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
                 signs[p, k] = sign_of[p - k]
     after = np.concatenate([np.cumsum(sign_of[::-1])[::-1][1:], [0]])
     rest = 2 * after.astype(np.int64)
+    colour = board.colour
+    changes = all(colour(a) != colour(b) for a in board.squares() for b in board.moves(a))
+    if not changes:  # a leaper that keeps its colour (or a wrapped board): no colour check
+        rest[:] = _NO_CHECK
     req = (cap_of == 1).astype(np.int64)
     spare = np.concatenate([np.cumsum(req[::-1])[::-1][1:], [0]]).astype(np.int64)
     return Sweep(
