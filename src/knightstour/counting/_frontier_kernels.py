@@ -26,8 +26,13 @@ from __future__ import annotations
 
 import numpy as np
 
+#: Functions the loader replaces by compiler intrinsics when it compiles (no-ops here).
+__intrinsics__ = ("prefetch",)
+
+#: How many new states wait for their table rows to arrive in the cache before they are added.
+BATCH = 16
+
 __kernels__ = (
-    "_other_end",
     "_finish",
     "split",
     "compact",
@@ -35,6 +40,7 @@ __kernels__ = (
     "hash_slot",
     "add_into",
     "insert",
+    "insert_at",
     "apply_edge",
     "leave",
     "all_done",
@@ -107,14 +113,22 @@ def add_into(dest, drow, src, srow, limbs):  # type: ignore[no-untyped-def]
     return carry != np.uint64(0)
 
 
+def prefetch(table, row):  # type: ignore[no-untyped-def]
+    """Ask for ``table[row]`` to be brought into the cache (compiled: an LLVM prefetch)."""
+
+
 def insert(table, used, key, src, srow, limbs):  # type: ignore[no-untyped-def]
     """Add ``src[srow]`` to ``key``'s counts in the open-addressing ``table``.
 
     A row of the table is the key then its count limbs (one cache line for both). Returns
     ``(new_used, overflowed)``; the caller keeps the table under 3/4 full.
     """
+    return insert_at(table, used, key, hash_slot(key, table.shape[0] - 1), src, srow, limbs)
+
+
+def insert_at(table, used, key, h, src, srow, limbs):  # type: ignore[no-untyped-def]
+    """:func:`insert` with the key's hash slot ``h`` already known."""
     mask = table.shape[0] - 1
-    h = hash_slot(key, mask)
     while True:
         k = table[h, 0]
         if k == key:
@@ -135,18 +149,10 @@ def insert(table, used, key, src, srow, limbs):  # type: ignore[no-untyped-def]
         h = (h + 1) & mask
 
 
-def _other_end(slots, width, k):  # type: ignore[no-untyped-def]
-    """The slot holding the same label as slot ``k`` (its piece's other end), or -1."""
-    v = slots[k]
-    for m in range(width + 1):
-        if m != k and slots[m] == v:
-            return m
-    return -1
-
-
-def apply_edge(slots, width, caps, u, v, fresh):  # type: ignore[no-untyped-def]
+def apply_edge(slots, mate, caps, u, v, fresh):  # type: ignore[no-untyped-def]
     """Put the move between slots ``u`` and ``v`` into the tour (both are not ``DONE``).
 
+    ``mate[k]``: for a labelled slot, the slot of its piece's other end (kept up to date here).
     ``caps[k]`` is 1 for a required tour end, else 2. ``fresh`` is an unused label.
     Returns OK, CYCLE (the move closes a cycle) or WHOLE (it joins two tour ends).
     """
@@ -158,13 +164,13 @@ def apply_edge(slots, width, caps, u, v, fresh):  # type: ignore[no-untyped-def]
     elif a == TERM:
         xu = -1
     else:
-        xu = _other_end(slots, width, u)
+        xu = mate[u]
     if b == EMPTY:
         xv = -2
     elif b == TERM:
         xv = -1
     else:
-        xv = _other_end(slots, width, v)
+        xv = mate[v]
     if xu == v:  # u and v are the two ends of one piece: a cycle
         slots[u] = DONE
         slots[v] = DONE
@@ -195,6 +201,8 @@ def apply_edge(slots, width, caps, u, v, fresh):  # type: ignore[no-untyped-def]
     else:
         slots[xu] = fresh
         slots[xv] = fresh
+        mate[xu] = xv
+        mate[xv] = xu
     return OK
 
 
@@ -206,7 +214,7 @@ def all_done(slots, width):  # type: ignore[no-untyped-def]
     return True
 
 
-def leave(slots, width, k, ends, free_ends):  # type: ignore[no-untyped-def]
+def leave(slots, mate, k, ends, free_ends):  # type: ignore[no-untyped-def]
     """Slot ``k``'s square has had its last move decided. Returns ``(outcome, ends)``.
 
     ``DONE`` stays; ``EMPTY`` is dead (a square no tour visits); a piece end becomes a free end
@@ -221,16 +229,15 @@ def leave(slots, width, k, ends, free_ends):  # type: ignore[no-untyped-def]
     if v == TERM:
         slots[k] = DONE
         return WHOLE, ends + 1
-    m = _other_end(slots, width, k)
     slots[k] = DONE
-    slots[m] = TERM
+    slots[mate[k]] = TERM
     return OK, ends + 1
 
 
-def _finish(slots, width, leaving, nleave, ends, free_ends, final):  # type: ignore[no-untyped-def]
+def _finish(slots, mate, width, leaving, nleave, ends, free_ends, final):  # type: ignore[no-untyped-def]
     """After the moves of the new square: the leaving squares; OK/DEAD/WHOLE and the ends."""
     for q in range(nleave):
-        outcome, ends = leave(slots, width, leaving[q], ends, free_ends)
+        outcome, ends = leave(slots, mate, leaving[q], ends, free_ends)
         if outcome == DEAD:
             return DEAD, ends
         if outcome == WHOLE:
@@ -242,7 +249,22 @@ def _finish(slots, width, leaving, nleave, ends, free_ends, final):  # type: ign
     return OK, ends
 
 
-def pack(slots, width, signs, caps, rest, spare, ends, powers, seen, label, stamp):  # type: ignore[no-untyped-def]
+def pack(
+    slots,
+    width,
+    signs,
+    caps,
+    remain,
+    ahead,
+    rest,
+    spare,
+    free_left,
+    ends,
+    powers,
+    seen,
+    label,
+    stamp,
+):  # type: ignore[no-untyped-def]
     """The key of ``slots[0..width-1]`` with ``ends``, or the sentinel when colours rule it out.
 
     One pass: labels renumbered in order of appearance (``seen[v] == stamp`` marks label v as
@@ -251,14 +273,20 @@ def pack(slots, width, signs, caps, rest, spare, ends, powers, seen, label, stam
     """
     d = rest if rest != _NO_CHECK else 0
     r = spare
+    need = 0  # squares with one move left: each must be a free tour end
+    open_slots = 0  # bit k: slot k can still take a move
     nxt = FIRST_LABEL
     key = np.uint64(ends) * powers[width]
     for k in range(width):
         v = slots[k]
+        if v != DONE:
+            open_slots |= 1 << k
         if v == EMPTY:
             d += 2 * signs[k]
             if caps[k] == 1:
                 r += 1
+            elif remain[k] < 2:
+                need += 1
             continue
         if v >= TERM:
             d += signs[k]
@@ -269,6 +297,19 @@ def pack(slots, width, signs, caps, rest, spare, ends, powers, seen, label, stam
                     nxt += 1
                 v = label[v]
         key += np.uint64(v) * powers[k]
+    # squares not swept yet with at most one move to a later square (ahead[j, 0]), not required
+    # ends: they need the frontier squares they have moves to (bit mask ahead[j, 1]) to be open
+    for j in range(ahead.shape[0]):
+        m = ahead[j, 1] & open_slots
+        if ahead[j, 0] == 0:
+            if m == 0:
+                return _SENTINEL
+            if m & (m - 1) == 0:
+                need += 1
+        elif m == 0:
+            need += 1
+    if need > free_left:
+        return _SENTINEL
     if d < 0:
         d = -d
     if rest != _NO_CHECK and (d > r or (r - d) % 2 != 0):
@@ -293,6 +334,8 @@ def expand(  # type: ignore[no-untyped-def]
     final,
     closed,
     signs,
+    remain,
+    ahead,
     rest,
     spare,
     powers,
@@ -306,12 +349,16 @@ def expand(  # type: ignore[no-untyped-def]
     k's square; ``leaving[:nleave]``: slots whose squares leave after this square; ``final``:
     every square of the board has been swept after this one; ``closed``: count cycles;
     ``signs``, ``rest``, ``spare``: the colour check of :func:`pack` (``spare`` without the
-    free ends used); ``powers[d]``: radix**d.
+    free ends used); ``remain[k]``: slot k's moves to squares not swept yet; ``powers[d]``:
+    radix**d.
     Whole tours are added to ``total`` (one row of limbs). Returns ``(used, status)``: status 0,
     1 when a count overflowed ``limbs`` limbs, 2 when the table filled up (grow it and retry).
     """
     slots = np.zeros(width + 1, dtype=np.int64)
     work = np.zeros(width + 1, dtype=np.int64)
+    mates = np.zeros(width + 1, dtype=np.int64)
+    mate = np.zeros(width + 1, dtype=np.int64)
+    first = np.zeros(radix + 2, dtype=np.int64)
     seen = np.zeros(radix + 2, dtype=np.int64)
     label = np.zeros(radix + 2, dtype=np.int64)
     avail = np.zeros(nback + 1, dtype=np.int64)
@@ -319,11 +366,27 @@ def expand(  # type: ignore[no-untyped-def]
     for q in range(nleave):
         leaves[leaving[q]] = True
     limit = (table.shape[0] * 3) // 4
+    mask = table.shape[0] - 1
     used = np.int64(0)
     stamp = np.int64(0)
+    # new states wait in a batch while their table rows are prefetched
+    bkey = np.zeros(BATCH, dtype=np.uint64)
+    bslot = np.zeros(BATCH, dtype=np.int64)
+    bsrc = np.zeros(BATCH, dtype=np.int64)
+    nb = 0
     for s in range(nkeys):
         ends = decode(keys[s], width, radix, slots)
         slots[0] = DONE if cap == 0 else EMPTY
+        stamp += 1
+        for k in range(1, width + 1):  # each label's two slots point at each other
+            v = slots[k]
+            if v > TERM:
+                if seen[v] == stamp:
+                    mates[k] = first[v]
+                    mates[first[v]] = k
+                else:
+                    seen[v] = stamp
+                    first[v] = k
         # a leaving square of the frontier that is untouched, or a piece end when no free tour
         # end is left, dies unless the new square moves to it: those moves are a must
         na = 0
@@ -353,18 +416,19 @@ def expand(  # type: ignore[no-untyped-def]
                     continue
                 for m in range(width + 1):
                     work[m] = slots[m]
+                    mate[m] = mates[m]
                 outcome = OK
                 if c1 >= 0:
-                    outcome = apply_edge(work, width, caps_window, 0, avail[c1], radix)
+                    outcome = apply_edge(work, mate, caps_window, 0, avail[c1], radix)
                     if c2 != c1:
                         if outcome != OK:
                             continue  # the first move already closed the tour
-                        outcome = apply_edge(work, width, caps_window, 0, avail[c2], radix + 1)
+                        outcome = apply_edge(work, mate, caps_window, 0, avail[c2], radix + 1)
                 if outcome == CYCLE and not closed:
                     continue
                 e2 = ends
                 if outcome == OK:
-                    outcome, e2 = _finish(work, width, leaving, nleave, e2, free_ends, final)
+                    outcome, e2 = _finish(work, mate, width, leaving, nleave, e2, free_ends, final)
                     if outcome == DEAD:
                         continue
                 elif not (final and all_done(work, width)):
@@ -379,8 +443,11 @@ def expand(  # type: ignore[no-untyped-def]
                     width,
                     signs,
                     caps_window,
+                    remain,
+                    ahead,
                     rest,
                     spare + free_ends - e2,
+                    free_ends - e2,
                     e2,
                     powers,
                     seen,
@@ -389,11 +456,28 @@ def expand(  # type: ignore[no-untyped-def]
                 )
                 if newkey == _SENTINEL:
                     continue
-                used, over = insert(table, used, newkey, counts, s, limbs)
-                if over:
-                    return used, 1
-                if used > limit:
-                    return used, 2
+                h = hash_slot(newkey, mask)
+                prefetch(table, h)
+                bkey[nb] = newkey
+                bslot[nb] = h
+                bsrc[nb] = s
+                nb += 1
+                if nb == BATCH:
+                    for j in range(nb):
+                        used, over = insert_at(
+                            table, used, bkey[j], bslot[j], counts, bsrc[j], limbs
+                        )
+                        if over:
+                            return used, 1
+                    nb = 0
+                    if used > limit:
+                        return used, 2
+    for j in range(nb):
+        used, over = insert_at(table, used, bkey[j], bslot[j], counts, bsrc[j], limbs)
+        if over:
+            return used, 1
+    if used > limit:
+        return used, 2
     return used, 0
 
 

@@ -73,6 +73,8 @@ class Sweep:
     nleave: np.ndarray
     last_real: int
     signs: np.ndarray
+    remain: np.ndarray
+    ahead: list[np.ndarray]
     rest: np.ndarray
     spare: np.ndarray
 
@@ -201,6 +203,26 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
         rest[:] = _NO_CHECK
     req = (cap_of == 1).astype(np.int64)
     spare = np.concatenate([np.cumsum(req[::-1])[::-1][1:], [0]]).astype(np.int64)
+    # moves from each frontier slot's square to squares not swept yet, after each position
+    remain = np.zeros((n, width + 1), dtype=np.int64)
+    for p in range(n):
+        for k in range(width + 1):
+            c = p - k
+            if c >= 0:
+                remain[p, k] = sum(1 for q in neighbours[c] if q > p)
+    # squares not swept yet with at most one move to a later square, not required ends: their
+    # moves to later squares and the bit mask of the frontier slots they have moves to
+    ahead: list[np.ndarray] = []
+    for p in range(n):
+        rows = []
+        for u in range(p + 1, min(n, p + width + 1)):
+            if cap_of[u] != 2:
+                continue
+            later = sum(1 for q in neighbours[u] if q > p)
+            mask = sum(1 << (p - q) for q in neighbours[u] if p - width < q <= p)
+            if later <= 1 and mask:
+                rows.append((later, mask))
+        ahead.append(np.array(rows, dtype=np.int64).reshape(len(rows), 2))
     return Sweep(
         board,
         tuple(terminals),
@@ -216,6 +238,8 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
         nleave,
         last_real,
         signs,
+        remain,
+        ahead,
         rest,
         spare,
     )
@@ -280,7 +304,8 @@ def expand_part(
                 keys, counts, nin, limbs, sweep.width, sweep.radix,
                 sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
                 sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
-                sweep.closed, sweep.signs[p], sweep.rest[p], sweep.spare[p], _powers(sweep),
+                sweep.closed, sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p], sweep.spare[p],
+                _powers(sweep),
                 table, total,
             )  # fmt: skip
             if status == 1:

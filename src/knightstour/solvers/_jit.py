@@ -35,6 +35,7 @@ MODULES: tuple[str, ...] = (
     "knightstour.solvers._divide_kernels",
     "knightstour.library._kernels",
     "knightstour.counting._frontier_kernels",
+    "knightstour.counting._enumerate_kernels",
 )
 
 _lock = threading.RLock()
@@ -124,6 +125,8 @@ def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
             other = load(home, compiled=True)
             if value.__name__ in other.names():
                 namespace[key] = getattr(other, value.__name__)
+    for name in getattr(mod, "__intrinsics__", ()):
+        namespace[name] = _intrinsic(name)
     functions: dict[str, Callable[..., Any]] = {}
     for name in names:
         fn = getattr(mod, name)
@@ -134,3 +137,36 @@ def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
         copy.__doc__ = fn.__doc__
         functions[name] = namespace[name] = njit(cache=True, nogil=True)(copy)
     return Kernels(mod.__name__, functions, True)
+
+
+def _intrinsic(name: str) -> Callable[..., Any]:
+    """A compiler intrinsic that a kernel module names in ``__intrinsics__`` (plain: a no-op).
+
+    ``prefetch(array, row)``: LLVM's prefetch of the row's first element, for reading and
+    writing, kept in every cache level, so that a hash table's row is on its way while the
+    kernel computes the next keys.
+    """
+    if name != "prefetch":
+        raise TypeError(f"no compiler intrinsic {name!r}")
+    from llvmlite import ir
+    from numba import types as nbtypes
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    @intrinsic  # type: ignore[misc]
+    def prefetch(typingctx: Any, array: Any, row: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            zero = context.get_constant(nbtypes.intp, 0)
+            where = [args[1]] + [zero] * (aryty.ndim - 1)
+            ptr = cgutils.get_item_pointer(context, builder, aryty, ary, where)
+            i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+            builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return nbtypes.void(array, row), codegen
+
+    return prefetch  # type: ignore[no-any-return]
