@@ -111,6 +111,13 @@ def _library() -> None:
         import_tours(fresh, io.StringIO(out.getvalue()), fmt="jsonl")
 
 
+def _counting() -> None:
+    from knightstour.counting import count
+
+    count("6x6", closed=True)  # the frontier sweep's kernels (compiled above 60 squares x slots)
+    count("5x5", method="enumerate")
+
+
 #: The steps of :func:`warm`, in order: (name, the calls it makes).
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("warnsdorff tie-breaks", _walks),
@@ -118,6 +125,7 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("exact search", _exact),
     ("divide and conquer", _divide),
     ("library generate and import", _library),
+    ("counting", _counting),
 )
 
 
@@ -128,6 +136,7 @@ SOLVER_STEPS: tuple[str, ...] = (
     "warnsdorff closed and to an end",
     "exact search",
     "divide and conquer",
+    "counting",
 )
 
 

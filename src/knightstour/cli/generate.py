@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from knightstour.cli._options import EXIT_OK, add_options, int_range, options_of
+from knightstour.cli._options import EXIT_OK, UsageError, add_options, int_range, options_of
 from knightstour.cli._output import err
 from knightstour.cli.progress import progress_bar
 
@@ -16,8 +16,12 @@ DESCRIPTION = (
     "Add N new tours of BOARD to the tour library, each distinct from every "
     "tour it holds up to the board's symmetries, reversal and (closed tours) the start "
     "square. Runs worker processes on every core; a run stopped at any point continues "
-    "when the same command is run again."
+    "when the same command is run again. With --all, store every tour of a small board "
+    "(one per class up to symmetry, walked exhaustively): boards with more than "
+    "10,000,000 tours, or whose tours cannot be counted in a few seconds, are refused."
 )
+#: The options that only random generation (``--count``) takes.
+COUNT_ONLY = ("seed", "workers", "method")
 
 
 def add(p: argparse.ArgumentParser) -> None:
@@ -25,13 +29,19 @@ def add(p: argparse.ArgumentParser) -> None:
     from knightstour.library.generate import GENERATE_METHODS
 
     add_options(p, "board")
-    p.add_argument(
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument(
         "--count",
         "-n",
         type=int_range(1, MAX_COUNT),
-        required=True,
         metavar="N",
         help="how many new tours to add",
+    )
+    how.add_argument(  # local to generate: no other command lists every tour
+        "--all",
+        action="store_true",
+        help="every tour of the board (from --start): a complete library (at most "
+        "10,000,000 tours)",
     )
     add_options(
         p,
@@ -61,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     """Generate, store and report; exit 3 when the run stopped short of N new tours."""
     from knightstour.library.generate import GenerateInterrupted, generate, max_workers
 
+    if args.all:
+        return _run_all(args)
     kind = "closed" if args.closed else "open"
     cores = max_workers()
     if args.workers is not None and args.workers > cores:
@@ -80,6 +92,35 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"added {r.added:,} new {args.board} {kind} tours in {r.seconds:.2f} s "
         f"({r.rate:,.0f} a second; {r.method}, seed {r.seed}{resumed}); "
+        f"{args.db} holds {r.library_count:,} of them"
+    )
+    return EXIT_OK
+
+
+def _run_all(args: argparse.Namespace) -> int:
+    """``generate --all``: every tour of the board, one per class, into the library."""
+    from knightstour.library.complete import generate_all
+    from knightstour.library.generate import GenerateInterrupted
+
+    given = ["--" + name for name in COUNT_ONLY if getattr(args, name) not in (None, "auto")]
+    if given:
+        raise UsageError(f"--all lists every tour: it takes no {', '.join(given)}")
+    kind = "closed" if args.closed else "open"
+    try:
+        with progress_bar(f"{args.board} {kind}, all", unit="parts", quiet=args.quiet) as bar:
+            r = generate_all(
+                args.board, closed=args.closed, start=args.start, db=args.db, progress=bar
+            )
+    except GenerateInterrupted as e:
+        err(f"stopped; {e.kept:,} tours kept")
+        return 130
+    except KeyboardInterrupt:
+        err("stopped; the tours stored so far are kept")
+        return 130
+    where = "" if r.start is None else f" from {r.start}"
+    print(
+        f"added {r.added:,} new {args.board} {kind} tours in {r.seconds:.2f} s (every tour"
+        f"{where}: {r.classes:,} up to symmetry, standing for all {r.count:,} directed ones); "
         f"{args.db} holds {r.library_count:,} of them"
     )
     return EXIT_OK

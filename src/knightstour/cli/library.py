@@ -14,6 +14,7 @@ imported 1 tours: 1 new, 0 already in t.db
 t.db: 1 tours
 <BLANKLINE>
 3x4 open: 1 tours (...)
+  8 of 16 tours known
   by start square:
   4 | . . .
   3 | . . .
@@ -24,6 +25,12 @@ t.db: 1 tours
   3 | . . .
   2 | . . .
   1 | . 1 .
+0
+>>> main(["generate", "3x4", "--all", "--db", "t.db"])
+added 2 new 3x4 open tours in ... s (every tour: 3 up to symmetry, standing for all 16 directed ones); t.db holds 3 of them
+0
+>>> main(["library", "stats", "--db", "t.db", "--format", "json"])
+{"db": "t.db", "tours": 3, "kinds": [{..., "completeness": {"complete": true, "represented": 16, "count": 16}}]}
 0
 >>> os.chdir(here)
 """
@@ -165,13 +172,31 @@ def _add_stats(a: Any) -> None:
 
 
 def _stats(lib: Any, args: argparse.Namespace) -> int:
+    from knightstour.library.complete import completeness_of
+
     stats = lib.stats(args.board)
+    done = [completeness_of(lib, s["board"], s["closed"]) for s in stats]
     if args.format == "json":
         total = sum(s["tours"] for s in stats)
-        print(json.dumps({"db": lib.path, "tours": total, "kinds": stats}))
+        kinds = [{**s, "completeness": c.to_dict()} for s, c in zip(stats, done, strict=True)]
+        print(json.dumps({"db": lib.path, "tours": total, "kinds": kinds}))
     else:
-        print("\n".join(notation.stats_lines(lib.path, stats)))
+        print("\n".join(_with_completeness(notation.stats_lines(lib.path, stats), stats, done)))
     return EXIT_OK
+
+
+def _with_completeness(lines: Any, stats: list[dict[str, Any]], done: list[Any]) -> Any:
+    """The lines of ``library stats``, each board's line followed by whether its collection is
+    complete (when the count is quick)."""
+    heads = {}
+    for s, c in zip(stats, done, strict=True):
+        kind = "closed" if s["closed"] else "open"
+        heads[f"{s['board']} {kind}: {s['tours']:,} tours ("] = c.text()
+    for line in lines:
+        yield line
+        for head, text in heads.items():
+            if text and line.startswith(head):
+                yield f"  {text}"
 
 
 # -- export and import ------------------------------------------------------------------------
@@ -286,7 +311,8 @@ ACTIONS = {
     "list": ("list the tours, their boards, squares, methods and seeds", _add_list, _list),
     "show": ("print one tour (and draw it)", _add_show, _show),
     "stats": (
-        "count the tours per board, open and closed, and per start and end square",
+        "count the tours per board, open and closed, and per start and end square, and say "
+        "whether a board's collection is complete",
         _add_stats,
         _stats,
     ),

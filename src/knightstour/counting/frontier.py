@@ -26,7 +26,7 @@ from typing import Protocol
 import numpy as np
 
 from knightstour.board import Board, available_memory
-from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
+from knightstour.errors import InputLimitError, InternalError, InvalidInputError, SearchFailedError
 from knightstour.progress import Progress
 from knightstour.solvers import _jit
 
@@ -542,3 +542,47 @@ def count_paths(
     if closed and terminals:
         raise InvalidInputError("a cycle count takes no required ends")
     return run(plan(board, terminals, closed), progress=progress, stats=stats, deadline=deadline)
+
+
+def trace(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) -> list[str]:
+    """The sweep of a small board, one line a square: its states and their counts, in words.
+
+    A state lists the frontier squares from the newest back: ``.`` untouched, ``-`` finished,
+    ``T`` a piece end whose other end is a tour end, and a letter for a piece end whose other
+    end is the square with the same letter; ``e=`` the free tour ends used. For teaching
+    (docs/counting.md); the sweep itself never decodes states.
+
+    >>> lines = trace(Board(3, 4))
+    >>> lines[4]
+    'b2: 2 states  [b2 . | a2 . c1 . b1 . a1 .] x1 e=0  [b2 . | a2 a c1 a b1 . a1 .] x1 e=0'
+    """
+    sweep = plan(board, terminals, closed)
+    if sweep.steps > 64:
+        raise InvalidInputError("a trace is for boards of up to 64 squares")
+    k = _jit.load(_KERNELS, compiled=False)
+    held = LocalShards(sweep, 1)
+    lines = []
+    slots = np.zeros(sweep.width + 1, dtype=np.int64)
+    names = "abcdefghijklmnopqrstuvwxyz"
+    with np.errstate(over="ignore"):
+        for p in range(sweep.steps):
+            status, _, _ = held.step(p, 4.0)
+            if status:
+                raise InternalError("a trace overflowed its counts")
+            shown = []
+            pairs = zip(held.keys[0].tolist(), held.counts[0][:, 0].tolist(), strict=True)
+            for key, c in sorted(pairs):
+                ends = k.decode(np.uint64(key), sweep.width, sweep.radix, slots)
+                cells = []
+                for d in range(sweep.width):
+                    if p - d < 0:
+                        break
+                    v = int(slots[d + 1])
+                    mark = ".-T"[v] if v < 3 else names[v - 3]
+                    cells.append(f"{board.square_name(int(sweep.order[p - d]))} {mark}")
+                    if d == 0:
+                        cells[-1] += " |"
+                shown.append(f"[{' '.join(cells)}] x{c} e={ends}")
+            square = board.square_name(int(sweep.order[p]))
+            lines.append(f"{square}: {len(shown)} states  " + "  ".join(shown))
+    return lines

@@ -1,0 +1,233 @@
+"""Exact counts: the published tables reproduced, the speed targets, peak states and memory.
+
+Each count runs in its own process (so its peak memory is its own), compiled kernels loaded
+first, on every core of this machine (``shards`` threads) unless a line says otherwise.
+
+Figures:
+
+- every published figure of the table (OEIS A070030, A175855, A175881, A193054, A165134,
+  A169696, A079137, A083386): the number, right or WRONG, seconds, peak states, peak memory;
+- the speed targets: 6x6 closed < 1 s, 6x6 directed open < 10 s, 3x100 closed < 5 s,
+  6x20 closed < 60 s, 7x7 directed open < 15 min in < 16 GiB;
+- a newcomer's first count: ``knightstour count 6x6 --closed`` in a fresh process;
+- the same sweep on a Dask ``LocalCluster`` of 2 worker processes against in-process;
+- 8x8: the states after each of the first squares of the sweep, closed and open, until a step
+  holds more than ``EIGHT_LIMIT`` states, and the growth per row (docs/counting.md extrapolates).
+
+    python benchmarks/bench_count.py            # all of it (7x7 open takes minutes)
+    python benchmarks/bench_count.py --quick    # without 7x8 closed and 7x7 open
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+#: (board, closed, start, directed, published number, source, target seconds or None)
+TABLE: list[tuple[str, bool, str | None, bool, int, str, float | None]] = [
+    ("3x10", True, None, False, 16, "A070030", None),
+    ("3x12", True, None, False, 176, "A070030", None),
+    ("3x14", True, None, False, 1536, "A070030", None),
+    ("3x16", True, None, False, 15424, "A070030", None),
+    ("5x6", True, None, False, 8, "A175855", None),
+    ("5x8", True, None, False, 44202, "A175855", None),
+    ("5x10", True, None, False, 13311268, "A175855", None),
+    ("6x6", True, None, False, 9862, "A175881", 1.0),
+    ("6x7", True, None, False, 1067638, "A175881", None),
+    ("6x8", True, None, False, 55488142, "A175881", None),
+    ("5x5", False, None, True, 1728, "A165134", None),
+    ("6x6", False, None, True, 6637920, "A165134", 10.0),
+    ("3x7", False, None, False, 52, "A169696", None),
+    ("3x8", False, None, False, 396, "A169696", None),
+    ("4x5", False, None, False, 82, "A079137", None),
+    ("4x6", False, None, False, 744, "A079137", None),
+    ("5x6", False, None, False, 18784, "A083386", None),
+    ("5x5", False, "a1", True, 304, "from a corner", None),
+    ("5x5", False, "c3", True, 64, "from the centre", None),
+    ("6x6", False, "a1", True, 524486, "from a corner", None),
+]
+HEAVY: list[tuple[str, bool, str | None, bool, int, str, float | None]] = [
+    ("7x8", True, None, False, 34524432316, "A193054", None),
+    ("7x7", False, None, True, 165575218320, "A165134", 900.0),
+]
+#: Speed targets without a published figure to check (the count is printed).
+SPEED: list[tuple[str, bool, float]] = [("3x100", True, 5.0), ("6x20", True, 60.0)]
+EIGHT_LIMIT = 30_000_000
+
+
+def one(board: str, closed: bool, start: str | None, directed: bool) -> dict[str, object]:
+    """Count in this process and report (run as a child: ``--one``)."""
+    import knightstour as kt
+    from knightstour.counting import count_request, frontier
+
+    kt.count("5x5")  # kernels loaded
+    req = count_request(board, closed=closed, start=start, directed=directed)
+    terminals = () if closed else tuple(x for x in (req.start,) if x is not None)
+    stats = frontier.SweepStats()
+    t0 = time.perf_counter()
+    base = frontier.count_paths(req.board, terminals, closed, stats=stats)
+    seconds = time.perf_counter() - t0
+    factor = 2 if directed and start is None else 1
+    return {
+        "count": base * factor,
+        "seconds": seconds,
+        "peak_states": stats.peak,
+        "limbs": stats.limbs,
+        "rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+    }
+
+
+def child(*args: str) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, __file__, *args], capture_output=True, text=True, check=False
+    )
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr else "failed")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def row(board: str, closed: bool, start: str | None, directed: bool) -> dict[str, object]:
+    return child("--one", board, str(int(closed)), start or "-", str(int(directed)))
+
+
+def kind(closed: bool, start: str | None, directed: bool) -> str:
+    what = "closed" if closed else "open"
+    how = "directed" if directed else "undirected"
+    return f"{how} {what}" + (f" from {start}" if start else "")
+
+
+def table(rows: list[tuple[str, bool, str | None, bool, int, str, float | None]]) -> int:
+    wrong = 0
+    for board, closed, start, directed, number, source, target in rows:
+        r = row(board, closed, start, directed)
+        ok = r["count"] == number
+        wrong += not ok
+        aim = ""
+        if target is not None:
+            aim = f"  target < {target:g} s: {'met' if r['seconds'] < target else 'MISSED'}"
+        print(
+            f"{board:>5} {kind(closed, start, directed):<24} {r['count']:>20,} "
+            f"{'right' if ok else 'WRONG'} ({source})  {r['seconds']:8.2f} s  "
+            f"peak {r['peak_states']:>11,} states  {r['rss_gib']:.2f} GiB{aim}",
+            flush=True,
+        )
+    return wrong
+
+
+def speed() -> None:
+    for board, closed, target in SPEED:
+        r = row(board, closed, None, False)
+        met = "met" if r["seconds"] < target else "MISSED"
+        print(
+            f"{board:>5} {kind(closed, None, False):<24} {r['count']:.4e} ({r['limbs']} limbs) "
+            f"{r['seconds']:8.2f} s  peak {r['peak_states']:,} states  {r['rss_gib']:.2f} GiB  "
+            f"target < {target:g} s: {met}",
+            flush=True,
+        )
+
+
+def first_command() -> None:
+    env = dict(os.environ)
+    t0 = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-m", "knightstour", "count", "6x6", "--closed"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    seconds = time.perf_counter() - t0
+    first = out.stdout.splitlines()[0] if out.stdout else out.stderr.strip()
+    print(f"first command: knightstour count 6x6 --closed -> {first} in {seconds:.2f} s")
+
+
+def dask(board: str, closed: bool, directed: bool) -> None:
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        print("dask: not installed (pip install 'knightstour[cluster]')")
+        return
+    import knightstour as kt
+
+    kt.count("5x5")
+    t0 = time.perf_counter()
+    here = kt.count(board, closed=closed, directed=directed)
+    t_here = time.perf_counter() - t0
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        kt.count("5x5", scheduler=cluster.scheduler_address)  # workers load their kernels
+        t0 = time.perf_counter()
+        there = kt.count(
+            board, closed=closed, directed=directed, scheduler=cluster.scheduler_address
+        )
+        t_there = time.perf_counter() - t0
+    print(
+        f"dask: {board} {kind(closed, None, directed)} on 2 worker processes {there:,} in "
+        f"{t_there:.2f} s; in-process (2 threads) {here:,} in {t_here:.2f} s: "
+        f"{'same' if here == there else 'DIFFERENT'}, ratio {t_there / t_here:.2f}"
+    )
+
+
+def _first_states(sweep: object) -> list[int]:
+    """States after each square until a square holds more than EIGHT_LIMIT of them."""
+    from knightstour.counting import frontier
+
+    states: list[int] = []
+
+    def hook(p: int, used: int) -> None:
+        states.append(used)
+        if used > EIGHT_LIMIT:
+            raise StopIteration
+
+    with contextlib.suppress(StopIteration):
+        frontier.run(sweep, step_hook=hook)  # type: ignore[arg-type]
+    return states
+
+
+def eight() -> None:
+    from knightstour.board import Board
+    from knightstour.counting import frontier
+
+    for closed in (True, False):
+        sweep = frontier.plan(Board(8, 8), (), closed)
+        t0 = time.perf_counter()
+        states = _first_states(sweep)
+        seconds = time.perf_counter() - t0
+        rows = [max(states[r * 8 : (r + 1) * 8], default=0) for r in range(len(states) // 8)]
+        growth = [round(b / a, 1) for a, b in itertools.pairwise(rows) if a]
+        print(
+            f"8x8 {'closed' if closed else 'open'}: frontier {sweep.width} squares; states after "
+            f"squares 1..{len(states)}: {states}; most per row {rows}, growth per row {growth}; "
+            f"{seconds:.1f} s",
+            flush=True,
+        )
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--one":
+        board, closed, start, directed = sys.argv[2:6]
+        r = one(board, closed == "1", None if start == "-" else start, directed == "1")
+        print(json.dumps(r))
+        return 0
+    quick = "--quick" in sys.argv
+    print(f"machine: {os.cpu_count()} cores; each count on every core, in its own process")
+    wrong = table(TABLE)
+    speed()
+    first_command()
+    dask("6x7", True, False)
+    if not quick:
+        wrong += table(HEAVY)
+        eight()
+    print(f"published figures reproduced: {'all' if not wrong else f'{wrong} WRONG'}")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
