@@ -27,6 +27,7 @@ from knightstour.counting.frontier import (
     Part,
     Sweep,
     SweepStats,
+    _to_int,
     expand_part,
     merge_parts,
     run,
@@ -103,7 +104,7 @@ class DaskShards:
             for h, w in zip(self.held, self.workers, strict=True)
         ]
 
-    def step(self, p: int, growth: float) -> tuple[int, np.ndarray, int]:
+    def step(self, p: int, growth: float) -> tuple[int, int, int]:
         """Take every shard through square ``p`` on its worker, then exchange the parts."""
         c, n, ws = self.client, self.shards, self.workers
         parts = [
@@ -112,7 +113,7 @@ class DaskShards:
         ]
         done = c.gather([c.submit(_status, x, workers=[w]) for x, w in zip(parts, ws, strict=True)])
         if any(status for status, _, _ in done):
-            return 1, done[0][1], 0
+            return 1, 0, 0
         merged = []
         for q, w in enumerate(ws):
             pieces = [c.submit(_pick, x, q, workers=[pw]) for x, pw in zip(parts, ws, strict=True)]
@@ -121,14 +122,10 @@ class DaskShards:
             [c.submit(_merged_status, m, workers=[w]) for m, w in zip(merged, ws, strict=True)]
         )
         if any(status for status, _ in meta):
-            return 1, done[0][1], 0
+            return 1, 0, 0
         self.held = [c.submit(_shard, m, workers=[w]) for m, w in zip(merged, ws, strict=True)]
         self._sizes = [size for _, size in meta]
-        from knightstour.counting.frontier import _add
-
-        total = done[0][1]
-        for _, t, _ in done[1:]:
-            total = _add(total, t)
+        total = sum(_to_int(t[0]) for _, t, _ in done)
         return 0, total, max(b for _, _, b in done)
 
     def close(self) -> None:

@@ -17,6 +17,7 @@ reach it, and the sweep never lists tours one by one. The kernels are in
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -34,7 +35,7 @@ __all__ = [
     "Sweep",
     "SweepStats",
     "count_paths",
-    "estimate_bytes",
+    "estimate_states",
     "plan",
     "run",
 ]
@@ -45,8 +46,9 @@ _NO_CHECK = -(1 << 40)  # the kernels' "no colour check" (a leaper that keeps it
 DONE = 1
 #: The widest frontier a state key holds (digits of base 11 and a top digit in 64 bits).
 MAX_FRONTIER = 17
-#: Bytes a state costs at the peak of a step (key, one count limb, the table's slack, the copy).
-BYTES_PER_STATE = 64
+#: Bytes a state costs at the peak of a step (key and one count limb, twice: the states of the
+#: square before and after, with the tables' slack).
+BYTES_PER_STATE = 48
 
 
 @dataclass(frozen=True)
@@ -245,20 +247,33 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
     )
 
 
-def estimate_bytes(sweep: Sweep) -> int:
-    """A rough peak memory of the sweep, from the frontier length (for refusing up front).
+def estimate_states(sweep: Sweep) -> int | None:
+    """About how many states a knight board at least 8 squares wide on both sides would hold at
+    once, or None (narrower boards are counted, and checked square by square as they go).
 
-    The number of states grows about 3.2x per square of frontier on knight boards (measured by
-    ``benchmarks/bench_count.py``); this is the bound the request is checked against.
+    Extrapolated from the peaks measured on the square-ish boards 6 and 7 wide
+    (``benchmarks/bench_count.py`` prints them): each square of width multiplies the peak by
+    the ratio of the two. Used to refuse a count up front that could not fit.
+
+    >>> estimate_states(plan(Board(8, 8), (), True)) > 10**8
+    True
+    >>> estimate_states(plan(Board(7, 7), (), False)) is None
+    True
     """
-    states = _PEAK_STATES.get((sweep.width, sweep.closed))
-    if states is None:
-        states = int(40 * 3.2**sweep.width)
-    return states * BYTES_PER_STATE
+    b = sweep.board
+    if not b.is_plain_knight or b.holes or min(b.width, b.height) < 8:
+        return None
+    kind = "closed" if sweep.closed else "open"
+    six, seven = _MEASURED_PEAKS[kind]
+    return int(seven * (seven / six) ** (min(b.width, b.height) - 7))
 
 
-#: Peak states measured on knight boards of frontier length B (closed, open): long boards.
-_PEAK_STATES: dict[tuple[int, bool], int] = {}
+#: Peak states measured (benchmarks/bench_count.py) on the boards 6 and 7 wide nearest to square
+#: (closed: 6x7 and 7x8; open: 6x6 and 7x7, no end given).
+_MEASURED_PEAKS: dict[str, tuple[int, int]] = {
+    "closed": (237_049, 10_000_000),
+    "open": (1_624_092, 200_000_000),
+}
 
 
 def _kernels(sweep: Sweep) -> _jit.Kernels:
@@ -326,9 +341,9 @@ def expand_part(
         k.split(out_keys, out_counts, used, shards, split_keys, split_counts, offsets)
         del out_keys, out_counts
         parts = [(int(offsets[q]), int(offsets[q + 1])) for q in range(shards)]
-        return Part(
-            [split_keys[a:b] for a, b in parts],
-            [split_counts[a:b] for a, b in parts],
+        return Part(  # copies, so that each part's memory goes when it has been merged
+            [split_keys[a:b].copy() for a, b in parts],
+            [split_counts[a:b].copy() for a, b in parts],
             total,
             0,
             table_bytes,
@@ -367,60 +382,92 @@ class Shards(Protocol):
 
     def states(self) -> list[int]: ...
     def widen(self) -> None: ...
-    def step(self, p: int, growth: float) -> tuple[int, np.ndarray, int]: ...
+    def step(self, p: int, growth: float) -> tuple[int, int, int]: ...
     def close(self) -> None: ...
 
 
 class LocalShards:
-    """The sweep's states in this process, in ``shards`` parts worked on by as many threads."""
+    """The sweep's states in this process: ``pieces`` parts by hash, worked on by ``threads``.
 
-    def __init__(self, sweep: Sweep, shards: int, weight: int = 1) -> None:
-        self.sweep, self.shards = sweep, shards
+    With more pieces than threads, a step holds little more than the states themselves: each
+    piece's states are dropped as soon as it has been swept, and each piece's table is a fraction
+    of the whole. A count that outgrows its limbs widens the piece that met it and the parts
+    already made, and goes on: no square is swept twice.
+    """
+
+    def __init__(self, sweep: Sweep, threads: int, weight: int = 1) -> None:
+        self.sweep, self.threads = sweep, threads
+        self.pieces = 4 * threads
         first = np.array([sweep.initial_key()], dtype=np.uint64)
         start = _from_int(weight, max(1, (weight.bit_length() + 63) // 64))
-        self.keys = [first] + [first[:0]] * (shards - 1)
-        self.counts = [start] + [np.zeros((0, start.shape[1]), dtype=np.uint64)] * (shards - 1)
+        self.limbs = int(start.shape[1])
+        self.keys: list[np.ndarray] = [first] + [first[:0]] * (self.pieces - 1)
+        self.counts: list[np.ndarray] = [start] + [np.zeros((0, self.limbs), dtype=np.uint64)] * (
+            self.pieces - 1
+        )
+        self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
-        if shards > 1:
-            self._pool = ThreadPoolExecutor(shards, thread_name_prefix="knightstour-count")
+        if threads > 1:
+            self._pool = ThreadPoolExecutor(threads, thread_name_prefix="knightstour-count")
 
-    def _map(self, fn: Callable[..., object], *args: list[object]) -> list[object]:
-        if self._pool is None or sum(x.shape[0] for x in self.keys) < _PARALLEL_FROM:
-            return [fn(*a) for a in zip(*args, strict=True)]
-        return list(self._pool.map(fn, *args))
+    def _map(self, fn: Callable[[int], object], n: int) -> list[object]:
+        if self._pool is None or sum(self.states()) < _PARALLEL_FROM:
+            return [fn(i) for i in range(n)]
+        return list(self._pool.map(fn, range(n)))
 
     def states(self) -> list[int]:
-        """The number of states in each shard."""
+        """The number of states in each piece."""
         return [int(x.shape[0]) for x in self.keys]
 
     def widen(self) -> None:
         """Give every count one more 64-bit limb."""
-        self.counts = [
-            np.hstack([c, np.zeros((c.shape[0], 1), dtype=np.uint64)]) for c in self.counts
-        ]
+        self.limbs += 1
+        self.counts = [_wide(c, self.limbs) for c in self.counts]
 
-    def step(self, p: int, growth: float) -> tuple[int, np.ndarray, int]:
-        """Take every shard through square ``p``: ``(status, whole tours, table bytes)``."""
-        sweep, n = self.sweep, self.shards
-        parts = self._map(
-            lambda keys, counts: expand_part(sweep, p, keys, counts, n, growth),
-            self.keys, self.counts,
-        )  # fmt: skip
-        done = [x for x in parts if isinstance(x, Part)]
-        if any(x.status for x in done):
-            return 1, done[0].total, 0
-        merged = self._map(
-            lambda q: merge_parts(sweep, [x.keys[q] for x in done], [x.counts[q] for x in done]),
-            list(range(n)),
-        )
-        if any(m[2] for m in merged):  # type: ignore[index]
-            return 1, done[0].total, 0
+    def _widest(self, limbs: int) -> int:
+        with self._lock:
+            self.limbs = max(self.limbs, limbs)
+            return self.limbs
+
+    def step(self, p: int, growth: float) -> tuple[int, int, int]:
+        """Take every piece through square ``p``: ``(0, whole tours, table bytes)``."""
+        sweep, n = self.sweep, self.pieces
+        made: list[Part | None] = [None] * n
+
+        def expand(i: int) -> None:
+            while True:
+                counts = _wide(self.counts[i], self.limbs)
+                part = expand_part(sweep, p, self.keys[i], counts, n, growth)
+                if part.status == 0:
+                    break
+                self.counts[i] = _wide(counts, self._widest(counts.shape[1] + 1))
+            self.keys[i] = self.keys[i][:0]  # swept: let its memory go
+            self.counts[i] = self.counts[i][:0]
+            made[i] = part
+
+        self._map(expand, n)
+        parts = [x for x in made if x is not None]
+        total = sum(_to_int(x.total[0]) for x in parts)
+        table_bytes = max(x.table_bytes for x in parts)
+
+        def merge(q: int) -> tuple[np.ndarray, np.ndarray]:
+            while True:
+                limbs = self.limbs
+                keys = [x.keys[q] for x in parts]
+                counts = [_wide(x.counts[q], limbs) for x in parts]
+                out_keys, out_counts, status = merge_parts(sweep, keys, counts)
+                if status == 0:
+                    break
+                self._widest(limbs + 1)
+            for x in parts:  # merged: let the parts go
+                x.keys[q] = x.keys[q][:0]
+                x.counts[q] = x.counts[q][:0]
+            return out_keys, out_counts
+
+        merged = self._map(merge, n)
         self.keys = [m[0] for m in merged]  # type: ignore[index]
-        self.counts = [m[1] for m in merged]  # type: ignore[index]
-        total = done[0].total.copy()
-        for x in done[1:]:
-            total = _add(total, x.total)
-        return 0, total, max(x.table_bytes for x in done)
+        self.counts = [_wide(m[1], self.limbs) for m in merged]  # type: ignore[index]
+        return 0, total, table_bytes
 
     def close(self) -> None:
         """Stop the threads."""
@@ -428,14 +475,16 @@ class LocalShards:
             self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _wide(counts: np.ndarray, limbs: int) -> np.ndarray:
+    """``counts`` with ``limbs`` limbs a row (zeros added on top)."""
+    if counts.shape[1] >= limbs:
+        return counts
+    extra = np.zeros((counts.shape[0], limbs - counts.shape[1]), dtype=np.uint64)
+    return np.hstack([counts, extra])
+
+
 #: Below this many states a step runs on one thread (threads cost more than they save).
 _PARALLEL_FROM = 20_000
-
-
-def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Exact sum of two rows of limbs, as one wider row when it carries out."""
-    value = _to_int(a[0]) + _to_int(b[0])
-    return _from_int(value, max(a.shape[1], b.shape[1], (value.bit_length() + 63) // 64))
 
 
 def _from_int(value: int, limbs: int) -> np.ndarray:
@@ -472,6 +521,14 @@ def run(
     """
     stats = stats if stats is not None else SweepStats()
     budget = memory_limit if memory_limit is not None else int(available_memory() * 0.8)
+    expected = estimate_states(sweep)
+    if expected is not None and expected * BYTES_PER_STATE > budget:
+        kind = "closed" if sweep.closed else "open"
+        raise InputLimitError(
+            f"counting {kind} tours on {sweep.board.spec} would hold about {expected:.1e} states "
+            f"at once, about {_gib(expected * BYTES_PER_STATE)} of memory; {_gib(budget)} is "
+            "available (docs/counting.md: what it would take)"
+        )
     held = states if states is not None else LocalShards(sweep, shards or default_shards(), weight)
     t0 = time.perf_counter()
     total = 0
@@ -498,7 +555,8 @@ def run(
                 stats.retries += 1
                 limbs += 1  # a count outgrew its limbs: widen every count, run again
                 held.widen()
-            total += _to_int(whole[0])
+            limbs = max(limbs, getattr(held, "limbs", limbs))
+            total += whole
             used = sum(held.states())
             stats.table_bytes = max(stats.table_bytes, table_bytes)
             growth = max(1.0, used / max(nin, 1)) * 1.25
@@ -570,7 +628,11 @@ def trace(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) -
             if status:
                 raise InternalError("a trace overflowed its counts")
             shown = []
-            pairs = zip(held.keys[0].tolist(), held.counts[0][:, 0].tolist(), strict=True)
+            pairs = zip(
+                np.concatenate(held.keys).tolist(),
+                np.concatenate(held.counts)[:, 0].tolist(),
+                strict=True,
+            )
             for key, c in sorted(pairs):
                 ends = k.decode(np.uint64(key), sweep.width, sweep.radix, slots)
                 cells = []
