@@ -7,6 +7,8 @@ undirected. The larger figures of the tables are reproduced by ``benchmarks/benc
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -204,3 +206,31 @@ def test_an_unreachable_scheduler_is_bad_input(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(InvalidInputError, match="cannot reach the Dask scheduler"):
         kt.count("5x5", scheduler="tcp://127.0.0.1:9")
+
+
+def test_a_stopped_count_goes_on_from_its_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(frontier, "CHECKPOINT_SECONDS", 0.0)  # save after every square
+    saved = str(tmp_path / "sweep.npz")
+    seen: list[int] = []
+
+    def stop_at_20(done: int, total: int) -> None:
+        seen.append(done)
+        if done == 20:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        kt.count("5x8", closed=True, checkpoint=saved, progress=stop_at_20)
+    assert Path(saved).exists()
+    seen.clear()
+    again = kt.count("5x8", closed=True, checkpoint=saved, progress=lambda d, t: seen.append(d))
+    assert again == 2 * 44202
+    assert seen[0] == 21 and not Path(saved).exists()  # went on from square 20, then tidied up
+    # another count's checkpoint is refused, not mixed in
+    with pytest.raises(KeyboardInterrupt):
+        kt.count("5x8", closed=True, checkpoint=saved, progress=stop_at_20)
+    with pytest.raises(InvalidInputError, match="checkpoint of another count"):
+        kt.count("6x6", closed=True, checkpoint=saved)
+    with pytest.raises(InvalidInputError, match="in this process only"):
+        kt.count("5x5", method="enumerate", checkpoint=saved)

@@ -328,3 +328,29 @@ def test_help_states_the_conventions(capsys: pytest.CaptureFixture[str]) -> None
     for option in ("--closed", "--start", "--end", "--undirected", "--method", "--table", "--db"):
         assert option in out
     assert "--scheduler" in out and "--time-limit" in out
+
+
+def test_a_checkpoint_file_is_used_and_tidied_up(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from knightstour.counting import frontier
+
+    monkeypatch.setattr(frontier, "CHECKPOINT_SECONDS", 0.0)
+    saved = tmp_path / "sweep.npz"
+    calls = {"n": 0}
+    real = frontier.LocalShards.step
+
+    def interrupted(self: frontier.LocalShards, p: int, growth: float) -> tuple[int, int, int]:
+        calls["n"] += 1
+        if calls["n"] == 25:
+            raise KeyboardInterrupt
+        return real(self, p, growth)
+
+    monkeypatch.setattr(frontier.LocalShards, "step", interrupted)
+    code, out, err = run(capsys, "5x8", "--closed", "--checkpoint", str(saved))
+    assert code == 130 and saved.exists()
+    assert f"the sweep so far is in {saved}: run the same command to go on" in err
+    code, out, err = run(capsys, "5x8", "--closed", "--checkpoint", str(saved))
+    assert code == 0 and out.splitlines()[0] == "88404" and not saved.exists()
+    code, out, err = run(capsys, "--table", "--checkpoint", str(saved))
+    assert code == 2 and "--checkpoint" in err

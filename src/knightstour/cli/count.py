@@ -57,6 +57,7 @@ _NOT_WITH_TABLE = (
     ("end", "--end"),
     ("time_limit", "--time-limit"),
     ("scheduler", "--scheduler"),
+    ("checkpoint", "--checkpoint"),
 )
 
 
@@ -139,6 +140,12 @@ def add(p: argparse.ArgumentParser) -> None:
         format={"choices": ("text", "json")},
     )
     p.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="save the sweep to FILE every minute; after Ctrl-C, a crash or the time limit, "
+        "the same command goes on from it (removed when the count is done)",
+    )
+    p.add_argument(
         "--table",
         action="store_true",
         help="print the counts the library remembers (of BOARD if given) instead of counting",
@@ -178,7 +185,10 @@ def run(args: argparse.Namespace) -> int:
             err(str(e).splitlines()[0])
         return EXIT_GAVE_UP
     except KeyboardInterrupt:
-        err("stopped; nothing was counted" + ("" if db is None else f" or stored in {db}"))
+        if args.checkpoint is not None and os.path.exists(args.checkpoint):
+            err(f"stopped; the sweep so far is in {args.checkpoint}: run the same command to go on")
+        else:
+            err("stopped; nothing was counted" + ("" if db is None else f" or stored in {db}"))
         return 130
     seconds = time.perf_counter() - t0
     stored = db is not None and _remember(db, request, number, used, seconds, known)
@@ -196,10 +206,16 @@ def _compute(args: argparse.Namespace, request: CountRequest) -> int:
     label = f"{request.board.spec} {request.kind}"
     with progress_bar(label, unit="sq", quiet=args.quiet) as bar:
         if args.scheduler is None:
-            return count_for(request, progress=bar, time_limit=args.time_limit)
+            return count_for(
+                request, progress=bar, time_limit=args.time_limit, checkpoint=args.checkpoint
+            )
         try:
             return count_for(
-                request, progress=bar, scheduler=args.scheduler, time_limit=args.time_limit
+                request,
+                progress=bar,
+                scheduler=args.scheduler,
+                time_limit=args.time_limit,
+                checkpoint=args.checkpoint,
             )
         except ImportError as e:
             raise InvalidInputError(

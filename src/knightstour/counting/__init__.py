@@ -184,6 +184,7 @@ def count(
     progress: Progress | None = None,
     scheduler: str | None = None,
     time_limit: float | None = None,
+    checkpoint: str | None = None,
 ) -> int:
     """The exact number of knight's tours on ``board`` (a Python int): see the module's conventions.
 
@@ -191,6 +192,8 @@ def count(
     ``enumerate`` (exhaustive, small boards only). ``scheduler``: the address of a Dask scheduler
     to spread the frontier sweep over (``frontier`` only; None: in this process).
     ``time_limit``: seconds to give up after (:class:`~knightstour.errors.SearchFailedError`).
+    ``checkpoint``: a file the frontier sweep saves its states to every minute; counting again
+    with the same file goes on from there (after Ctrl-C, a crash or the time limit).
     A count that would not fit in memory is refused before it starts
     (:class:`~knightstour.errors.InputLimitError`).
 
@@ -202,7 +205,13 @@ def count(
     request = count_request(
         board, closed=closed, start=start, end=end, directed=directed, method=method
     )
-    return count_for(request, progress=progress, scheduler=scheduler, time_limit=time_limit)
+    return count_for(
+        request,
+        progress=progress,
+        scheduler=scheduler,
+        time_limit=time_limit,
+        checkpoint=checkpoint,
+    )
 
 
 def count_for(
@@ -211,6 +220,7 @@ def count_for(
     progress: Progress | None = None,
     scheduler: str | None = None,
     time_limit: float | None = None,
+    checkpoint: str | None = None,
 ) -> int:
     """:func:`count` for a checked request."""
     if scheduler is not None and request.method == "enumerate":
@@ -222,7 +232,9 @@ def count_for(
             f"time limit must be a positive number of seconds, got {time_limit!r}"
         )
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    base = _base_count(request, progress, scheduler, deadline)
+    if checkpoint is not None and (scheduler is not None or request.method == "enumerate"):
+        raise InvalidInputError("a checkpoint is kept by the frontier sweep in this process only")
+    base = _base_count(request, progress, scheduler, deadline, checkpoint)
     return base * _factor(request)
 
 
@@ -242,6 +254,7 @@ def _base_count(
     progress: Progress | None,
     scheduler: str | None,
     deadline: float | None,
+    checkpoint: str | None = None,
 ) -> int:
     """Undirected: cycles (closed), paths with the given ends (open, or closed with both ends)."""
     b, s, e = request.board, request.start, request.end
@@ -269,4 +282,6 @@ def _base_count(
 
         sweep = plan(b, terminals, closed)
         return run_on_cluster(sweep, scheduler, progress=progress, deadline=deadline)
-    return frontier_count(b, terminals, closed, progress=progress, deadline=deadline)
+    return frontier_count(
+        b, terminals, closed, progress=progress, deadline=deadline, checkpoint=checkpoint
+    )

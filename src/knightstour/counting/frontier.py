@@ -469,6 +469,18 @@ class LocalShards:
         self.counts = [_wide(m[1], self.limbs) for m in merged]  # type: ignore[index]
         return 0, total, table_bytes
 
+    def restore(self, keys: np.ndarray, counts: np.ndarray) -> None:
+        """Hold ``keys`` and ``counts`` (a checkpoint's states), split into the pieces."""
+        k = _kernels(self.sweep)
+        n = keys.shape[0]
+        out_keys = np.empty_like(keys)
+        out_counts = np.empty_like(counts)
+        offsets = np.zeros(self.pieces + 1, dtype=np.int64)
+        k.split(keys, counts, n, self.pieces, out_keys, out_counts, offsets)
+        self.limbs = int(counts.shape[1])
+        self.keys = [out_keys[offsets[q] : offsets[q + 1]].copy() for q in range(self.pieces)]
+        self.counts = [out_counts[offsets[q] : offsets[q + 1]].copy() for q in range(self.pieces)]
+
     def close(self) -> None:
         """Stop the threads."""
         if self._pool is not None:
@@ -510,6 +522,7 @@ def run(
     shards: int | None = None,
     states: Shards | None = None,
     weight: int = 1,
+    checkpoint: str | None = None,
 ) -> int:
     """Sweep the board and return the number of tours (paths with the sweep's ends, or cycles).
 
@@ -517,7 +530,9 @@ def run(
     (:class:`~knightstour.errors.SearchFailedError`). ``shards``: threads (default: one a core);
     ``states``: where the states live (a Dask cluster's workers, :mod:`.distributed`).
     ``weight``: what each tour counts for (1; tests use a large one to make counts outgrow a
-    64-bit limb mid-sweep).
+    64-bit limb mid-sweep). ``checkpoint``: a file that the states are saved to now and then
+    (in this process only); a sweep that finds its own checkpoint there goes on from it, and
+    removes it when done.
     """
     stats = stats if stats is not None else SweepStats()
     budget = memory_limit if memory_limit is not None else int(available_memory() * 0.8)
@@ -535,8 +550,19 @@ def run(
     growth = 4.0
     n = sweep.steps
     limbs = 1
+    first = 0
+    if checkpoint is not None:
+        if not isinstance(held, LocalShards) or weight != 1:
+            raise InvalidInputError("a checkpoint is kept by a count in this process only")
+        saved = _load_checkpoint(checkpoint, sweep)
+        if saved is not None:
+            first, total, keys, counts = saved
+            held.restore(keys, counts)
+            limbs = held.limbs
+            stats.states.extend([0] * first)
+    last_save = time.monotonic()
     try:
-        for p in range(n):
+        for p in range(first, n):
             if deadline is not None and time.monotonic() > deadline:
                 raise SearchFailedError(
                     f"counting on {sweep.board.spec} stopped at the time limit, square {p} of {n}"
@@ -561,6 +587,10 @@ def run(
             stats.table_bytes = max(stats.table_bytes, table_bytes)
             growth = max(1.0, used / max(nin, 1)) * 1.25
             stats.states.append(used)
+            due = time.monotonic() - last_save >= CHECKPOINT_SECONDS
+            if checkpoint is not None and p + 1 < n and due:
+                _save_checkpoint(checkpoint, sweep, p + 1, total, held)  # type: ignore[arg-type]
+                last_save = time.monotonic()
             if progress is not None:
                 progress(p + 1, n)
             if step_hook is not None:
@@ -572,7 +602,56 @@ def run(
         raise AssertionError(f"{sum(held.states())} states left after the last square")
     stats.limbs = limbs
     stats.seconds = time.perf_counter() - t0
+    if checkpoint is not None and os.path.exists(checkpoint):
+        os.remove(checkpoint)
     return total
+
+
+#: Seconds of sweeping between two saves of a checkpoint.
+CHECKPOINT_SECONDS = 60.0
+
+
+def _identity(sweep: Sweep) -> str:
+    b = sweep.board
+    return f"{b.spec}|{b.leaper}|{sorted(b.holes)}|{sweep.terminals}|{sweep.closed}"
+
+
+def _save_checkpoint(path: str, sweep: Sweep, done: int, total: int, held: LocalShards) -> None:
+    """Write the states after ``done`` squares to ``path`` (whole, or not at all)."""
+    tmp = f"{path}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            np.savez(
+                f,
+                identity=np.array(_identity(sweep)),
+                done=np.array(done),
+                total=np.array(str(total)),
+                keys=np.concatenate(held.keys),
+                counts=np.concatenate([_wide(c, held.limbs) for c in held.counts]),
+            )
+        os.replace(tmp, path)
+    except OSError as e:
+        raise InvalidInputError(f"cannot write the checkpoint {path}: {e.strerror or e}") from None
+
+
+def _load_checkpoint(path: str, sweep: Sweep) -> tuple[int, int, np.ndarray, np.ndarray] | None:
+    """The checkpoint at ``path`` if it is this sweep's: squares done, tours so far, states."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["identity"]) != _identity(sweep):
+                raise InvalidInputError(
+                    f"{path} is the checkpoint of another count: remove it or choose another file"
+                )
+            return (
+                int(data["done"]),
+                int(str(data["total"])),
+                data["keys"].astype(np.uint64),
+                data["counts"].astype(np.uint64),
+            )
+    except (OSError, ValueError, KeyError) as e:
+        raise InvalidInputError(f"{path} is not a counting checkpoint: {e}") from None
 
 
 def _table_size(states: int) -> int:
@@ -595,11 +674,13 @@ def count_paths(
     progress: Progress | None = None,
     stats: SweepStats | None = None,
     deadline: float | None = None,
+    checkpoint: str | None = None,
 ) -> int:
     """Undirected cycles (``closed``), or paths whose ends include ``terminals``, on ``board``."""
     if closed and terminals:
         raise InvalidInputError("a cycle count takes no required ends")
-    return run(plan(board, terminals, closed), progress=progress, stats=stats, deadline=deadline)
+    sweep = plan(board, terminals, closed)
+    return run(sweep, progress=progress, stats=stats, deadline=deadline, checkpoint=checkpoint)
 
 
 def trace(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) -> list[str]:
