@@ -379,8 +379,9 @@ def test_the_api_docs_work_offline(browser: Browser, server_url: str) -> None:
     pg = context.new_page()
     try:
         pg.goto(f"{server_url}/docs")
-        expect(pg.locator(".swagger-ui .opblock")).to_have_count(5)
+        expect(pg.locator(".swagger-ui .opblock")).to_have_count(6)
         expect(pg.locator(".swagger-ui")).to_contain_text("/api/solve")
+        expect(pg.locator(".swagger-ui")).to_contain_text("/api/count")
     finally:
         context.close()
     assert outside == [], f"/docs fetched from outside: {outside}"
