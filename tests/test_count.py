@@ -234,3 +234,14 @@ def test_a_stopped_count_goes_on_from_its_checkpoint(
         kt.count("6x6", closed=True, checkpoint=saved)
     with pytest.raises(InvalidInputError, match="in this process only"):
         kt.count("5x5", method="enumerate", checkpoint=saved)
+
+
+def test_an_8x8_count_is_refused_up_front_with_its_estimate() -> None:
+    seen: list[int] = []
+    with pytest.raises(InputLimitError, match=r"open tours on 8x8 would hold about .* states"):
+        kt.count("8x8", progress=lambda done, total: seen.append(done))
+    assert seen == []  # refused before the first square
+    closed = frontier.estimate_states(frontier.plan(Board(8, 8), (), True))
+    wide = frontier.estimate_states(frontier.plan(Board(8, 12), (), True))
+    assert closed is not None and wide == closed  # by width: long boards the same
+    assert frontier.estimate_states(frontier.plan(Board(7, 30), (), True)) is None

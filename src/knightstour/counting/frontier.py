@@ -271,7 +271,7 @@ def estimate_states(sweep: Sweep) -> int | None:
 #: Peak states measured (benchmarks/bench_count.py) on the boards 6 and 7 wide nearest to square
 #: (closed: 6x7 and 7x8; open: 6x6 and 7x7, no end given).
 _MEASURED_PEAKS: dict[str, tuple[int, int]] = {
-    "closed": (237_049, 10_000_000),
+    "closed": (237_049, 17_163_640),
     "open": (1_624_092, 200_000_000),
 }
 
