@@ -10,7 +10,8 @@ Figures:
 - the speed targets: 6x6 closed < 1 s, 6x6 directed open < 10 s, 3x100 closed < 5 s,
   6x20 closed < 60 s, 7x7 directed open < 15 min in < 16 GiB;
 - a newcomer's first count: ``knightstour count 6x6 --closed`` in a fresh process;
-- the same sweep on a Dask ``LocalCluster`` of 2 worker processes against in-process;
+- the same sweeps (6x7 closed, 6x6 open) on a Dask ``LocalCluster`` of 2 worker processes
+  against in-process (7x7 open would move some 2 GB between the workers a square);
 - 8x8: the states after each of the first squares of the sweep, closed and open, until a step
   holds more than ``EIGHT_LIMIT`` states, and the growth per row (docs/counting.md extrapolates).
 
@@ -226,6 +227,7 @@ def main() -> int:
     speed()
     first_command()
     dask("6x7", True, False)
+    dask("6x6", False, True)
     if not quick:
         wrong += table(HEAVY)
         eight()
