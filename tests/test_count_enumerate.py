@@ -162,13 +162,6 @@ def test_progress_counts_the_parts() -> None:
     assert all(a[0] <= b[0] for a, b in itertools.pairwise(seen))
 
 
-def test_the_symmetries_are_the_librarys() -> None:
-    for w, h in ((5, 5), (3, 4), (6, 6), (1, 1), (2, 7)):
-        perms, invs = en.board_symmetries(w, h)
-        lp, li = symmetries(w, h)
-        assert np.array_equal(perms, lp) and np.array_equal(invs, li)
-
-
 # -- representatives: one tour per class ---------------------------------------------------
 
 

@@ -26,7 +26,7 @@ import re
 import reprlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from knightstour.errors import InvalidInputError
@@ -44,6 +44,7 @@ __all__ = [
     "parse_board",
     "parse_file",
     "parse_name",
+    "symmetries",
 ]
 
 #: Square indices are int32, so a board holds at most this many squares.
@@ -573,3 +574,32 @@ def _human_bytes(n: float) -> str:
             return f"{n:.1f} {unit}" if unit != "B" else f"{int(n)} B"
         n /= 1024
     raise AssertionError  # pragma: no cover
+
+
+@lru_cache(maxsize=64)
+def symmetries(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(perms, invs)``: each symmetry of the board as a permutation of square indices.
+
+    ``perms[g][s]`` is the image of square ``s`` under symmetry ``g`` and ``invs[g]`` its inverse.
+    Symmetry 0 is the identity, 1 reflects the files, 2 the ranks, 3 is the half turn; on a square
+    board 4 reflects in the diagonal a1-h8, 5 and 6 are the quarter turns, 7 reflects in the other
+    diagonal.
+
+    >>> perms, invs = symmetries(8, 8)
+    >>> perms.shape, int(perms[1][0]), int(perms[4][1])   # a1 -> h1; b1 -> a2
+    ((8, 64), 7, 8)
+    >>> symmetries(3, 4)[0].shape
+    (4, 12)
+    """
+    import numpy as np
+
+    s = np.arange(width * height, dtype=np.int64)
+    x, y = s % width, s // width
+    xr, yr = width - 1 - x, height - 1 - y
+    images = [(x, y), (xr, y), (x, yr), (xr, yr)]
+    if width == height:
+        images += [(y, x), (yr, x), (y, xr), (yr, xr)]
+    perms = np.stack([iy * width + ix for ix, iy in images]).astype(np.int64)
+    invs = np.argsort(perms, axis=1).astype(np.int64)
+    perms.flags.writeable = invs.flags.writeable = False
+    return perms, invs

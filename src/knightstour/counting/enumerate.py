@@ -20,7 +20,7 @@ into such walks, each path or cycle counted once:
 The walks are split further by their first few moves into a few hundred parts: progress is
 reported per part, and the time limit checked every million moves or so.
 
->>> from knightstour.board import Board
+>>> from knightstour.board import Board, symmetries
 >>> count_paths(Board(5, 5), (), False)      # undirected open tours (A165134 / 2)
 864
 >>> count_paths(Board(5, 5), (0,), False)    # from a1
@@ -37,11 +37,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
-from knightstour.board import Board
+from knightstour.board import Board, symmetries
 from knightstour.counting import _enumerate_kernels as _ek
 from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
 from knightstour.progress import Progress
@@ -50,7 +49,6 @@ from knightstour.solvers import _jit
 __all__ = [
     "MAX_CLOSED",
     "MAX_OPEN",
-    "board_symmetries",
     "check_size",
     "count_paths",
     "representatives",
@@ -91,29 +89,6 @@ def check_size(board: Board, closed: bool) -> None:
             f"{limit} squares for {kind} tours; {board.spec} has {board.area}: count it with "
             "the frontier method (the default)"
         )
-
-
-@lru_cache(maxsize=64)
-def board_symmetries(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(perms, invs)``: the board's symmetries as int32 permutations of the squares, and their
-    inverses, in the tour library's order (:func:`knightstour.library.canonical.symmetries`):
-    identity, files reflected, ranks reflected, half turn, and on a square board the diagonal
-    a1-h8, the two quarter turns and the other diagonal.
-
-    >>> perms, invs = board_symmetries(3, 4)
-    >>> perms.shape, perms[1][:3].tolist()   # a1 b1 c1 -> c1 b1 a1
-    ((4, 12), [2, 1, 0])
-    """
-    s = np.arange(width * height, dtype=np.int64)
-    x, y = s % width, s // width
-    xr, yr = width - 1 - x, height - 1 - y
-    images = [(x, y), (xr, y), (x, yr), (xr, yr)]
-    if width == height:
-        images += [(y, x), (yr, x), (y, xr), (yr, xr)]
-    perms = np.stack([iy * width + ix for ix, iy in images]).astype(np.int32)
-    invs = np.argsort(perms, axis=1).astype(np.int32)
-    perms.flags.writeable = invs.flags.writeable = False
-    return perms, invs
 
 
 @dataclass(frozen=True)
@@ -194,7 +169,7 @@ def _square_classes(board: Board) -> list[tuple[int, int]]:
     """
     if board.holes:
         return [(s, 1) for s in board.squares()]
-    perms, _ = board_symmetries(board.width, board.height)
+    perms = symmetries(board.width, board.height)[0].astype(np.int32)
     least = perms.min(axis=0)
     return [(s, len(set(perms[:, s].tolist()))) for s in range(board.area) if least[s] == s]
 
@@ -367,7 +342,7 @@ def representatives(
         if not closed:
             yield np.zeros((1, 1), dtype=np.int32)
         return
-    perms, invs = board_symmetries(board.width, board.height)
+    perms, invs = (a.astype(np.int32) for a in symmetries(board.width, board.height))
     walker = _Walker(board, closed)
     if closed:
         parts = _cycles_from(walker, 0 if start is None else start)

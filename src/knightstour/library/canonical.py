@@ -37,7 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from knightstour.board import Board
+from knightstour.board import Board, symmetries
 from knightstour.errors import InvalidInputError
 
 __all__ = [
@@ -90,33 +90,6 @@ def key_length(board: Board) -> int:
     (25, 10)
     """
     return header_bytes(board) + (3 * (board.area - 1) + 7) // 8
-
-
-@lru_cache(maxsize=64)
-def symmetries(width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(perms, invs)``: each symmetry of the board as a permutation of square indices.
-
-    ``perms[g][s]`` is the image of square ``s`` under symmetry ``g`` and ``invs[g]`` its inverse.
-    Symmetry 0 is the identity, 1 reflects the files, 2 the ranks, 3 is the half turn; on a square
-    board 4 reflects in the diagonal a1-h8, 5 and 6 are the quarter turns, 7 reflects in the other
-    diagonal.
-
-    >>> perms, invs = symmetries(8, 8)
-    >>> perms.shape, int(perms[1][0]), int(perms[4][1])   # a1 -> h1; b1 -> a2
-    ((8, 64), 7, 8)
-    >>> symmetries(3, 4)[0].shape
-    (4, 12)
-    """
-    s = np.arange(width * height, dtype=np.int64)
-    x, y = s % width, s // width
-    xr, yr = width - 1 - x, height - 1 - y
-    images = [(x, y), (xr, y), (x, yr), (xr, yr)]
-    if width == height:
-        images += [(y, x), (yr, x), (y, xr), (yr, xr)]
-    perms = np.stack([iy * width + ix for ix, iy in images]).astype(np.int64)
-    invs = np.argsort(perms, axis=1).astype(np.int64)
-    perms.flags.writeable = invs.flags.writeable = False
-    return perms, invs
 
 
 def _variants(board: Board, p: np.ndarray, closed: bool) -> list[tuple[tuple[int, ...], int]]:
