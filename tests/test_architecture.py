@@ -22,6 +22,7 @@ PACKAGE = Path(knightstour.__file__).resolve().parent
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "progress"),
     ("board",),
+    ("numbering",),
     ("tour", "notation", "theory", "render"),
     ("solvers",),
     ("existence",),

@@ -278,6 +278,47 @@ def board_lines(
     yield from _rank_lines(board, rows, cw) if labels else rows
 
 
+def magic_lines(board: Board, indices: Sequence[int] | np.ndarray) -> Iterator[str]:
+    """The board of move numbers with each rank's sum on its right and each file's beneath,
+    the long diagonals' sums on a square board, and the verdict (:mod:`knightstour.numbering`).
+
+    >>> for line in magic_lines(Board(3, 4), [0, 7, 2, 3, 10, 5, 6, 11, 4, 9, 8, 1]):
+    ...     print(line)
+    4 | 10  5  8  = 23 (ranks should add up to 19.5: none can)
+    3 |  7  2 11  = 20
+    2 |  4  9  6  = 19
+    1 |  1 12  3  = 16
+         a  b  c
+    files: a 22, b 28, c 28 (should add up to 26)
+    neither magic nor semi-magic: no rank constant: 78 is not divisible by 4 ranks; files should add up to 26: file a adds up to 22, file b to 28, file c to 28; not a square board: no diagonal constant
+    """
+    from knightstour.numbering import analyse
+
+    m = analyse(board.width, board.height, [int(x) for x in indices])
+    grid = list(board_lines(board, indices, labels=True))
+    files_row = grid.pop()
+    total = board.area * (board.area + 1) // 2
+    rank_note = (
+        f" (ranks should add up to {total / board.height:g}: none can)"
+        if m.row_constant is None
+        else ""
+    )
+    for i, line in enumerate(grid):
+        y = board.height - 1 - i
+        yield f"{line}  = {m.ranks[y]}" + (rank_note if i == 0 else "")
+    yield files_row
+
+    sums = ", ".join(f"{file_name(x)} {v}" for x, v in enumerate(m.files))
+    want = "none can" if m.column_constant is None else f"{m.column_constant}"
+    yield f"files: {sums} (should add up to {want})"
+    if m.diagonals is not None:
+        yield (
+            f"diagonals: from a1 {m.diagonals[0]}, from the top left {m.diagonals[1]} "
+            f"(should add up to {m.diagonal_constant})"
+        )
+    yield m.summary()
+
+
 def moves_lines(
     board: Board, indices: Sequence[int] | np.ndarray, per_line: int = 16
 ) -> Iterator[str]:

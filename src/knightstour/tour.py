@@ -33,6 +33,7 @@ from knightstour.errors import (
     InvalidTourError,
     SearchFailedError,
 )
+from knightstour.numbering import Magic, analyse
 
 __all__ = ["PartialTour", "Problem", "Tour", "find_problems", "validate"]
 
@@ -495,6 +496,19 @@ class Tour(_Path):
         'a1 c2 e1 d3 e5 c4 a5 b3'
         """
         return "\n".join(notation.moves_lines(self.board, self._indices, per_line))
+
+    def magic(self) -> Magic:
+        """The sums of the tour's numbering (squares numbered 1..N in visiting order): ranks,
+        files, long diagonals, the constants, and the verdict (:mod:`knightstour.numbering`).
+
+        >>> import knightstour as kt
+        >>> m = kt.solve("8x8", start="a1", method="warnsdorff").magic()
+        >>> m.row_constant, m.verdict
+        (260, 'neither')
+        """
+        if self.board.holes:
+            raise InvalidInputError("magic sums are for whole boards, without holes")
+        return analyse(self.board.width, self.board.height, self._indices.tolist())
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract's dictionary: width, height, closed, method, path, xy.

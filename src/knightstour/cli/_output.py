@@ -17,6 +17,7 @@ knightstour.cli._options.UsageError: ... exists; use --force to overwrite it
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import stat
 import sys
@@ -226,6 +227,13 @@ def write_tour(args: argparse.Namespace, tour: Tour) -> None:
             "moves": lambda: notation.moves_lines(b, idx),
             "text": lambda: notation.text_lines(b, idx, tour.closed, tour.method),
         }[fmt]()
+        if getattr(args, "magic", False):  # the board of numbers with its sums instead
+            tour.magic()  # a board with holes has none: bad input
+            lines = (
+                notation.magic_lines(b, idx)
+                if fmt == "board"
+                else itertools.chain(lines, notation.magic_lines(b, idx))
+            )
         for line in lines:
             f.write(line + "\n")
 

@@ -62,6 +62,12 @@ def add(p: argparse.ArgumentParser) -> None:
         format={"choices": FORMATS},
     )
     p.add_argument("--time", action="store_true", help="print the time taken")
+    p.add_argument(
+        "--magic",
+        action="store_true",
+        help="with --format board or text: the sums of the numbering beside the ranks and "
+        "under the files, the long diagonals, and whether the tour is magic or semi-magic",
+    )
     add_picture_options(p)
 
 
@@ -72,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
     board = kt.parse_board(args.board)
     if args.format == "npy" and args.output is None:
         raise UsageError("--format npy writes binary: give --output FILE")
+    if args.magic and args.format not in ("board", "text"):
+        raise UsageError("--magic shows the sums with --format board or text")
     precheck_outputs(args)
     t0 = time.perf_counter()
     try:

@@ -43,6 +43,12 @@ def add(p: argparse.ArgumentParser) -> None:
         closed={"help": "for a .npy file: require a closed tour"},
         format={"choices": ("text", "json")},
     )
+    p.add_argument(
+        "--magic",
+        action="store_true",
+        help="also show the sums of the tour's numbering: ranks, files, long diagonals, and "
+        "whether it is magic or semi-magic",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,14 +66,25 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         b = tour.board
         data = {"valid": True, "width": b.width, "height": b.height}
-        print(notation.compact_json({**data, "closed": tour.closed, "squares": len(tour)}))
+        data = {**data, "closed": tour.closed, "squares": len(tour)}
+        if args.magic:
+            data["magic"] = _magic(tour).to_dict()
+        print(notation.compact_json(data))
     else:
         n = len(tour)
         print(
             f"{args.file}: valid {'closed' if tour.closed else 'open'} tour on "
             f"{tour.board.spec}, {n} square{'s' if n != 1 else ''}, {tour.start} to {tour.end}"
         )
+        if args.magic:
+            _magic(tour)
+            print("\n".join(notation.magic_lines(tour.board, tour.indices)))
     return EXIT_OK
+
+
+def _magic(tour: Any) -> Any:
+    """The tour's sums; a board with holes has none (bad input)."""
+    return tour.magic()
 
 
 def _read(args: argparse.Namespace) -> Any:
