@@ -115,3 +115,43 @@ def test_the_command_line_shows_the_sums(
     assert out[-2].endswith("(should add up to 65)")  # the diagonals of a 5x5 board
     assert main(["solve", "5x5", "--format", "json", "--magic"]) == 2
     assert "--magic shows the sums" in capsys.readouterr().err
+
+
+def test_batch_counts_agree_with_the_analysis() -> None:
+    from knightstour.numbering import count_magic
+
+    tours = [beverley_tour().indices, kt.solve("8x8", start="a1", method="warnsdorff").indices]
+    assert count_magic(8, 8, tours) == (1, 0)
+    durer = [
+        kt.Board(4, 4).index(x, 3 - i)
+        for k in range(1, 17)
+        for i, row in enumerate(DURER)
+        for x, v in enumerate(row)
+        if v == k
+    ]
+    assert count_magic(4, 4, [durer]) == (1, 1)
+    assert count_magic(3, 4, [kt.solve("3x4", start="a1").indices]) == (0, 0)  # no rank constant
+
+
+def test_the_library_lists_and_counts_semi_magic_tours(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+    from pathlib import Path
+
+    from knightstour.cli import main
+
+    db = str(Path(str(tmp_path)) / "t.db")
+    lines = Path(str(tmp_path)) / "t.jsonl"
+    ordinary = kt.solve("8x8", start="a1", method="warnsdorff")
+    lines.write_text("\n".join(json.dumps(t.to_dict()) for t in (ordinary, beverley_tour())) + "\n")
+    assert main(["library", "import", str(lines), "--db", db, "--format", "jsonl"]) == 0
+    capsys.readouterr()
+    assert main(["library", "list", "--db", db, "--magic", "--format", "json"]) == 0
+    found = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [x["magic"] for x in found] == ["semi-magic"]
+    assert main(["library", "stats", "--db", db]) == 0
+    assert "  semi-magic: 1 (magic, the diagonals too: 0)" in capsys.readouterr().out
+    assert main(["library", "stats", "--db", db, "--format", "json"]) == 0
+    kinds = json.loads(capsys.readouterr().out)["kinds"]
+    assert (kinds[0]["semi_magic"], kinds[0]["magic"]) == (1, 0)

@@ -114,22 +114,61 @@ def _add_list(a: Any) -> None:
     add_kind_filter(a)
     a.add_argument("--after", type=int_range(0), default=0, metavar="ID", help="ids above this")
     a.add_argument("--limit", type=int_range(1), default=20, metavar="N", help="at most N (20)")
+    a.add_argument(
+        "--magic",
+        action="store_true",
+        help="only the semi-magic tours (every rank and file adds up to the same number), "
+        "with a column saying which are magic (the diagonals too)",
+    )
     add_options(a, format={"choices": ("text", "json")})
 
 
+def _magic_tours(lib: Any, args: argparse.Namespace) -> list[tuple[Any, str]]:
+    """Up to ``args.limit`` semi-magic tours after ``args.after``, each with its verdict.
+
+    The library keeps one tour of each class; the symmetries of the board and the reversed
+    numbering keep a tour semi-magic (or magic), so the class's tour speaks for the class.
+    """
+    found: list[tuple[Any, str]] = []
+    after = args.after
+    while len(found) < args.limit:
+        page = lib.list(args.board, args.kind, after=after, limit=1000)
+        if not page:
+            break
+        for t in page:
+            if not t.board.holes and t.board.width * t.board.height > 1:
+                verdict = t.tour.magic().verdict
+                if verdict != "neither":
+                    found.append((t, verdict))
+        after = page[-1].id
+    return found[: args.limit]
+
+
 def _list(lib: Any, args: argparse.Namespace) -> int:
-    tours = lib.list(args.board, args.kind, after=args.after, limit=args.limit)
+    if args.magic:
+        chosen = _magic_tours(lib, args)
+        tours = [t for t, _ in chosen]
+        verdicts = {t.id: v for t, v in chosen}
+    else:
+        tours = lib.list(args.board, args.kind, after=args.after, limit=args.limit)
+        verdicts = {}
     if args.format == "json":
         for t in tours:
-            print(json.dumps(t.info()))
+            info = t.info()
+            if args.magic:
+                info = {**info, "magic": verdicts[t.id]}
+            print(json.dumps(info))
         return EXIT_OK
     if not tours:
-        print("no tours")
+        print("no semi-magic tours" if args.magic else "no tours")
         return EXIT_OK
-    columns = ("id", "board", "kind", "start", "end", "method", "seed", "created")
+    columns: tuple[str, ...] = ("id", "board", "kind", "start", "end", "method", "seed", "created")
+    if args.magic:
+        columns = (*columns, "magic")
     rows = [columns]
     for t in tours:
         i = {**t.info(), "kind": "closed" if t.info()["closed"] else "open"}
+        i["magic"] = verdicts.get(t.id)
         rows.append(tuple("" if i[c] is None else str(i[c]) for c in columns))
     print("\n".join(notation.table_lines(rows)))
     return EXIT_OK
@@ -176,27 +215,48 @@ def _stats(lib: Any, args: argparse.Namespace) -> int:
 
     stats = lib.stats(args.board)
     done = [completeness_of(lib, s["board"], s["closed"]) for s in stats]
+    magic = [_magic_counts(lib, s["board"], s["closed"]) for s in stats]
     if args.format == "json":
         total = sum(s["tours"] for s in stats)
-        kinds = [{**s, "completeness": c.to_dict()} for s, c in zip(stats, done, strict=True)]
+        kinds = [
+            {**s, "completeness": c.to_dict(), "semi_magic": m[0], "magic": m[1]}
+            for s, c, m in zip(stats, done, magic, strict=True)
+        ]
         print(json.dumps({"db": lib.path, "tours": total, "kinds": kinds}))
     else:
-        print("\n".join(_with_completeness(notation.stats_lines(lib.path, stats), stats, done)))
+        lines = notation.stats_lines(lib.path, stats)
+        print("\n".join(_with_completeness(lines, stats, done, magic)))
     return EXIT_OK
 
 
-def _with_completeness(lines: Any, stats: list[dict[str, Any]], done: list[Any]) -> Any:
+def _magic_counts(lib: Any, board: str, closed: bool) -> tuple[int, int]:
+    """How many of a board's stored tours (one a class) are semi-magic, and how many magic."""
+    from knightstour.numbering import count_magic
+
+    semi = full = 0
+    for b, _, _, tours in lib.iter_decoded(board, closed):
+        s, m = count_magic(b.width, b.height, tours)
+        semi, full = semi + s, full + m
+    return semi, full
+
+
+def _with_completeness(
+    lines: Any, stats: list[dict[str, Any]], done: list[Any], magic: list[tuple[int, int]]
+) -> Any:
     """The lines of ``library stats``, each board's line followed by whether its collection is
-    complete (when the count is quick)."""
+    complete (when the count is quick) and how many of its tours are semi-magic (when any)."""
     heads = {}
-    for s, c in zip(stats, done, strict=True):
+    for s, c, (semi, full) in zip(stats, done, magic, strict=True):
         kind = "closed" if s["closed"] else "open"
-        heads[f"{s['board']} {kind}: {s['tours']:,} tours ("] = c.text()
+        extra = [c.text()] if c.text() else []
+        if semi:
+            extra.append(f"semi-magic: {semi:,} (magic, the diagonals too: {full:,})")
+        heads[f"{s['board']} {kind}: {s['tours']:,} tours ("] = extra
     for line in lines:
         yield line
-        for head, text in heads.items():
-            if text and line.startswith(head):
-                yield f"  {text}"
+        for head, texts in heads.items():
+            if line.startswith(head):
+                yield from (f"  {text}" for text in texts)
 
 
 # -- export and import ------------------------------------------------------------------------
