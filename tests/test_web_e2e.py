@@ -385,3 +385,22 @@ def test_the_api_docs_work_offline(browser: Browser, server_url: str) -> None:
     finally:
         context.close()
     assert outside == [], f"/docs fetched from outside: {outside}"
+
+
+def test_the_sums_of_the_move_numbers_by_rank_and_file(page: Page) -> None:
+    set_board(page, 5, 5)
+    square(page, "a1").click()
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("tour of 25 squares")
+    expect(page.locator(".sums text")).to_have_count(0)  # off until asked for
+    page.check("#show-sums")
+    page.click("#btn-last")
+    expect(page.locator("#move-label")).to_have_text("Move 25 of 25")
+    expect(page.locator(".sums text")).to_have_count(10)  # 5 ranks and 5 files
+    ranks = [int(t) for t in page.locator(".sums text[data-rank]").all_text_contents()]
+    files = [int(t) for t in page.locator(".sums text[data-file]").all_text_contents()]
+    assert sum(ranks) == sum(files) == 25 * 26 // 2
+    expect(page.locator("#magic-line")).to_contain_text("should add up to 65")
+    page.click("#btn-first")  # part of the tour: sums so far, no verdict
+    expect(page.locator("#magic-line")).to_have_text("")
+    assert sum(int(t) for t in page.locator(".sums text[data-rank]").all_text_contents()) == 1

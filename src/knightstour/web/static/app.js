@@ -11,6 +11,8 @@
   const S = 40;            // square size in SVG units
   let LEFT = 24;           // room for rank labels (set by drawBoard)
   let BOTTOM = 22;         // room for file labels
+  let RIGHT = 0;           // room for the sums of the ranks (when shown)
+  let rankSums = [], fileSums = [];  // their texts
   let LABEL = 13;          // label font size
   const PAD = 3;
   const SPEEDS = [1, 2, 4, 8, 16, 32, 64, 128, 256];  // moves per second
@@ -99,8 +101,12 @@
     LABEL = detailed() ? 13 : Math.max(13, Math.round(Math.max(W, H) * 0.55));
     LEFT = Math.ceil(String(H).length * LABEL * 0.62) + 9;
     BOTTOM = Math.ceil(LABEL * 1.35) + 4;
+    const sums = $("show-sums").checked;
+    const widest = String((W * H * (W * H + 1)) / 2).length;
+    RIGHT = sums ? Math.ceil(widest * LABEL * 0.62) + 10 : 0;
+    const below = sums ? Math.ceil(LABEL * 1.35) : 0;
     svg.textContent = "";
-    svg.setAttribute("viewBox", `0 0 ${LEFT + W * S + PAD} ${PAD + H * S + BOTTOM}`);
+    svg.setAttribute("viewBox", `0 0 ${LEFT + W * S + PAD + RIGHT} ${PAD + H * S + BOTTOM + below}`);
     svg.setAttribute("aria-label", `Board, ${W} files by ${H} ranks`);
     svg.setAttribute("aria-rowcount", String(H));
     svg.setAttribute("aria-colcount", String(W));
@@ -135,6 +141,23 @@
         x: LEFT - 5, y: PAD + (H - 1 - y) * S + S / 2 + LABEL * 0.36, class: "rank", "font-size": LABEL,
       }, coords)
         .textContent = String(y + 1);
+    }
+    rankSums = [];
+    fileSums = [];
+    if (sums) {  // the sums of the move numbers: beside each rank, under each file
+      const g = el("g", { class: "sums", "aria-hidden": "true" }, svg);
+      for (let y = 0; y < H; y++) {
+        rankSums.push(el("text", {
+          x: LEFT + W * S + 6, y: PAD + (H - 1 - y) * S + S / 2 + LABEL * 0.36, "font-size": LABEL,
+          "data-rank": String(y + 1),
+        }, g));
+      }
+      for (let x = 0; x < W; x++) {
+        fileSums.push(el("text", {
+          x: LEFT + x * S + S / 2, y: PAD + H * S + LABEL * 2.5, "font-size": LABEL * 0.8,
+          "data-file": fileName(x),
+        }, g));
+      }
     }
     const counts = el("g", { class: "counts", "aria-hidden": "true" }, svg);
     countTexts = new Array(W * H);
@@ -249,6 +272,44 @@
       g.setAttribute("aria-label", label);
     }
     placeKnight(count > 0 ? cur : null);
+    showSums(visitedAt, count);
+  }
+
+  // The sums of the move numbers so far, by rank and file; the verdict once the tour is whole.
+  function showSums(visitedAt, count) {
+    const { W, H } = state, N = W * H;
+    const line = $("magic-line");
+    if (!rankSums.length) { line.textContent = ""; return; }
+    const ranks = new Array(H).fill(0), files = new Array(W).fill(0);
+    let main = 0, anti = 0;
+    for (let i = 0; i < N; i++) {
+      const v = visitedAt[i], x = i % W, y = Math.floor(i / W);
+      ranks[y] += v;
+      files[x] += v;
+      if (W === H && x === y) main += v;
+      if (W === H && x + y === W - 1) anti += v;
+    }
+    const total = (N * (N + 1)) / 2;
+    const rankC = total % H === 0 ? total / H : null, fileC = total % W === 0 ? total / W : null;
+    const whole = count === N;
+    ranks.forEach((v, y) => {
+      rankSums[y].textContent = String(v);
+      rankSums[y].classList.toggle("on", whole && v === rankC);
+    });
+    files.forEach((v, x) => {
+      fileSums[x].textContent = String(v);
+      fileSums[x].classList.toggle("on", whole && v === fileC);
+    });
+    if (!whole) { line.textContent = ""; return; }
+    const semi = rankC !== null && fileC !== null && ranks.every((v) => v === rankC) &&
+      files.every((v) => v === fileC);
+    const magic = semi && W === H && main === rankC && anti === rankC;
+    const diag = W === H ? `; diagonals ${main} and ${anti}` : "";
+    const want = rankC === fileC ? `${rankC}` :
+      `${rankC ?? "none"} (ranks), ${fileC ?? "none"} (files)`;
+    line.textContent = magic ? `Magic: every rank, file and long diagonal adds up to ${rankC}.` :
+      semi ? `Semi-magic: every rank and file adds up to ${want}${diag}.` :
+      `Neither magic nor semi-magic: the lines should add up to ${want}${diag}.`;
   }
 
   // -- solve mode -----------------------------------------------------------------------------
@@ -785,6 +846,7 @@
     speedOut();
     $("show-counts").addEventListener("change", redraw);
     $("show-numbers").addEventListener("change", redraw);
+    $("show-sums").addEventListener("change", () => { drawBoard(); redraw(); });
     for (const b of document.querySelectorAll(".dl")) {
       b.addEventListener("click", () => download(b.dataset.format));
     }
