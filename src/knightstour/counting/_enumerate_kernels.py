@@ -50,6 +50,7 @@ __kernels__ = (
     "setup",
     "least_image",
     "_need",
+    "leave_square",
     "walk",
 )
 
@@ -190,6 +191,17 @@ def _need(r: int, closer: np.ndarray, closed: bool) -> int:
     return 1 if closer[r] and not closed else 2
 
 
+def leave_square(  # type: ignore[no-untyped-def]
+    h, vis, deg, nbr, nn, closer
+):
+    """Step back off square ``h``: unvisited again, its neighbours' counts restored; returns 1
+    when ``h`` may close the walk (one more closer unvisited), else 0."""
+    vis[h] = 0
+    for j in range(nn[h]):
+        deg[nbr[h, j]] += 1
+    return 1 if closer[h] else 0
+
+
 def walk(
     nbr: np.ndarray,
     nn: np.ndarray,
@@ -238,11 +250,7 @@ def walk(
             if depth == base:
                 status = DONE
                 break
-            vis[h] = 0
-            for k in range(nn[h]):
-                deg[nbr[h, k]] += 1
-            if closer[h]:
-                closers += 1
+            closers += leave_square(h, vis, deg, nbr, nn, closer)
             depth -= 1
             if cap > 0 and written == cap:
                 status = FULL
@@ -257,11 +265,7 @@ def walk(
             if depth == base:
                 status = DONE
                 break
-            vis[h] = 0
-            for j in range(nn[h]):
-                deg[nbr[h, j]] += 1
-            if closer[h]:
-                closers += 1
+            closers += leave_square(h, vis, deg, nbr, nn, closer)
             depth -= 1
             continue
         ci[depth] = k + 1
