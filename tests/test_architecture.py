@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("tour", "notation", "theory", "render"),
     ("solvers",),
     ("existence",),
-    ("counting",),
+    ("counting", "magic"),
     ("library", "puzzle", "warm"),
     ("cli", "web", "__init__"),  # the CLI and the web app may use the public names
     ("__main__",),

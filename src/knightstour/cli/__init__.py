@@ -23,14 +23,24 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from knightstour.cli import count, exists, generate, library, serve, solve, validate, warm
+from knightstour.cli import (
+    count,
+    exists,
+    generate,
+    library,
+    magic,
+    serve,
+    solve,
+    validate,
+    warm,
+)
 from knightstour.cli._options import EXIT_USAGE, PROG, Parser, UsageError, add_command
 from knightstour.cli._output import err
 from knightstour.errors import InternalError, KnightsTourError
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main"]
 
-_MODULES = (solve, exists, count, validate, generate, library, serve, warm)
+_MODULES = (solve, exists, count, magic, validate, generate, library, serve, warm)
 #: Every command: (name, add its options to its parser, run it and return the exit code).
 COMMANDS: list[
     tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]

@@ -37,7 +37,7 @@ from knightstour.errors import InvalidInputError
 if TYPE_CHECKING:
     from knightstour.progress import Progress
 
-__all__ = ["DaskShards", "run_on_cluster"]
+__all__ = ["DaskShards", "connect", "run_on_cluster"]
 
 Shard = tuple[np.ndarray, np.ndarray]
 
@@ -133,6 +133,20 @@ class DaskShards:
         self.held = []
 
 
+def connect(scheduler: str) -> Any:
+    """A Dask client of the scheduler at ``scheduler``, or a one-line error saying why not."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InvalidInputError(
+            "--scheduler needs Dask: pip install 'knightstour[cluster]'"
+        ) from None
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise InvalidInputError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+
+
 def run_on_cluster(
     sweep: Sweep,
     scheduler: str,
@@ -142,16 +156,7 @@ def run_on_cluster(
     deadline: float | None = None,
 ) -> int:
     """:func:`~knightstour.counting.frontier.run` with the states on the cluster at ``scheduler``."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InvalidInputError(
-            "--scheduler needs Dask: pip install 'knightstour[cluster]'"
-        ) from None
-    try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise InvalidInputError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    client = connect(scheduler)
     try:
         held = DaskShards(client, sweep)
         try:

@@ -124,12 +124,29 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (board, kind, start_name, end_name, directed)
     );
     """,
+    # 3: the semi-magic tour search (knightstour magic): each part of each range walked
+    """
+    CREATE TABLE magic_parts (
+        board TEXT NOT NULL,           -- the board spec, WxH
+        scheme TEXT NOT NULL,          -- the walk's version: parts of another are walked again
+        range_no INTEGER NOT NULL,
+        part INTEGER NOT NULL,         -- -1: the whole range, once every part is walked
+        parts INTEGER NOT NULL,        -- the parts of the range (on the -1 row)
+        found INTEGER NOT NULL,        -- semi-magic numberings found
+        nodes INTEGER NOT NULL,
+        seconds REAL NOT NULL,
+        created INTEGER NOT NULL,      -- Unix seconds
+        PRIMARY KEY (board, scheme, range_no, part)
+    );
+    """,
 )
 #: The oldest schema a read-only library may have: the later migrations only add tables, which
 #: a read-only library without them reads as empty.
 _READABLE_FROM = 1
 #: The schema version that made the ``counts`` table.
 _COUNTS_FROM = 2
+#: The schema version that made the ``magic_parts`` table.
+_MAGIC_FROM = 3
 
 #: What identifies a count (:meth:`knightstour.counting.CountRequest.key`): board spec, 'closed'
 #: or 'open', start square name or '', end square name or '', directed.
@@ -812,6 +829,96 @@ class Library:
             str(board), str(kind), str(start), str(end), bool(directed), int(text),
             str(method), float(seconds), int(created),
         )  # fmt: skip
+
+    # -- the semi-magic search's journal ----------------------------------------------------
+
+    @_sql
+    def magic_parts_done(self, board: str, scheme: str, range_no: int) -> set[int] | None:
+        """The parts of a range of the semi-magic search already walked; None when all are.
+
+        >>> lib = Library(":memory:")
+        >>> lib.record_magic_part("6x6", "s", 3, 0, found=0, nodes=10, seconds=0.1)
+        0
+        >>> lib.magic_parts_done("6x6", "s", 3), lib.magic_parts_done("6x6", "s", 4)
+        ({0}, set())
+        >>> lib.finish_magic_range("6x6", "s", 3, parts=1)
+        >>> lib.magic_parts_done("6x6", "s", 3) is None
+        True
+        """
+        if self.version < _MAGIC_FROM:
+            return set()
+        rows = self.db.execute(
+            "SELECT part FROM magic_parts WHERE board = ? AND scheme = ? AND range_no = ?",
+            (board, scheme, int(range_no)),
+        ).fetchall()
+        parts = {int(r[0]) for r in rows}
+        return None if -1 in parts else parts
+
+    @_sql
+    def record_magic_part(
+        self, board: str, scheme: str, range_no: int, part: int, *, found: int, nodes: int,
+        seconds: float, tours: Batch | None = None,
+    ) -> int:  # fmt: skip
+        """Record one walked part, and store its tours in the same transaction; how many of
+        them were new to the library."""
+        added = 0
+        with self.atomic():
+            if tours is not None and len(tours):
+                added = self.add_batch(tours, method="magic")
+            self.db.execute(
+                "INSERT OR REPLACE INTO magic_parts (board, scheme, range_no, part, parts, found, "
+                "nodes, seconds, created) VALUES (?,?,?,?,0,?,?,?,?)",
+                (board, scheme, int(range_no), int(part), int(found), int(nodes),
+                 float(seconds), int(time.time())),
+            )  # fmt: skip
+        return added
+
+    @_sql
+    def finish_magic_range(self, board: str, scheme: str, range_no: int, *, parts: int) -> None:
+        """Mark a range walked: its part rows become one row that sums them."""
+        with self.atomic():
+            found, nodes, seconds = self.db.execute(
+                "SELECT coalesce(sum(found), 0), coalesce(sum(nodes), 0), "
+                "coalesce(sum(seconds), 0) FROM magic_parts "
+                "WHERE board = ? AND scheme = ? AND range_no = ? AND part >= 0",
+                (board, scheme, int(range_no)),
+            ).fetchone()
+            self.db.execute(
+                "DELETE FROM magic_parts WHERE board = ? AND scheme = ? AND range_no = ?",
+                (board, scheme, int(range_no)),
+            )
+            self.db.execute(
+                "INSERT INTO magic_parts (board, scheme, range_no, part, parts, found, nodes, "
+                "seconds, created) VALUES (?,?,?,-1,?,?,?,?,?)",
+                (board, scheme, int(range_no), int(parts), int(found), int(nodes),
+                 float(seconds), int(time.time())),
+            )  # fmt: skip
+
+    @_sql
+    def magic_progress(self, board: str, scheme: str) -> dict[str, Any]:
+        """How far the semi-magic search of ``board`` got: ranges done, parts walked in the
+        ranges under way, numberings found, nodes and seconds spent.
+
+        >>> Library(":memory:").magic_progress("8x8", "s")["ranges_done"]
+        0
+        """
+        if self.version < _MAGIC_FROM:
+            rows: list[tuple[Any, ...]] = []
+        else:
+            rows = self.db.execute(
+                "SELECT range_no, part, found, nodes, seconds FROM magic_parts "
+                "WHERE board = ? AND scheme = ?",
+                (board, scheme),
+            ).fetchall()
+        done = sorted({int(r[0]) for r in rows if r[1] == -1})
+        return {
+            "ranges_done": len(done),
+            "ranges": done,
+            "parts_in_progress": sum(1 for r in rows if r[1] >= 0),
+            "found": sum(int(r[2]) for r in rows),
+            "nodes": sum(int(r[3]) for r in rows),
+            "seconds": sum(float(r[4]) for r in rows),
+        }
 
     # -- writing --------------------------------------------------------------------------
 

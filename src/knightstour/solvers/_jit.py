@@ -36,6 +36,7 @@ MODULES: tuple[str, ...] = (
     "knightstour.library._kernels",
     "knightstour.counting._frontier_kernels",
     "knightstour.counting._enumerate_kernels",
+    "knightstour.magic._search_kernels",
 )
 
 _lock = threading.RLock()

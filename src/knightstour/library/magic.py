@@ -1,0 +1,46 @@
+"""The semi-magic search's journal in a tour library: parts walked, and the tours they found.
+
+A semi-magic tour is stored as the numbering it is, an open tour in the library's terms, so that
+its classes are exactly the 16 images that keep it semi-magic (the board's 8 symmetries times the
+reversed numbering); whether it is closed is read from its ends. A closed tour stored as a cycle
+would forget which of its squares holds 1, and with it the sums.
+
+>>> from knightstour.library.store import Library
+>>> from knightstour.magic.search import ranges
+>>> journal = MagicJournal(Library(":memory:"), 6, 6)
+>>> journal.done_parts(ranges(6, 6)[0])
+set()
+"""
+
+from __future__ import annotations
+
+from knightstour.board import Board
+from knightstour.library.store import Library, canonical_batch
+from knightstour.magic.search import SCHEME, PartResult, Range
+
+__all__ = ["MagicJournal"]
+
+
+class MagicJournal:
+    """:class:`knightstour.magic.search.Journal` kept in ``library`` for ``width x height``."""
+
+    def __init__(self, library: Library, width: int, height: int) -> None:
+        self.library = library
+        self.board = Board(width, height)
+        self.spec = f"{width}x{height}"
+
+    def done_parts(self, rng: Range) -> set[int] | None:
+        """The parts of ``rng`` walked so far; None when the whole range is."""
+        return self.library.magic_parts_done(self.spec, SCHEME, rng.number)
+
+    def record(self, result: PartResult) -> int:
+        """Store a walked part and its tours; how many tours were new classes."""
+        batch = canonical_batch(self.board, False, result.tours) if len(result.tours) else None
+        return self.library.record_magic_part(
+            self.spec, SCHEME, result.range, result.part, found=len(result.tours),
+            nodes=result.nodes, seconds=result.seconds, tours=batch,
+        )  # fmt: skip
+
+    def finish_range(self, rng: Range, parts: int) -> None:
+        """Mark ``rng`` walked."""
+        self.library.finish_magic_range(self.spec, SCHEME, rng.number, parts=parts)

@@ -1,0 +1,457 @@
+"""The search for semi-magic tours: numbered ranges, their parts, and the workers that walk them.
+
+A *range* is one class of ``(first, last)``: the squares of 1 and of N, up to the 16 symmetries
+that keep a numbering semi-magic (the board's symmetries times the reversed numbering, which swaps
+first and last). Every semi-magic tour lies in exactly one range, so the ranges split the census
+without overlap; on 8x8 there are 136 of them, as in the 2003 census. A range is cut into *parts*,
+the branches of its walk at :data:`SPLIT` placements, numbered in the walk's order; a part is the
+unit of work that a worker runs to its end, and that a journal records, so a stopped search goes
+on where it stopped and loses at most the parts under way. The walk itself is
+:mod:`knightstour.magic._search_kernels`, compiled.
+
+>>> rs = ranges(8, 8)
+>>> len(rs), sum(r.size for r in rs), sum(r.closed for r in rs)
+(136, 2048, 21)
+>>> refusal(5, 6)
+'no semi-magic tour on 5x6: its ranks have an odd number of squares, so neighbouring ranks hold different numbers of odd numbers (the knight changes colour every move) and their sums differ in parity'
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Protocol
+
+from knightstour.board import Board, symmetries
+from knightstour.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from knightstour.progress import Progress
+
+__all__ = [
+    "MAX_AREA",
+    "SCHEME",
+    "Journal",
+    "PartResult",
+    "Range",
+    "Report",
+    "Walker",
+    "ranges",
+    "refusal",
+    "search",
+]
+
+#: The largest board the search takes (its walk keeps every number of the board in play).
+MAX_AREA = 64
+#: Placements after the two ends that make a part (fewer on small boards: see :func:`split`).
+SPLIT = 10
+#: The version of the walk and of its part numbering: recorded parts of another scheme are
+#: walked again, so a changed walk never skips work.
+SCHEME = "two-ended/1"
+
+
+@dataclass(frozen=True)
+class Range:
+    """One class of (square of 1, square of N): ``size`` ordered pairs, ``closed`` when the two
+    squares are a move apart (the tours of the range are then closed). A ``prefix`` narrows it to
+    the tours whose next squares (placed by the low and the high end in turn: 2, N - 1, 3, ...)
+    are those, for experiments and tests."""
+
+    number: int
+    first: int
+    last: int
+    size: int
+    closed: bool
+    prefix: tuple[int, ...] = ()
+
+
+@dataclass
+class PartResult:
+    """What one part gave: the tours found (rows of squares in visiting order), the nodes tried,
+    the seconds, and whether it ran to its end (False: stopped, to be walked again)."""
+
+    range: int
+    part: int
+    tours: np.ndarray
+    nodes: int
+    seconds: float
+    done: bool
+
+
+class Journal(Protocol):
+    """Where a search records what it has done (:class:`knightstour.library.magic.MagicJournal`
+    keeps it in a tour library)."""
+
+    def done_parts(self, rng: Range) -> set[int] | None:
+        """The parts of ``rng`` already walked; None when the whole range is."""
+
+    def record(self, result: PartResult) -> int:
+        """Keep a finished part and its tours; how many of the tours were new classes."""
+
+    def finish_range(self, rng: Range, parts: int) -> None:
+        """Mark ``rng`` (of ``parts`` parts) walked."""
+
+
+@dataclass
+class Report:
+    """The outcome of :func:`search`: what was found and how far it got."""
+
+    ranges: int
+    ranges_done: int = 0
+    parts_done: int = 0
+    found: int = 0
+    new: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None
+    tours: list[np.ndarray] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every range asked for has been walked to its end."""
+        return self.ranges_done == self.ranges
+
+
+def refusal(width: int, height: int) -> str | None:
+    """Why the search cannot take ``width x height``, or None when it can.
+
+    >>> refusal(8, 8) is None, refusal(3, 4) is not None
+    (True, True)
+    """
+    name = f"{width}x{height}"
+    if width < 1 or height < 1:
+        return f"no board {name}"
+    if width * height == 1:
+        return None
+    if width % 2 or height % 2:
+        lines, _size = ("ranks", width) if width % 2 else ("files", height)
+        return (
+            f"no semi-magic tour on {name}: its {lines} have an odd number of squares, so "
+            f"neighbouring {lines} hold different numbers of odd numbers (the knight changes "
+            "colour every move) and their sums differ in parity"
+        )
+    if min(width, height) <= 2 or (width, height) == (4, 4):
+        return f"no semi-magic tour on {name}: it has no open knight's tour"
+    if width * height > MAX_AREA:
+        return (
+            f"the search takes boards of up to {MAX_AREA} squares, not {name} "
+            f"({width * height} squares)"
+        )
+    return None
+
+
+def split(width: int, height: int) -> int:
+    """The placements that make a part on ``width x height``: :data:`SPLIT` on 8x8, fewer on
+    smaller boards."""
+    return max(2, min(SPLIT, width * height // 8))
+
+
+@lru_cache(maxsize=16)
+def ranges(width: int, height: int) -> tuple[Range, ...]:
+    """Every range of ``width x height``, in order: the least ``(first, last)`` of each class."""
+    import numpy as np
+
+    n = width * height
+    perms, _ = symmetries(width, height)
+    colour = (np.arange(n) % width + np.arange(n) // width) % 2
+    board = Board(width, height)
+    table = board.neighbour_table()
+    seen: set[tuple[int, int]] = set()
+    out: list[Range] = []
+    for f in range(n):
+        for last in range(n):
+            if colour[f] == colour[last] or (f, last) in seen:
+                continue
+            orbit = set()
+            for g in perms:
+                a, b = int(g[f]), int(g[last])
+                orbit.add((a, b))
+                orbit.add((b, a))
+            seen |= orbit
+            closed = bool((table[f] == last).any())
+            out.append(Range(len(out) + 1, f, last, len(orbit), closed))
+    return tuple(out)
+
+
+class Walker:
+    """The compiled walk on one board: cuts ranges into parts and walks a part to its end."""
+
+    def __init__(self, width: int, height: int, *, compiled: bool = True) -> None:
+        import numpy as np
+
+        from knightstour.counting._enumerate_kernels import compact_neighbours
+        from knightstour.magic import _search_kernels as ks
+        from knightstour.solvers import _jit
+
+        reason = refusal(width, height)
+        if reason is not None:
+            raise InvalidInputError(reason)
+        self.width, self.height = width, height
+        self.n = n = width * height
+        self.k = _jit.load(ks, compiled=compiled)
+        self.ks = ks
+        self.nbr, self.nn = compact_neighbours(Board(width, height).neighbour_table())
+        self.adj = np.zeros((n, n), np.uint8)
+        for v in range(n):
+            self.adj[v, self.nbr[v, : self.nn[v]]] = 1
+        idx = np.arange(n)
+        x, y = idx % width, idx // width
+        self.lines = np.stack([y, height + x], axis=1).astype(np.int32)
+        self.colour = ((x + y) % 2).astype(np.uint8)
+        self.const = np.array(
+            [width * (n + 1) // 2] * height + [height * (n + 1) // 2] * width, np.int64
+        )
+        self.side = (np.arange(max(n, 1)) % 2).astype(np.int32)
+        self.split = split(width, height)
+
+    def _state(self, first: int) -> dict[str, Any]:
+        import numpy as np
+
+        n, nl = self.n, self.width + self.height
+        return {
+            "odd": (self.colour == self.colour[first]).astype(np.uint8),
+            "num": np.zeros(n, np.int32),
+            "avail": np.zeros(n, np.int32),
+            "lsum": np.zeros(nl, np.int64),
+            "lodd": np.zeros(nl, np.int32),
+            "leven": np.zeros(nl, np.int32),
+            "head": np.zeros(2, np.int32),
+            "placed": np.zeros(n, np.int32),
+            "prev": np.zeros(n, np.int32),
+            "cand": np.zeros((n, 8), np.int32),
+            "ncand": np.zeros(n, np.int32),
+            "ci": np.zeros(n, np.int32),
+            "meta": np.zeros(self.ks.META, np.int64),
+            "work": np.zeros(2 * nl, np.int64),
+        }
+
+    def _setup(self, st: dict[str, Any], first: int, last: int, prefix: np.ndarray) -> bool:
+        import numpy as np
+
+        return bool(
+            self.k.setup(
+                first, last, np.ascontiguousarray(prefix, dtype=np.int32), self.side,
+                self.nbr, self.nn, self.adj, self.lines, st["odd"], self.const, st["num"],
+                st["avail"], st["lsum"], st["lodd"], st["leven"], st["head"], st["placed"],
+                st["prev"], st["cand"], st["ncand"], st["ci"], st["meta"], st["work"],
+            )
+        )  # fmt: skip
+
+    def _walk(self, st: dict[str, Any], budget: int, stop: np.ndarray, cut: int,
+              out: np.ndarray) -> int:  # fmt: skip
+        return int(
+            self.k.walk(
+                self.side, self.nbr, self.nn, self.adj, self.lines, st["odd"], self.const,
+                st["num"], st["avail"], st["lsum"], st["lodd"], st["leven"], st["head"],
+                st["placed"], st["prev"], st["cand"], st["ncand"], st["ci"], st["meta"],
+                st["work"], budget, stop, cut, out,
+            )
+        )  # fmt: skip
+
+    def _drain(self, st: dict[str, Any], stop: np.ndarray, cut: int, width: int,
+               budget: int) -> tuple[list[np.ndarray], bool]:  # fmt: skip
+        """Every row the walk writes, in order, and whether it reached its end."""
+        import numpy as np
+
+        ks = self.ks
+        out = np.zeros((256, width), np.int32)
+        rows: list[np.ndarray] = []
+        while True:
+            status = self._walk(st, budget, stop, cut, out)
+            rows.append(out[: int(st["meta"][ks.WRITTEN])].copy())
+            if status == ks.DONE:
+                return rows, True
+            if status == ks.BUDGET:
+                return rows, False
+
+    def parts(self, rng: Range) -> np.ndarray:
+        """The prefixes of ``rng``'s parts (squares placed by the two fronts in turn), in order."""
+        import numpy as np
+
+        st = self._state(rng.first)
+        base = np.array(rng.prefix, np.int32)
+        cut = len(base) + self.split
+        if not self._setup(st, rng.first, rng.last, base):
+            return np.zeros((0, cut), np.int32)
+        if self.n - 2 <= cut:  # the whole range is one part
+            return base[None, :]
+        rows, _ = self._drain(st, np.zeros(1, np.uint8), cut, cut, 2**62)
+        return np.concatenate(rows) if rows else np.zeros((0, cut), np.int32)
+
+    def run(self, rng: Range, part: int, prefix: np.ndarray, stop: np.ndarray | None = None,
+            budget: int = 2**62) -> PartResult:  # fmt: skip
+        """Walk one part to its end (or until ``stop[0]`` is set or ``budget`` nodes are spent)."""
+        import numpy as np
+
+        t0 = time.perf_counter()
+        stop = np.zeros(1, np.uint8) if stop is None else stop
+        st = self._state(rng.first)
+        tours = np.zeros((0, self.n), np.int32)
+        done = True
+        if self._setup(st, rng.first, rng.last, prefix):
+            rows, done = self._drain(st, stop, -1, self.n, budget)
+            tours = np.concatenate(rows)
+        nodes = int(st["meta"][self.ks.NODES])
+        return PartResult(rng.number, part, tours, nodes, time.perf_counter() - t0, done)
+
+
+@lru_cache(maxsize=4)
+def _walker(width: int, height: int) -> Walker:
+    return Walker(width, height)
+
+
+def run_part(width: int, height: int, rng: Range, part: int, prefix: np.ndarray) -> PartResult:
+    """Walk one part on this process's compiled walker: what a Dask worker runs."""
+    return _walker(width, height).run(rng, part, prefix)
+
+
+def _wait(futures: list[Any], timeout: float | None, dask: bool) -> list[Any]:
+    """The futures done once one is (or ``timeout`` seconds pass): threads' or Dask's."""
+    if not dask:
+        return list(wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)[0])
+    end = None if timeout is None else time.monotonic() + timeout
+    while True:  # a Dask future tells whether it is done; polling keeps the client our own
+        ready = [f for f in futures if f.done()]
+        if ready or (end is not None and time.monotonic() >= end):
+            return ready
+        time.sleep(0.01)
+
+
+def _connect(scheduler: str) -> Any:
+    from knightstour.counting.distributed import connect
+
+    return connect(scheduler)
+
+
+def search(
+    width: int,
+    height: int,
+    journal: Journal,
+    *,
+    closed: bool = False,
+    count: int | None = None,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    only: Iterator[int] | None = None,
+    progress: Progress | None = None,
+    on_found: Callable[[np.ndarray], None] | None = None,
+) -> Report:
+    """Walk the ranges of ``width x height`` in order (only those of closed tours with
+    ``closed``, only the numbers in ``only`` when given), recording each part in ``journal``,
+    until ``count`` new classes are found, ``time_limit`` seconds pass, or every range is done.
+
+    The parts run on ``workers`` threads (default: every core), or on the Dask cluster at
+    ``scheduler``. Ctrl-C stops it cleanly: the parts under way are dropped, everything recorded
+    stays. ``progress(done, total)`` counts the parts of the range under way.
+    """
+    import os
+
+    walker = _walker(width, height)
+    chosen = [r for r in ranges(width, height) if r.closed or not closed]
+    if only is not None:
+        wanted = set(only)
+        bad = sorted(wanted - {r.number for r in ranges(width, height)})
+        if bad:
+            raise InvalidInputError(
+                f"{width}x{height} has ranges 1 to {len(ranges(width, height))}, not {bad[0]}"
+            )
+        chosen = [r for r in chosen if r.number in wanted]
+    report = Report(len(chosen))
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    stop_flags: list[np.ndarray] = []
+    client = _connect(scheduler) if scheduler else None
+    pool = None if client else ThreadPoolExecutor(max(1, workers or os.cpu_count() or 1))
+    lock = threading.Lock()
+    t0 = time.perf_counter()
+
+    def submit(rng: Range, part: int, prefix: np.ndarray) -> Future[PartResult]:
+        if client is not None:
+            return client.submit(run_part, width, height, rng, part, prefix, pure=False)  # type: ignore[no-any-return]
+        import numpy as np
+
+        flag = np.zeros(1, np.uint8)
+        with lock:
+            stop_flags.append(flag)
+        assert pool is not None
+        return pool.submit(walker.run, rng, part, prefix, flag)
+
+    def halt(why: str) -> None:
+        report.stopped = report.stopped or why
+        with lock:
+            for f in stop_flags:
+                f[0] = 1
+
+    try:
+        for rng in chosen:
+            done = journal.done_parts(rng)
+            if done is None:
+                report.ranges_done += 1
+                continue
+            prefixes = walker.parts(rng)
+            total = len(prefixes)
+            todo = [p for p in range(total) if p not in done]
+            finished = total - len(todo)
+            if progress is not None:
+                progress(finished, total)
+            window = 2 * (workers or os.cpu_count() or 1) if client is None else 64
+            running: dict[Future[PartResult], int] = {}
+            queue = iter(todo)
+            exhausted = False
+            while True:
+                while not exhausted and len(running) < window and report.stopped is None:
+                    p = next(queue, None)
+                    if p is None:
+                        exhausted = True
+                        break
+                    running[submit(rng, p, prefixes[p])] = p
+                if not running:
+                    break
+                timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+                ready = _wait(list(running), timeout, client is not None)
+                if deadline is not None and time.monotonic() >= deadline:
+                    halt("time limit")
+                for fut in ready:
+                    running.pop(fut)
+                    res = fut.result()
+                    report.nodes += res.nodes
+                    if not res.done:
+                        continue
+                    report.found += len(res.tours)
+                    report.tours.extend(res.tours)
+                    new = journal.record(res)
+                    report.new += new
+                    report.parts_done += 1
+                    finished += 1
+                    if progress is not None:
+                        progress(finished, total)
+                    if on_found is not None:
+                        for t in res.tours:
+                            on_found(t)
+                    if count is not None and report.new >= count:
+                        halt("count")
+                if report.stopped is not None and client is not None:
+                    for fut in running:
+                        fut.cancel()
+                    running.clear()
+            if finished == total:
+                journal.finish_range(rng, total)
+                report.ranges_done += 1
+            if report.stopped is not None:
+                break
+    except KeyboardInterrupt:
+        halt("interrupted")
+        raise
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if client is not None:
+            client.close()
+        report.seconds = time.perf_counter() - t0
+    return report

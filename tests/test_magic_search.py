@@ -1,0 +1,198 @@
+"""The semi-magic search: its ranges, its cuts (no tour is lost), resuming, and Dask."""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+import pytest
+
+import knightstour as kt
+from knightstour.board import symmetries
+from knightstour.library.magic import MagicJournal
+from knightstour.library.store import Library
+from knightstour.magic.search import Range, Walker, ranges, refusal, search
+from knightstour.numbering import from_grid
+
+#: Beverley's semi-magic tour (1848), rank 8 first.
+BEVERLEY = [
+    [18, 35, 64, 13, 60, 37, 22, 11], [63, 14, 17, 36, 21, 12, 59, 38],
+    [16, 19, 34, 61, 40, 57, 10, 23], [33, 62, 15, 20, 9, 24, 39, 58],
+    [50, 3, 32, 45, 56, 41, 26, 7], [31, 46, 49, 4, 25, 8, 55, 42],
+    [48, 51, 2, 29, 44, 53, 6, 27], [1, 30, 47, 52, 5, 28, 43, 54],
+]  # fmt: skip
+
+
+def _order(grid: list[list[int]]) -> np.ndarray:
+    h, w = len(grid), len(grid[0])
+    order = np.zeros(w * h, np.int32)
+    for i, row in enumerate(grid):
+        for x, k in enumerate(row):
+            order[k - 1] = (h - 1 - i) * w + x
+    return order
+
+
+def _prefix(order: np.ndarray, depth: int) -> tuple[int, ...]:
+    """The squares the two ends place first: 2, N - 1, 3, N - 2, ..."""
+    n = len(order)
+    return tuple(int(order[1 + d // 2] if d % 2 == 0 else order[n - 2 - d // 2])
+                 for d in range(depth))  # fmt: skip
+
+
+def _independent_check(w: int, h: int, order: np.ndarray, rows: np.ndarray, cols: np.ndarray):
+    """Plain numpy: a knight's tour whose ranks and files add up to ``rows`` and ``cols``."""
+    order = np.asarray(order)
+    assert sorted(order.tolist()) == list(range(w * h))
+    x, y = order % w, order // w
+    steps = sorted(zip(np.abs(np.diff(x)).tolist(), np.abs(np.diff(y)).tolist(), strict=True))
+    assert set(steps) <= {(1, 2), (2, 1)}
+    grid = np.zeros((h, w), np.int64)
+    grid[y, x] = np.arange(1, w * h + 1)
+    assert grid.sum(axis=1).tolist() == list(rows)
+    assert grid.sum(axis=0).tolist() == list(cols)
+
+
+def test_the_ranges_of_8x8_split_every_pair_of_ends_once() -> None:
+    rs = ranges(8, 8)
+    assert len(rs) == 136  # the number of ranges of the 2003 census
+    perms, _ = symmetries(8, 8)
+    seen: dict[tuple[int, int], int] = {}
+    for r in rs:
+        for g in perms:
+            for pair in ((int(g[r.first]), int(g[r.last])), (int(g[r.last]), int(g[r.first]))):
+                assert seen.setdefault(pair, r.number) == r.number
+    colour = lambda s: (s % 8 + s // 8) % 2  # noqa: E731
+    assert len(seen) == 64 * 32 and all(colour(a) != colour(b) for a, b in seen)
+    assert sum(r.size for r in rs) == 2048
+    assert sum(r.closed for r in rs) == 21
+
+
+@pytest.mark.parametrize(
+    ("w", "h", "words"),
+    [(5, 6, "ranks have an odd number"), (6, 3, "files have an odd number"),
+     (4, 4, "no open knight's tour"), (2, 8, "no open knight's tour"),
+     (8, 10, "up to 64 squares")],
+)  # fmt: skip
+def test_refusals_name_the_reason(w: int, h: int, words: str) -> None:
+    assert words in (refusal(w, h) or "")
+    with pytest.raises(kt.InvalidInputError, match=words):
+        Walker(w, h, compiled=False)
+
+
+def test_the_walk_finds_beverleys_tour_below_its_first_numbers() -> None:
+    order = _order(BEVERLEY)
+    walker = Walker(8, 8)
+    rng = Range(1, int(order[0]), int(order[-1]), 1, False)
+    result = walker.run(rng, 0, np.array(_prefix(order, 16), np.int32))
+    assert result.done and result.nodes > 0
+    found = {tuple(t) for t in result.tours.tolist()}
+    assert tuple(order.tolist()) in found
+    for t in result.tours:
+        _independent_check(8, 8, t, [260] * 8, [260] * 8)
+    assert from_grid(BEVERLEY).verdict == "semi-magic"
+
+
+@pytest.mark.parametrize(
+    ("w", "h", "seeds"), [(6, 6, range(8)), (4, 6, range(4)), (8, 8, range(4))]
+)
+def test_no_cut_loses_a_tour_with_the_sums_it_looks_for(w: int, h: int, seeds: range) -> None:
+    """Set the constants to a random tour's own sums: the walk from its ends finds that tour."""
+    walker = Walker(w, h)
+    tours = []
+    seed = 0
+    while len(tours) < len(seeds):  # random Warnsdorff walks, the ones that finish
+        with contextlib.suppress(kt.SearchFailedError):
+            tours.append(kt.solve(f"{w}x{h}", method="warnsdorff", tiebreak="random", seed=seed))
+        seed += 1
+    for tour in tours:
+        order = tour.indices.astype(np.int32)
+        grid = np.zeros((h, w), np.int64)
+        grid[order // w, order % w] = np.arange(1, w * h + 1)
+        rows, cols = grid.sum(axis=1), grid.sum(axis=0)
+        walker.const = np.concatenate([rows, cols]).astype(np.int64)
+        depth = 30 if w * h == 64 else 0  # 8x8: start below the first numbers, to be quick
+        rng = Range(1, int(order[0]), int(order[-1]), 1, False, _prefix(order, depth))
+        result = walker.run(rng, 0, np.array(rng.prefix, np.int32))
+        assert result.done
+        assert tuple(order.tolist()) in {tuple(t) for t in result.tours.tolist()}
+        for t in result.tours:
+            _independent_check(w, h, t, rows, cols)
+
+
+def test_small_boards_have_no_semi_magic_tour() -> None:
+    for w, h in ((4, 6), (6, 4), (4, 8), (6, 6)):
+        lib = Library(":memory:")
+        report = search(w, h, MagicJournal(lib, w, h), workers=2)
+        assert report.complete and report.found == 0 and report.nodes > 0
+        assert lib.magic_progress(f"{w}x{h}", "two-ended/1")["ranges_done"] == len(ranges(w, h))
+
+
+def _beverley_range(depth: int) -> Range:
+    order = _order(BEVERLEY)
+    return Range(1, int(order[0]), int(order[-1]), 1, False, _prefix(order, depth))
+
+
+def _run(lib: Library, rng: Range, **kw: object) -> object:
+    import knightstour.magic.search as ms
+
+    real = ms.ranges
+    ms.ranges.cache_clear()
+    try:
+        ms.ranges = lambda w, h: (rng,)  # type: ignore[assignment]
+        return search(8, 8, MagicJournal(lib, 8, 8), **kw)  # type: ignore[arg-type]
+    finally:
+        ms.ranges = real
+
+
+def test_a_killed_search_goes_on_where_it_stopped_and_loses_nothing() -> None:
+    rng = _beverley_range(16)
+    whole = _run(Library(":memory:"), rng)
+    assert whole.complete and whole.found >= 1
+
+    lib = Library(":memory:")
+    journal = MagicJournal(lib, 8, 8)
+    calls = {"n": 0}
+    real = journal.record
+
+    def dies(result):  # the process is killed after its third part
+        calls["n"] += 1
+        if calls["n"] > 3:
+            raise KeyboardInterrupt
+        return real(result)
+
+    journal.record = dies  # type: ignore[method-assign]
+    import knightstour.magic.search as ms
+
+    saved = ms.ranges
+    ms.ranges = lambda w, h: (rng,)  # type: ignore[assignment]
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            search(8, 8, journal, workers=2)
+        assert len(lib.magic_parts_done("8x8", ms.SCHEME, 1) or ()) == 3
+        again = search(8, 8, MagicJournal(lib, 8, 8), workers=2)
+    finally:
+        ms.ranges = saved
+    assert again.complete
+    assert again.parts_done + 3 == whole.parts_done
+    progress = lib.magic_progress("8x8", ms.SCHEME)
+    assert progress["ranges_done"] == 1 and progress["found"] == whole.found
+
+
+def test_dask_finds_the_tours_the_threads_find() -> None:
+    distributed = pytest.importorskip("distributed")
+    rng = _beverley_range(18)
+    local = _run(Library(":memory:"), rng, workers=2)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        remote = _run(Library(":memory:"), rng, scheduler=cluster.scheduler_address)
+    key = lambda r: sorted(tuple(t) for t in np.asarray(r.tours).tolist())  # noqa: E731
+    assert local.complete and remote.complete and local.found >= 1
+    assert key(local) == key(remote) and local.nodes == remote.nodes
+
+
+def test_a_time_limit_stops_with_the_parts_under_way_dropped() -> None:
+    lib = Library(":memory:")
+    report = search(8, 8, MagicJournal(lib, 8, 8), time_limit=0.5, workers=2, only=[1])
+    assert report.stopped == "time limit" and not report.complete
+    assert report.nodes > 0
