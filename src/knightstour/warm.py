@@ -118,6 +118,15 @@ def _counting() -> None:
     count("5x5", method="enumerate")
 
 
+def _magic() -> None:
+    from knightstour.library.magic import MagicJournal
+    from knightstour.library.store import Library
+    from knightstour.magic.search import search
+
+    with Library(":memory:") as lib:  # the semi-magic search's walk, on a board it finishes
+        search(4, 6, MagicJournal(lib, 4, 6), workers=1)
+
+
 #: The steps of :func:`warm`, in order: (name, the calls it makes).
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("warnsdorff tie-breaks", _walks),
@@ -126,6 +135,7 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("divide and conquer", _divide),
     ("library generate and import", _library),
     ("counting", _counting),
+    ("magic search", _magic),
 )
 
 

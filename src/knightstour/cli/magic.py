@@ -205,9 +205,15 @@ def _closed(tour: Any) -> bool:
 
 def _construct(args: argparse.Namespace, board: Board) -> int:
     from knightstour.library.store import Library
-    from knightstour.magic.construct import construct, constructible
 
     w, h = board.width, board.height
+    try:
+        from knightstour.magic.construct import construct, constructible
+    except ImportError:
+        raise UsageError(
+            f"no construction for {w}x{h} yet: the search takes boards of up to 64 squares, "
+            "and the constructions of bigger boards are still to come (docs/magic.md)"
+        ) from None
     reason = constructible(w, h, args.diagonal)
     if reason is not None:
         raise UsageError(reason)

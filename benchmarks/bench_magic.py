@@ -1,0 +1,153 @@
+"""The semi-magic search: speed, what a run of a chosen length gets, and the census projected.
+
+Targets (issue "Magic knight's tours"): the first semi-magic 8x8 tour from a cold start in under
+10 minutes; tours found per hour; the census (136 ranges, 140 classes) in under 24 hours. Printed:
+
+- the first command in a fresh process (``knightstour magic 4x6``: a board it finishes);
+- 6x6 walked whole: the proof that no semi-magic 6x6 tour exists, and its time;
+- the walk's speed on 8x8 (nodes a second on every core) over a run of ``--seconds`` (default 60);
+- a part known to hold tours (Beverley's 1848 tour's first 6 and last 6 numbers fixed): its
+  time and the tours it finds, the tours-per-hour of a productive part;
+- Knuth's estimate of one range's tree (random probes down the walk, the product of the
+  branchings), and from it the census's projected time on this machine.
+
+    python benchmarks/bench_magic.py [--seconds S] [--probes P]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+EXE = Path(sys.executable).parent / "knightstour"
+CLI = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "knightstour"]
+BEVERLEY = [
+    [18, 35, 64, 13, 60, 37, 22, 11], [63, 14, 17, 36, 21, 12, 59, 38],
+    [16, 19, 34, 61, 40, 57, 10, 23], [33, 62, 15, 20, 9, 24, 39, 58],
+    [50, 3, 32, 45, 56, 41, 26, 7], [31, 46, 49, 4, 25, 8, 55, 42],
+    [48, 51, 2, 29, 44, 53, 6, 27], [1, 30, 47, 52, 5, 28, 43, 54],
+]  # fmt: skip
+
+
+def beverley() -> np.ndarray:
+    order = np.zeros(64, np.int32)
+    for i, row in enumerate(BEVERLEY):
+        for x, k in enumerate(row):
+            order[k - 1] = (7 - i) * 8 + x
+    return order
+
+
+def first_call() -> None:
+    with tempfile.TemporaryDirectory() as d:
+        t0 = time.perf_counter()
+        p = subprocess.run([*CLI, "magic", "4x6", "--db", os.path.join(d, "m.db"), "--quiet"],
+                           capture_output=True, text=True)  # fmt: skip
+        wall = time.perf_counter() - t0
+    print(f"first command 'knightstour magic 4x6' (fresh process): {wall:.2f} s, exit "
+          f"{p.returncode}: {p.stdout.strip()}")  # fmt: skip
+
+
+def whole_6x6() -> None:
+    from knightstour.library.magic import MagicJournal
+    from knightstour.library.store import Library
+    from knightstour.magic.search import search
+
+    t0 = time.perf_counter()
+    r = search(6, 6, MagicJournal(Library(":memory:"), 6, 6))
+    print(f"6x6 walked whole: {r.ranges_done} of {r.ranges} ranges, {r.found} semi-magic tours, "
+          f"{r.nodes:,} nodes, {time.perf_counter() - t0:.2f} s")  # fmt: skip
+
+
+def speed(seconds: float) -> float:
+    from knightstour.library.magic import MagicJournal
+    from knightstour.library.store import Library
+    from knightstour.magic.search import search
+
+    r = search(8, 8, MagicJournal(Library(":memory:"), 8, 8), time_limit=seconds)
+    rate = r.nodes / r.seconds
+    print(f"8x8 run of {seconds:.0f} s on {os.cpu_count()} threads: {r.parts_done} parts of "
+          f"range 1 walked, {r.found} found, {r.nodes:,} nodes: {rate / 1e6:.2f} M nodes/s")  # fmt: skip
+    return rate
+
+
+def productive_part() -> None:
+    from knightstour.magic.search import Range, Walker
+
+    order = beverley()
+    walker = Walker(8, 8)
+    rng = Range(0, int(order[0]), int(order[-1]), 1, False)
+    prefix = np.array([order[1 + d // 2] if d % 2 == 0 else order[62 - d // 2]
+                       for d in range(10)], np.int32)  # fmt: skip
+    r = walker.run(rng, 0, prefix)
+    print(f"the part of Beverley's tour (1-6 and 59-64 fixed): {len(r.tours)} semi-magic tours "
+          f"in {r.seconds:.1f} s ({r.nodes:,} nodes; {len(r.tours) * 3600 / r.seconds:.0f} "
+          "tours an hour on one core)")  # fmt: skip
+
+
+def knuth(probes: int, rate: float) -> None:
+    """Knuth's estimator of the nodes of range 1's walk, and the census projected from it."""
+    from knightstour.magic.search import Walker, ranges
+
+    walker = Walker(8, 8)
+    k, ks = walker.k, walker.ks
+    rng = ranges(8, 8)[0]
+    generator = random.Random(1)
+    total = 0.0
+    t0 = time.perf_counter()
+    for _ in range(probes):
+        st = walker._state(rng.first)
+        walker._setup(st, rng.first, rng.last, np.zeros(0, np.int32))
+        weight, d = 1.0, 0
+        args = (walker.nbr, walker.nn, walker.lines, st["odd"], walker.const, st["num"],
+                st["avail"], st["lsum"], st["lodd"], st["leven"], st["head"], st["meta"])  # fmt: skip
+        while True:
+            s = int(walker.side[d])
+            cands = st["cand"][d, : st["ncand"][d]].tolist()
+            total += weight * len(cands)  # every candidate tried is a node
+            good = []
+            for q in cands:
+                h = int(st["head"][s])
+                if k.place(q, s, *args, st["work"]):
+                    good.append(q)
+                    k.unplace(q, s, h, *args[:4], *args[5:])
+            if not good or d == walker.n - 3:
+                break
+            q = generator.choice(good)
+            weight *= len(good)
+            h = int(st["head"][s])
+            k.place(q, s, *args, st["work"])
+            st["prev"][d], st["placed"][d] = h, q
+            d += 1
+            k.candidates(d, int(walker.side[d]), walker.nbr, walker.nn, walker.adj, st["num"],
+                         st["avail"], st["head"], st["cand"], st["ncand"], st["ci"], st["meta"])  # fmt: skip
+    est = total / probes
+    hours = est / rate / 3600
+    print(f"Knuth's estimate of range 1 ({probes} probes, {time.perf_counter() - t0:.0f} s): "
+          f"{est:.2g} nodes, {hours:.0f} h at {rate / 1e6:.2f} M nodes/s; the census's 136 ranges "
+          f"if alike: {136 * hours / 24:.0f} days on this machine")  # fmt: skip
+    del ks
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--probes", type=int, default=300)
+    a = ap.parse_args()
+    first_call()
+    whole_6x6()
+    rate = speed(a.seconds)
+    productive_part()
+    knuth(a.probes, rate)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
