@@ -1,0 +1,490 @@
+"""Constructions of semi-magic knight's tours from the four 4-cycles of each 4 x 4 block.
+
+The knight's graph of a 4 x 4 block is four 4-cycles (``_CYCLES``), each a transversal: one
+square in every rank and every file of the block. A tour that runs each cycle round in one go
+(three moves round it, one knight's move on to the next cycle) numbers the j-th cycle it visits
+4j + 1 ... 4j + 4. So a rank adds up to 4 x (the sum of the j of the cycles of its block row) plus
+the *offsets* 1 ... 4 that land in it.
+
+The scheme here makes the first part equal everywhere by **pairing**: two strands P and Q walk
+through the blocks side by side, always in the same block at the same step (the *block pattern*
+``beta``: every block twice), P taking one cycle there and Q another; the tour is P followed by Q
+backwards. The cycle P visits at step i gets j = i and the one Q visits gets j = K - 1 - i (K
+cycles in all), so the four cycles of every block add up to 2(K - 1): every rank of a block row
+and every file of a block column get the same cycle part. What is left, that the offsets of each
+block row (and block column) share out equally over its four ranks (files), and that P's last
+square is a knight's move from Q's (the *joint* in the middle of the tour), is found by a
+depth-first search over the cycles' entries and directions along a fixed block pattern, which cuts
+a branch as soon as a block row or column is complete and unbalanced, or its last open block
+cannot balance it. Diagonals (``diagonal=True``) are checked as their blocks complete.
+
+Every tour is validated as a knight's tour and its sums checked (:func:`knightstour.numbering.analyse`)
+before it is returned. ``seed`` picks the search order and one of the board's symmetries (and the
+reversed numbering, k -> N + 1 - k): all keep a tour semi-magic, and magic.
+
+Theorems used by :func:`constructible` (proofs in its docstring): a side of odd length rules out a
+semi-magic tour (colour parity); the rank and file constants must be whole numbers; boards with no
+knight's tour at all (the open-tour theorem).
+
+>>> order = construct(12, 12)
+>>> from knightstour.numbering import analyse
+>>> analyse(12, 12, order).verdict, order.dtype.name, order.size
+('semi-magic', 'int32', 144)
+>>> constructible(8, 8, diagonal=True).split(":")[0]
+'no magic tour on 8x8'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from knightstour.board import Board
+from knightstour.errors import InternalError, InvalidInputError
+from knightstour.numbering import analyse
+from knightstour.theory import open_tour_theorem
+from knightstour.tour import validate
+
+__all__ = ["MAX_SIDE", "construct", "constructible"]
+
+#: The largest side :func:`construct` considers (refused before any memory is spent).
+MAX_SIDE = 400
+
+Square = tuple[int, int]
+#: The four 4-cycles of the 4 x 4 knight's graph, in cycle order, (x, y) inside the block.
+_CYCLES: tuple[tuple[Square, ...], ...] = (
+    ((0, 0), (1, 2), (3, 3), (2, 1)),
+    ((3, 0), (2, 2), (0, 3), (1, 1)),
+    ((1, 0), (3, 1), (2, 3), (0, 2)),
+    ((2, 0), (0, 1), (1, 3), (3, 2)),
+)
+
+#: Block patterns by (block columns, block rows): each block index (y * columns + x) twice, in
+#: the order the two strands visit them. Found by the author's search over block patterns;
+#: the tours themselves are searched afresh on every call.
+_PATTERNS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
+    (2, 2): ((0, 2, 3, 1, 3, 1, 0, 2),),
+    (3, 2): ((4, 5, 2, 1, 0, 3, 0, 3, 4, 5, 2, 1),),
+    (3, 3): (
+        (8, 7, 6, 6, 7, 8, 5, 2, 5, 4, 1, 0, 0, 3, 3, 4, 1, 2),
+        (4, 5, 5, 4, 7, 8, 8, 7, 6, 3, 6, 3, 0, 0, 1, 2, 2, 1),
+    ),
+}
+#: Block patterns along which a fully (diagonally) magic tour has been found; (3, 3) is 12x12.
+_MAGIC_PATTERNS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+
+#: Nodes one search attempt may visit before it restarts in another order (semi-magic; a magic
+#: search walks its pattern's whole tree, which is far smaller than the budget).
+_BUDGET = 20_000
+_MAGIC_BUDGET = 2_000_000
+_ATTEMPTS = 400
+
+
+def _covered() -> str:
+    sizes = sorted({(4 * w, 4 * h) for w, h in _PATTERNS} | {(4 * h, 4 * w) for w, h in _PATTERNS})
+    return ", ".join(f"{w}x{h}" for w, h in sizes)
+
+
+def constructible(width: int, height: int, diagonal: bool = False) -> str | None:
+    """None when :func:`construct` can build a ``width`` x ``height`` tour, else the reason why not.
+
+    Theorems (each refusal names the one it uses):
+
+    1. *A side of odd length (the other at least 2) allows no semi-magic tour.* The knight changes
+       colour every move, so the odd numbers all stand on one colour. A rank of odd length holds
+       one more square of one colour than of the other, and the next rank the reverse, so the two
+       hold different numbers of odd numbers: their sums differ in parity. Files likewise.
+    2. *Every rank must add up to N(N + 1)/(2 x height)* (and every file to N(N + 1)/(2 x width)):
+       when that is not a whole number there is no semi-magic numbering at all.
+    3. *A board with no knight's tour* (the open-tour theorem: 1 x n, 2 x n, 3 x 3, 3 x 5, 3 x 6,
+       4 x 4) has no semi-magic one.
+
+    The census of Stertenbrink, Meyrignac and Mackay (2003) found all 140 semi-magic tours of 8x8
+    up to symmetry, none of them magic. Other sizes are refused as "no construction", which claims
+    nothing about whether such tours exist.
+
+    >>> constructible(12, 12) is None
+    True
+    >>> constructible(5, 6)
+    'no semi-magic tour on 5x6: its 30 numbers add up to 465, and 465 / 6 ranks = 77.5 is not a whole number'
+    >>> constructible(7, 7).split(";")[0]
+    'no semi-magic tour on 7x7: the knight changes colour every move, so every odd number stands on one colour'
+    >>> constructible(4, 4)
+    'no semi-magic tour on 4x4: no tour on 4x4: one of the four exceptions of the open-tour theorem (3x3, 3x5, 3x6, 4x4; Conrad et al. 1994), confirmed by exhaustive search'
+    """
+    for name, value in (("width", width), ("height", height)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise InvalidInputError(f"board {name} must be a whole number, not {value!r}")
+        if value < 1:
+            raise InvalidInputError(f"board {name} must be at least 1, got {value}")
+    width, height = int(width), int(height)
+    spec = f"{width}x{height}"
+    if max(width, height) > MAX_SIDE:
+        return (
+            f"no construction for {spec}: constructions are only attempted on sides up to "
+            f"{MAX_SIDE}"
+        )
+    existence = open_tour_theorem(Board(width, height))
+    if existence.exists is False:
+        return f"no semi-magic tour on {spec}: {existence.reason}"
+    if width == height == 1:
+        return None
+    n = width * height
+    total = n * (n + 1) // 2
+    if total % width or total % height:
+        return f"no semi-magic tour on {spec}: its {n} numbers add up to {total}, and " + _share(
+            total, width, height
+        )
+    if width % 2 or height % 2:
+        side = "files" if height % 2 else "ranks"
+        return (
+            f"no semi-magic tour on {spec}: the knight changes colour every move, so every odd "
+            f"number stands on one colour; {side} of odd length alternate between one more and "
+            f"one fewer square of that colour, so neighbouring {side} hold different numbers of "
+            f"odd numbers and their sums differ in parity"
+        )
+    if diagonal and width != height:
+        return f"no magic tour on {spec}: a magic tour needs a square board (two long diagonals)"
+    if diagonal and width == 8:
+        return (
+            "no magic tour on 8x8: the census by Stertenbrink, Meyrignac and Mackay (2003) found "
+            "all 140 semi-magic tours of 8x8 up to symmetry, and none of them is magic"
+        )
+    if width % 4 or height % 4:
+        return (
+            f"no construction for {spec}: the construction tiles the board with 4x4 blocks, so "
+            f"both sides must be multiples of 4"
+        )
+    key = _key(width // 4, height // 4)
+    if key not in _PATTERNS:
+        return (
+            f"no construction for {spec}: the construction has block patterns only for {_covered()}"
+        )
+    if diagonal and key not in _MAGIC_PATTERNS:
+        magic = ", ".join(f"{4 * w}x{4 * h}" for w, h in sorted(_MAGIC_PATTERNS)) or "none yet"
+        return (
+            f"no construction for a magic tour on {spec}: the construction knows diagonally "
+            f"magic block patterns only for these sizes: {magic}"
+        )
+    return None
+
+
+def _share(total: int, width: int, height: int) -> str:
+    """The end of theorem 2's reason: the line constants that are not whole numbers."""
+    bad = [
+        f"{total} / {count} {name} = {total / count:g}"
+        for count, name in ((height, "ranks"), (width, "files"))
+        if total % count
+    ]
+    return " and ".join(bad) + " is not a whole number"
+
+
+def _key(bw: int, bh: int) -> tuple[int, int]:
+    """The stored pattern size for a bw x bh block board (patterns are kept wide, not tall)."""
+    return (bw, bh) if bw >= bh else (bh, bw)
+
+
+def construct(
+    width: int, height: int, *, diagonal: bool = False, seed: int | None = None
+) -> np.ndarray:
+    """A semi-magic knight's tour of ``width`` x ``height`` (magic too when ``diagonal``).
+
+    Returns the square indices (``y * width + x``) in visiting order, an int32 array, validated
+    as a tour and checked for its sums. ``seed`` picks the search order, a symmetry of the board
+    and the direction of numbering; None is a fixed default. Refuses (:class:`InvalidInputError`)
+    the sizes :func:`constructible` refuses, with its reason.
+
+    >>> a, b = construct(8, 12, seed=1), construct(8, 12, seed=2)
+    >>> bool((a != b).any()), sorted(a.tolist()) == list(range(96))
+    (True, True)
+    """
+    reason = constructible(width, height, diagonal)
+    if reason is not None:
+        raise InvalidInputError(reason)
+    width, height = int(width), int(height)
+    if width == height == 1:
+        return _checked(width, height, np.zeros(1, dtype=np.int32), diagonal)
+    bw, bh = width // 4, height // 4
+    key = _key(bw, bh)
+    patterns = (_MAGIC_PATTERNS if diagonal else _PATTERNS)[key]
+    rng = random.Random(0 if seed is None else seed)
+    symmetries = 8 if width == height else 4
+    variant = rng.randrange(2 * symmetries)
+    for attempt in range(2 * len(patterns) if diagonal else _ATTEMPTS):
+        beta = patterns[(attempt + rng.randrange(len(patterns))) % len(patterns)]
+        order_rng = random.Random(rng.getrandbits(64))
+        budget = _MAGIC_BUDGET if diagonal else _BUDGET
+        steps = _search(key[0], key[1], beta, order_rng, diagonal, budget)
+        if steps is not None:
+            break
+    else:  # pragma: no cover - every stored pattern is found within a few attempts
+        raise InternalError(f"the construction found no tour on {width}x{height}")
+    order = _assemble(key[0], key[1], steps)
+    if key != (bw, bh):
+        order = _transpose(order, 4 * key[0], 4 * key[1])
+    order = _symmetry(order, width, height, variant)
+    return _checked(width, height, order, diagonal)
+
+
+def _checked(width: int, height: int, order: np.ndarray, diagonal: bool) -> np.ndarray:
+    """``order`` as int32 after validating it as a tour with the sums asked for."""
+    order = np.ascontiguousarray(order, dtype=np.int32)
+    try:
+        validate(Board(width, height), order)
+    except InvalidInputError as exc:  # pragma: no cover - a bug, never the caller's input
+        raise InternalError(f"the construction made something that is not a tour: {exc}") from exc
+    verdict = analyse(width, height, order.tolist()).verdict
+    if verdict not in (("magic",) if diagonal else ("semi-magic", "magic")):
+        raise InternalError(f"the constructed tour of {width}x{height} is {verdict}")
+    return order
+
+
+# -- the search -----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _tables() -> tuple[
+    list[tuple[int, tuple[Square, ...]]],
+    dict[tuple[int, int], tuple[np.ndarray, np.ndarray]],
+    dict[tuple[int, int], set[tuple[int, ...]]],
+    dict[tuple[int, int], set[tuple[int, ...]]],
+]:
+    """Traversals and, for a block's first pair of cycles, the balances its second pair allows.
+
+    A traversal is (cycle, its four squares in order): 4 cycles x 4 entries x 2 directions. A
+    *pair* (p, q) is P's and Q's traversals in one block at one step; its rank and file vectors
+    hold the offsets it puts in each rank and file (P: 1 ... 4 along its squares, Q: 4 ... 1,
+    since Q is walked backwards in the tour).
+    """
+    travs: list[tuple[int, tuple[Square, ...]]] = []
+    for c, cycle in enumerate(_CYCLES):
+        for start in range(4):
+            for step in (1, -1):
+                travs.append((c, tuple(cycle[(start + step * k) % 4] for k in range(4))))
+    vec: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+    for p, (cp, sp) in enumerate(travs):
+        for q, (cq, sq) in enumerate(travs):
+            if cp == cq:
+                continue
+            rows, cols = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
+            for k in range(4):
+                rows[sp[k][1]] += k + 1
+                cols[sp[k][0]] += k + 1
+                rows[sq[k][1]] += 4 - k
+                cols[sq[k][0]] += 4 - k
+            vec[(p, q)] = (rows, cols)
+    by_cycles: dict[frozenset[int], list[tuple[np.ndarray, np.ndarray]]] = {}
+    for (p, q), v in vec.items():
+        by_cycles.setdefault(frozenset((travs[p][0], travs[q][0])), []).append(v)
+    need_r: dict[tuple[int, int], set[tuple[int, ...]]] = {}
+    need_c: dict[tuple[int, int], set[tuple[int, ...]]] = {}
+    for (p, q), (r1, c1) in vec.items():
+        rest = by_cycles[frozenset(range(4)) - {travs[p][0], travs[q][0]}]
+        need_r[(p, q)] = {tuple((r1 + r2 - 10).tolist()) for r2, _ in rest}
+        need_c[(p, q)] = {tuple((c1 + c2 - 10).tolist()) for _, c2 in rest}
+    return travs, vec, need_r, need_c
+
+
+def _knight(a: Square, b: Square) -> bool:
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return (dx == 1 and dy == 2) or (dx == 2 and dy == 1)
+
+
+def _search(
+    bw: int, bh: int, beta: Sequence[int], rng: random.Random, diagonal: bool, budget: int
+) -> list[tuple[int, int, int]] | None:
+    """One depth-first attempt along the block pattern ``beta``: (block, P's, Q's traversal) a step.
+
+    Cuts a branch when a block row or column is complete and unbalanced, when its one open block
+    cannot balance it any more, or (``diagonal``) when a long diagonal is complete and wrong.
+    Gives up after ``budget`` nodes (the caller restarts in another order).
+    """
+    travs, vec, need_r, need_c = _tables()
+    nblocks = bw * bh
+    squares = [
+        [tuple((x + 4 * (b % bw), y + 4 * (b // bw)) for x, y in travs[t][1]) for t in range(32)]
+        for b in range(nblocks)
+    ]
+    all_r = set().union(*need_r.values())
+    all_c = set().union(*need_c.values())
+    visits = [0] * nblocks
+    first: list[tuple[int, int] | None] = [None] * nblocks
+    first_step = [0] * nblocks
+    used: list[set[int]] = [set() for _ in range(nblocks)]
+    row_sum = [[0] * 4 for _ in range(bh)]
+    col_sum = [[0] * 4 for _ in range(bw)]
+    row_open, col_open = [bw] * bh, [bh] * bw
+    cycles = 4 * nblocks
+    n = 4 * bw
+    magic = n * (n * n + 1) // 2
+    on_diag = [(b % bw == b // bw, b % bw + b // bw == bw - 1) for b in range(nblocks)]
+    diag, diag_open = [0, 0], [bw, bw]
+    path: list[tuple[int, int, int]] = []
+    nodes = 0
+
+    def balanced(line_open: int, sums: list[int], blocks: list[int], need: dict) -> bool:
+        if line_open == 0:
+            return not any(sums)
+        if line_open > 1:
+            return True
+        want = tuple(-v for v in sums)
+        b = next(b for b in blocks if visits[b] < 2)
+        pair = first[b]
+        if pair is None:
+            return want in (all_r if need is need_r else all_c)
+        return want in need[pair]
+
+    def ok(b: int) -> bool:
+        y, x = divmod(b, bw)
+        row = [y * bw + i for i in range(bw)]
+        col = [i * bw + x for i in range(bh)]
+        return balanced(row_open[y], row_sum[y], row, need_r) and balanced(
+            col_open[x], col_sum[x], col, need_c
+        )
+
+    def diag_sum(b: int, i1: int, pair1: tuple[int, int], i2: int, pair2: tuple[int, int]) -> list:
+        s = [0, 0]
+        for i, (p, q) in ((i1, pair1), (i2, pair2)):
+            for k, (x, y) in enumerate(travs[p][1]):
+                v = 4 * i + k + 1
+                s[0] += v if x == y else 0
+                s[1] += v if x + y == 3 else 0
+            for k, (x, y) in enumerate(travs[q][1]):
+                v = 4 * (cycles - 1 - i) + 4 - k
+                s[0] += v if x == y else 0
+                s[1] += v if x + y == 3 else 0
+        return s
+
+    def step(i: int) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget:
+            return False
+        if i == len(beta):
+            _, p, q = path[-1]
+            b = path[-1][0]
+            return _knight(squares[b][p][3], squares[b][q][3])
+        b = beta[i]
+        free = [t for t in range(32) if travs[t][0] not in used[b]]
+        if path:
+            pb, pp, pq = path[-1]
+            p_end, q_end = squares[pb][pp][3], squares[pb][pq][3]
+            ps = [t for t in free if _knight(p_end, squares[b][t][0])]
+            qs0 = [t for t in free if _knight(q_end, squares[b][t][0])]
+        else:
+            ps, qs0 = list(free), free
+        rng.shuffle(ps)
+        for p in ps:
+            qs = [t for t in qs0 if travs[t][0] != travs[p][0]]
+            rng.shuffle(qs)
+            for q in qs:
+                # P's cycles all start on one colour and Q's on the other, or no joint exists
+                if (sum(squares[b][p][0]) + sum(squares[b][q][0])) % 2 == 0:
+                    continue
+                if _place(i, b, p, q):
+                    if step(i + 1):
+                        return True
+                    _unplace(b, p, q)
+                if nodes > budget:
+                    return False
+        return False
+
+    undo: list[tuple] = []
+
+    def _place(i: int, b: int, p: int, q: int) -> bool:
+        used[b].update((travs[p][0], travs[q][0]))
+        visits[b] += 1
+        path.append((b, p, q))
+        y, x = divmod(b, bw)
+        if visits[b] == 1:
+            first[b], first_step[b] = (p, q), i
+            undo.append(None)
+            good = ok(b)
+        else:
+            r1, c1 = vec[first[b]]
+            r2, c2 = vec[(p, q)]
+            dr, dc = (r1 + r2 - 10).tolist(), (c1 + c2 - 10).tolist()
+            for k in range(4):
+                row_sum[y][k] += dr[k]
+                col_sum[x][k] += dc[k]
+            row_open[y] -= 1
+            col_open[x] -= 1
+            dd = [0, 0]
+            if diagonal and (on_diag[b][0] or on_diag[b][1]):
+                s = diag_sum(b, first_step[b], first[b], i, (p, q))
+                for k in range(2):
+                    if on_diag[b][k]:
+                        dd[k] = s[k]
+                        diag[k] += s[k]
+                        diag_open[k] -= 1
+            undo.append((dr, dc, dd))
+            good = ok(b) and all(diag_open[k] or diag[k] == magic for k in range(2))
+        if not good:
+            _unplace(b, p, q)
+        return good
+
+    def _unplace(b: int, p: int, q: int) -> None:
+        rec = undo.pop()
+        y, x = divmod(b, bw)
+        if rec is None:
+            first[b] = None
+        else:
+            dr, dc, dd = rec
+            for k in range(4):
+                row_sum[y][k] -= dr[k]
+                col_sum[x][k] -= dc[k]
+            row_open[y] += 1
+            col_open[x] += 1
+            for k in range(2):
+                if on_diag[b][k] and diagonal:
+                    diag[k] -= dd[k]
+                    diag_open[k] += 1
+        visits[b] -= 1
+        path.pop()
+        used[b].difference_update((travs[p][0], travs[q][0]))
+
+    return list(path) if step(0) else None
+
+
+def _assemble(bw: int, bh: int, steps: list[tuple[int, int, int]]) -> np.ndarray:
+    """The tour of the search's steps: P's cycles in order, then Q's backwards."""
+    travs = _tables()[0]
+    width = 4 * bw
+    out: list[int] = []
+    for b, p, _ in steps:
+        ox, oy = 4 * (b % bw), 4 * (b // bw)
+        out += [(oy + y) * width + ox + x for x, y in travs[p][1]]
+    for b, _, q in reversed(steps):
+        ox, oy = 4 * (b % bw), 4 * (b // bw)
+        out += [(oy + y) * width + ox + x for x, y in reversed(travs[q][1])]
+    return np.asarray(out, dtype=np.int32)
+
+
+def _transpose(order: np.ndarray, width: int, height: int) -> np.ndarray:
+    """The same tour on the ``height`` x ``width`` board, files and ranks exchanged."""
+    x, y = order % width, order // width
+    return (x * height + y).astype(np.int32)
+
+
+def _symmetry(order: np.ndarray, width: int, height: int, variant: int) -> np.ndarray:
+    """One of the board's symmetries (8 on a square, 4 on a rectangle) and maybe reversed."""
+    x, y = order % width, order // width
+    maps: list[Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]] = [
+        lambda x, y: (x, y),
+        lambda x, y: (width - 1 - x, y),
+        lambda x, y: (x, height - 1 - y),
+        lambda x, y: (width - 1 - x, height - 1 - y),
+    ]
+    if width == height:
+        maps += [
+            lambda x, y: (y, x),
+            lambda x, y: (height - 1 - y, x),
+            lambda x, y: (y, width - 1 - x),
+            lambda x, y: (height - 1 - y, width - 1 - x),
+        ]
+    nx, ny = maps[variant % len(maps)](x, y)
+    out = (ny * width + nx).astype(np.int32)
+    return out[::-1].copy() if variant >= len(maps) else out

@@ -1,0 +1,197 @@
+"""Constructions of semi-magic tours: each result checked here from scratch, refusals and theorems."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import knightstour as kt
+from knightstour.errors import InvalidInputError
+from knightstour.magic.construct import MAX_SIDE, construct, constructible
+from knightstour.numbering import analyse
+
+COVERED = [(8, 8), (12, 12), (12, 8), (8, 12)]
+
+
+def sums_of(width: int, height: int, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rank sums and file sums of the numbering, with plain numpy."""
+    numbers = np.empty(width * height, dtype=np.int64)
+    numbers[np.asarray(order, dtype=np.int64)] = np.arange(1, width * height + 1)
+    grid = numbers.reshape(height, width)
+    return grid.sum(axis=1), grid.sum(axis=0)
+
+
+def assert_semi_magic_tour(width: int, height: int, order: np.ndarray) -> None:
+    """Every square once, every step a knight's move, every rank and file on its constant."""
+    order = np.asarray(order)
+    n = width * height
+    assert order.dtype == np.int32 and order.shape == (n,)
+    assert np.array_equal(np.sort(order), np.arange(n))
+    x, y = order % width, order // width
+    dx, dy = np.abs(np.diff(x)), np.abs(np.diff(y))
+    assert np.all(((dx == 1) & (dy == 2)) | ((dx == 2) & (dy == 1)))
+    ranks, files = sums_of(width, height, order)
+    assert np.all(ranks == width * (n + 1) // 2)
+    assert np.all(files == height * (n + 1) // 2)
+
+
+_CACHE: dict[tuple[int, int, int | None], np.ndarray] = {}
+
+
+def built(width: int, height: int, seed: int | None = None) -> np.ndarray:
+    key = (width, height, seed)
+    if key not in _CACHE:
+        _CACHE[key] = construct(width, height, seed=seed)
+    return _CACHE[key]
+
+
+@pytest.mark.parametrize(("width", "height"), COVERED)
+def test_constructed_tours_are_semi_magic(width: int, height: int) -> None:
+    assert constructible(width, height) is None
+    order = built(width, height)
+    assert_semi_magic_tour(width, height, order)
+    kt.Tour(kt.Board(width, height), order)  # the package's own validation agrees
+    assert analyse(width, height, order.tolist()).verdict in ("semi-magic", "magic")
+
+
+def test_the_default_is_fixed_and_seeds_vary() -> None:
+    assert np.array_equal(construct(12, 12), built(12, 12))
+    tours = [built(12, 12, seed) for seed in (1, 2, 3)] + [built(12, 12)]
+    for a, b in itertools.combinations(tours, 2):
+        assert not np.array_equal(a, b)
+    for order in tours:
+        assert_semi_magic_tour(12, 12, order)
+    assert np.array_equal(construct(12, 12, seed=2), built(12, 12, 2))
+
+
+def test_rectangles_both_ways_and_seeds() -> None:
+    a, b = built(12, 8, 5), built(12, 8, 6)
+    assert not np.array_equal(a, b)
+    for order in (a, b):
+        assert_semi_magic_tour(12, 8, order)
+
+
+# -- refusals and the theorems behind them ---------------------------------------------------------
+
+
+def test_odd_sides_are_refused_by_colour_parity() -> None:
+    for width, height in [(5, 5), (7, 7), (9, 9), (3, 4), (5, 8), (6, 7)]:
+        reason = constructible(width, height)
+        assert reason is not None and reason.startswith(f"no semi-magic tour on {width}x{height}")
+        assert "colour" in reason or "whole number" in reason
+        with pytest.raises(InvalidInputError, match=f"{width}x{height}"):
+            construct(width, height)
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 5), (7, 7), (5, 6), (9, 10), (6, 5)])
+def test_theorem_one_neighbouring_lines_of_odd_length_differ_in_parity(
+    width: int, height: int
+) -> None:
+    """On any tour, two neighbouring ranks (files) of odd length have sums of different parity."""
+    order = kt.solve(f"{width}x{height}", start="a1", method="warnsdorff").indices
+    ranks, files = sums_of(width, height, order)
+    if width % 2:
+        assert np.all(ranks[:-1] % 2 != ranks[1:] % 2)
+    if height % 2:
+        assert np.all(files[:-1] % 2 != files[1:] % 2)
+
+
+def test_theorem_one_exhaustively_on_3x4() -> None:
+    """Every open tour of 3x4 (3 files of 4, 4 ranks of 3): none is semi-magic."""
+    board = kt.Board(3, 4)
+    moves = [
+        [t for t in range(12) if sorted((abs(t % 3 - s % 3), abs(t // 3 - s // 3))) == [1, 2]]
+        for s in range(12)
+    ]
+    tours = []
+
+    def walk(path: list[int], seen: set[int]) -> None:
+        if len(path) == 12:
+            tours.append(list(path))
+            return
+        for t in moves[path[-1]]:
+            if t not in seen:
+                seen.add(t)
+                path.append(t)
+                walk(path, seen)
+                path.pop()
+                seen.discard(t)
+
+    for s in range(12):
+        walk([s], {s})
+    assert tours and board.width == 3
+    assert all(analyse(3, 4, t).verdict == "neither" for t in tours)
+    assert constructible(3, 4).startswith("no semi-magic tour on 3x4")
+
+
+def test_theorem_two_constants_must_be_whole() -> None:
+    # 3x4: 78 in all, 78 / 4 ranks = 19.5
+    assert constructible(3, 4) == (
+        "no semi-magic tour on 3x4: its 12 numbers add up to 78, and 78 / 4 ranks = 19.5 is not "
+        "a whole number"
+    )
+    for width, height in itertools.product(range(1, 13), repeat=2):
+        n = width * height
+        whole = (n * (n + 1) // 2) % width == 0 and (n * (n + 1) // 2) % height == 0
+        reason = constructible(width, height)
+        if not whole:
+            assert reason is not None and reason.startswith("no semi-magic tour")
+        if width % 2 == 0 and height % 2 == 0:
+            assert whole  # both sides even: both constants are whole numbers
+
+
+def test_theorem_three_boards_without_tours() -> None:
+    for width, height in [(2, 8), (8, 2), (1, 5), (4, 4), (3, 3), (3, 6)]:
+        reason = constructible(width, height)
+        assert reason is not None and reason.startswith(f"no semi-magic tour on {width}x{height}")
+        assert "no tour" in reason
+    assert constructible(1, 1) is None
+    assert construct(1, 1).tolist() == [0]
+
+
+def test_eight_by_eight_magic_is_refused_by_the_census() -> None:
+    reason = constructible(8, 8, diagonal=True)
+    assert reason is not None
+    assert "2003" in reason and "Stertenbrink" in reason and "140" in reason
+    with pytest.raises(InvalidInputError, match="census"):
+        construct(8, 8, diagonal=True)
+
+
+def test_sizes_without_a_construction_say_so_honestly() -> None:
+    for width, height in [(16, 16), (20, 20), (100, 100), (12, 16), (6, 6), (4, 8), (24, 12)]:
+        reason = constructible(width, height)
+        assert reason is not None and reason.startswith(f"no construction for {width}x{height}")
+        assert "no semi-magic tour" not in reason
+    assert "multiples of 4" in constructible(6, 6)
+    assert "12x12" in constructible(16, 16)
+    reason = constructible(12, 16, diagonal=True)
+    assert reason is not None and "square board" in reason
+
+
+def test_diagonal_magic_refusals_name_what_is_missing() -> None:
+    reason = constructible(12, 12, diagonal=True)
+    if reason is None:  # a magic block pattern is stored: the tour must be fully magic
+        order = construct(12, 12, diagonal=True)
+        assert_semi_magic_tour(12, 12, order)
+        numbers = np.empty(144, dtype=np.int64)
+        numbers[order] = np.arange(1, 145)
+        grid = numbers.reshape(12, 12)
+        assert grid.trace() == np.fliplr(grid).trace() == 870
+    else:
+        assert reason.startswith("no construction for a magic tour on 12x12")
+
+
+def test_large_sides_are_refused_before_any_work() -> None:
+    reason = constructible(MAX_SIDE + 4, 8)
+    assert reason is not None and str(MAX_SIDE) in reason
+    assert constructible(10**9, 10**9) is not None
+
+
+@pytest.mark.parametrize("bad", [0, -4, 2.5, "12", True, None])
+def test_bad_sizes_are_bad_input(bad: object) -> None:
+    with pytest.raises(InvalidInputError):
+        constructible(bad, 12)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError):
+        construct(12, bad)  # type: ignore[arg-type]
