@@ -191,8 +191,52 @@ def test_dask_finds_the_tours_the_threads_find() -> None:
     assert key(local) == key(remote) and local.nodes == remote.nodes
 
 
-def test_a_time_limit_stops_with_the_parts_under_way_dropped() -> None:
+def test_a_time_limit_stops_and_keeps_the_walks_under_way() -> None:
+    import knightstour.magic.search as ms
+
     lib = Library(":memory:")
     report = search(8, 8, MagicJournal(lib, 8, 8), time_limit=0.5, workers=2, only=[1])
     assert report.stopped == "time limit" and not report.complete
     assert report.nodes > 0
+    kept = lib.magic_states("8x8", ms.SCHEME, 1)
+    assert 1 <= len(kept) <= 2  # one a thread
+
+
+def test_a_part_stopped_by_the_time_limit_goes_on_from_its_walk() -> None:
+    """One part, stopped again and again: every tour is found once, as in one go."""
+    import knightstour.magic.search as ms
+
+    rng = _beverley_range(14)
+    walker = Walker(8, 8)
+    whole = walker.run(rng, 0, np.array(rng.prefix, np.int32))
+    assert whole.done and len(whole.tours) >= 1
+
+    lib = Library(":memory:")
+    journal = MagicJournal(lib, 8, 8)
+    one = Range(1, rng.first, rng.last, 1, False, rng.prefix)
+    state, found, calls = None, [], 0
+    while True:
+        calls += 1
+        res = walker.run(one, 0, np.array(one.prefix, np.int32), budget=200_000, state=state)
+        found.extend(map(tuple, res.tours.tolist()))
+        if res.done:
+            journal.record(res)
+            break
+        journal.keep(res)
+        state = journal.saved(one)[0]  # through the library, as a new process would read it
+    assert calls > 2
+    assert sorted(found) == sorted(map(tuple, whole.tours.tolist()))
+    assert res.total_nodes == whole.nodes and res.total_found == len(whole.tours)
+    assert lib.magic_states("8x8", ms.SCHEME, 1) == {}
+
+
+def test_a_time_limited_search_resumes_its_stopped_parts() -> None:
+    rng = _beverley_range(14)
+    whole = _run(Library(":memory:"), rng, workers=2)
+    lib = Library(":memory:")
+    first = _run(lib, rng, workers=2, time_limit=0.2)
+    assert first.stopped == "time limit"
+    again = _run(lib, rng, workers=2)
+    assert again.complete
+    got = sorted(tuple(t) for t in [*first.tours, *again.tours] for t in [np.asarray(t).tolist()])
+    assert got == sorted(tuple(np.asarray(t).tolist()) for t in whole.tours)

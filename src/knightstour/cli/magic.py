@@ -133,7 +133,7 @@ def _search(args: argparse.Namespace, board: Board) -> int:
                 progress=bar, on_found=found,
             )  # fmt: skip
         except KeyboardInterrupt:
-            print(f"stopped; every part walked so far is recorded in {args.db}: "
+            print(f"stopped; the parts walked and the walks under way are kept in {args.db}: "
                   "run the same command to go on")  # fmt: skip
             return 130
         classes = _classes(lib, board)

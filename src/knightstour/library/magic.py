@@ -14,8 +14,12 @@ set()
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
+
 from knightstour.board import Board
-from knightstour.library.store import Library, canonical_batch
+from knightstour.library.store import Batch, Library, canonical_batch
 from knightstour.magic.search import SCHEME, PartResult, Range
 
 __all__ = ["MagicJournal"]
@@ -33,13 +37,32 @@ class MagicJournal:
         """The parts of ``rng`` walked so far; None when the whole range is."""
         return self.library.magic_parts_done(self.spec, SCHEME, rng.number)
 
+    def saved(self, rng: Range) -> dict[int, dict[str, np.ndarray]]:
+        """The walks of ``rng``'s parts stopped before their ends, by part."""
+        out = {}
+        for part, blob in self.library.magic_states(self.spec, SCHEME, rng.number).items():
+            with np.load(io.BytesIO(blob), allow_pickle=False) as data:
+                out[part] = {key: data[key] for key in data.files}
+        return out
+
+    def keep(self, result: PartResult) -> int:
+        """Keep a stopped part's walk and its tours so far; how many tours were new classes."""
+        assert result.state is not None
+        buffer = io.BytesIO()
+        np.savez(buffer, **result.state)
+        return self.library.keep_magic_state(
+            self.spec, SCHEME, result.range, result.part, buffer.getvalue(), self._batch(result)
+        )
+
     def record(self, result: PartResult) -> int:
         """Store a walked part and its tours; how many tours were new classes."""
-        batch = canonical_batch(self.board, False, result.tours) if len(result.tours) else None
         return self.library.record_magic_part(
-            self.spec, SCHEME, result.range, result.part, found=len(result.tours),
-            nodes=result.nodes, seconds=result.seconds, tours=batch,
+            self.spec, SCHEME, result.range, result.part, found=result.total_found,
+            nodes=result.total_nodes, seconds=result.seconds, tours=self._batch(result),
         )  # fmt: skip
+
+    def _batch(self, result: PartResult) -> Batch | None:
+        return canonical_batch(self.board, False, result.tours) if len(result.tours) else None
 
     def finish_range(self, rng: Range, parts: int) -> None:
         """Mark ``rng`` walked."""

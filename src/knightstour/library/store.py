@@ -138,6 +138,14 @@ MIGRATIONS: tuple[str, ...] = (
         created INTEGER NOT NULL,      -- Unix seconds
         PRIMARY KEY (board, scheme, range_no, part)
     );
+    CREATE TABLE magic_states (
+        board TEXT NOT NULL,
+        scheme TEXT NOT NULL,
+        range_no INTEGER NOT NULL,
+        part INTEGER NOT NULL,
+        state BLOB NOT NULL,           -- the walk of a part stopped before its end (.npz)
+        PRIMARY KEY (board, scheme, range_no, part)
+    );
     """,
 )
 #: The oldest schema a read-only library may have: the later migrations only add tables, which
@@ -866,12 +874,53 @@ class Library:
             if tours is not None and len(tours):
                 added = self.add_batch(tours, method="magic")
             self.db.execute(
+                "DELETE FROM magic_states WHERE board = ? AND scheme = ? AND range_no = ? "
+                "AND part = ?",
+                (board, scheme, int(range_no), int(part)),
+            )
+            self.db.execute(
                 "INSERT OR REPLACE INTO magic_parts (board, scheme, range_no, part, parts, found, "
                 "nodes, seconds, created) VALUES (?,?,?,?,0,?,?,?,?)",
                 (board, scheme, int(range_no), int(part), int(found), int(nodes),
                  float(seconds), int(time.time())),
             )  # fmt: skip
         return added
+
+    @_sql
+    def keep_magic_state(
+        self, board: str, scheme: str, range_no: int, part: int, state: bytes,
+        tours: Batch | None = None,
+    ) -> int:  # fmt: skip
+        """Keep the walk of a part stopped before its end, and its tours so far, in one
+        transaction; how many tours were new.
+
+        >>> lib = Library(":memory:")
+        >>> lib.keep_magic_state("6x6", "s", 1, 7, b"walk")
+        0
+        >>> lib.magic_states("6x6", "s", 1)
+        {7: b'walk'}
+        """
+        added = 0
+        with self.atomic():
+            if tours is not None and len(tours):
+                added = self.add_batch(tours, method="magic")
+            self.db.execute(
+                "INSERT OR REPLACE INTO magic_states (board, scheme, range_no, part, state) "
+                "VALUES (?,?,?,?,?)",
+                (board, scheme, int(range_no), int(part), sqlite3.Binary(state)),
+            )
+        return added
+
+    @_sql
+    def magic_states(self, board: str, scheme: str, range_no: int) -> dict[int, bytes]:
+        """The walks kept of a range's parts stopped before their ends, by part."""
+        if self.version < _MAGIC_FROM:
+            return {}
+        rows = self.db.execute(
+            "SELECT part, state FROM magic_states WHERE board = ? AND scheme = ? AND range_no = ?",
+            (board, scheme, int(range_no)),
+        ).fetchall()
+        return {int(p): bytes(b) for p, b in rows}
 
     @_sql
     def finish_magic_range(self, board: str, scheme: str, range_no: int, *, parts: int) -> None:

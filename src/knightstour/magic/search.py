@@ -5,8 +5,9 @@ that keep a numbering semi-magic (the board's symmetries times the reversed numb
 first and last). Every semi-magic tour lies in exactly one range, so the ranges split the census
 without overlap; on 8x8 there are 136 of them, as in the 2003 census. A range is cut into *parts*,
 the branches of its walk at :data:`SPLIT` placements, numbered in the walk's order; a part is the
-unit of work that a worker runs to its end, and that a journal records, so a stopped search goes
-on where it stopped and loses at most the parts under way. The walk itself is
+unit of work that a worker runs to its end, and that a journal records. A part stopped by the
+time limit or Ctrl-C keeps its walk (the arrays it is made of) and its tours so far, and goes on
+from there; a killed process loses at most the parts under way. The walk itself is
 :mod:`knightstour.magic._search_kernels`, compiled.
 
 >>> rs = ranges(8, 8)
@@ -82,6 +83,11 @@ class PartResult:
     nodes: int
     seconds: float
     done: bool
+    #: the walk's arrays when it stopped before its end (None when done): it goes on from them
+    state: dict[str, np.ndarray] | None = None
+    #: the tours and nodes of the whole part so far, over every call that walked it
+    total_found: int = 0
+    total_nodes: int = 0
 
 
 class Journal(Protocol):
@@ -90,6 +96,12 @@ class Journal(Protocol):
 
     def done_parts(self, rng: Range) -> set[int] | None:
         """The parts of ``rng`` already walked; None when the whole range is."""
+
+    def saved(self, rng: Range) -> dict[int, dict[str, np.ndarray]]:
+        """The walks of ``rng``'s parts stopped before their ends, by part."""
+
+    def keep(self, result: PartResult) -> int:
+        """Keep a stopped part's tours so far and its walk; how many tours were new classes."""
 
     def record(self, result: PartResult) -> int:
         """Keep a finished part and its tours; how many of the tours were new classes."""
@@ -285,20 +297,31 @@ class Walker:
         return np.concatenate(rows) if rows else np.zeros((0, cut), np.int32)
 
     def run(self, rng: Range, part: int, prefix: np.ndarray, stop: np.ndarray | None = None,
-            budget: int = 2**62) -> PartResult:  # fmt: skip
-        """Walk one part to its end (or until ``stop[0]`` is set or ``budget`` nodes are spent)."""
+            budget: int = 2**62, state: dict[str, np.ndarray] | None = None) -> PartResult:  # fmt: skip
+        """Walk one part to its end (or until ``stop[0]`` is set or ``budget`` nodes are spent),
+        from its start or from the ``state`` a stopped walk of it left."""
         import numpy as np
 
         t0 = time.perf_counter()
         stop = np.zeros(1, np.uint8) if stop is None else stop
-        st = self._state(rng.first)
+        ks = self.ks
         tours = np.zeros((0, self.n), np.int32)
+        if state is not None:
+            st = {key: np.array(value) for key, value in state.items()}
+            ready = True
+        else:
+            st = self._state(rng.first)
+            ready = self._setup(st, rng.first, rng.last, prefix)
+        before = int(st["meta"][ks.NODES])
         done = True
-        if self._setup(st, rng.first, rng.last, prefix):
+        if ready:
             rows, done = self._drain(st, stop, -1, self.n, budget)
             tours = np.concatenate(rows)
-        nodes = int(st["meta"][self.ks.NODES])
-        return PartResult(rng.number, part, tours, nodes, time.perf_counter() - t0, done)
+        meta = st["meta"]
+        return PartResult(
+            rng.number, part, tours, int(meta[ks.NODES]) - before, time.perf_counter() - t0,
+            done, None if done else st, int(meta[ks.FOUND]), int(meta[ks.NODES]),
+        )  # fmt: skip
 
 
 @lru_cache(maxsize=4)
@@ -306,9 +329,10 @@ def _walker(width: int, height: int) -> Walker:
     return Walker(width, height)
 
 
-def run_part(width: int, height: int, rng: Range, part: int, prefix: np.ndarray) -> PartResult:
+def run_part(width: int, height: int, rng: Range, part: int, prefix: np.ndarray,
+             state: dict[str, np.ndarray] | None = None) -> PartResult:  # fmt: skip
     """Walk one part on this process's compiled walker: what a Dask worker runs."""
-    return _walker(width, height).run(rng, part, prefix)
+    return _walker(width, height).run(rng, part, prefix, state=state)
 
 
 def _wait(futures: list[Any], timeout: float | None, dask: bool) -> list[Any]:
@@ -370,17 +394,19 @@ def search(
     pool = None if client else ThreadPoolExecutor(max(1, workers or os.cpu_count() or 1))
     lock = threading.Lock()
     t0 = time.perf_counter()
+    inflight: dict[Future[PartResult], int] = {}
 
-    def submit(rng: Range, part: int, prefix: np.ndarray) -> Future[PartResult]:
+    def submit(rng: Range, part: int, prefix: np.ndarray,
+               state: dict[str, np.ndarray] | None) -> Future[PartResult]:  # fmt: skip
         if client is not None:
-            return client.submit(run_part, width, height, rng, part, prefix, pure=False)  # type: ignore[no-any-return]
+            return client.submit(run_part, width, height, rng, part, prefix, state, pure=False)  # type: ignore[no-any-return]
         import numpy as np
 
         flag = np.zeros(1, np.uint8)
         with lock:
             stop_flags.append(flag)
         assert pool is not None
-        return pool.submit(walker.run, rng, part, prefix, flag)
+        return pool.submit(walker.run, rng, part, prefix, flag, 2**62, state)
 
     def halt(why: str) -> None:
         report.stopped = report.stopped or why
@@ -397,11 +423,13 @@ def search(
             prefixes = walker.parts(rng)
             total = len(prefixes)
             todo = [p for p in range(total) if p not in done]
+            saved = journal.saved(rng)
             finished = total - len(todo)
             if progress is not None:
                 progress(finished, total)
             window = 2 * (workers or os.cpu_count() or 1) if client is None else 64
             running: dict[Future[PartResult], int] = {}
+            inflight = running
             queue = iter(todo)
             exhausted = False
             while True:
@@ -410,7 +438,7 @@ def search(
                     if p is None:
                         exhausted = True
                         break
-                    running[submit(rng, p, prefixes[p])] = p
+                    running[submit(rng, p, prefixes[p], saved.get(p))] = p
                 if not running:
                     break
                 timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -421,19 +449,20 @@ def search(
                     running.pop(fut)
                     res = fut.result()
                     report.nodes += res.nodes
-                    if not res.done:
-                        continue
+                    if not res.done and (res.state is None or res.nodes == 0):
+                        continue  # cut short on a cluster, or not begun: walked next time
                     report.found += len(res.tours)
                     report.tours.extend(res.tours)
-                    new = journal.record(res)
-                    report.new += new
+                    report.new += journal.record(res) if res.done else journal.keep(res)
+                    if on_found is not None:
+                        for t in res.tours:
+                            on_found(t)
+                    if not res.done:
+                        continue
                     report.parts_done += 1
                     finished += 1
                     if progress is not None:
                         progress(finished, total)
-                    if on_found is not None:
-                        for t in res.tours:
-                            on_found(t)
                     if count is not None and report.new >= count:
                         halt("count")
                 if report.stopped is not None and client is not None:
@@ -447,6 +476,13 @@ def search(
                 break
     except KeyboardInterrupt:
         halt("interrupted")
+        if client is None:  # the threads stop at once: keep the walks they were on
+            for fut in list(inflight):
+                res = fut.result()
+                if not res.done and res.state is not None and res.nodes:
+                    report.new += journal.keep(res)
+                elif res.done:
+                    report.new += journal.record(res)
         raise
     finally:
         if pool is not None:
