@@ -29,20 +29,12 @@ import numpy as np
 
 EXE = Path(sys.executable).parent / "knightstour"
 CLI = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "knightstour"]
-BEVERLEY = [
-    [18, 35, 64, 13, 60, 37, 22, 11], [63, 14, 17, 36, 21, 12, 59, 38],
-    [16, 19, 34, 61, 40, 57, 10, 23], [33, 62, 15, 20, 9, 24, 39, 58],
-    [50, 3, 32, 45, 56, 41, 26, 7], [31, 46, 49, 4, 25, 8, 55, 42],
-    [48, 51, 2, 29, 44, 53, 6, 27], [1, 30, 47, 52, 5, 28, 43, 54],
-]  # fmt: skip
 
 
 def beverley() -> np.ndarray:
-    order = np.zeros(64, np.int32)
-    for i, row in enumerate(BEVERLEY):
-        for x, k in enumerate(row):
-            order[k - 1] = (7 - i) * 8 + x
-    return order
+    from knightstour.numbering import BEVERLEY, grid_order
+
+    return np.array(grid_order(BEVERLEY), np.int32)
 
 
 def first_call() -> None:

@@ -12,24 +12,11 @@ from knightstour.board import symmetries
 from knightstour.library.magic import MagicJournal
 from knightstour.library.store import Library
 from knightstour.magic.search import Range, Walker, ranges, refusal, search
-from knightstour.numbering import from_grid
-
-#: Beverley's semi-magic tour (1848), rank 8 first.
-BEVERLEY = [
-    [18, 35, 64, 13, 60, 37, 22, 11], [63, 14, 17, 36, 21, 12, 59, 38],
-    [16, 19, 34, 61, 40, 57, 10, 23], [33, 62, 15, 20, 9, 24, 39, 58],
-    [50, 3, 32, 45, 56, 41, 26, 7], [31, 46, 49, 4, 25, 8, 55, 42],
-    [48, 51, 2, 29, 44, 53, 6, 27], [1, 30, 47, 52, 5, 28, 43, 54],
-]  # fmt: skip
+from knightstour.numbering import BEVERLEY, from_grid, grid_order
 
 
-def _order(grid: list[list[int]]) -> np.ndarray:
-    h, w = len(grid), len(grid[0])
-    order = np.zeros(w * h, np.int32)
-    for i, row in enumerate(grid):
-        for x, k in enumerate(row):
-            order[k - 1] = (h - 1 - i) * w + x
-    return order
+def _order(grid: object) -> np.ndarray:
+    return np.array(grid_order(grid), np.int32)  # type: ignore[arg-type]
 
 
 def _prefix(order: np.ndarray, depth: int) -> tuple[int, ...]:

@@ -155,3 +155,9 @@ def test_the_library_lists_and_counts_semi_magic_tours(
     assert main(["library", "stats", "--db", db, "--format", "json"]) == 0
     kinds = json.loads(capsys.readouterr().out)["kinds"]
     assert (kinds[0]["semi_magic"], kinds[0]["magic"]) == (1, 0)
+
+
+def test_the_packaged_beverley_tour_is_the_published_one() -> None:
+    from knightstour import numbering
+
+    assert [list(r) for r in numbering.BEVERLEY] == BEVERLEY

@@ -23,7 +23,16 @@ from dataclasses import dataclass
 
 from knightstour.errors import InvalidInputError
 
-__all__ = ["Magic", "analyse", "count_magic", "from_grid"]
+__all__ = ["BEVERLEY", "Magic", "analyse", "count_magic", "from_grid", "grid_order"]
+
+#: William Beverley's semi-magic tour (1848), the first published, as a board of move numbers is
+#: printed: rank 8 first. Every rank and file adds up to 260.
+BEVERLEY: tuple[tuple[int, ...], ...] = (
+    (18, 35, 64, 13, 60, 37, 22, 11), (63, 14, 17, 36, 21, 12, 59, 38),
+    (16, 19, 34, 61, 40, 57, 10, 23), (33, 62, 15, 20, 9, 24, 39, 58),
+    (50, 3, 32, 45, 56, 41, 26, 7), (31, 46, 49, 4, 25, 8, 55, 42),
+    (48, 51, 2, 29, 44, 53, 6, 27), (1, 30, 47, 52, 5, 28, 43, 54),
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -180,11 +189,12 @@ def analyse(width: int, height: int, order: Sequence[int]) -> Magic:
     )
 
 
-def from_grid(rows: Sequence[Sequence[int]]) -> Magic:
-    """The sums of a board of move numbers as it is written: the top rank first.
+def grid_order(rows: Sequence[Sequence[int]]) -> list[int]:
+    """The squares (``y * width + x``) in the order a board of move numbers numbers them, the
+    board as it is written: the top rank first.
 
-    >>> from_grid([[2, 3], [1, 4]]).files      # a1=1, a2=2, b2=3, b1=4
-    (3, 7)
+    >>> grid_order([[2, 3], [1, 4]])      # a1=1, a2=2, b2=3, b1=4
+    [0, 2, 3, 1]
     """
     height = len(rows)
     width = len(rows[0]) if height else 0
@@ -202,7 +212,19 @@ def from_grid(rows: Sequence[Sequence[int]]) -> Magic:
                 )
             seen.add(k)
             order[k - 1] = y * width + x
-    return analyse(width, height, order)
+    return order
+
+
+def from_grid(rows: Sequence[Sequence[int]]) -> Magic:
+    """The sums of a board of move numbers as it is written: the top rank first.
+
+    >>> from_grid([[2, 3], [1, 4]]).files      # a1=1, a2=2, b2=3, b1=4
+    (3, 7)
+    >>> from_grid(BEVERLEY).verdict
+    'semi-magic'
+    """
+    order = grid_order(rows)
+    return analyse(len(rows[0]), len(rows), order)
 
 
 def count_magic(width: int, height: int, tours: object) -> tuple[int, int]:
