@@ -37,12 +37,12 @@ knight's tour at all (the open-tour theorem).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
 
-from knightstour.board import Board
+from knightstour.board import Board, symmetries
 from knightstour.errors import InternalError, InvalidInputError
 from knightstour.numbering import analyse
 from knightstour.theory import open_tour_theorem
@@ -211,8 +211,8 @@ def construct(
     key = _key(bw, bh)
     patterns = (_MAGIC_PATTERNS if diagonal else _PATTERNS)[key]
     rng = random.Random(0 if seed is None else seed)
-    symmetries = 8 if width == height else 4
-    variant = rng.randrange(2 * symmetries)
+    images = 8 if width == height else 4
+    variant = rng.randrange(2 * images)
     for attempt in range(2 * len(patterns) if diagonal else _ATTEMPTS):
         beta = patterns[(attempt + rng.randrange(len(patterns))) % len(patterns)]
         order_rng = random.Random(rng.getrandbits(64))
@@ -471,20 +471,6 @@ def _transpose(order: np.ndarray, width: int, height: int) -> np.ndarray:
 
 def _symmetry(order: np.ndarray, width: int, height: int, variant: int) -> np.ndarray:
     """One of the board's symmetries (8 on a square, 4 on a rectangle) and maybe reversed."""
-    x, y = order % width, order // width
-    maps: list[Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]] = [
-        lambda x, y: (x, y),
-        lambda x, y: (width - 1 - x, y),
-        lambda x, y: (x, height - 1 - y),
-        lambda x, y: (width - 1 - x, height - 1 - y),
-    ]
-    if width == height:
-        maps += [
-            lambda x, y: (y, x),
-            lambda x, y: (height - 1 - y, x),
-            lambda x, y: (y, width - 1 - x),
-            lambda x, y: (height - 1 - y, width - 1 - x),
-        ]
-    nx, ny = maps[variant % len(maps)](x, y)
-    out = (ny * width + nx).astype(np.int32)
-    return out[::-1].copy() if variant >= len(maps) else out
+    perms, _ = symmetries(width, height)
+    out = perms[variant % len(perms)][order].astype(np.int32)
+    return out[::-1].copy() if variant >= len(perms) else out
