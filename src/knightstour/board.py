@@ -20,12 +20,13 @@ leaper (``leaper=(1, 3)``, the camel) needs no change to them.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import os
 import re
 import reprlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
@@ -35,7 +36,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = [
+    "LEAPERS",
     "MAX_SQUARES",
+    "WRAPS",
     "Board",
     "BoardLike",
     "PaddedGrid",
@@ -43,6 +46,7 @@ __all__ = [
     "file_name",
     "parse_board",
     "parse_file",
+    "parse_leaper",
     "parse_name",
     "symmetries",
 ]
@@ -55,7 +59,51 @@ MAX_SIDE = 2**31 - 1
 #: a name with more is off every board, and is not converted (a 100,000-digit rank would be).
 _MAX_FILE_LETTERS, _MAX_RANK_DIGITS = 7, 10
 
-_BOARD_RE = re.compile(r"^\s*(\d+)\s*(?:[x×X*]\s*(\d+))?\s*$", re.ASCII)
+_BOARD_RE = re.compile(r"^\s*(\d+)\s*(?:[x×X*]\s*(\d+)\s*(?:[x×X*]\s*(\d+))?)?\s*$", re.ASCII)
+
+#: The named leapers: (a, b) legs of each move.
+LEAPERS: dict[str, tuple[int, int]] = {
+    "knight": (1, 2),
+    "camel": (1, 3),
+    "zebra": (2, 3),
+    "giraffe": (1, 4),
+    "antelope": (3, 4),
+}
+#: The topologies: edges (None), left and right edges joined, both pairs joined.
+WRAPS: tuple[str | None, ...] = (None, "cylinder", "torus")
+
+
+def parse_leaper(text: str | tuple[int, int]) -> tuple[int, int]:
+    """A leaper's legs ``(a, b)``, a <= b, from a name or ``'a,b'``.
+
+    >>> parse_leaper("camel"), parse_leaper("3, 2"), parse_leaper((2, 1))
+    ((1, 3), (2, 3), (1, 2))
+    >>> parse_leaper("wizard")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: unknown leaper 'wizard': expected a name (knight, camel, zebra, giraffe, antelope) or two legs like 1,3
+    """
+    if isinstance(text, str):
+        key = text.strip().lower()
+        if key in LEAPERS:
+            return LEAPERS[key]
+        m = re.fullmatch(r"\(?\s*(\d{1,6})\s*,\s*(\d{1,6})\s*\)?", key)
+        if not m:
+            raise InvalidInputError(
+                f"unknown leaper {brief(text)}: expected a name ({', '.join(LEAPERS)}) or two "
+                f"legs like 1,3"
+            )
+        a, b = sorted(int(g) for g in m.groups())
+    else:
+        try:
+            a, b = sorted(_as_int(v, "a leaper's leg") for v in text)
+        except (TypeError, ValueError):
+            raise InvalidInputError(f"a leaper is two legs (a, b), got {brief(text)}") from None
+    if b < 1:
+        raise InvalidInputError(f"a leaper needs a leg of at least 1, got {a},{b}")
+    return a, b
+
+
 _SQUARE_RE = re.compile(r"^([a-z]+)([1-9][0-9]*)$", re.ASCII)
 _XY_RE = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*$", re.ASCII)
 
@@ -206,8 +254,18 @@ class Board:
     height: int
     leaper: tuple[int, int] = field(default=(1, 2), repr=False)
     holes: frozenset[int] = field(default=frozenset(), repr=False)
+    wrap: str | None = field(default=None, repr=False)
+    depth: int = field(default=1, repr=False)
 
     def __post_init__(self) -> None:
+        depth = _as_int(self.depth, "board depth")
+        if depth < 1:
+            raise InvalidInputError(f"board depth must be at least 1, got {brief(depth)}")
+        object.__setattr__(self, "depth", depth)
+        if self.wrap not in WRAPS:
+            raise InvalidInputError(
+                f"unknown wrap {brief(self.wrap)}: expected one of {', '.join(map(str, WRAPS[1:]))}"
+            )
         for name in ("width", "height"):
             value = _as_int(getattr(self, name), f"board {name}")
             if value < 1:
@@ -217,14 +275,17 @@ class Board:
                     f"board {name} {brief(value)} is too large: a side may be at most {MAX_SIDE}"
                 )
             object.__setattr__(self, name, value)
-        if self.width * self.height > MAX_SQUARES:
+        if self.width * self.height * depth > MAX_SQUARES:
             raise InvalidInputError(
-                f"board {self.width}x{self.height} has {self.width * self.height:,} squares, "
+                f"board {self.spec} has {self.width * self.height * depth:,} squares, "
                 f"more than the {MAX_SQUARES:,} that int32 square indices can number"
             )
+        leaper = self.leaper
+        if isinstance(leaper, str):
+            leaper = parse_leaper(leaper)
         try:
-            a, b = (_as_int(v, "a leaper's leg") for v in self.leaper)
-        except (TypeError, ValueError):
+            a, b = sorted(_as_int(v, "a leaper's leg") for v in leaper)
+        except (TypeError, ValueError, InvalidInputError):
             a = b = -1
         if a < 0 or b < 1 or a > b:
             raise InvalidInputError(
@@ -232,45 +293,166 @@ class Board:
             )
         object.__setattr__(self, "leaper", (a, b))
         if self.holes:
+            if isinstance(self.holes, (str, int)) and not isinstance(self.holes, bool):
+                raise InvalidInputError(
+                    f"holes must be a collection of squares, got {brief(self.holes)}"
+                )
             try:
-                holes = frozenset(_as_int(h, "a hole") for h in self.holes)
+                given = list(self.holes)
             except TypeError:
                 raise InvalidInputError(
-                    f"holes must be a set of square indices, got {brief(self.holes)}"
+                    f"holes must be a collection of squares, got {brief(self.holes)}"
                 ) from None
-            object.__setattr__(self, "holes", holes)
-            bad = [h for h in self.holes if not 0 <= h < self.width * self.height]
+            plain = replace(self, holes=frozenset())
+            holes = frozenset(
+                plain.parse_square(h, argument="hole") if not isinstance(h, int) else h
+                for h in given
+            )
+            bad = [h for h in holes if not 0 <= h < self.area]
             if bad:
                 raise InvalidInputError(f"hole {bad[0]} is off the {self.spec} board")
+            object.__setattr__(self, "holes", holes)
+            if len(holes) >= self.area:
+                raise InvalidInputError(f"the holes cover the whole {self.spec} board")
 
     # -- identity -------------------------------------------------------------------------
 
     @property
     def spec(self) -> str:
-        """The board spec, ``WxH``.
+        """The board spec, ``WxH`` (``WxHxD`` in three dimensions).
 
-        >>> Board(3, 10).spec
-        '3x10'
+        >>> Board(3, 10).spec, Board(4, 4, depth=3).spec
+        ('3x10', '4x4x3')
         """
+        if self.depth > 1:
+            return f"{self.width}x{self.height}x{self.depth}"
         return f"{self.width}x{self.height}"
 
     @property
+    def description(self) -> str:
+        """The spec with every option that differs from the plain knight's board: the board's key.
+
+        >>> Board(8, 8).description
+        '8x8'
+        >>> Board(6, 6, leaper="zebra", wrap="torus", holes=["a1"]).description
+        '6x6 leaper=2,3 wrap=torus holes=a1'
+        """
+        parts = [self.spec]
+        if self.leaper != (1, 2):
+            parts.append(f"leaper={self.leaper[0]},{self.leaper[1]}")
+        if self.wrap is not None:
+            parts.append(f"wrap={self.wrap}")
+        if self.holes:
+            parts.append("holes=" + ",".join(self.square_name(h) for h in sorted(self.holes)))
+        return " ".join(parts)
+
+    @property
     def is_plain_knight(self) -> bool:
-        """True for a knight on a full rectangle: the case the theorems speak of."""
-        return self.leaper == (1, 2) and not self.holes
+        """True for a knight on a full flat rectangle: the case the theorems speak of."""
+        return self.leaper == (1, 2) and not self.holes and self.is_flat
+
+    @property
+    def alternates_colours(self) -> bool:
+        """True when every move changes the colour of its square (:meth:`colour`): the leaper's
+        legs add up to an odd number, and no wrapped side has odd length (a move across the seam
+        of an odd side keeps its colour).
+
+        >>> Board(5, 5).alternates_colours, Board(5, 5, wrap="torus").alternates_colours
+        (True, False)
+        >>> Board(8, 8, leaper="camel").alternates_colours
+        False
+        """
+        a, b = self.leaper
+        if (a + b) % 2 == 0:
+            return False
+        if self.wrap is not None and self.width % 2:
+            return False
+        return not (self.wrap == "torus" and self.height % 2)
+
+    @property
+    def is_flat(self) -> bool:
+        """True for a board with edges (no wrap) in two dimensions: what :meth:`padded` serves."""
+        return self.wrap is None and self.depth == 1
 
     @property
     def area(self) -> int:
-        """``width * height``, holes included."""
-        return self.width * self.height
+        """``width * height * depth``, holes included."""
+        return self.width * self.height * self.depth
+
+    @classmethod
+    def from_mask(cls, text: str, **options: object) -> Board:
+        """A board from a picture of it: one line a rank, top rank first; ``.`` a square, ``#``
+        or a space a hole. The board is as wide as the longest line; short lines end in holes.
+
+        >>> b = Board.from_mask('''
+        ... .#.
+        ... ...
+        ... ''')
+        >>> b.spec, [b.square_name(h) for h in sorted(b.holes)]
+        ('3x2', ['b2'])
+        """
+        lines = [line.rstrip("\r") for line in text.split("\n")]
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        if not lines:
+            raise InvalidInputError("the mask has no squares: draw one line a rank, '.' a square")
+        width = max(len(line) for line in lines)
+        height = len(lines)
+        holes = []
+        for row, line in enumerate(lines):
+            y = height - 1 - row
+            for x in range(width):
+                ch = line[x] if x < len(line) else " "
+                if ch in "#  ":
+                    holes.append(y * width + x)
+                elif ch not in ".":
+                    raise InvalidInputError(
+                        f"the mask has {ch!r} in line {row + 1}: use '.' for a square and '#' or "
+                        f"a space for a hole"
+                    )
+        if len(holes) == width * height:
+            raise InvalidInputError("the mask has no squares: draw one line a rank, '.' a square")
+        return cls(width, height, holes=frozenset(holes), **options)  # type: ignore[arg-type]
+
+    def with_corners(self, r: int) -> Board:
+        """This board with its four corners cut off, rounded by ``r`` squares: the squares with
+        x + y < r measured from each corner.
+
+        >>> [Board(4, 4).square_name(h) for h in sorted(Board(4, 4).with_corners(1).holes)]
+        ['a1', 'd1', 'a4', 'd4']
+        """
+        r = _as_int(r, "corners")
+        if r < 0:
+            raise InvalidInputError(f"corners must be at least 0, got {r}")
+        holes = set(self.holes)
+        w, h = self.width, self.height
+        for z in range(self.depth):
+            for y in range(h):
+                for x in range(w):
+                    if min(x, w - 1 - x) + min(y, h - 1 - y) < r:
+                        holes.add(z * w * h + y * w + x)
+        if len(holes) >= self.area:
+            raise InvalidInputError(f"corners {r} cut away the whole {self.spec} board")
+        return replace(self, holes=frozenset(holes))
 
     @property
     def size(self) -> int:
         """The number of squares a tour must visit (holes excluded)."""
-        return self.width * self.height - len(self.holes)
+        return self.area - len(self.holes)
 
     def __str__(self) -> str:
         return self.spec
+
+    def __repr__(self) -> str:
+        extra = "".join(
+            f", {name}={getattr(self, name)!r}"
+            for name, plain in (("depth", 1), ("leaper", (1, 2)), ("wrap", None))
+            if getattr(self, name) != plain
+        )
+        holes = f", holes={sorted(self.holes)!r}" if self.holes else ""
+        return f"Board(width={self.width}, height={self.height}{extra}{holes})"
 
     def _repr_svg_(self) -> str:
         """The board as an SVG, for Jupyter (the renderer is imported only when asked)."""
@@ -298,8 +480,19 @@ class Board:
         """
         if not 0 <= square < self.area:
             raise InvalidInputError(f"square index {square} is off the {self.spec} board")
-        x, y = square % self.width, square // self.width
+        x, y = square % self.width, square // self.width % self.height
+        if self.depth > 1:
+            return f"{file_name(x)}{y + 1}:{square // (self.width * self.height) + 1}"
         return f"{file_name(x)}{y + 1}"
+
+    def xyz(self, square: int) -> tuple[int, int, int]:
+        """Zero-based ``(x, y, z)`` of a square index: file, rank and layer.
+
+        >>> Board(4, 4, depth=4).xyz(21), Board(4, 4, depth=4).square_name(21)
+        ((1, 1, 1), 'b2:2')
+        """
+        plane = self.width * self.height
+        return square % self.width, square % plane // self.width, square // plane
 
     def parse_square(
         self,
@@ -325,6 +518,8 @@ class Board:
         knightstour.errors.InvalidInputError: start must be a square (a name like 'c3', 'x,y', an (x, y) pair of integers or an index), got (0.5, 0)
         """
         label = "square" if argument is None else f"{argument} square"
+        if self.depth > 1:
+            return self._parse_square_3d(text, label, argument)
         if isinstance(text, str):
             s = text.strip().lower()
             name = parse_name(s)
@@ -367,6 +562,40 @@ class Board:
             )
         return self._check_hole(y * self.width + x, f"({x}, {y})")
 
+    def _parse_square_3d(self, text: object, label: str, argument: str | None) -> int:
+        """A square of a 3-D board from ``'c3:2'`` (layer 2), ``'x,y,z'``, a triple or an index."""
+        w, h, d = self.width, self.height, self.depth
+        expected = "a name like 'c3:2' (file, rank, layer), zero-based 'x,y,z' or an index"
+        if isinstance(text, str):
+            s = text.strip().lower()
+            name, _, layer = s.partition(":")
+            xy = parse_name(name) if layer else None
+            if xy is not None and layer.isdigit() and len(layer) <= _MAX_RANK_DIGITS:
+                x, y, z = xy[0], xy[1], int(layer) - 1
+            else:
+                parts = [p.strip() for p in s.strip("()").split(",")]
+                if len(parts) != 3 or not all(re.fullmatch(r"-?\d{1,11}", p) for p in parts):
+                    what = label if argument is None else argument
+                    raise InvalidInputError(f"{what} is not a square: {brief(text)} ({expected})")
+                x, y, z = (int(p) for p in parts)
+            shown = _shown_text(s)
+        else:
+            index = _square_ints(text)
+            if isinstance(index, int):
+                if not 0 <= index < self.area:
+                    raise InvalidInputError(
+                        f"{label} index {brief(index)} is off the {self.spec} board"
+                    )
+                return self._check_hole(index, str(index))
+            try:
+                x, y, z = (_as_int(v, "a coordinate") for v in text)  # type: ignore[union-attr]
+            except (TypeError, ValueError, InvalidInputError):
+                raise InvalidInputError(f"{label} must be {expected}, got {brief(text)}") from None
+            shown = f"({x}, {y}, {z})"
+        if not (0 <= x < w and 0 <= y < h and 0 <= z < d):
+            raise InvalidInputError(f"{label} {shown} is off the {self.spec} board")
+        return self._check_hole((z * h + y) * w + x, shown)
+
     def _check_hole(self, square: int, shown: str) -> int:
         if square in self.holes:
             raise InvalidInputError(f"square {shown} is a hole of this board")
@@ -384,6 +613,9 @@ class Board:
         (0, 1)
         """
         x, y = square % self.width, square // self.width
+        if self.depth > 1:
+            y, z = y % self.height, y // self.height
+            return (x + y + z) & 1
         return (x + y) & 1
 
     # -- moves ----------------------------------------------------------------------------
@@ -404,6 +636,25 @@ class Board:
                 out.append((dx, dy))
         return tuple(out)
 
+    @cached_property
+    def deltas3(self) -> tuple[tuple[int, int, int], ...]:
+        """The leaper's moves as ``(dx, dy, dz)``: on a 3-D board the permutations of
+        ``(0, a, b)`` with every sign (24 for the knight); on a flat board ``dz`` is 0.
+
+        >>> len(Board(4, 4, depth=4).deltas3), Board(4, 4, depth=4).deltas3[:2]
+        (24, ((2, 1, 0), (1, 2, 0)))
+        """
+        if self.depth == 1:
+            return tuple((dx, dy, 0) for dx, dy in self.deltas)
+        out = [(dx, dy, 0) for dx, dy in self.deltas]
+        a, b = self.leaper
+        for legs in sorted(set(itertools.permutations((0, a, b)))):
+            for sx, sy, sz in itertools.product((1, -1), repeat=3):
+                d = (sx * legs[0], sy * legs[1], sz * legs[2])
+                if d not in out and d != (0, 0, 0):
+                    out.append(d)
+        return tuple(out)
+
     def moves(self, square: int) -> list[int]:
         """The squares a leaper move away from ``square``, in the fixed move order.
 
@@ -411,6 +662,9 @@ class Board:
         >>> [b.square_name(s) for s in b.moves(b.parse_square("a1"))]
         ['c2', 'b3']
         """
+        if not self.is_flat:
+            row = self._table[square]
+            return [int(t) for t in row if t >= 0]
         x, y = square % self.width, square // self.width
         out = []
         for dx, dy in self.deltas:
@@ -423,10 +677,18 @@ class Board:
 
     def is_move(self, a: int, b: int) -> bool:
         """True when ``b`` is one leaper move from ``a``."""
+        if not self.is_flat:
+            return b in self.moves(a) or a in self.moves(b)
         ax, ay = a % self.width, a // self.width
         bx, by = b % self.width, b // self.width
         d = sorted((abs(ax - bx), abs(ay - by)))
         return tuple(d) == tuple(sorted(self.leaper))
+
+    @cached_property
+    def _table(self) -> np.ndarray:
+        table = self.neighbour_table()
+        table.flags.writeable = False
+        return table
 
     def neighbour_table(self) -> np.ndarray:
         """An ``(area, 8)`` int32 table of neighbour squares, ``-1`` where there is none.
@@ -436,25 +698,42 @@ class Board:
         """
         import numpy as np
 
-        self.require_memory(40, "a neighbour table")
+        deltas = self.deltas3
+        self.require_memory(8 + 4 * len(deltas), "a neighbour table")
         n = self.area
+        w, h, d = self.width, self.height, self.depth
         idx = np.arange(n, dtype=np.int64)
-        x, y = idx % self.width, idx // self.width
-        table = np.full((n, len(self.deltas)), -1, dtype=np.int32)
+        x, y, z = idx % w, idx // w % h, idx // (w * h)
+        table = np.full((n, len(deltas)), -1, dtype=np.int32)
         hole_mask = np.zeros(n, dtype=bool)
         if self.holes:
             hole_mask[list(self.holes)] = True
-        for k, (dx, dy) in enumerate(self.deltas):
-            nx, ny = x + dx, y + dy
-            ok = (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height) & ~hole_mask
-            t = ny * self.width + nx
+        for k, (dx, dy, dz) in enumerate(deltas):
+            nx, ny, nz = x + dx, y + dy, z + dz
+            if self.wrap is not None:
+                nx %= w
+            if self.wrap == "torus":
+                ny %= h
+            ok = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h) & (nz >= 0) & (nz < d) & ~hole_mask
+            t = (nz * h + ny) * w + nx
             ok[ok] &= ~hole_mask[t[ok]]
+            ok &= t != idx  # a wrapped move that lands where it began is no move
             table[ok, k] = t[ok]
+        if self.wrap is not None:  # two wrapped moves may land on one square: keep it once
+            for k in range(1, len(deltas)):
+                dup = (table[:, k : k + 1] == table[:, :k]).any(axis=1) & (table[:, k] >= 0)
+                table[dup, k] = -1
         return table
 
     def padded(self) -> PaddedGrid:
-        """The board inside a blocked border as wide as the leaper's longest leg."""
+        """The board inside a blocked border as wide as the leaper's longest leg (flat boards)."""
         import numpy as np
+
+        if not self.is_flat:
+            raise InvalidInputError(
+                f"a padded grid serves flat boards only, not {self.description}: use the "
+                f"neighbour table"
+            )
 
         pad = max(self.leaper)
         pw, ph = self.width + 2 * pad, self.height + 2 * pad
@@ -523,11 +802,11 @@ def parse_board(spec: BoardLike) -> Board:
     >>> parse_board("8y8")
     Traceback (most recent call last):
     ...
-    knightstour.errors.InvalidInputError: not a board spec: '8y8' (expected WxH like 8x8, or N)
+    knightstour.errors.InvalidInputError: not a board spec: '8y8' (expected WxH like 8x8, WxHxD like 4x4x4, or N)
     """
     if isinstance(spec, Board):
         return spec
-    expected = "(expected WxH like 8x8, or N)"
+    expected = "(expected WxH like 8x8, WxHxD like 4x4x4, or N)"
     if isinstance(spec, bool) or type(spec).__name__ == "bool_":
         raise InvalidInputError(f"not a board spec: {brief(spec)} {expected}")
     if isinstance(spec, str):
@@ -543,6 +822,10 @@ def parse_board(spec: BoardLike) -> Board:
         h = int(sides[1]) if len(sides) > 1 else w
         if w > MAX_SIDE or h > MAX_SIDE:
             raise InvalidInputError(f"board {w}x{h} is too large: a side may be at most {MAX_SIDE}")
+        if len(sides) == 3:
+            if int(sides[2]) < 1:
+                raise InvalidInputError(f"board depth must be at least 1, got {int(sides[2])}")
+            return Board(w, h, depth=int(sides[2]))
         return Board(w, h)
     if isinstance(spec, tuple | list) and len(spec) == 2:
         return Board(*spec)

@@ -94,7 +94,7 @@ def _by_search(
         return Existence(None, silent)
     if b.size > SEARCH_AREA:
         return Existence(
-            None, f"{silent} (and {b.spec} is too large for a quick exhaustive search)"
+            None, f"{silent} (and {b.description} is too large for a quick exhaustive search)"
         )
     return _search_answer(b, s, e, closed, silent)
 

@@ -5,7 +5,7 @@ dictionary, or written piece by piece in constant memory), the answer JSON, the 
 squares and the tour library's tables. Imports only :mod:`knightstour.board`: the
 :class:`~knightstour.tour.Tour` and the command line call into it.
 
->>> from knightstour.board import Board
+>>> from knightstour.board import parse_leaper, Board
 >>> b = Board(3, 4)
 >>> path = square_indices(b, "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1".split())
 >>> path.tolist()[:4], list(iter_names(b, path))[-2:]
@@ -31,7 +31,15 @@ from typing import IO, Any, NamedTuple
 
 import numpy as np
 
-from knightstour.board import Board, available_memory, brief, file_name, parse_board, parse_name
+from knightstour.board import (
+    Board,
+    available_memory,
+    brief,
+    file_name,
+    parse_board,
+    parse_leaper,
+    parse_name,
+)
 from knightstour.errors import InputLimitError, InvalidInputError
 
 __all__ = [
@@ -85,6 +93,10 @@ def iter_names(board: Board, indices: Sequence[int] | np.ndarray) -> Iterator[st
     >>> list(iter_names(Board(30, 2), [0, 29, 59]))
     ['a1', 'ad1', 'ad2']
     """
+    if board.depth > 1:
+        for chunk in _chunks(np.asarray(indices)):
+            yield from (board.square_name(s) for s in chunk.tolist())
+        return
     w = board.width
     files: dict[int, str] = {}
     for chunk in _chunks(np.asarray(indices)):
@@ -103,6 +115,9 @@ def xy_pairs(board: Board, indices: Sequence[int] | np.ndarray) -> list[list[int
     [[0, 0], [1, 2]]
     """
     a = np.asarray(indices, dtype=np.int64)
+    if board.depth > 1:  # [x, y, z]
+        w, h = board.width, board.height
+        return np.stack([a % w, a // w % h, a // (w * h)], axis=1).tolist()
     return np.stack([a % board.width, a // board.width], axis=1).tolist()
 
 
@@ -131,6 +146,8 @@ def square_index(board: Board, s: Any, shown: dict[int, str] | None = None) -> i
         if -(2**62) < v < 2**62:  # off the board ones are named by validation
             return v
         text = brief(v)
+    elif isinstance(s, (list, tuple)) and len(s) == 3 and board.depth > 1:
+        return board.parse_square(s)
     elif isinstance(s, (list, tuple)) and len(s) == 2 and all(_is_int(v) for v in s):
         x, y = (int(v) for v in s)
         if 0 <= x < board.width and 0 <= y < board.height:
@@ -207,7 +224,12 @@ def square_indices(
     if arr.dtype.kind in "iu":
         if arr.ndim == 1:
             return arr
-        if arr.ndim == 2 and arr.shape[1] == 2:  # (x, y) pairs
+        if arr.ndim == 2 and arr.shape[1] == 3 and board.depth > 1:  # (x, y, z) triples
+            x, y, z = (arr[:, k].astype(np.int64) for k in range(3))
+            w, h, d = board.width, board.height, board.depth
+            if ((x >= 0) & (x < w) & (y >= 0) & (y < h) & (z >= 0) & (z < d)).all():
+                return (z * h + y) * w + x
+        if arr.ndim == 2 and arr.shape[1] == 2 and board.depth == 1:  # (x, y) pairs
             x, y = arr[:, 0].astype(np.int64), arr[:, 1].astype(np.int64)
             if ((x >= 0) & (x < board.width) & (y >= 0) & (y < board.height)).all():
                 return y * board.width + x
@@ -394,8 +416,65 @@ def compact_json(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+def board_fields(board: Board) -> dict[str, Any]:
+    """The JSON fields of a board: width and height, then only the options it has (``depth``,
+    ``leaper``, ``wrap``, ``holes``), so that a plain board's JSON stays as it always was.
+
+    >>> board_fields(Board(8, 8))
+    {'width': 8, 'height': 8}
+    >>> board_fields(Board(4, 4, depth=2, leaper=(1, 3), wrap="torus", holes=["a1:1"]))
+    {'width': 4, 'height': 4, 'depth': 2, 'leaper': [1, 3], 'wrap': 'torus', 'holes': ['a1:1']}
+    """
+    out: dict[str, Any] = {"width": board.width, "height": board.height}
+    if board.depth > 1:
+        out["depth"] = board.depth
+    if board.leaper != (1, 2):
+        out["leaper"] = list(board.leaper)
+    if board.wrap is not None:
+        out["wrap"] = board.wrap
+    if board.holes:
+        out["holes"] = [board.square_name(h) for h in sorted(board.holes)]
+    return out
+
+
+def board_from_fields(data: dict[str, Any]) -> Board:
+    """The board of a JSON object: :func:`board_fields` read back, each field checked.
+
+    >>> board_from_fields({"width": 6, "height": 6, "wrap": "torus"}).description
+    '6x6 wrap=torus'
+    >>> board_from_fields({"width": 3, "height": 3, "leaper": "bishop"})
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: 'leaper': unknown leaper 'bishop': expected a name (knight, camel, zebra, giraffe, antelope) or two legs like 1,3
+    """
+    for key in ("width", "height"):
+        if key not in data:
+            raise InvalidInputError(f"tour JSON lacks {key!r}")
+        if isinstance(data[key], bool) or not isinstance(data[key], int | np.integer):
+            raise InvalidInputError(f"{key!r} must be an integer, got {brief(data[key])}")
+    options: dict[str, Any] = {}
+    depth = data.get("depth", 1)
+    if isinstance(depth, bool) or not isinstance(depth, int | np.integer):
+        raise InvalidInputError(f"'depth' must be an integer, got {brief(depth)}")
+    options["depth"] = int(depth)
+    if data.get("leaper") is not None:
+        try:
+            options["leaper"] = parse_leaper(data["leaper"])
+        except InvalidInputError as e:
+            raise InvalidInputError(f"'leaper': {e}") from None
+    if data.get("wrap") is not None:
+        options["wrap"] = data["wrap"]
+    if data.get("holes") is not None:
+        if not isinstance(data["holes"], list):
+            raise InvalidInputError(
+                f"'holes' must be a list of squares, got {brief(data['holes'])}"
+            )
+        options["holes"] = data["holes"]
+    return Board(data["width"], data["height"], **options)
+
+
 def _tour_head(board: Board, closed: bool, method: str) -> dict[str, Any]:
-    return {"width": board.width, "height": board.height, "closed": closed, "method": method}
+    return {**board_fields(board), "closed": closed, "method": method}
 
 
 def tour_dict(
@@ -565,12 +644,7 @@ def read_tour_dict(data: Any) -> TourFields:
     """
     if not isinstance(data, dict):
         raise InvalidInputError("a tour must be a JSON object with width, height and path")
-    for key in ("width", "height"):
-        if key not in data:
-            raise InvalidInputError(f"tour JSON lacks {key!r}")
-        if isinstance(data[key], bool) or not isinstance(data[key], int | np.integer):
-            raise InvalidInputError(f"{key!r} must be an integer, got {brief(data[key])}")
-    board = Board(data["width"], data["height"])
+    board = board_from_fields(data)
     closed = data.get("closed", False)
     if not isinstance(closed, bool):
         raise InvalidInputError(f"'closed' must be true or false, got {brief(closed)}")
@@ -596,11 +670,13 @@ def read_tour_dict(data: Any) -> TourFields:
                 )
             if key == "path" and len(item) > MAX_NAME_CHARS:
                 raise InputLimitError(_too_long(item, f"'path' item {i} is a string"))
+            arity = 3 if board.depth > 1 else 2
             if key == "xy" and not (
-                isinstance(item, list) and len(item) == 2 and all(_is_int(v) for v in item)
+                isinstance(item, list) and len(item) == arity and all(_is_int(v) for v in item)
             ):
+                pair = "an [x, y, z] triple" if arity == 3 else "an [x, y] pair"
                 raise InvalidInputError(
-                    f"'xy' item {i} must be an [x, y] pair of integers, got {brief(item)}"
+                    f"'xy' item {i} must be {pair} of integers, got {brief(item)}"
                 )
         found.append(square_indices(board, value, shown, repr(key)).astype(np.int64))
     disagreements = _disagreements(board, path, xy, found) if len(found) == 2 else []
@@ -618,10 +694,10 @@ def _disagreements(
     k = min(a.size, b.size)
     differ = np.flatnonzero(a[:k] != b[:k])
     for i in differ[:10].tolist():
-        x, y = xy[i]
-        on = 0 <= x < board.width and 0 <= y < board.height
-        name = f" ({board.square_name(y * board.width + x)})" if on else ""
-        said = f"'xy' says [{brief(x)}, {brief(y)}]{name}"
+        name = ""
+        if int(b[i]) >= 0:
+            name = f" ({board.square_name(int(b[i]))})"
+        said = f"'xy' says [{', '.join(brief(v) for v in xy[i])}]{name}"
         out.append((i + 1, f"move {i + 1}: 'path' says {path[i].strip()}, {said}"))
     if differ.size > 10:
         out.append(
@@ -651,12 +727,7 @@ def answer_dict(
     >>> compact_json(answer_dict(Board(3, 3), None, "stuck", partial=[0, 5]))
     '{"width":3,"height":3,"exists":null,"reason":"stuck","partial":{"path":["a1","c2"],"xy":[[0,0],[2,1]]}}'
     """
-    out: dict[str, Any] = {
-        "width": board.width,
-        "height": board.height,
-        "exists": exists,
-        "reason": reason,
-    }
+    out: dict[str, Any] = {**board_fields(board), "exists": exists, "reason": reason}
     if partial is not None and len(partial):
         idx = np.asarray(partial)
         out["partial"] = {"path": list(iter_names(board, idx)), "xy": xy_pairs(board, idx)}

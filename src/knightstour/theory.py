@@ -45,6 +45,7 @@ Sources:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -126,7 +127,7 @@ def describe_tour(
     where = "".join(
         f" {word} {name(q)}" for word, q in (("from", start), ("to", end)) if q is not None
     )
-    return f"{'closed tour' if closed else 'tour'}{where} on {board.spec}"
+    return f"{'closed tour' if closed else 'tour'}{where} on {board.description}"
 
 
 # -- the whole board ------------------------------------------------------------------------------
@@ -249,8 +250,7 @@ def colour_parity(
     >>> print(colour_parity(Board(8, 8), 0, 1))
     None
     """
-    a, c = board.leaper
-    if (a + c) % 2 == 0:
+    if not board.alternates_colours:
         return None
     zeros, ones = _colour_counts(board)
     plain = board.is_plain_knight
@@ -367,9 +367,117 @@ def obstruction(
 
 
 def _generic(b: Board, s: int | None, e: int | None, closed: bool) -> Existence:
-    """Boards with holes or other leapers: only :func:`obstruction` applies."""
+    """Boards with holes, other leapers, wraps or depth: :func:`obstruction`, the graph's own
+    facts (:func:`graph_obstruction`), then the torus theorem; else silent."""
     ruled_out = obstruction(b, s, e, closed)
-    return Existence(None, "no theorem covers this board") if ruled_out is None else ruled_out
+    if ruled_out is None:
+        ruled_out = graph_obstruction(b, s, e, closed)
+    if ruled_out is not None:
+        return ruled_out
+    if b.wrap == "torus" and b.leaper == (1, 2) and not b.holes and b.depth == 1 and e is None:
+        what = "a closed tour" if closed else "a tour"
+        where = (
+            ""
+            if s is None
+            else f", and a closed tour can start from any square ({b.square_name(s)} too)"
+        )
+        return Existence(
+            True,
+            f"the {b.spec} torus has {what}: every m x n torus of at least 3 squares has a closed "
+            f"knight's tour (Watkins 1997){where}",
+        )
+    return Existence(None, f"no theorem covers {b.description}")
+
+
+#: Boards up to this many squares get the graph's facts (:func:`graph_obstruction`).
+GRAPH_AREA = 4_000_000
+
+
+def graph_obstruction(
+    board: Board, start: int | None = None, end: int | None = None, closed: bool = False
+) -> Existence | None:
+    """What the leaper's graph itself rules out on any board, or None: a square with no move,
+    squares that no chain of moves joins, squares with only one move (a tour can only end on
+    them). The reason names the cause where it is a theorem: a leaper (a, b) with
+    gcd(a, b) = g > 1 moves every coordinate by multiples of g; with a + b even it never changes
+    colour. Skipped (None) on boards of more than :data:`GRAPH_AREA` squares.
+
+    >>> graph_obstruction(Board(8, 8, leaper=(1, 3))).reason
+    'no tour on 8x8 leaper=1,3: a leaper whose legs 1 and 3 add up to an even number never changes colour, so it never reaches the squares of the other colour'
+    >>> graph_obstruction(Board(6, 6, leaper=(2, 2))).reason.split(":")[1]
+    ' gcd(2, 2) = 2, so every move changes each coordinate by a multiple of 2, and a1 never reaches b1'
+    >>> print(graph_obstruction(Board(5, 5, holes=frozenset({12}))))
+    None
+    """
+    if board.area > GRAPH_AREA or board.size <= 1:
+        return None
+    table = board.neighbour_table()
+    name = board.square_name
+    kind = "closed tour" if closed else "tour"
+    head = f"no {kind} on {board.description}: "
+    free = np.ones(board.area, dtype=bool)
+    if board.holes:
+        free[list(board.holes)] = False
+    degree = (table >= 0).sum(axis=1)
+    lonely = np.flatnonzero(free & (degree == 0))
+    if lonely.size:
+        return Existence(False, f"{head}{name(int(lonely[0]))} has no move at all")
+    # the pieces of the graph (the part reached from the first square, by frontier sweeps)
+    first = int(np.argmax(free))
+    seen = np.zeros(board.area, dtype=bool)
+    seen[first] = True
+    frontier = np.array([first])
+    while frontier.size:
+        nxt = table[frontier].reshape(-1)
+        nxt = np.unique(nxt[nxt >= 0])
+        nxt = nxt[~seen[nxt]]
+        seen[nxt] = True
+        frontier = nxt
+    unreached = np.flatnonzero(free & ~seen)
+    if unreached.size:
+        a, c = board.leaper
+        g = math.gcd(a, c)
+        far = name(int(unreached[0]))
+        if g > 1 and board.is_flat:
+            return Existence(
+                False,
+                f"{head}gcd({a}, {c}) = {g}, so every move changes each coordinate by a multiple "
+                f"of {g}, and {name(first)} never reaches {far}",
+            )
+        reached = np.flatnonzero(seen)
+        w, h = board.width, board.height
+        colours = (reached % w + reached // w % h + reached // (w * h)) % 2
+        if (a + c) % 2 == 0 and (colours == board.colour(first)).all():
+            return Existence(
+                False,
+                f"{head}a leaper whose legs {a} and {c} add up to an even number never changes "
+                f"colour, so it never reaches the squares of the other colour",
+            )
+        cause = "the holes cut the board apart" if board.holes else "no chain of moves joins them"
+        return Existence(False, f"{head}{name(first)} never reaches {far}: {cause}")
+    ends = np.flatnonzero(free & (degree == 1))
+    if closed and ends.size:
+        return Existence(
+            False,
+            f"{head}{name(int(ends[0]))} has only one move, and a closed tour enters and leaves "
+            f"every square",
+        )
+    if ends.size > 2:
+        listed = ", ".join(name(int(q)) for q in ends[:3])
+        return Existence(
+            False,
+            f"{head}{ends.size} squares have only one move ({listed}{'...' if ends.size > 3 else ''}), "
+            f"and a tour can pass through none of them: only its two ends may have one move",
+        )
+    for sq, role in ((start, "from"), (end, "to")):
+        if sq is not None and ends.size == 2 and sq not in ends.tolist():
+            pair = " and ".join(name(int(q)) for q in ends)
+            return Existence(
+                False,
+                f"no tour {role} {name(sq)} on {board.description}: {pair} have only one move "
+                f"each, so they are the tour's two ends",
+            )
+    return None
 
 
 # -- start and end squares of plain boards --------------------------------------------------------
@@ -452,7 +560,7 @@ def verdict(
     >>> verdict(Board(4, 5), 5).reason.split(":")[0]
     'no tour from b2 on 4x5'
     >>> verdict(Board(5, 5, holes=frozenset({12}))).reason
-    'no theorem covers this board'
+    'no theorem covers 5x5 holes=c3'
     """
     b, s, e = board, start, end
     check_ends(b, s, e)

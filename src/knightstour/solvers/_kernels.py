@@ -18,7 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__kernels__ = ("degrees", "warnsdorff_steps", "warnsdorff_walk")
+__kernels__ = (
+    "degrees",
+    "table_degrees",
+    "warnsdorff_steps",
+    "warnsdorff_table_steps",
+    "warnsdorff_walk",
+)
 
 #: Slots of the int64 ``state`` of :func:`warnsdorff_steps`: squares visited (0: not begun), the
 #: current padded cell, the schedule row in charge, the random generator's state.
@@ -213,6 +219,135 @@ def warnsdorff_steps(
         cur = best
         vis[cur] = 1
         out[count] = (cur // pwidth - pad) * width + (cur % pwidth - pad)
+        count += 1
+        if cur == switch_cells[sched] and sched + 1 < nsched:
+            sched += 1
+            while sched + 1 < nsched and switch_cells[sched] >= 0 and vis[switch_cells[sched]]:
+                sched += 1
+    st[_COUNT] = count
+    st[_CUR] = cur
+    st[_SCHED] = sched
+    st[_RNG] = state
+    return count
+
+
+# -- any geometry: the same walk over a neighbour table ---------------------------------------------
+
+
+def table_degrees(nbr: np.ndarray, vis: np.ndarray) -> np.ndarray:
+    """For each free square, the number of free squares a move away (``nbr``: -1 for none)."""
+    n, k = nbr.shape
+    deg = np.zeros(n, dtype=np.uint8)
+    for p in range(n):
+        if vis[p]:
+            continue
+        d = 0
+        for j in range(k):
+            q = nbr[p, j]
+            if q >= 0 and not vis[q]:
+                d += 1
+        deg[p] = d
+    return deg
+
+
+def warnsdorff_table_steps(
+    vis: np.ndarray,
+    deg: np.ndarray,
+    nbr: np.ndarray,
+    orders: np.ndarray,
+    switch_cells: np.ndarray,
+    start: int,
+    end: int,
+    n_squares: int,
+    tiebreak: int,
+    seed: int,
+    key: np.ndarray,
+    out: np.ndarray,
+    st: np.ndarray,
+    limit: int,
+) -> int:
+    """:func:`warnsdorff_steps` on a neighbour table: wrapped and 3-D boards, any leaper.
+
+    Squares are board indices; ``key[q]`` is how far ``q`` lies from the centre (the ``center``
+    tie-break prefers the largest). Otherwise the same rule, tie-breaks and resumable ``st``.
+    """
+    nmoves = nbr.shape[1]
+    nsched = switch_cells.size
+    if st[_COUNT] == 0:
+        state = (seed * 2654435761 + 0x6D2B79F5) & _MASK32
+        if state == 0:
+            state = 1
+        cur = start
+        vis[cur] = 1
+        out[0] = cur
+        count = 1
+        sched = 0
+    else:
+        count = st[_COUNT]
+        cur = st[_CUR]
+        sched = st[_SCHED]
+        state = st[_RNG]
+    if limit > n_squares:
+        limit = n_squares
+    cand = np.empty(nmoves, dtype=np.int64)
+    while count < limit:
+        best = -1
+        bd = 1 << 30
+        bkey = -1
+        nties = 0
+        ncand = 0
+        last = count == n_squares - 1
+        for j in range(nmoves):
+            q = np.int64(nbr[cur, orders[sched, j]])
+            if q < 0 or vis[q]:
+                continue
+            deg[q] -= 1
+            if q == end and not last:
+                continue
+            d = np.int64(deg[q])
+            if tiebreak == TB_FIRST or tiebreak == TB_LOOKAHEAD:  # noqa: SIM109 (Numba)
+                if d < bd:
+                    bd = d
+                    best = q
+                if tiebreak == TB_LOOKAHEAD:
+                    cand[ncand] = q
+                    ncand += 1
+            elif tiebreak == TB_CENTER:
+                if d <= bd and (d < bd or key[q] > bkey):
+                    bd = d
+                    bkey = key[q]
+                    best = q
+            else:
+                if d < bd:
+                    bd = d
+                    best = q
+                    nties = 1
+                elif d == bd:
+                    nties += 1
+                    state ^= (state << 13) & _MASK32
+                    state ^= state >> 17
+                    state ^= (state << 5) & _MASK32
+                    if state % nties == 0:
+                        best = q
+        if best < 0:
+            break
+        if tiebreak == TB_LOOKAHEAD:
+            bsum = 1 << 30
+            for i in range(ncand):
+                q = cand[i]
+                if deg[q] != bd:
+                    continue
+                s = 0
+                for k in range(nmoves):
+                    r2 = nbr[q, k]
+                    if r2 >= 0 and not vis[r2]:
+                        s += deg[r2]
+                if s < bsum:
+                    bsum = s
+                    best = q
+        cur = best
+        vis[cur] = 1
+        out[count] = cur
         count += 1
         if cur == switch_cells[sched] and sched + 1 < nsched:
             sched += 1

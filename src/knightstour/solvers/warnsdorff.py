@@ -100,10 +100,20 @@ class Walker:
         self.state = np.zeros(_kernels.STATE_SIZE, dtype=np.int64)
         #: whether the last walk was stopped by its deadline (else it ended or got stuck)
         self.stopped = False
-        self.grid = self.board.padded()
-        self.deg0 = kernels.degrees(self.grid.blocked, self.grid.offsets)
         self.out = np.empty(self.board.size, dtype=np.int32)
-        nm = len(self.board.deltas)
+        if self.board.is_flat:
+            self.grid = self.board.padded()
+            self.deg0 = kernels.degrees(self.grid.blocked, self.grid.offsets)
+            nm = len(self.board.deltas)
+        else:  # wrapped or 3-D: the same walk over the neighbour table
+            self._table_steps = kernels.warnsdorff_table_steps
+            self.nbr = self.board.neighbour_table()
+            self.blocked = np.zeros(self.board.area, dtype=np.uint8)
+            if self.board.holes:
+                self.blocked[list(self.board.holes)] = 1
+            self.deg0 = kernels.table_degrees(self.nbr, self.blocked)
+            self.key = _centre_keys(self.board)
+            nm = self.nbr.shape[1]
         self.fixed_order = (np.arange(nm, dtype=np.int64)[None, :], np.full(1, -1, dtype=np.int64))
 
     def walk(
@@ -124,8 +134,10 @@ class Walker:
         the walk stops where it is and :attr:`stopped` says so: it looks at the clock every
         :data:`STEP` squares.
         """
-        g, w = self.grid, self.board.width
         orders, cells = schedule if schedule is not None else self.fixed_order
+        if not self.board.is_flat:
+            return self._walk_table(start, end, tiebreak, seed, orders, cells, deadline)
+        g, w = self.grid, self.board.width
         switch_cells = np.where(cells >= 0, g.to_padded(cells, w), -1)
         vis = g.blocked.copy()
         deg = self.deg0.copy()
@@ -162,6 +174,46 @@ class Walker:
                 break
             limit = min(n, limit + STEP)
         return self.out[:count]
+
+    def _walk_table(
+        self,
+        start: int,
+        end: int | None,
+        tiebreak: str,
+        seed: int,
+        orders: np.ndarray,
+        cells: np.ndarray,
+        deadline: float | None,
+    ) -> np.ndarray:
+        """:meth:`walk` on the neighbour table (wrapped and 3-D boards)."""
+        n = self.board.size
+        vis, deg = self.blocked.copy(), self.deg0.copy()
+        self.state[:] = 0
+        self.stopped = False
+        args = (
+            vis, deg, self.nbr, orders, cells.astype(np.int64), int(start),
+            -1 if end is None else int(end), n, TIEBREAK_CODES[tiebreak],
+            int(seed) & 0x7FFFFFFFFFFFFFFF, self.key, self.out, self.state,
+        )  # fmt: skip
+        limit = n if deadline is None and not watched() else min(n, STEP)
+        while True:
+            count = int(self._table_steps(*args, limit))
+            if count < limit or count == n:
+                break
+            if expired(deadline):
+                self.stopped = True
+                break
+            limit = min(n, limit + STEP)
+        return self.out[:count]
+
+
+def _centre_keys(board: Board) -> np.ndarray:
+    """How far each square lies from the centre of its board (4 x the squared distance)."""
+    idx = np.arange(board.area, dtype=np.int64)
+    w, h = board.width, board.height
+    x, y, z = idx % w, idx // w % h, idx // (w * h)
+    dx, dy, dz = 2 * x - (w - 1), 2 * y - (h - 1), 2 * z - (board.depth - 1)
+    return dx * dx + dy * dy + dz * dz
 
 
 def _schedule(board: Board, start: int, tiebreak: str) -> tuple[np.ndarray, np.ndarray] | None:
