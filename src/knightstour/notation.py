@@ -291,13 +291,22 @@ def board_lines(
     n = len(indices)
     m = np.zeros(board.area, dtype=np.int32 if n < 2**31 - 1 else np.int64)
     m[np.asarray(indices)] = np.arange(1, n + 1, dtype=m.dtype)
-    m = m.reshape(board.height, board.width)
+    if board.holes:
+        m[np.fromiter(board.holes, dtype=np.int64)] = -1
+    layers = m.reshape(board.depth, board.height, board.width)
     cw = len(str(n))
-    rows = (
-        " ".join(f"{v:>{cw}}" if v else "." * cw for v in m[y].tolist())
-        for y in range(board.height - 1, -1, -1)
-    )
-    yield from _rank_lines(board, rows, cw) if labels else rows
+    for z, grid in enumerate(layers):
+        if board.depth > 1:
+            if z:
+                yield ""
+            yield f"layer {z + 1}:"
+        rows = (
+            " ".join(
+                f"{v:>{cw}}" if v > 0 else ("." if v == 0 else "#") * cw for v in grid[y].tolist()
+            )
+            for y in range(board.height - 1, -1, -1)
+        )
+        yield from _rank_lines(board, rows, cw) if labels else rows
 
 
 def magic_lines(board: Board, indices: Sequence[int] | np.ndarray) -> Iterator[str]:
@@ -374,7 +383,7 @@ def text_lines(
     n = len(indices)
     first, last = iter_names(board, [indices[0], indices[-1]])
     yield (
-        f"{'Closed' if closed else 'Open'} tour on {board.spec} from {first} to {last}, "
+        f"{'Closed' if closed else 'Open'} tour on {board.description} from {first} to {last}, "
         f"{n} square{'s' if n != 1 else ''} ({method})"
     )
     if board.width <= TEXT_BOARD_MAX[0] and board.size <= TEXT_BOARD_MAX[1]:
@@ -515,7 +524,10 @@ def write_tour_json(
     f.write('],"xy":[')
     sep = ""
     for chunk in _chunks(np.asarray(indices)):
-        f.write(sep + ",".join(f"[{x},{y}]" for x, y in xy_pairs(board, chunk)))
+        if board.depth > 1:
+            f.write(sep + ",".join(f"[{x},{y},{z}]" for x, y, z in xy_pairs(board, chunk)))
+        else:
+            f.write(sep + ",".join(f"[{x},{y}]" for x, y in xy_pairs(board, chunk)))
         sep = ","
     f.write("]}")
 

@@ -239,6 +239,104 @@ PICTURE_OPTIONS = (
 PICTURE_FILES = PICTURE_OPTIONS[:4]
 
 
+#: The options that shape a board beyond WxH (:func:`add_board_options`, :func:`board_of`).
+BOARD_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "holes": (
+        ("--holes",),
+        {"metavar": "SQ,SQ", "help": "squares removed from the board, like d4,e5"},
+    ),
+    "mask": (
+        ("--mask",),
+        {
+            "metavar": "FILE",
+            "help": "the board drawn in a text file: one line a rank, top rank first, '.' a "
+            "square, '#' or a space a hole (then BOARD may be left out)",
+        },
+    ),
+    "corners": (
+        ("--corners",),
+        {
+            "metavar": "R",
+            "type": int_range(0),
+            "help": "cut the four corners, rounded by R squares",
+        },
+    ),
+    "leaper": (
+        ("--leaper",),
+        {
+            "metavar": "A,B",
+            "help": "the piece: knight (default), camel, zebra, giraffe, antelope, or legs like 1,3",
+        },
+    ),
+    "wrap": (
+        ("--wrap",),
+        {
+            "choices": ("cylinder", "torus"),
+            "help": "moves wrap round the left and right edges (cylinder) or every edge (torus)",
+        },
+    ),
+}
+
+
+def add_board_options(parser: argparse.ArgumentParser) -> None:
+    """BOARD (optional with --mask) and the ``board shape`` group: holes, mask, corners, leaper,
+    wrap. :func:`board_of` reads them back."""
+    parser.add_argument(
+        "board",
+        metavar="BOARD",
+        nargs="?",
+        help="board spec WxH (width x height), N, or WxHxD for three dimensions",
+    )
+    group = parser.add_argument_group("board shape")
+    for flags, kwargs in BOARD_OPTIONS.values():
+        group.add_argument(*flags, **kwargs)
+
+
+def board_of(args: argparse.Namespace) -> Any:
+    """The :class:`~knightstour.board.Board` that BOARD and the shape options describe.
+
+    >>> args = argparse.Namespace(board="8x8", holes="d4,e5", mask=None, corners=None,
+    ...                           leaper="zebra", wrap=None)
+    >>> board_of(args).description
+    '8x8 leaper=2,3 holes=d4,e5'
+    """
+    from dataclasses import replace
+
+    from knightstour.board import Board, parse_board, parse_leaper
+
+    options: dict[str, Any] = {}
+    if args.leaper is not None:
+        options["leaper"] = parse_leaper(args.leaper)
+    if args.wrap is not None:
+        options["wrap"] = args.wrap
+    if args.mask is not None:
+        try:
+            with open(args.mask, encoding="utf-8") as f:
+                text = f.read(1 << 20)
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"cannot read the mask {args.mask}: {e.strerror or e}") from None
+        board = Board.from_mask(text, **options)
+        if args.board is not None and parse_board(args.board).spec != board.spec:
+            raise UsageError(
+                f"the mask {args.mask} draws a {board.spec} board, not {args.board}: leave BOARD "
+                f"out or make them agree"
+            )
+    elif args.board is None:
+        raise UsageError("the BOARD argument is required: give one like 8x8, or --mask FILE")
+    else:
+        base = parse_board(args.board)
+        board = Board(base.width, base.height, depth=base.depth, **options)
+    if args.holes:
+        names = [h for h in args.holes.replace(";", " ").replace(",", " ").split() if h]
+        if board.depth > 1:  # 3-D names hold no commas: c3:2
+            names = [h for h in args.holes.replace(" ", ",").split(",") if h]
+        holes = {board.parse_square(h, argument="hole") for h in names}
+        board = replace(board, holes=board.holes | holes)
+    if args.corners:
+        board = board.with_corners(args.corners)
+    return board
+
+
 def add_command(subparsers: Any, name: str, help: str, description: str) -> Parser:
     """A command (or an action of one) on ``subparsers``, with its help and description."""
     return subparsers.add_parser(name, help=help, description=description)

@@ -20,7 +20,13 @@ import argparse
 from typing import Any
 
 from knightstour import notation
-from knightstour.cli._options import UsageError, add_options, exit_code
+from knightstour.cli._options import (
+    UsageError,
+    add_board_options,
+    add_options,
+    board_of,
+    exit_code,
+)
 
 NAME = "exists"
 HELP = "say whether a tour can exist, and why"
@@ -32,7 +38,8 @@ ALL_STARTS_MAX = (40_000, 200)
 
 def add(p: argparse.ArgumentParser) -> None:
     """The options of ``exists``."""
-    add_options(p, "board", "start", "end", "closed")
+    add_board_options(p)
+    add_options(p, "start", "end", "closed")
     p.add_argument(
         "--all-starts",
         action="store_true",
@@ -45,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     """Print yes/no/unknown with the reason; exit 0, 1 or 3."""
     import knightstour as kt
 
-    board = kt.parse_board(args.board)
+    board = board_of(args)
     if args.all_starts:
         return _all_starts(board, args)
     answer = kt.exists(board, args.start, end=args.end, closed=args.closed)

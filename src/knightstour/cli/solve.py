@@ -20,8 +20,10 @@ from knightstour.cli._options import (
     EXIT_NO,
     EXIT_OK,
     UsageError,
+    add_board_options,
     add_options,
     add_picture_options,
+    board_of,
     options_of,
 )
 from knightstour.cli._output import precheck_outputs, write_pictures, write_tour
@@ -46,7 +48,8 @@ def add(p: argparse.ArgumentParser) -> None:
     """The options of ``solve``."""
     from knightstour.solvers.warnsdorff import TIEBREAKS
 
-    add_options(p, "board", "start", "end", "closed")
+    add_board_options(p)
+    add_options(p, "start", "end", "closed")
     p.add_argument(
         "--method", default="auto", choices=_method_names(), help="method (default auto)"
     )
@@ -75,11 +78,15 @@ def run(args: argparse.Namespace) -> int:
     """Solve, print or write the tour; 'no' and 'gave up' answers in the requested format."""
     import knightstour as kt
 
-    board = kt.parse_board(args.board)
+    board = board_of(args)
     if args.format == "npy" and args.output is None:
         raise UsageError("--format npy writes binary: give --output FILE")
     if args.magic and args.format not in ("board", "text"):
         raise UsageError("--magic shows the sums with --format board or text")
+    if any(getattr(args, k, None) for k in ("svg", "svg_animated", "png", "gif")):
+        from knightstour.render.style import require_drawable
+
+        require_drawable(board)  # before any search
     precheck_outputs(args)
     t0 = time.perf_counter()
     try:

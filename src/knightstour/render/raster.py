@@ -254,6 +254,7 @@ class _Raster:
         supersample: bool,
         numbers: bool = False,
     ) -> None:
+        st.require_drawable(board)
         self.board = board
         self.style = st.resolve_style(style, board.width, board.height)
         if size is None:

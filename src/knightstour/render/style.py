@@ -19,12 +19,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
-from knightstour.board import file_name
-
-if TYPE_CHECKING:
-    from knightstour.board import Board
+from knightstour.board import Board, file_name
 from knightstour.errors import InvalidInputError
 
 __all__ = [
@@ -173,6 +169,22 @@ def band_colors(n: int, gradient: bool | Sequence[str], single: str) -> list[str
         return [single] * n
     stops = GRADIENT if gradient is True else tuple(gradient)
     return [ramp(stops, b / (n - 1) if n > 1 else 0.0) for b in range(n)]
+
+
+def require_drawable(board: Board) -> None:
+    """Refuse a board the pictures cannot show yet: wrapped and 3-D boards (their moves would
+    be drawn as straight lines across the board). Holes and other leapers draw as usual.
+
+    >>> require_drawable(Board(6, 6, wrap="torus"))
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: pictures of wrapped and 3-D boards are not drawn yet (6x6 wrap=torus): use the text, moves or JSON formats
+    """
+    if not board.is_flat:
+        raise InvalidInputError(
+            f"pictures of wrapped and 3-D boards are not drawn yet ({board.description}): use "
+            f"the text, moves or JSON formats"
+        )
 
 
 def resolve_style(style: str, width: int, height: int) -> str:

@@ -139,6 +139,7 @@ class _Picture:
         colors: Mapping[str, str] | None,
         numbers: bool = False,
     ) -> None:
+        st.require_drawable(board)
         self.board = board
         self.style = st.resolve_style(style, board.width, board.height)
         self.colors = st.colors(colors)
