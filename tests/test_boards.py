@@ -342,3 +342,33 @@ def test_pictures_of_wrapped_and_3d_boards_are_refused_before_the_search(
     from knightstour.render.svg import tour_svg
 
     assert tour_svg(tour).count("<svg") == 1  # holes draw as before
+
+
+# -- the web API ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("params", "size"),
+    [
+        ({"board": "8x8", "holes": "d4,d5,e4,e5", "closed": "true"}, 60),
+        ({"board": "10x10", "leaper": "zebra", "start": "a1"}, 100),
+        ({"board": "6x6", "wrap": "torus", "closed": "true"}, 36),
+        ({"board": "4x4x4", "start": "0,0,0"}, 64),
+        ({"board": "4x4x4", "start": "b2:3"}, 64),
+    ],
+)
+def test_the_web_api_solves_shaped_boards(params: dict[str, str], size: int) -> None:
+    from fastapi.testclient import TestClient
+
+    from knightstour.web.app import create_app
+
+    with TestClient(create_app(warm=False)) as client:
+        r = client.get("/api/solve", params=params)
+        assert r.status_code == 200, r.text
+        tour = kt.Tour.from_dict(r.json())
+        assert len(tour) == size and tour.board.description.startswith(params["board"])
+        r = client.get("/api/exists", params={**params, "leaper": "camel"})
+        assert r.status_code == 200 and r.json()["exists"] is False
+        for bad in ({"holes": "z99"}, {"leaper": "wizard"}, {"board": "4x4x0"}):
+            r = client.get("/api/solve", params={**params, **bad})
+            assert r.status_code in (400, 422) and "error" in r.json()

@@ -126,10 +126,16 @@ class TourOut(BaseModel):
 
     width: int
     height: int
+    depth: int | None = Field(None, description="layers of a 3-D board (absent: flat)")
+    leaper: list[int] | None = Field(None, description="the piece's legs a, b (absent: knight)")
+    wrap: Literal["cylinder", "torus"] | None = None
+    holes: list[str] | None = Field(None, description="squares removed from the board")
     closed: bool
     method: str
     path: list[str] = Field(description="squares in visit order, algebraic (a1 bottom-left)")
-    xy: list[tuple[int, int]] = Field(description="zero-based [x, y] pairs in visit order")
+    xy: list[tuple[int, int] | tuple[int, int, int]] = Field(
+        description="zero-based [x, y] pairs ([x, y, z] on 3-D boards) in visit order"
+    )
 
 
 class PartialOut(BaseModel):
@@ -147,6 +153,10 @@ class NoTourOut(BaseModel):
 
     width: int
     height: int
+    depth: int | None = None
+    leaper: list[int] | None = None
+    wrap: Literal["cylinder", "torus"] | None = None
+    holes: list[str] | None = None
     exists: bool | None
     reason: str
     partial: PartialOut | None = None
@@ -157,6 +167,10 @@ class ExistsOut(BaseModel):
 
     width: int
     height: int
+    depth: int | None = None
+    leaper: list[int] | None = None
+    wrap: Literal["cylinder", "torus"] | None = None
+    holes: list[str] | None = None
     exists: bool | None
     reason: str
 
@@ -230,18 +244,46 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 #: Formats of the text parameters: enforced (HTTP 422 naming the parameter) and published in
 #: the schema. What a format cannot say (a square on the board, the size caps) is checked after,
 #: with HTTP 400.
-BOARD_PATTERN = r"^ *[0-9]{1,10} *([xX×*] *[0-9]{1,10})? *$"
-SQUARE_PATTERN = r"^ *([a-zA-Z]{1,4}[0-9]{1,6}|\(? *-?[0-9]{1,6} *, *-?[0-9]{1,6} *\)?)? *$"
+BOARD_PATTERN = r"^ *[0-9]{1,10} *([xX×*] *[0-9]{1,10}( *[xX×*] *[0-9]{1,10})?)? *$"
+SQUARE_PATTERN = (
+    r"^ *([a-zA-Z]{1,4}[0-9]{1,6}(:[0-9]{1,6})?"
+    r"|\(? *-?[0-9]{1,6} *, *-?[0-9]{1,6}( *, *-?[0-9]{1,6})? *\)?)? *$"
+)
+HOLES_PATTERN = r"^[a-zA-Z0-9:, ]*$"
+LEAPER_PATTERN = r"^ *([a-zA-Z]{0,12}|[0-9]{1,3} *, *[0-9]{1,3}) *$"
 PATH_PATTERN = r"^[a-zA-Z0-9, ]*$"
 SEED_PATTERN = r"^ *[0-9]{0,19} *$"
 #: What each formatted parameter should be, for the 422 message.
 FORMATS = {
-    "board": "a board spec: WxH (width x height) like 8x8, or N",
+    "board": "a board spec: WxH (width x height) like 8x8, WxHxD like 4x4x4, or N",
+    "holes": "squares like d4,e5 separated by commas",
+    "leaper": "a leaper's name (knight, camel, zebra, giraffe, antelope) or legs like 1,3",
     "start": "a square: algebraic like c3, or zero-based x,y",
     "end": "a square: algebraic like c3, or zero-based x,y",
     "path": "squares like a1,c2,e3 separated by commas",
     "seed": "a non-negative integer below 10**19",
 }
+
+
+def _shaped(board: str, holes: str, leaper: str, wrap: str) -> Board:
+    """The board of the query: its spec, holes, leaper and wrap (bad ones: HTTP 400)."""
+    from dataclasses import replace
+
+    from knightstour.board import parse_leaper
+
+    b = parse_board(board)
+    if not (holes.strip() or leaper.strip() or wrap):
+        return b
+    options: dict[str, Any] = {"depth": b.depth}
+    if leaper.strip():
+        options["leaper"] = parse_leaper(leaper)
+    if wrap:
+        options["wrap"] = wrap
+    b = Board(b.width, b.height, **options)
+    names = [h for h in holes.replace(" ", ",").split(",") if h]
+    if names:
+        b = replace(b, holes=frozenset(b.parse_square(h, argument="hole") for h in names))
+    return b
 
 
 def _text(description: str, pattern: str, example: str | None = None, longest: int = 40) -> Any:
@@ -251,7 +293,13 @@ def _text(description: str, pattern: str, example: str | None = None, longest: i
     return Annotated[str, q]
 
 
-BoardQ = _text("board spec WxH (width x height) or N", BOARD_PATTERN, "8x8")
+BoardQ = _text("board spec WxH (width x height), WxHxD or N", BOARD_PATTERN, "8x8")
+HolesQ = _text("squares removed from the board, comma-separated", HOLES_PATTERN, "d4,e5", 4000)
+LeaperQ = _text("the piece: a name or legs a,b; empty: the knight", LEAPER_PATTERN, "zebra")
+WrapQ = Annotated[
+    Literal["", "cylinder", "torus"],
+    Query(description="moves wrap round the left and right edges, or every edge"),
+]
 StartQ = _text("start square, algebraic (a1) or zero-based x,y; empty: any", SQUARE_PATTERN)
 EndQ = _text("end square; empty: any", SQUARE_PATTERN)
 SeedQ = _text("seed for random tie-breaks; empty: none", SEED_PATTERN, "7")
@@ -678,6 +726,9 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         start: StartQ = "",
         end: EndQ = "",
         closed: ClosedQ = "false",
+        holes: HolesQ = "",
+        leaper: LeaperQ = "",
+        wrap: WrapQ = "",
         method: MethodQ = "auto",
         tiebreak: TiebreakQ = "",
         seed: SeedQ = "",
@@ -693,7 +744,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         from knightstour.existence import exists
 
         arrived = time.monotonic()
-        b = parse_board(board)
+        b = _shaped(board, holes, leaper, wrap)
         _capped(b, lim.max_squares, "the web board")
         s, e = _opt(start), _opt(end)
         if s is not None:
@@ -735,11 +786,14 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         start: StartQ = "",
         end: EndQ = "",
         closed: ClosedQ = "false",
+        holes: HolesQ = "",
+        leaper: LeaperQ = "",
+        wrap: WrapQ = "",
     ) -> JSONResponse:
         """Whether a tour exists, by theorems and parity alone (null: the search must decide)."""
         from knightstour.existence import exists
 
-        b = parse_board(board)
+        b = _shaped(board, holes, leaper, wrap)
         answer = exists(b, _opt(start), end=_opt(end), closed=_flag("closed", closed), search=False)
         return JSONResponse(answer_dict(b, answer.exists, answer.reason))
 
