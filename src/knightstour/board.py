@@ -663,7 +663,7 @@ class Board:
         ['c2', 'b3']
         """
         if not self.is_flat:
-            row = self._table[square]
+            row = self.neighbours[square]
             return [int(t) for t in row if t >= 0]
         x, y = square % self.width, square // self.width
         out = []
@@ -685,7 +685,9 @@ class Board:
         return tuple(d) == tuple(sorted(self.leaper))
 
     @cached_property
-    def _table(self) -> np.ndarray:
+    def neighbours(self) -> np.ndarray:
+        """:meth:`neighbour_table`, made once per board and read-only (shared by the theory,
+        the walk and validation)."""
         table = self.neighbour_table()
         table.flags.writeable = False
         return table
@@ -702,7 +704,7 @@ class Board:
         self.require_memory(8 + 4 * len(deltas), "a neighbour table")
         n = self.area
         w, h, d = self.width, self.height, self.depth
-        idx = np.arange(n, dtype=np.int64)
+        idx = np.arange(n, dtype=np.int64 if n > 2**30 else np.int32)
         x, y, z = idx % w, idx // w % h, idx // (w * h)
         table = np.full((n, len(deltas)), -1, dtype=np.int32)
         hole_mask = np.zeros(n, dtype=bool)
@@ -719,7 +721,10 @@ class Board:
             ok[ok] &= ~hole_mask[t[ok]]
             ok &= t != idx  # a wrapped move that lands where it began is no move
             table[ok, k] = t[ok]
-        if self.wrap is not None:  # two wrapped moves may land on one square: keep it once
+        small = self.width <= 2 * max(self.leaper) or (
+            self.wrap == "torus" and self.height <= 2 * max(self.leaper)
+        )
+        if self.wrap is not None and small:  # two wrapped moves may land on one square: once
             for k in range(1, len(deltas)):
                 dup = (table[:, k : k + 1] == table[:, :k]).any(axis=1) & (table[:, k] >= 0)
                 table[dup, k] = -1

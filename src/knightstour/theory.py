@@ -390,7 +390,7 @@ def _generic(b: Board, s: int | None, e: int | None, closed: bool) -> Existence:
 
 
 #: Boards up to this many squares get the graph's facts (:func:`graph_obstruction`).
-GRAPH_AREA = 4_000_000
+GRAPH_AREA = 2_000_000
 
 
 def graph_obstruction(
@@ -411,7 +411,7 @@ def graph_obstruction(
     """
     if board.area > GRAPH_AREA or board.size <= 1:
         return None
-    table = board.neighbour_table()
+    table = board.neighbours
     name = board.square_name
     kind = "closed tour" if closed else "tour"
     head = f"no {kind} on {board.description}: "
@@ -427,10 +427,14 @@ def graph_obstruction(
     seen = np.zeros(board.area, dtype=bool)
     seen[first] = True
     frontier = np.array([first])
+    slot = np.empty(board.area, dtype=np.int64)
     while frontier.size:
         nxt = table[frontier].reshape(-1)
-        nxt = np.unique(nxt[nxt >= 0])
+        nxt = nxt[nxt >= 0]
         nxt = nxt[~seen[nxt]]
+        order = np.arange(nxt.size)
+        slot[nxt] = order  # a square reached twice in one sweep: the last write keeps it once
+        nxt = nxt[slot[nxt] == order]
         seen[nxt] = True
         frontier = nxt
     unreached = np.flatnonzero(free & ~seen)

@@ -236,7 +236,7 @@ def _scan(
         prev, prev_off = c[-1:], off[-1:]
         if c.size > 1 and not board.is_flat:  # wrapped or 3-D: look the moves up
             cs = np.where(off, 0, c) if any_off else c
-            move = (board._table[cs[:-1]] == cs[1:, None]).any(axis=1)
+            move = (board.neighbours[cs[:-1]] == cs[1:, None]).any(axis=1)
             if any_off:
                 move |= off[:-1] | off[1:]
             if not move.all():

@@ -107,7 +107,7 @@ class Walker:
             nm = len(self.board.deltas)
         else:  # wrapped or 3-D: the same walk over the neighbour table
             self._table_steps = kernels.warnsdorff_table_steps
-            self.nbr = self.board.neighbour_table()
+            self.nbr = self.board.neighbours
             self.blocked = np.zeros(self.board.area, dtype=np.uint8)
             if self.board.holes:
                 self.blocked[list(self.board.holes)] = 1
