@@ -372,3 +372,23 @@ def test_the_web_api_solves_shaped_boards(params: dict[str, str], size: int) -> 
         for bad in ({"holes": "z99"}, {"leaper": "wizard"}, {"board": "4x4x0"}):
             r = client.get("/api/solve", params={**params, **bad})
             assert r.status_code in (400, 422) and "error" in r.json()
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["count", "2x2x2"], "counting covers flat boards"),
+        (["magic", "4x4x4"], "flat boards"),
+        (["exists", "4x4x4", "--all-starts"], "flat map"),
+    ],
+)
+def test_commands_for_flat_boards_refuse_3d_ones(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and words in err and not out
+
+
+def test_counting_refuses_wrapped_boards() -> None:
+    with pytest.raises(kt.InvalidInputError, match="flat boards"):
+        kt.count(Board(6, 6, wrap="torus"))

@@ -70,6 +70,8 @@ def _all_starts(board: Any, args: argparse.Namespace) -> int:
 
     if args.start or args.end:
         raise UsageError("--all-starts maps every start square: give no --start or --end")
+    if board.depth > 1:
+        raise UsageError(f"--all-starts draws a flat map: {board.spec} has {board.depth} layers")
     most, widest = ALL_STARTS_MAX
     if board.area > most or board.width > widest:
         raise UsageError(

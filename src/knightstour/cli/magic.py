@@ -92,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     from knightstour.magic.search import refusal
 
     board = parse_board(args.board)
+    if board.depth > 1:
+        raise UsageError(f"magic tours are numbered on flat boards, not on {board.spec}")
     w, h = board.width, board.height
     small = w * h <= 64  # searched; bigger boards are built, and construct says why not
     reason = refusal(w, h) if small else None

@@ -138,6 +138,10 @@ def count_request(
     knightstour.errors.InvalidInputError: start square x9 is off the 8x8 board (files a-h, ranks 1-8)
     """
     b = parse_board(board)
+    if not b.is_flat:
+        raise InvalidInputError(
+            f"counting covers flat boards (edges, one layer), not {b.description}"
+        )
     s = None if start is None else b.parse_square(start, argument="start")
     e = None if end is None else b.parse_square(end, argument="end")
     return CountRequest(b, closed=closed, start=s, end=e, directed=directed, method=method)
