@@ -404,3 +404,44 @@ def test_the_sums_of_the_move_numbers_by_rank_and_file(page: Page) -> None:
     page.click("#btn-first")  # part of the tour: sums so far, no verdict
     expect(page.locator("#magic-line")).to_have_text("")
     assert sum(int(t) for t in page.locator(".sums text[data-rank]").all_text_contents()) == 1
+
+
+# -- shaped boards, other pieces, wrapped boards ----------------------------------------------
+
+
+def test_cut_holes_by_clicking_and_solve_a_closed_tour(page: Page) -> None:
+    page.check('input[name="clicksets"][value="hole"]')
+    for name in ("d4", "d5", "e4", "e5"):
+        square(page, name).click()
+    expect(page.locator("#holes-out")).to_have_text("d4,e4,d5,e5")
+    expect(page.locator(".sq.hole")).to_have_count(4)
+    square(page, "e5").click()  # clicked again: back on the board
+    square(page, "e5").click()
+    expect(page.locator(".sq.hole")).to_have_count(4)
+    page.check("#closed")
+    page.locator("#speed").fill("8")
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("Closed tour of 60 squares")
+    expect(page.locator("#move-label")).to_have_text("Move 60 of 60", timeout=15_000)
+    for name in ("d4", "e5"):
+        expect(square(page, name)).to_have_attribute("aria-label", re.compile(r"^\w+, hole$"))
+    expect(page.locator("#count-line")).to_contain_text("plain knight's board only")
+
+
+def test_a_torus_draws_split_lines_and_the_camel_says_why_not(page: Page) -> None:
+    set_board(page, 6, 6)
+    page.select_option("#wrap", "torus")
+    page.check("#closed")
+    page.locator("#speed").fill("8")
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("Closed tour of 36 squares")
+    expect(page.locator("#move-label")).to_have_text("Move 36 of 36", timeout=15_000)
+    assert page.locator(".lines g.split").count() > 0  # moves across the seams
+    page.select_option("#wrap", "")
+    page.select_option("#leaper", "1,3")
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("never changes colour")
+    page.select_option("#leaper", "2,3")
+    set_board(page, 10, 10)
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("tour of 100 squares")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from knightstour.board import Board
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
@@ -138,10 +138,10 @@ def _completion(pos: Position, deadline: float) -> list[int]:
     if pos.closed:
         # a path from the knight through every unvisited square back onto the start square
         start = path[0]
-        holed = Board(b.width, b.height, leaper=b.leaper, holes=b.holes | set(path[1:-1]))
+        holed = replace(b, holes=b.holes | set(path[1:-1]))
         rest = exact_search(holed, cur, end=start, deadline=deadline)
         return [int(s) for s in rest[1:-1]]
-    holed = Board(b.width, b.height, leaper=b.leaper, holes=b.holes | set(path[:-1]))
+    holed = replace(b, holes=b.holes | set(path[:-1]))
     rest = exact_search(holed, cur, deadline=deadline)
     return [int(s) for s in rest[1:]]
 

@@ -803,6 +803,9 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         board: BoardQ,
         path: PathQ = "",
         closed: ChallengeQ = "false",
+        holes: HolesQ = "",
+        leaper: LeaperQ = "",
+        wrap: WrapQ = "",
     ) -> JSONResponse:
         """Puzzle mode: is the position won, lost or still open, and a next move that can win.
 
@@ -812,7 +815,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         from knightstour.puzzle import assess, legal_moves, parse_position
 
         arrived = time.monotonic()
-        b = parse_board(board)
+        b = _shaped(board, holes, leaper, wrap)
         _capped(b, lim.puzzle_max_squares, "puzzle mode")
         pos = parse_position(b, path, _flag("closed", closed))
 

@@ -42,7 +42,20 @@
     verdict: null,       // the last /api/puzzle answer for the current puzzle path
     hint: null,
     checkSeq: 0,
+    holes: new Set(),    // squares cut out of the board (clicked with "Click sets: hole")
+    leaper: [1, 2],      // the piece's legs
+    wrap: "",            // "", "cylinder" or "torus"
   };
+
+  // The board's shape as query parameters (empty for the plain knight's board).
+  function shapeParams() {
+    const out = {};
+    if (state.holes.size) out.holes = [...state.holes].sort((a, b) => a - b).map(nameOf).join(",");
+    if (state.leaper[0] !== 1 || state.leaper[1] !== 2) out.leaper = state.leaper.join(",");
+    if (state.wrap) out.wrap = state.wrap;
+    return out;
+  }
+  const shaped = () => Object.keys(shapeParams()).length > 0;
 
   // -- squares and names ----------------------------------------------------------------------
 
@@ -65,17 +78,37 @@
   }
 
   let nbr = [];  // neighbour lists
+  let deltas = KNIGHT;
   function buildNeighbours() {
-    const { W, H } = state;
+    const { W, H } = state, [a, b] = state.leaper;
+    deltas = [];
+    for (const [dx, dy] of [[b, a], [a, b], [-a, b], [-b, a], [-b, -a], [-a, -b], [a, -b], [b, -a]]) {
+      if (!deltas.some(([p, q]) => p === dx && q === dy)) deltas.push([dx, dy]);
+    }
     nbr = new Array(W * H);
     for (let i = 0; i < W * H; i++) {
       const x = i % W, y = Math.floor(i / W), out = [];
-      for (const [dx, dy] of KNIGHT) {
-        const nx = x + dx, ny = y + dy;
-        if (nx >= 0 && nx < W && ny >= 0 && ny < H) out.push(ny * W + nx);
+      if (!state.holes.has(i)) {
+        for (const [dx, dy] of deltas) {
+          let nx = x + dx, ny = y + dy;
+          if (state.wrap) nx = ((nx % W) + W) % W;
+          if (state.wrap === "torus") ny = ((ny % H) + H) % H;
+          const j = ny * W + nx;
+          if (nx >= 0 && nx < W && ny >= 0 && ny < H && j !== i && !state.holes.has(j) &&
+              !out.includes(j)) out.push(j);
+        }
       }
       nbr[i] = out;
     }
+  }
+  // The step from a to b as drawn: the short way round on a wrapped board.
+  function stepOf(a, b) {
+    const { W, H } = state;
+    let dx = (b % W) - (a % W), dy = Math.floor(b / W) - Math.floor(a / W);
+    const legs = state.leaper[1];
+    if (state.wrap && Math.abs(dx) > legs) dx -= Math.sign(dx) * W;
+    if (state.wrap === "torus" && Math.abs(dy) > legs) dy -= Math.sign(dy) * H;
+    return [dx, dy];
   }
   const isMove = (a, b) => nbr[a].includes(b);
 
@@ -121,6 +154,7 @@
           class: "sq", role: "gridcell", tabindex: "-1", "data-square": nameOf(i),
           "aria-rowindex": String(H - y), "aria-colindex": String(x + 1),
         }, row);
+        if (state.holes.has(i)) g.classList.add("hole");
         el("rect", {
           class: "cell " + ((x + y) % 2 === 0 ? "dark" : "light"),
           x: LEFT + x * S, y: PAD + (H - 1 - y) * S, width: S, height: S,
@@ -162,6 +196,11 @@
     const counts = el("g", { class: "counts", "aria-hidden": "true" }, svg);
     countTexts = new Array(W * H);
     lineLayer = el("g", { class: "lines", "aria-hidden": "true" }, svg);
+    if (state.wrap) {  // a move across the seam: two pieces, each cut at the board's edge
+      const clip = el("clipPath", { id: "board-clip" }, el("defs", {}, svg));
+      el("rect", { x: LEFT, y: PAD, width: W * S, height: H * S }, clip);
+      lineLayer.setAttribute("clip-path", "url(#board-clip)");
+    }
     lines = [];
     closeLine = null;
     const nums = el("g", { class: "nums", "aria-hidden": "true" }, svg);
@@ -189,10 +228,7 @@
     const n = order.length;
     while (lines.length < Math.min(count - 1, n - 1)) {
       const k = lines.length;
-      const a = order[k], b = order[k + 1];
-      lines.push(el("line", {
-        x1: cx(a), y1: cy(a), x2: cx(b), y2: cy(b), stroke: hue(k, n - 1),
-      }, lineLayer));
+      lines.push(moveLine(order[k], order[k + 1], { stroke: hue(k, n - 1) }));
     }
     for (let k = 0; k < lines.length; k++) {
       lines[k].setAttribute("visibility", k < count - 1 ? "visible" : "hidden");
@@ -200,9 +236,20 @@
     if (closeLine) { closeLine.remove(); closeLine = null; }
     if (closed && count === n && n > 2) {
       const a = order[n - 1], b = order[0];
-      closeLine = el("line", { x1: cx(a), y1: cy(a), x2: cx(b), y2: cy(b), class: "closing" },
-        lineLayer);
+      closeLine = moveLine(a, b, { class: "closing" });
     }
+  }
+
+  // A move's line; across a seam of a wrapped board, two lines (out to the edge, in from the
+  // other), in one group.
+  function moveLine(a, b, attrs) {
+    const [dx, dy] = stepOf(a, b);
+    const straight = cx(a) + dx * S === cx(b) && cy(a) - dy * S === cy(b);
+    if (straight) return el("line", { x1: cx(a), y1: cy(a), x2: cx(b), y2: cy(b), ...attrs }, lineLayer);
+    const g = el("g", { class: "split" }, lineLayer);
+    el("line", { x1: cx(a), y1: cy(a), x2: cx(a) + dx * S, y2: cy(a) - dy * S, ...attrs }, g);
+    el("line", { x1: cx(b) - dx * S, y1: cy(b) + dy * S, x2: cx(b), y2: cy(b), ...attrs }, g);
+    return g;
   }
 
   function clearLines() {
@@ -254,13 +301,14 @@
       g.classList.toggle("hint", opts.hint === i);
       g.classList.toggle("is-start", i === opts.startSq);
       g.classList.toggle("is-end", i === opts.endSq);
-      g.classList.toggle("unvisited", Boolean(opts.unvisited) && !v);
+      g.classList.toggle("unvisited", Boolean(opts.unvisited) && !v && !state.holes.has(i));
       if (numTexts[i]) {
         numTexts[i].textContent = showNums && v ? String(v) : "";
         countTexts[i].textContent = showCounts && !v ? String(onward[i]) : "";
         countTexts[i].classList.toggle("strong", cand.has(i));
       }
       let label = nameOf(i);
+      if (state.holes.has(i)) label += ", hole";
       if (v) label += `, move ${v}`;
       if (count > 0 && i === cur) label += ", knight";
       if (i === opts.startSq) label += ", start";
@@ -422,6 +470,8 @@
     if (w !== state.W || h !== state.H) {
       state.W = w; state.H = h;
       state.start = state.end = null;
+      state.holes = new Set();
+      $("holes-out").textContent = "none";
       // a new board: the next click sets the start again
       document.querySelector('input[name="clicksets"][value="start"]').checked = true;
       state.focus = 0;
@@ -432,6 +482,26 @@
       drawBoard();
     }
     return true;
+  }
+
+  function toggleHole(i) {
+    if (state.holes.has(i)) state.holes.delete(i);
+    else if (state.holes.size + 1 < state.W * state.H) state.holes.add(i);
+    if (state.start === i) state.start = null;
+    if (state.end === i) state.end = null;
+    reshape();
+  }
+
+  // The shape changed (holes, piece, wrap): a new board, the tour forgotten.
+  function reshape() {
+    forgetTour();
+    state.puzzle = [];
+    state.verdict = null;
+    state.hint = null;
+    drawBoard();
+    $("holes-out").textContent = state.holes.size ? shapeParams().holes : "none";
+    showEnds();
+    if (state.mode === "puzzle") restart(); else showSolve();
   }
 
   function showEnds() {
@@ -456,6 +526,11 @@
   // closed tours each counted once (as the tables of closed tours do), open tours in both
   // directions (as OEIS A165134 does); the line says which.
   async function updateCount() {
+    if (shaped()) {
+      counting.key = null;
+      countLine("Number of tours: counted for the plain knight's board only.");
+      return;
+    }
     const puzzle = state.mode === "puzzle";
     const closed = puzzle ? $("challenge").checked : $("closed").checked;
     const params = {
@@ -498,6 +573,8 @@
 
   function pickSolveSquare(i) {
     const which = document.querySelector('input[name="clicksets"]:checked').value;
+    if (which === "hole") { toggleHole(i); return; }
+    if (state.holes.has(i)) { status(`${nameOf(i)} is a hole: click sets hole to put it back.`, "error"); return; }
     if (which === "start") {
       state.start = state.start === i ? null : i;
       if (state.start !== null) document.querySelector('input[name="clicksets"][value="end"]').checked = true;
@@ -531,6 +608,7 @@
       method: $("method").value,
       tiebreak: $("tiebreak").value,
       seed: $("seed").value.trim(),
+      ...shapeParams(),
     };
     forgetTour();
     showSolve();
@@ -578,12 +656,20 @@
       if (!v || v.status !== "won") return null;
       const closed = $("challenge").checked;
       return {
-        width: state.W, height: state.H, closed, method: "puzzle",
+        width: state.W, height: state.H, ...shapeFields(), closed, method: "puzzle",
         path: state.puzzle.map(nameOf),
         xy: state.puzzle.map((i) => [i % state.W, Math.floor(i / state.W)]),
       };
     }
     return state.tour;
+  }
+
+  function shapeFields() {  // the tour JSON's optional board fields
+    const p = shapeParams(), out = {};
+    if (p.holes) out.holes = p.holes.split(",");
+    if (p.leaper) out.leaper = state.leaper.slice();
+    if (p.wrap) out.wrap = p.wrap;
+    return out;
   }
 
   function saveBlob(blob, filename) {
@@ -659,6 +745,7 @@
       board: `${state.W}x${state.H}`,
       path: state.puzzle.map(nameOf).join(","),
       closed: $("challenge").checked ? "true" : "false",
+      ...shapeParams(),
     };
     let v;
     try {
@@ -834,6 +921,12 @@
     });
     $("clear-end").addEventListener("click", () => { state.end = null; forgetTour(); showEnds(); showSolve(); });
     $("closed").addEventListener("change", updateCount);
+    $("clear-holes").addEventListener("click", () => { state.holes = new Set(); reshape(); });
+    $("leaper").addEventListener("change", () => {
+      state.leaper = $("leaper").value.split(",").map(Number);
+      reshape();
+    });
+    $("wrap").addEventListener("change", () => { state.wrap = $("wrap").value; reshape(); });
     $("btn-solve").addEventListener("click", solve);
     $("btn-first").addEventListener("click", () => { setPlaying(false); setStep(1); });
     $("btn-back").addEventListener("click", () => { setPlaying(false); setStep(state.step - 1); });
