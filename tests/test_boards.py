@@ -331,20 +331,17 @@ def test_centre_square_and_one_move_squares() -> None:
     assert np.all(Board(6, 6, wrap="torus").neighbour_table() >= 0)
 
 
-def test_pictures_of_wrapped_and_3d_boards_are_refused_before_the_search(
+def test_pictures_of_wrapped_and_3d_boards(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    for argv in (["6x6", "--wrap", "torus"], ["4x4x4"]):
-        code, out, err = run(capsys, "solve", *argv, "--svg", str(tmp_path / "t.svg"))
-        assert code == 2 and "not drawn yet" in err and not out
-        assert not (tmp_path / "t.svg").exists()
-    tour = solved(capsys, "8x8", "--holes", "d4,e4")
-    from knightstour.render.svg import tour_svg
-
-    assert tour_svg(tour).count("<svg") == 1  # holes draw as before
-
-
-# -- the web API ----------------------------------------------------------------------------------
+    for argv in (["6x6", "--wrap", "torus", "--closed"], ["4x4x4"], ["8x8", "--holes", "d4,e4"]):
+        code, out, err = run(capsys, "solve", *argv, "--svg", str(tmp_path / "t.svg"), "--force")
+        assert code == 0 and (tmp_path / "t.svg").read_text().count("<svg") == 1, err
+    code, out, err = run(
+        capsys, "solve", "4x4x4", "--wrap", "torus", "--svg", str(tmp_path / "u.svg")
+    )
+    assert code == 2 and "not drawn yet" in err and not out  # refused before the search
+    assert not (tmp_path / "u.svg").exists()
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,9 @@ closing move of a closed tour and the end marker, and is held ``final_ms``. By d
 whole animation lasts at most 30 seconds (:func:`~knightstour.render.style.animation_timing`):
 500 ms a move on small boards, shorter frames and more moves a frame on big ones.
 
+A wrapped board's moves across a seam are split lines (out to the board's edge, in from the
+opposite edge); a 3-D board's layers stand side by side, layer 1 on the left, as in the SVG.
+
 Every picture of a tour is also one of a :class:`~knightstour.tour.PartialTour`, the path of a
 search that stopped: the squares it never reached are tinted, and its end marker is where it
 stopped.
@@ -258,12 +261,12 @@ class _Raster:
         self.board = board
         self.style = st.resolve_style(style, board.width, board.height)
         if size is None:
-            size = st.default_size(board.width, board.height, self.style, numbers)
+            size = st.default_size(board.width, board.height, self.style, numbers, board.depth)
         if isinstance(size, bool) or not isinstance(size, int) or size < 16:
             raise InvalidInputError(
                 f"picture size must be a whole number of pixels >= 16: {size!r}"
             )
-        lay = st.layout_for(board.width, board.height, size, self.style, coordinates)
+        lay = st.layout_for(board.width, board.height, size, self.style, coordinates, board.depth)
         # Smoothed pictures may have squares of fractional size; the GIF's are whole pixels.
         self.px = (
             replace(
@@ -294,25 +297,27 @@ class _Raster:
     def draw_board(self) -> None:
         ink = self.rgb.__getitem__
         lay, b, d = self.lay, self.board, self.draw
-        x0, y0 = round(lay.left), round(lay.top)
-        x1, y1 = round(lay.left + b.width * lay.square), round(lay.top + b.height * lay.square)
-        if self.style == "full":
-            d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=ink("light"))
-            # Squares from rounded edges: squares of fractional size tile without seams.
-            xs = [round(lay.left + x * lay.square) for x in range(b.width + 1)]
-            ys = [round(lay.top + (b.height - y) * lay.square) for y in range(b.height + 1)]
-            for y in range(b.height):
-                for x in range(y & 1, b.width, 2):  # a1 is dark: (x + y) even
-                    d.rectangle((xs[x], ys[y + 1], xs[x + 1] - 1, ys[y] - 1), fill=ink("dark"))
-            for h in b.holes:
-                x, y = b.xy(h)
-                d.rectangle((xs[x], ys[y + 1], xs[x + 1] - 1, ys[y] - 1), fill=ink("hole"))
         width = max(1, round(self.ss * 0.75)) if self.style == "full" else max(1, self.ss // 2)
-        d.rectangle(
-            (x0 - width, y0 - width, x1 - 1 + width, y1 - 1 + width),
-            outline=ink("border"),
-            width=width,
-        )
+        for z in range(b.depth):  # the layers of a 3-D board side by side
+            left = lay.layer_left(z)
+            x0, y0 = round(left), round(lay.top)
+            x1, y1 = round(left + b.width * lay.square), round(lay.top + b.height * lay.square)
+            if self.style == "full":
+                d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=ink("light"))
+                # Squares from rounded edges: squares of fractional size tile without seams.
+                xs = [round(left + x * lay.square) for x in range(b.width + 1)]
+                ys = [round(lay.top + (b.height - y) * lay.square) for y in range(b.height + 1)]
+                for y in range(b.height):
+                    for x in range((y + z) & 1, b.width, 2):  # a1 is dark: (x + y + z) even
+                        d.rectangle((xs[x], ys[y + 1], xs[x + 1] - 1, ys[y] - 1), fill=ink("dark"))
+            d.rectangle(
+                (x0 - width, y0 - width, x1 - 1 + width, y1 - 1 + width),
+                outline=ink("border"),
+                width=width,
+            )
+        if self.style == "full":
+            for h in b.holes:
+                d.rectangle(self._cell(h), fill=ink("hole"))
         if lay.font:
             self._labels(ink("coord"))
 
@@ -339,6 +344,22 @@ class _Raster:
         x = xy[0] - (right + left) / 2 if align == "m" else xy[0] - right
         self.draw.text((x, xy[1] - (bottom + top) / 2), text, font=font, fill=ink)
 
+    def _cell(self, square: int) -> tuple[int, int, int, int]:
+        """The pixel box of a square, from rounded edges (as the board's squares are drawn)."""
+        lay = self.lay
+        col, row = lay.position(square)
+        x0, x1 = round(lay.left + col * lay.square), round(lay.left + (col + 1) * lay.square)
+        y0, y1 = round(lay.top + row * lay.square), round(lay.top + (row + 1) * lay.square)
+        return x0, y0, max(x0, x1 - 1), max(y0, y1 - 1)
+
+    def move_lines(self, a: int, b: int) -> list[tuple[tuple[float, float], ...]]:
+        """The move from ``a`` to ``b`` as lines in pixels: one from centre to centre, or the
+        pieces of a move across a seam (:func:`~knightstour.render.style.move_pieces`)."""
+        pieces = st.move_pieces(self.board, a, b)
+        if pieces is None:
+            return [(self.lay.centre(a), self.lay.centre(b))]
+        return [tuple(map(self.lay.point, piece)) for piece in pieces]
+
     # -- the path -------------------------------------------------------------------------
 
     def unvisited_ink(self, light: bool) -> tuple[int, int, int]:
@@ -360,13 +381,9 @@ class _Raster:
                 box = (x0, y0, x0 + n * lay.square - 1, y0 + lay.square - 1)
                 self.draw.rectangle(tuple(map(round, box)), fill=ink(True))
             return
-        xs = [round(lay.left + x * lay.square) for x in range(b.width + 1)]
-        ys = [round(lay.top + (b.height - y) * lay.square) for y in range(b.height + 1)]
         for x0, y, n in runs:
-            for x in range(x0, x0 + n):
-                light = (x + y) % 2 == 1
-                box = (xs[x], ys[y + 1], max(xs[x], xs[x + 1] - 1), max(ys[y + 1], ys[y] - 1))
-                self.draw.rectangle(box, fill=ink(light))
+            for s in range(y * b.width + x0, y * b.width + x0 + n):
+                self.draw.rectangle(self._cell(s), fill=ink(b.colour(s) == 1))
 
     def band_colors(
         self, moves: int, gradient: bool | Sequence[str]
@@ -384,19 +401,21 @@ class _Raster:
         bounds, cols = self.band_colors(len(indices) - 1, gradient)
         lw = st.line_width(self.px.square, self.style, numbers) * self.ss
         width = max(1, round(lw))
-        centre = self.lay.centre
+        point = self.lay.point
         nb = len(bounds) - 1
         if numbers:
             # Lighter lines under the numbers, as the SVG's stroke-opacity does.
             cols = [st.ramp((c, self.colors["light"]), 0.35) for c in cols]
         for b in range(nb):
-            pts = [centre(s) for s in indices[bounds[b] : bounds[b + 1] + 1]]
             ink = st.hex_rgb(cols[b])
-            self.draw.line(pts, fill=ink, width=width, joint="curve")
-            if width > 2:
-                r = width / 2
-                for x, y in (pts[0], pts[-1]):
-                    self.draw.ellipse((x - r, y - r, x + r, y + r), fill=ink)
+            for _first, _last, lines in st.strokes(self.board, indices, bounds[b], bounds[b + 1]):
+                for line in lines:
+                    pts = [point(p) for p in line]
+                    self.draw.line(pts, fill=ink, width=width, joint="curve")
+                    if width > 2:
+                        r = width / 2
+                        for x, y in (pts[0], pts[-1]):
+                            self.draw.ellipse((x - r, y - r, x + r, y + r), fill=ink)
             if progress:
                 progress(b + 1, nb)
         self.path_colors = cols
@@ -407,9 +426,9 @@ class _Raster:
         if ink is None:
             ink = st.hex_rgb(self.path_colors[-1]) if self.path_colors else self.rgb["path"]
         w = width or max(1, round(self.lw))
-        a, b = self.lay.centre(indices[-1]), self.lay.centre(indices[0])
-        for p, q in _dashes(a, b, self.lw * 2, self.lw * 1.6):
-            self.draw.line((p, q), fill=ink, width=w)
+        for a, b in self.move_lines(indices[-1], indices[0]):
+            for p, q in _dashes(a, b, self.lw * 2, self.lw * 1.6):
+                self.draw.line((p, q), fill=ink, width=w)
 
     def marker_boxes(self, first: int, last: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
         r = st.marker_radius(self.px.square, self.style) * self.ss
@@ -612,16 +631,19 @@ class _Animation(_Raster):
             for i in range(lo, hi):
                 while self.bounds[band + 1] <= i:
                     band += 1
-                a, b = centre(indices[i]), centre(indices[i + 1])
-                d.line((a, b), fill=self.band0 + band, width=lw)
-                if lw > 2:  # round joins (and the first move's round start)
-                    for x, y in (b, a) if i == 0 else (b,):
-                        d.ellipse((x - r, y - r, x + r, y + r), fill=self.band0 + band)
-                box = _union(box, _segment_box(a, b, half))
+                lines = self.move_lines(indices[i], indices[i + 1])
+                for k, (a, b) in enumerate(lines):
+                    d.line((a, b), fill=self.band0 + band, width=lw)
+                    if lw > 2:  # round joins (and the first move's round start)
+                        ends = (b, a) if i == 0 or k > 0 else (b,)
+                        for x, y in ends:
+                            d.ellipse((x - r, y - r, x + r, y + r), fill=self.band0 + band)
+                    box = _union(box, _segment_box(a, b, half))
             last = fr == total - 1
             if last and closed:
                 self.draw_closing(indices, ink=self.band0 + len(self.bounds) - 2, width=lw)
-                box = _union(box, _segment_box(centre(indices[-1]), centre(indices[0]), half))
+                for a, b in self.move_lines(indices[-1], indices[0]):
+                    box = _union(box, _segment_box(a, b, half))
             # Markers stay on top of the path, as in the still pictures.
             if _overlaps(box, start_box):
                 self.draw_markers(indices[0], indices[-1], ink=self.ink, which="start")

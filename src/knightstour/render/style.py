@@ -16,6 +16,7 @@ a GIF of the same tour look alike.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -26,6 +27,7 @@ from knightstour.errors import InvalidInputError
 __all__ = [
     "DEFAULT_COLORS",
     "GRADIENT",
+    "LAYER_GAP",
     "MAX_BANDS",
     "STYLES",
     "UNVISITED_OPACITY",
@@ -41,9 +43,12 @@ __all__ = [
     "layout_for",
     "line_width",
     "marker_radius",
+    "move_pieces",
     "number_font",
     "ramp",
+    "require_drawable",
     "resolve_style",
+    "strokes",
     "unvisited_runs",
 ]
 
@@ -88,6 +93,9 @@ DEFAULT_FINAL_MS = 3000
 #: By default an animation lasts at most this long in all: its moves take what is left after
 #: the default hold of the last frame (27 s), with more moves a frame on big boards.
 MAX_ANIMATION_MS = 30_000
+
+#: The gap between the layers of a 3-D board drawn side by side, in squares.
+LAYER_GAP = 1
 
 _LABEL_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
 
@@ -172,19 +180,122 @@ def band_colors(n: int, gradient: bool | Sequence[str], single: str) -> list[str
 
 
 def require_drawable(board: Board) -> None:
-    """Refuse a board the pictures cannot show yet: wrapped and 3-D boards (their moves would
-    be drawn as straight lines across the board). Holes and other leapers draw as usual.
+    """Refuse a board the pictures cannot show yet: wrapped 3-D boards. Wrapped boards draw
+    their moves across a seam as split lines, 3-D boards their layers side by side; holes and
+    other leapers draw as usual.
 
-    >>> require_drawable(Board(6, 6, wrap="torus"))
+    >>> require_drawable(Board(6, 6, wrap="torus")), require_drawable(Board(4, 4, depth=4))
+    (None, None)
+    >>> require_drawable(Board(4, 4, depth=4, wrap="torus"))
     Traceback (most recent call last):
     ...
-    knightstour.errors.InvalidInputError: pictures of wrapped and 3-D boards are not drawn yet (6x6 wrap=torus): use the text, moves or JSON formats
+    knightstour.errors.InvalidInputError: pictures of wrapped 3-D boards are not drawn yet (4x4x4 wrap=torus): use the text, moves or JSON formats
     """
-    if not board.is_flat:
+    if board.wrap is not None and board.depth > 1:
         raise InvalidInputError(
-            f"pictures of wrapped and 3-D boards are not drawn yet ({board.description}): use "
+            f"pictures of wrapped 3-D boards are not drawn yet ({board.description}): use "
             f"the text, moves or JSON formats"
         )
+
+
+Point = tuple[float, float]
+
+
+def move_pieces(board: Board, a: int, b: int) -> list[tuple[Point, Point]] | None:
+    """How the move from ``a`` to ``b`` of a wrapped board crosses its seams: the pieces of
+    its line inside the board, in picture units (columns and rows from the top-left corner,
+    square centres at halves), or None when it is drawn straight from centre to centre.
+
+    A move whose straight line is a leaper move is drawn straight; any other goes the short
+    way round: out to the board's edge and in again from the opposite edge (through a corner,
+    three pieces: a bit of it crosses the opposite corner).
+
+    >>> move_pieces(Board(6, 6, wrap="torus"), 5, 7)  # f1 to b2, round the right edge
+    [((5.5, 5.5), (6.0, 5.25)), ((0.0, 5.25), (1.5, 4.5))]
+    >>> move_pieces(Board(6, 6, wrap="torus"), 0, 13) is None  # a1 to b3: straight
+    True
+    """
+    if board.wrap is None or board.depth > 1:
+        return None
+    w, h = board.width, board.height
+    ax, ay, bx, by = a % w, a // w, b % w, b // w
+    if sorted((abs(bx - ax), abs(by - ay))) == sorted(board.leaper):
+        return None
+    torus = board.wrap == "torus"
+    for dx, dy in board.deltas:
+        ny = ay + dy
+        if torus:
+            ny %= h
+        if (ax + dx) % w == bx and ny == by:
+            break
+    else:
+        return None  # not a move: drawn straight, as any other line
+    x0, y0 = ax + 0.5, ay + 0.5
+    cuts = {0.0, 1.0}
+    for c0, d, side in ((x0, dx, w), (y0, dy, h if torus else 0)):
+        if d and side:
+            lo, hi = sorted((c0, c0 + d))
+            cuts.update(
+                (k * side - c0) / d for k in range(math.ceil(lo / side), int(hi // side) + 1)
+            )
+    ts = sorted(cuts)
+    pieces = []
+    for t0, t1 in itertools.pairwise(ts):
+        mid = (t0 + t1) / 2
+        ox = math.floor((x0 + mid * dx) / w) * w
+        oy = math.floor((y0 + mid * dy) / h) * h if torus else 0
+        ends = []
+        for t in (t0, t1):
+            x = round(x0 + t * dx - ox, 9)
+            y = round(y0 + t * dy - oy, 9)
+            ends.append((x + 0.0, h - y + 0.0))
+        pieces.append((ends[0], ends[1]))
+    return pieces
+
+
+def strokes(
+    board: Board, indices: Sequence[int], lo: int, hi: int
+) -> list[tuple[int, int, list[list[Point]]]]:
+    """Moves ``lo + 1`` to ``hi`` (1-based) of a path as ``(first, last, lines)``: a run of
+    moves drawn as one polyline through square centres, or one move across a seam
+    (:func:`move_pieces`) as its pieces. Points are in picture units (as
+    :meth:`Layout.position`, centres at halves). A path on a board without seams is one run.
+
+    >>> strokes(Board(6, 6, wrap="torus"), [0, 13, 5, 7], 0, 3)[1]
+    (3, 3, [[(5.5, 5.5), (6.0, 5.25)], [(0.0, 5.25), (1.5, 4.5)]])
+    """
+    w, h, gap = board.width, board.height, LAYER_GAP
+
+    def centre(s: int) -> Point:
+        col, row = grid_position(w, h, gap, s)
+        return col + 0.5, row + 0.5
+
+    if board.wrap is None or board.depth > 1:
+        return [(lo + 1, hi, [[centre(s) for s in indices[lo : hi + 1]]])] if hi > lo else []
+    out: list[tuple[int, int, list[list[Point]]]] = []
+    start = lo
+    for i in range(lo, hi):
+        pieces = move_pieces(board, indices[i], indices[i + 1])
+        if pieces is None:
+            continue
+        if i > start:
+            out.append((start + 1, i, [[centre(s) for s in indices[start : i + 1]]]))
+        out.append((i + 1, i + 1, [list(p) for p in pieces]))
+        start = i + 1
+    if hi > start:
+        out.append((start + 1, hi, [[centre(s) for s in indices[start : hi + 1]]]))
+    return out
+
+
+def grid_position(width: int, height: int, gap: int, square: int) -> tuple[int, int]:
+    """``(column, row)`` of a square index in a picture, row 0 at the top: file ``x`` and rank
+    ``y`` of layer ``z`` are at ``(z * (width + gap) + x, height - 1 - y)``.
+
+    >>> grid_position(8, 8, 1, 0), grid_position(4, 4, 1, 21)
+    ((0, 7), (6, 2))
+    """
+    plane = width * height
+    return square // plane * (width + gap) + square % width, height - 1 - square % plane // width
 
 
 def resolve_style(style: str, width: int, height: int) -> str:
@@ -200,13 +311,16 @@ def resolve_style(style: str, width: int, height: int) -> str:
     return style
 
 
-def default_size(width: int, height: int, style: str = "full", numbers: bool = False) -> int:
+def default_size(
+    width: int, height: int, style: str = "full", numbers: bool = False, depth: int = 1
+) -> int:
     """The longest side of a picture, in pixels, when none is asked for.
 
     Squares of 60 pixels on small boards, shrinking to keep the picture near 720 pixels, but
     never under 4 pixels (so a 200 × 200 board is 800 pixels plus its labels); 1000 pixels for
     the path-only style. With move ``numbers``, squares big enough for numbers 8 pixels high
-    (up to a picture of 8000 pixels).
+    (up to a picture of 8000 pixels). A 3-D board of ``depth`` layers is as wide as its layers
+    side by side.
 
     >>> default_size(8, 8), default_size(50, 50), default_size(200, 200), default_size(5, 5)
     (518, 746, 831, 338)
@@ -215,12 +329,12 @@ def default_size(width: int, height: int, style: str = "full", numbers: bool = F
     """
     if style == "path":
         return 1000
-    n = max(width, height)
+    n = max(_columns(width, depth), height)
     sq = min(max(720 / n, 4.0), 60.0)
     if numbers:
-        need = 8.0 / number_font(1.0, width * height)
+        need = 8.0 / number_font(1.0, width * height * depth)
         sq = max(sq, min(need, 8000 / n))
-    lay = _solve(width, height, sq, coordinates=True)
+    lay = _solve(width, height, sq, coordinates=True, depth=depth)
     return round(max(lay.image_width, lay.image_height))
 
 
@@ -230,7 +344,9 @@ class Layout:
 
     The board's top-left corner is at ``(left, top)``; square ``(x, y)`` (``y`` the rank index,
     rank 1 at the bottom) spans ``left + x * square`` to ``left + (x + 1) * square``
-    horizontally and ``top + (height - 1 - y) * square`` onwards vertically.
+    horizontally and ``top + (height - 1 - y) * square`` onwards vertically. The layers of a
+    3-D board (``depth`` of them) stand side by side, ``gap`` squares apart, layer 1 first:
+    :attr:`columns` squares across.
     """
 
     width: int
@@ -242,27 +358,43 @@ class Layout:
     bottom: float
     font: float  # label font size; 0 when there are no labels
     every: int  # label every this many files and ranks
+    depth: int = 1
+    gap: int = LAYER_GAP
+
+    @property
+    def columns(self) -> int:
+        """The picture's width in squares: the layers and the gaps between them."""
+        return _columns(self.width, self.depth, self.gap)
+
+    def layer_left(self, z: int) -> float:
+        """The left edge of layer ``z`` (0-based)."""
+        return self.left + z * (self.width + self.gap) * self.square
 
     @property
     def image_width(self) -> float:
-        return self.left + self.width * self.square + self.right
+        return self.left + self.columns * self.square + self.right
 
     @property
     def image_height(self) -> float:
         return self.top + self.height * self.square + self.bottom
 
+    def position(self, square: int) -> tuple[int, int]:
+        """``(column, row)`` of a square index, row 0 at the top (:func:`grid_position`)."""
+        return grid_position(self.width, self.height, self.gap, square)
+
+    def point(self, p: Point) -> tuple[float, float]:
+        """A point in picture units (columns and rows from the top-left corner) in pixels."""
+        return self.left + p[0] * self.square, self.top + p[1] * self.square
+
     def centre(self, square: int) -> tuple[float, float]:
         """The centre of a square index."""
-        x, y = square % self.width, square // self.width
-        return (
-            self.left + (x + 0.5) * self.square,
-            self.top + (self.height - 1 - y + 0.5) * self.square,
-        )
+        col, row = self.position(square)
+        return self.left + (col + 0.5) * self.square, self.top + (row + 0.5) * self.square
 
     def corner(self, square: int) -> tuple[float, float]:
         """The top-left corner of a square index."""
-        x, y = square % self.width, square // self.width
-        return self.left + x * self.square, self.top + (self.height - 1 - y) * self.square
+        col, row = self.position(square)
+        return self.left + col * self.square, self.top + row * self.square
 
     def scaled(self, factor: float) -> Layout:
         """The same layout with every length multiplied by ``factor``."""
@@ -277,9 +409,11 @@ class Layout:
         )
 
     def file_labels(self) -> Iterator[tuple[float, str]]:
-        """``(x centre, text)`` of each file label shown, below the board."""
-        for x in _shown(self.width, self.every):
-            yield self.left + (x + 0.5) * self.square, file_name(x)
+        """``(x centre, text)`` of each file label shown, below the board (each layer)."""
+        for z in range(self.depth):
+            left = self.layer_left(z)
+            for x in _shown(self.width, self.every):
+                yield left + (x + 0.5) * self.square, file_name(x)
 
     def rank_labels(self) -> Iterator[tuple[float, str]]:
         """``(y centre, text)`` of each rank label shown, left of the board."""
@@ -295,6 +429,10 @@ class Layout:
     def rank_label_x(self) -> float:
         """The right edge of the rank labels."""
         return self.left - self.font * 0.5
+
+
+def _columns(width: int, depth: int, gap: int = LAYER_GAP) -> int:
+    return depth * width + (depth - 1) * gap
 
 
 def _shown(n: int, every: int) -> list[int]:
@@ -368,20 +506,32 @@ def _margins(
 
 
 def _solve(
-    width: int, height: int, sq: float, coordinates: bool, pad: float | None = None
+    width: int,
+    height: int,
+    sq: float,
+    coordinates: bool,
+    pad: float | None = None,
+    depth: int = 1,
 ) -> Layout:
     left, top, right, bottom, font, every = _margins(width, height, sq, coordinates, pad)
-    return Layout(width, height, sq, left, top, right, bottom, font, int(every))
+    return Layout(width, height, sq, left, top, right, bottom, font, int(every), depth)
 
 
 def layout(
-    width: int, height: int, size: float, *, coordinates: bool = True, pad: float | None = None
+    width: int,
+    height: int,
+    size: float,
+    *,
+    coordinates: bool = True,
+    pad: float | None = None,
+    depth: int = 1,
 ) -> Layout:
     """The layout whose longest side is ``size`` pixels, labels included when ``coordinates``.
 
     Label sizes follow the square size (9 to 16 pixels); when squares are too small for every
     label, only every 2nd, 5th, 10th, ... file and rank is labelled. Without labels, the board
-    has a margin of ``pad`` pixels (by default a little, for the border line).
+    has a margin of ``pad`` pixels (by default a little, for the border line). A 3-D board's
+    ``depth`` layers stand side by side, :data:`LAYER_GAP` squares apart.
 
     >>> lay = layout(200, 200, 822)
     >>> lay.every, round(lay.square, 2)
@@ -389,10 +539,11 @@ def layout(
     """
     if size <= 0 or not math.isfinite(size):
         raise InvalidInputError(f"picture size must be a positive number of pixels, got {size}")
-    sq = size / max(width, height)
+    columns = _columns(width, depth)
+    sq = size / max(columns, height)
     for _ in range(6):
         left, top, right, bottom, _font, _every = _margins(width, height, sq, coordinates, pad)
-        new = min((size - left - right) / width, (size - top - bottom) / height)
+        new = min((size - left - right) / columns, (size - top - bottom) / height)
         if new <= 0:
             raise InvalidInputError(
                 f"a picture of {size:g} pixels is too small for a {width}x{height} board "
@@ -401,7 +552,7 @@ def layout(
         if abs(new - sq) < 1e-9:
             break
         sq = new
-    lay = _solve(width, height, sq, coordinates, pad)
+    lay = _solve(width, height, sq, coordinates, pad, depth)
     # The margins were chosen for the last square size: spend any rounding slack on the margins
     # so that the longest side is exactly ``size``.
     return _fit(lay, size)
@@ -431,27 +582,29 @@ def snapped(lay: Layout, most_lost: float = 0.08) -> Layout:
     if sq < 2 or sq < lay.square * (1 - most_lost):
         return replace(
             lay,
-            right=w - lay.left - lay.width * lay.square,
+            right=w - lay.left - lay.columns * lay.square,
             bottom=h - lay.top - lay.height * lay.square,
         )
-    left = math.floor(lay.left + (lay.square - sq) * lay.width / 2)
+    left = math.floor(lay.left + (lay.square - sq) * lay.columns / 2)
     top = math.floor(lay.top + (lay.square - sq) * lay.height / 2)
     return replace(
         lay,
         square=float(sq),
         left=float(left),
         top=float(top),
-        right=float(w - left - sq * lay.width),
+        right=float(w - left - sq * lay.columns),
         bottom=float(h - top - sq * lay.height),
     )
 
 
-def layout_for(width: int, height: int, size: float, style: str, coordinates: bool) -> Layout:
+def layout_for(
+    width: int, height: int, size: float, style: str, coordinates: bool, depth: int = 1
+) -> Layout:
     """:func:`layout` for a picture of ``style`` (``full`` or ``path``): the path-only style has
     no labels, and room around the board for the start and end markers."""
     if style == "path":
-        return layout(width, height, size, coordinates=False, pad=PATH_PAD)
-    return layout(width, height, size, coordinates=coordinates)
+        return layout(width, height, size, coordinates=False, pad=PATH_PAD, depth=depth)
+    return layout(width, height, size, coordinates=coordinates, depth=depth)
 
 
 def line_width(square: float, style: str, numbers: bool = False) -> float:
@@ -478,7 +631,9 @@ def number_font(square: float, count: int) -> float:
 
 def unvisited_runs(board: Board, indices: Sequence[int]) -> list[tuple[int, int, int]]:
     """The squares that ``indices`` (a path) never visits, holes aside, as runs along the
-    ranks: ``(x, y, length)``. Empty for a tour; for a partial path, what it left.
+    ranks: ``(x, y, length)``, ``y`` counting the ranks of every layer of a 3-D board in turn
+    (the run starts on square ``y * width + x``). Empty for a tour; for a partial path, what
+    it left.
 
     >>> from knightstour.board import Board
     >>> unvisited_runs(Board(3, 3), [0, 5, 6])
@@ -492,7 +647,7 @@ def unvisited_runs(board: Board, indices: Sequence[int]) -> list[tuple[int, int,
     seen[np.asarray(indices, dtype=np.int64)] = True
     if board.holes:
         seen[list(board.holes)] = True
-    grid = seen.reshape(board.height, board.width)
+    grid = seen.reshape(board.depth * board.height, board.width)
     runs = []
     for y in np.flatnonzero(~grid.all(axis=1)).tolist():
         row = np.concatenate(([True], grid[y], [True]))

@@ -16,6 +16,12 @@ elements that together have exactly one segment per move (consecutive polylines 
 joining square), each with ``data-moves="FIRST-LAST"`` (1-based move numbers); the closing
 move is ``<line class="closing">``; the markers are ``.start`` and ``.end``.
 
+On a wrapped board a move across a seam is a ``<path class="seam" data-moves="K-K">`` of
+its pieces instead (:func:`~knightstour.render.style.move_pieces`: out to the board's edge and
+in from the opposite edge), between the polylines of the moves before and after it; a closing
+move across a seam is a ``<path class="closing">``. A 3-D board's layers stand side by side,
+layer 1 on the left, and a move between layers is a line from one layer to the other.
+
 ``animated=True`` draws the path one move at a time with CSS (no script): a few kilobytes
 more than the still picture, however long the tour.
 """
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from knightstour.errors import InvalidInputError
@@ -144,9 +151,9 @@ class _Picture:
         self.style = st.resolve_style(style, board.width, board.height)
         self.colors = st.colors(colors)
         if size is None:
-            size = st.default_size(board.width, board.height, self.style, numbers)
+            size = st.default_size(board.width, board.height, self.style, numbers, board.depth)
         px = size
-        lay_px = st.layout_for(board.width, board.height, px, self.style, coordinates)
+        lay_px = st.layout_for(board.width, board.height, px, self.style, coordinates, board.depth)
         self.px = lay_px
         u = UNIT / lay_px.square  # units per pixel
         self.u = u
@@ -155,9 +162,7 @@ class _Picture:
         left, top = round(lay.left), round(lay.top)
         right = round(lay.left + lay.right) - left
         bottom = round(lay.top + lay.bottom) - top
-        self.lay = st.Layout(
-            lay.width, lay.height, float(UNIT), left, top, right, bottom, lay.font, lay.every
-        )
+        self.lay = replace(lay, square=float(UNIT), left=left, top=top, right=right, bottom=bottom)
         w, h = self.lay.image_width, self.lay.image_height
         scale = px / max(w, h)
         self.view = (w, h)
@@ -171,42 +176,51 @@ class _Picture:
     def _board_parts(self) -> list[str]:
         lay, c, b = self.lay, self.colors, self.board
         bw, bh = b.width * UNIT, b.height * UNIT
-        x0, y0 = _num(lay.left), _num(lay.top)
+        y0 = _num(lay.top)
         out = []
         if self.style == "path":
-            out.append(
-                f'<rect class="border" x="{x0}" y="{y0}" width="{bw}" height="{bh}" '
-                f'fill="none" stroke="{c["border"]}" stroke-width="{_num(self.u)}"/>'
-            )
+            for z in range(b.depth):
+                x0 = _num(lay.layer_left(z))
+                out.append(
+                    f'<rect class="border" x="{x0}" y="{y0}" width="{bw}" height="{bh}" '
+                    f'fill="none" stroke="{c["border"]}" stroke-width="{_num(self.u)}"/>'
+                )
             return out
-        # Dark squares by a 2 x 2 pattern; the top-left square (file a, top rank) is dark when
-        # the top rank index is even, since a1 is dark.
-        pid = f"kt-{self._hash(c['light'], c['dark'], b.height % 2, x0, y0)}"
-        dark_cells = ((0, 0), (1, 1)) if (b.height - 1) % 2 == 0 else ((1, 0), (0, 1))
-        cells = "".join(
-            f'<rect x="{i * UNIT}" y="{j * UNIT}" width="{UNIT}" height="{UNIT}"/>'
-            for i, j in dark_cells
-        )
-        out.append(
-            f'<defs><pattern id="{pid}" x="{x0}" y="{y0}" width="{2 * UNIT}" '
-            f'height="{2 * UNIT}" patternUnits="userSpaceOnUse"><g fill="{c["dark"]}">'
-            f"{cells}</g></pattern></defs>"
-        )
-        out.append(
-            f'<g class="board"><rect x="{x0}" y="{y0}" width="{bw}" height="{bh}" '
-            f'fill="{c["light"]}"/><rect x="{x0}" y="{y0}" width="{bw}" height="{bh}" '
-            f'fill="url(#{pid})"/>'
-        )
-        if b.holes:
-            d = "".join(
-                "M{},{}h{}v{}h-{}z".format(*map(_num, lay.corner(h)), UNIT, UNIT, UNIT)
-                for h in sorted(b.holes)
+        for z in range(b.depth):
+            x0 = _num(lay.layer_left(z))
+            # Dark squares by a 2 x 2 pattern; the top-left square (file a, top rank) is dark
+            # when the top rank index (plus the layer) is even, since a1 (of layer 1) is dark.
+            pid = f"kt-{self._hash(c['light'], c['dark'], b.height % 2, x0, y0)}"
+            top_dark = (b.height - 1 + z) % 2 == 0
+            dark_cells = ((0, 0), (1, 1)) if top_dark else ((1, 0), (0, 1))
+            cells = "".join(
+                f'<rect x="{i * UNIT}" y="{j * UNIT}" width="{UNIT}" height="{UNIT}"/>'
+                for i, j in dark_cells
             )
-            out.append(f'<path class="holes" fill="{c["hole"]}" d="{d}"/>')
-        out.append(
-            f'<rect class="border" x="{x0}" y="{y0}" width="{bw}" height="{bh}" fill="none" '
-            f'stroke="{c["border"]}" stroke-width="{_num(max(self.u, 0.25))}"/></g>'
-        )
+            if z % 2:
+                pid += f"-{z % 2}"
+            out.append(
+                f'<defs><pattern id="{pid}" x="{x0}" y="{y0}" width="{2 * UNIT}" '
+                f'height="{2 * UNIT}" patternUnits="userSpaceOnUse"><g fill="{c["dark"]}">'
+                f"{cells}</g></pattern></defs>"
+            )
+            out.append(
+                f'<g class="board"><rect x="{x0}" y="{y0}" width="{bw}" height="{bh}" '
+                f'fill="{c["light"]}"/><rect x="{x0}" y="{y0}" width="{bw}" height="{bh}" '
+                f'fill="url(#{pid})"/>'
+            )
+            plane = range(z * b.width * b.height, (z + 1) * b.width * b.height)
+            holes = sorted(h for h in b.holes if h in plane)
+            if holes:
+                d = "".join(
+                    "M{},{}h{}v{}h-{}z".format(*map(_num, lay.corner(h)), UNIT, UNIT, UNIT)
+                    for h in holes
+                )
+                out.append(f'<path class="holes" fill="{c["hole"]}" d="{d}"/>')
+            out.append(
+                f'<rect class="border" x="{x0}" y="{y0}" width="{bw}" height="{bh}" fill="none" '
+                f'stroke="{c["border"]}" stroke-width="{_num(max(self.u, 0.25))}"/></g>'
+            )
         if lay.font:
             fy = _num(lay.file_label_y)
             rx = _num(lay.rank_label_x)
@@ -234,10 +248,9 @@ class _Picture:
         runs = st.unvisited_runs(self.board, indices)
         if not runs:
             return []
-        lay, top = self.lay, self.board.height - 1
+        lay, w = self.lay, self.board.width
         d = "".join(
-            f"M{_num(lay.left + x * UNIT)},{_num(lay.top + (top - y) * UNIT)}h{n * UNIT}"
-            f"v{UNIT}h-{n * UNIT}z"
+            "M{},{}".format(*map(_num, lay.corner(y * w + x))) + f"h{n * UNIT}v{UNIT}h-{n * UNIT}z"
             for x, y, n in runs
         )
         return [
@@ -261,30 +274,53 @@ class _Picture:
         self.band_colors = st.band_colors(nb, gradient, c["path"])
         lw = st.line_width(self.px.square, self.style, numbers) * self.u
         self.lw = lw
-        centres = [f"{_num(x)},{_num(y)}" for x, y in (lay.centre(s) for s in indices)]
         out = []
         opacity = ' stroke-opacity="0.6"' if numbers else ""
         lines = []
+        # The elements drawn, as (first move, last move) each: one a band, unless moves cross
+        # a seam (their own <path> each, the band's polyline broken around them).
+        self.pieces: list[tuple[int, int]] = []
+        self.seams = False
         for b in range(nb):
             lo, hi = self.bounds[b], self.bounds[b + 1]
-            anim = f'class="b{b}" pathLength="{hi - lo}" ' if animated else ""
-            lines.append(
-                f'<polyline {anim}data-moves="{lo + 1}-{hi}" stroke="{self.band_colors[b]}" '
-                f'points="{" ".join(centres[lo : hi + 1])}"/>'
-            )
+            for first, last, polys in st.strokes(self.board, indices, lo, hi):
+                k = len(self.pieces)
+                self.pieces.append((first, last))
+                anim = f'class="b{k}" pathLength="{last - first + 1}" ' if animated else ""
+                col = self.band_colors[b]
+                if len(polys) == 1:
+                    pts = " ".join(self._pt(p) for p in polys[0])
+                    lines.append(
+                        f'<polyline {anim}data-moves="{first}-{last}" stroke="{col}" '
+                        f'points="{pts}"/>'
+                    )
+                else:
+                    self.seams = True
+                    seam = f'class="seam b{k}" pathLength="1" ' if animated else 'class="seam" '
+                    lines.append(
+                        f'<path {seam}data-moves="{first}-{last}" stroke="{col}" '
+                        f'd="{self._d(polys)}"/>'
+                    )
         out.append(
             f'<g class="path" fill="none" stroke-width="{_num(lw)}" stroke-linecap="round" '
             f'stroke-linejoin="round"{opacity}>' + "".join(lines) + "</g>"
         )
         if closing and moves > 1 and self.board.is_move(indices[-1], indices[0]):
             col = self.band_colors[-1] if self.band_colors else c["path"]
-            (x1, y1), (x2, y2) = lay.centre(indices[-1]), lay.centre(indices[0])
-            out.append(
-                f'<line class="closing" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" '
-                f'y2="{_num(y2)}" stroke="{col}" stroke-width="{_num(lw)}" '
+            pieces = st.move_pieces(self.board, indices[-1], indices[0])
+            paint = (
+                f'stroke="{col}" stroke-width="{_num(lw)}" '
                 f'stroke-dasharray="{_num(lw * 2)} {_num(lw * 1.6)}" stroke-linecap="round"'
                 f"{opacity}/>"
             )
+            if pieces is None:
+                (x1, y1), (x2, y2) = lay.centre(indices[-1]), lay.centre(indices[0])
+                out.append(
+                    f'<line class="closing" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" '
+                    f'y2="{_num(y2)}" {paint}'
+                )
+            else:
+                out.append(f'<path class="closing" fill="none" d="{self._d(pieces)}" {paint}')
         if markers and indices:
             out += self._markers(indices[0], indices[-1])
         if numbers:
@@ -300,6 +336,16 @@ class _Picture:
                 f'stroke-linejoin="round">' + "".join(texts) + "</g>"
             )
         return out
+
+    def _pt(self, p: st.Point) -> str:
+        x, y = self.lay.point(p)
+        return f"{_num(x)},{_num(y)}"
+
+    def _d(self, polys: Sequence[Sequence[st.Point]]) -> str:
+        """Path data of separate polylines: ``M`` to the first point of each, ``L`` on."""
+        return "".join(
+            "M" + "L".join(self._pt(p).replace(",", " ") for p in poly) for poly in polys
+        )
 
     def _markers(self, first: int, last: int) -> list[str]:
         lay, c = self.lay, self.colors
@@ -345,15 +391,18 @@ class _Picture:
             return f"{100 * t / total:.6f}".rstrip("0").rstrip(".") + "%"
 
         uid = self.uid
+        paths = f"#{uid} .path polyline" + (f",#{uid} .path .seam" if self.seams else "")
         css = [
-            f"#{uid} .path polyline{{animation-duration:{total}ms;"
+            f"{paths}{{animation-duration:{total}ms;"
             "animation-iteration-count:infinite;animation-timing-function:linear;"
             "stroke-linecap:butt}",
             f"#{uid} .end,#{uid} .closing{{animation:{uid}-end {total}ms step-end infinite}}",
             f"@keyframes {uid}-end{{0%{{opacity:0}}{pct(moves * frame_ms)}{{opacity:1}}}}",
         ]
-        for b in range(len(self.bounds) - 1):
-            lo, hi = self.bounds[b], self.bounds[b + 1]
+        # One rule an element: a band, or (on a wrapped board) a run of a band or a move
+        # across a seam, whose pieces each show whole once the dash offset is 0.
+        for b, (first, last) in enumerate(self.pieces):
+            lo, hi = first - 1, last
             m = hi - lo
             t0, t1 = lo * frame_ms, hi * frame_ms
             css.append(
@@ -365,7 +414,7 @@ class _Picture:
             )
         css.append(
             "@media (prefers-reduced-motion:reduce){"
-            f"#{uid} .path polyline,#{uid} .end,#{uid} .closing{{animation:none;"
+            f"{paths},#{uid} .end,#{uid} .closing{{animation:none;"
             "stroke-dashoffset:0;opacity:1}}"
         )
         self.css = css
