@@ -389,3 +389,11 @@ def test_commands_for_flat_boards_refuse_3d_ones(
 def test_counting_refuses_wrapped_boards() -> None:
     with pytest.raises(kt.InvalidInputError, match="flat boards"):
         kt.count(Board(6, 6, wrap="torus"))
+
+
+def test_auto_bounds_the_exact_search_on_shaped_boards() -> None:
+    """No benchmark covers other leapers' search times: auto gives up (with the reason) rather
+    than search without end; a time limit bounds it instead."""
+    board = Board(7, 7, wrap="cylinder", leaper="zebra")
+    with pytest.raises(kt.SearchFailedError, match="--time-limit gives more|time limit"):
+        kt.solve(board, start=0, closed=True, time_limit=1)

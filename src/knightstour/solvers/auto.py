@@ -26,8 +26,10 @@ __all__ = ["Strategy", "auto", "default_start", "strategies"]
 
 #: Random-tie Warnsdorff walks tried by auto before the exact methods.
 RANDOM_WALKS = 64
-#: Boards up to this many squares get the exact search without any bound: it is complete, and on
-#: every such board it answers in well under a second (``make bench``), so auto never gives up.
+#: Plain knight's boards up to this many squares get the exact search without any bound: it is
+#: complete, and on every such board it answers in well under a second (``make bench``), so auto
+#: never gives up. Shaped boards, other leapers and wrapped boards get the bounds below: no
+#: benchmark covers them, and a search that never ends is worse than an honest "gave up".
 EXACT_UNBOUNDED = 64
 #: On larger boards, the positions the exact search may examine before auto moves on (unless a
 #: time limit was given, which then bounds it instead).
@@ -92,7 +94,7 @@ def strategies(request: SolveRequest) -> Iterator[Strategy]:
     if divide and not first and board.size > EXACT_UNBOUNDED:
         yield Strategy("divide")
     if "backtrack" in METHODS:
-        if board.size <= EXACT_UNBOUNDED:
+        if board.size <= EXACT_UNBOUNDED and board.is_plain_knight:
             yield Strategy("backtrack")
         else:
             yield Strategy("backtrack", node_limit=EXACT_BUDGET)
@@ -116,7 +118,7 @@ def _request_for(strategy: Strategy, request: SolveRequest) -> SolveRequest | No
     if (
         strategy.method == "backtrack"
         and request.deadline is None
-        and (request.board.size > EXACT_UNBOUNDED)
+        and (request.board.size > EXACT_UNBOUNDED or not request.board.is_plain_knight)
     ):
         changes["deadline"] = time.monotonic() + EXACT_SECONDS
     if "deadline" not in takes:
@@ -175,6 +177,8 @@ def auto(request: SolveRequest, /) -> Solution:
         raise SearchFailedError("the time limit ran out before any method could finish")
     tries = f"{len(failures)} attempt{'s' if len(failures) != 1 else ''}"
     hint = ""
-    if request.deadline is None and request.board.size > EXACT_UNBOUNDED:
+    if request.deadline is None and (
+        request.board.size > EXACT_UNBOUNDED or not request.board.is_plain_knight
+    ):
         hint = f" (auto gives the exact search {EXACT_SECONDS:g} s here; --time-limit gives more)"
     raise SearchFailedError(f"no tour found ({tries}); last: {failures[-1]}{hint}")
