@@ -395,5 +395,5 @@ def test_auto_bounds_the_exact_search_on_shaped_boards() -> None:
     """No benchmark covers other leapers' search times: auto gives up (with the reason) rather
     than search without end; a time limit bounds it instead."""
     board = Board(7, 7, wrap="cylinder", leaper="zebra")
-    with pytest.raises(kt.SearchFailedError, match="--time-limit gives more|time limit"):
+    with pytest.raises(kt.SearchFailedError, match="time limit"):
         kt.solve(board, start=0, closed=True, time_limit=1)
