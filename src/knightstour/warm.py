@@ -58,6 +58,10 @@ def _attempt(call: Callable[[], object]) -> None:
 
 
 def _walks() -> None:
+    from knightstour.board import Board
+
+    w = int(WALK_BOARD.split("x")[0])  # the same walk over a neighbour table: wrapped, 3-D boards
+    _attempt(lambda: solve(Board(w, w, wrap="torus"), start=0, method="warnsdorff"))
     for tiebreak in ("first", "center", "random", "lookahead", "squirrel"):
         seed = 1 if tiebreak == "random" else None  # a seed steers only random ties
         _attempt(
