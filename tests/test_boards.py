@@ -183,6 +183,19 @@ def test_masks_and_corners() -> None:
         Board.from_mask(".x.\n")
     assert Board(10, 10).with_corners(2).size == 88
     assert Board(5, 5).with_corners(0) == Board(5, 5)
+    for w, h, r in itertools.product(range(1, 8), range(1, 8), range(4)):
+        near = {
+            y * w + x
+            for y in range(h)
+            for x in range(w)
+            if min(x, w - 1 - x) + min(y, h - 1 - y) < r
+        }
+        if len(near) < w * h:
+            assert Board(w, h).with_corners(r).holes == near
+        else:
+            with pytest.raises(kt.InvalidInputError, match="cut away"):
+                Board(w, h).with_corners(r)
+    assert Board(10_000, 10_000).with_corners(3).size == 10**8 - 24  # only the corners are visited
 
 
 @pytest.mark.parametrize(

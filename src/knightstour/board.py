@@ -428,11 +428,13 @@ class Board:
             raise InvalidInputError(f"corners must be at least 0, got {r}")
         holes = set(self.holes)
         w, h = self.width, self.height
-        for z in range(self.depth):
-            for y in range(h):
-                for x in range(w):
-                    if min(x, w - 1 - x) + min(y, h - 1 - y) < r:
-                        holes.add(z * w * h + y * w + x)
+        for z in range(self.depth):  # only the corners' squares are visited: O(r^2) a layer
+            for dy in range(min(r, h)):
+                for dx in range(min(r - dy, w)):
+                    for x in {dx, w - 1 - dx}:
+                        for y in {dy, h - 1 - dy}:
+                            if min(x, w - 1 - x) + min(y, h - 1 - y) < r:
+                                holes.add(z * w * h + y * w + x)
         if len(holes) >= self.area:
             raise InvalidInputError(f"corners {r} cut away the whole {self.spec} board")
         return replace(self, holes=frozenset(holes))
