@@ -410,3 +410,8 @@ def test_auto_bounds_the_exact_search_on_shaped_boards() -> None:
     board = Board(7, 7, wrap="cylinder", leaper="zebra")
     with pytest.raises(kt.SearchFailedError, match="time limit"):
         kt.solve(board, start=0, closed=True, time_limit=1)
+
+
+def test_descriptions_of_many_holes_stay_short() -> None:
+    b = Board(100, 100).with_corners(5)
+    assert b.description.endswith(f"and {len(b.holes) - 12:,} more") and len(b.description) < 120

@@ -61,6 +61,9 @@ _MAX_FILE_LETTERS, _MAX_RANK_DIGITS = 7, 10
 
 _BOARD_RE = re.compile(r"^\s*(\d+)\s*(?:[x×X*]\s*(\d+)\s*(?:[x×X*]\s*(\d+))?)?\s*$", re.ASCII)
 
+#: Holes named by :attr:`Board.description` before it says how many more there are.
+HOLES_SHOWN = 12
+
 #: The named leapers: (a, b) legs of each move.
 LEAPERS: dict[str, tuple[int, int]] = {
     "knight": (1, 2),
@@ -330,7 +333,8 @@ class Board:
 
     @property
     def description(self) -> str:
-        """The spec with every option that differs from the plain knight's board: the board's key.
+        """The spec with every option that differs from the plain knight's board, for messages
+        (holes past the first :data:`HOLES_SHOWN` are counted, not named).
 
         >>> Board(8, 8).description
         '8x8'
@@ -343,7 +347,13 @@ class Board:
         if self.wrap is not None:
             parts.append(f"wrap={self.wrap}")
         if self.holes:
-            parts.append("holes=" + ",".join(self.square_name(h) for h in sorted(self.holes)))
+            shown = sorted(self.holes)[:HOLES_SHOWN]
+            more = len(self.holes) - len(shown)
+            parts.append(
+                "holes="
+                + ",".join(self.square_name(h) for h in shown)
+                + (f" and {more:,} more" if more else "")
+            )
         return " ".join(parts)
 
     @property
