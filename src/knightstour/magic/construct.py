@@ -16,7 +16,8 @@ block row (and block column) share out equally over its four ranks (files), and 
 square is a knight's move from Q's (the *joint* in the middle of the tour), is found by a
 depth-first search over the cycles' entries and directions along a fixed block pattern, which cuts
 a branch as soon as a block row or column is complete and unbalanced, or its last open block
-cannot balance it. Diagonals (``diagonal=True``) are checked as their blocks complete.
+cannot balance it. It walks the pattern backwards from the joint (:func:`_reversed_walk` turns
+the walk round again), so that the joint is checked on the first step. Diagonals (``diagonal=True``) are checked as their blocks complete.
 
 Every tour is validated as a knight's tour and its sums checked (:func:`knightstour.numbering.analyse`)
 before it is returned. ``seed`` picks the search order and one of the board's symmetries (and the
@@ -217,12 +218,14 @@ def construct(
         beta = patterns[(attempt + rng.randrange(len(patterns))) % len(patterns)]
         order_rng = random.Random(rng.getrandbits(64))
         budget = _MAGIC_BUDGET if diagonal else _BUDGET
-        steps = _search(key[0], key[1], beta, order_rng, diagonal, budget)
+        # searched backwards from the joint, so that the joint is the first step's check (a
+        # cheap filter) rather than the last's (a whole walk wasted when it fails)
+        steps = _search(key[0], key[1], beta[::-1], order_rng, diagonal, budget)
         if steps is not None:
             break
     else:  # pragma: no cover - every stored pattern is found within a few attempts
         raise InternalError(f"the construction found no tour on {width}x{height}")
-    order = _assemble(key[0], key[1], steps)
+    order = _assemble(key[0], key[1], _reversed_walk(steps))
     if key != (bw, bh):
         order = _transpose(order, 4 * key[0], 4 * key[1])
     order = _symmetry(order, width, height, variant)
@@ -364,9 +367,7 @@ def _search(
         if nodes > budget:
             return False
         if i == len(beta):
-            _, p, q = path[-1]
-            b = path[-1][0]
-            return _knight(squares[b][p][3], squares[b][q][3])
+            return True
         b = beta[i]
         free = [t for t in range(32) if travs[t][0] not in used[b]]
         if path:
@@ -384,6 +385,8 @@ def _search(
                 # P's cycles all start on one colour and Q's on the other, or no joint exists
                 if (sum(squares[b][p][0]) + sum(squares[b][q][0])) % 2 == 0:
                     continue
+                if i == 0 and not _knight(squares[b][p][0], squares[b][q][0]):
+                    continue  # the joint (the walk is reversed by the caller)
                 if _place(i, b, p, q):
                     if step(i + 1):
                         return True
@@ -447,6 +450,18 @@ def _search(
         used[b].difference_update((travs[p][0], travs[q][0]))
 
     return list(path) if step(0) else None
+
+
+def _reversed_walk(steps: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The same walk run the other way: the steps in reverse order, each cycle walked backwards.
+
+    Every block keeps its four cycles, and a cycle walked backwards puts 5 - k where it put k, so
+    every line that was balanced stays balanced; the first step's joint becomes the last's.
+    """
+    travs = _tables()[0]
+    index = {squares: t for t, (_, squares) in enumerate(travs)}
+    back = [index[squares[::-1]] for _, squares in travs]
+    return [(b, back[p], back[q]) for b, p, q in reversed(steps)]
 
 
 def _assemble(bw: int, bh: int, steps: list[tuple[int, int, int]]) -> np.ndarray:
