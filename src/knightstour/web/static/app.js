@@ -526,8 +526,11 @@
   // closed tours each counted once (as the tables of closed tours do), open tours in both
   // directions (as OEIS A165134 does); the line says which.
   async function updateCount() {
-    if (shaped()) {
+    if (shaped()) {  // and a count still on its way for the plain board is dropped
       counting.key = null;
+      counting.seq++;
+      if (counting.abort) counting.abort.abort();
+      clearTimeout(counting.timer);
       countLine("Number of tours: counted for the plain knight's board only.");
       return;
     }
