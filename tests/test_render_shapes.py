@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from PIL import Image
+from tests.test_render import NS, by_class, parse
 
 import knightstour as kt
 from knightstour.board import Board
@@ -18,18 +19,6 @@ from knightstour.render import style
 from knightstour.render.raster import board_image, tour_image, write_gif
 from knightstour.render.svg import board_svg, tour_svg
 from knightstour.tour import PartialTour
-
-NS = "{http://www.w3.org/2000/svg}"
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg)
-    assert root.tag == f"{NS}svg"
-    return root
-
-
-def by_class(root: ET.Element, tag: str, cls: str) -> list[ET.Element]:
-    return [e for e in root.iter(f"{NS}{tag}") if cls in (e.get("class") or "").split()]
 
 
 def subpaths(d: str) -> list[list[tuple[float, float]]]:

@@ -234,24 +234,20 @@ def _scan(
         else:
             base = i0
         prev, prev_off = c[-1:], off[-1:]
-        if c.size > 1 and not board.is_flat:  # wrapped or 3-D: look the moves up
+        if c.size > 1:
             cs = np.where(off, 0, c) if any_off else c
-            move = (board.neighbours[cs[:-1]] == cs[1:, None]).any(axis=1)
-            if any_off:
-                move |= off[:-1] | off[1:]
-            if not move.all():
-                bad = np.flatnonzero(~move)
-                n_moves += bad.size
-                move_at += (bad[: MAX_LISTED - len(move_at)] + base).tolist()
-        elif c.size > 1:
-            cs = np.where(off, 0, c) if any_off else c
-            x = cs % w
-            adx = np.abs(np.diff(x))
-            ady = np.abs(np.diff(cs) - np.diff(x))  # |dy| * w
-            move = adx * w + ady == span
-            move &= (
-                (adx == p) | (adx == q) if q - p > 1 else (adx - p).view(_unsigned(adx)) <= q - p
-            )
+            if not board.is_flat:  # wrapped or 3-D: look the moves up
+                move = (board.neighbours[cs[:-1]] == cs[1:, None]).any(axis=1)
+            else:
+                x = cs % w
+                adx = np.abs(np.diff(x))
+                ady = np.abs(np.diff(cs) - np.diff(x))  # |dy| * w
+                move = adx * w + ady == span
+                move &= (
+                    (adx == p) | (adx == q)
+                    if q - p > 1
+                    else (adx - p).view(_unsigned(adx)) <= q - p
+                )
             if any_off:
                 move |= off[:-1] | off[1:]
             if not move.all():

@@ -29,6 +29,7 @@ knightstour.errors.SearchFailedError: Warnsdorff's rule (center ties) got stuck 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -164,9 +165,14 @@ class Walker:
         if deadline is None and not watched():  # one call: the whole walk
             return self.out[: int(self._walk(*args[:-1]))]
         self.state[:] = 0
-        limit = min(n, STEP)
+        return self._stepped(lambda limit: int(self._steps(*args, limit)), n, deadline)
+
+    def _stepped(self, steps: Callable[[int], int], n: int, deadline: float | None) -> np.ndarray:
+        """Walk ``STEP`` squares at a time (``steps(limit)`` goes on to ``limit`` squares),
+        looking at the clock between calls; the squares walked."""
+        limit = n if deadline is None and not watched() else min(n, STEP)
         while True:
-            count = int(self._steps(*args, limit))
+            count = steps(limit)
             if count < limit or count == n:  # stuck, or the whole board
                 break
             if expired(deadline):
@@ -195,16 +201,7 @@ class Walker:
             -1 if end is None else int(end), n, TIEBREAK_CODES[tiebreak],
             int(seed) & 0x7FFFFFFFFFFFFFFF, self.key, self.out, self.state,
         )  # fmt: skip
-        limit = n if deadline is None and not watched() else min(n, STEP)
-        while True:
-            count = int(self._table_steps(*args, limit))
-            if count < limit or count == n:
-                break
-            if expired(deadline):
-                self.stopped = True
-                break
-            limit = min(n, limit + STEP)
-        return self.out[:count]
+        return self._stepped(lambda limit: int(self._table_steps(*args, limit)), n, deadline)
 
 
 def _centre_keys(board: Board) -> np.ndarray:
