@@ -530,6 +530,13 @@ class Board:
         knightstour.errors.InvalidInputError: start must be a square (a name like 'c3', 'x,y', an (x, y) pair of integers or an index), got (0.5, 0)
         """
         label = "square" if argument is None else f"{argument} square"
+        index = None if isinstance(text, str) else _square_ints(text)
+        if isinstance(index, int):  # an index, on any board
+            if not 0 <= index < self.area:
+                raise InvalidInputError(
+                    f"{label} index {brief(index)} is off the {self.spec} board"
+                )
+            return self._check_hole(index, str(index))
         if self.depth > 1:
             return self._parse_square_3d(text, label, argument)
         if isinstance(text, str):
@@ -555,13 +562,6 @@ class Board:
             raise InvalidInputError(
                 f"{what}: {brief(text)} (expected algebraic like 'c3' or zero-based 'x,y')"
             )
-        index = _square_ints(text)
-        if isinstance(index, int):
-            if not 0 <= index < self.area:
-                raise InvalidInputError(
-                    f"{label} index {brief(index)} is off the {self.spec} board"
-                )
-            return self._check_hole(index, str(index))
         if index is None:
             expected = "a name like 'c3', 'x,y', an (x, y) pair of integers or an index"
             if argument is None:
@@ -592,13 +592,6 @@ class Board:
                 x, y, z = (int(p) for p in parts)
             shown = _shown_text(s)
         else:
-            index = _square_ints(text)
-            if isinstance(index, int):
-                if not 0 <= index < self.area:
-                    raise InvalidInputError(
-                        f"{label} index {brief(index)} is off the {self.spec} board"
-                    )
-                return self._check_hole(index, str(index))
             try:
                 x, y, z = (_as_int(v, "a coordinate") for v in text)  # type: ignore[union-attr]
             except (TypeError, ValueError, InvalidInputError):
