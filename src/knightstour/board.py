@@ -357,6 +357,87 @@ class Board:
         return " ".join(parts)
 
     @property
+    def key(self) -> str:
+        """The board's exact identity as one compact string: the spec, then ``leaper=a,b``,
+        ``wrap=...`` and ``holes=...`` when they differ from the plain knight's board, the holes
+        complete and sorted, each run of consecutive square indices written ``first-last``. A
+        plain board's key is its spec. :meth:`from_key` reads it back.
+
+        Unlike :attr:`description` (for messages, which shortens long hole lists) the key names
+        every hole, so two boards have the same key exactly when they are equal.
+
+        >>> Board(8, 8).key, Board(4, 4, depth=3).key
+        ('8x8', '4x4x3')
+        >>> Board(8, 8, leaper="camel", wrap="torus", holes=["a1", "b1", "c1", "h8"]).key
+        '8x8 leaper=1,3 wrap=torus holes=a1-c1,h8'
+        >>> b = Board(8, 8).with_corners(2)
+        >>> Board.from_key(b.key) == b
+        True
+        """
+        parts = [self.spec]
+        if self.leaper != (1, 2):
+            parts.append(f"leaper={self.leaper[0]},{self.leaper[1]}")
+        if self.wrap is not None:
+            parts.append(f"wrap={self.wrap}")
+        if self.holes:
+            runs: list[str] = []
+            holes = sorted(self.holes)
+            i = 0
+            while i < len(holes):
+                j = i
+                while j + 1 < len(holes) and holes[j + 1] == holes[j] + 1:
+                    j += 1
+                first = self.square_name(holes[i])
+                runs.append(first if i == j else f"{first}-{self.square_name(holes[j])}")
+                i = j + 1
+            parts.append("holes=" + ",".join(runs))
+        return " ".join(parts)
+
+    @classmethod
+    def from_key(cls, text: str) -> Board:
+        """The board of a :attr:`key` (a spec, then ``leaper=``, ``wrap=`` and ``holes=`` in
+        any order, separated by spaces); bad text is an :class:`InvalidInputError`.
+
+        >>> Board.from_key("6x6 wrap=torus holes=a1-b1")
+        Board(width=6, height=6, wrap='torus', holes=[0, 1])
+        >>> Board.from_key("6x6 colour=red")
+        Traceback (most recent call last):
+        ...
+        knightstour.errors.InvalidInputError: not a board key: '6x6 colour=red' (expected a spec like 8x8, then leaper=A,B, wrap=cylinder|torus or holes=a1-c1,h8)
+        """
+        expected = (
+            "(expected a spec like 8x8, then leaper=A,B, wrap=cylinder|torus or holes=a1-c1,h8)"
+        )
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidInputError(f"not a board key: {brief(text)} {expected}")
+        spec, *rest = text.split()
+        base = parse_board(spec)
+        options: dict[str, str] = {}
+        for item in rest:
+            name, eq, value = item.partition("=")
+            if not eq or name not in ("leaper", "wrap", "holes") or name in options or not value:
+                raise InvalidInputError(f"not a board key: {brief(text)} {expected}")
+            options[name] = value
+        board = cls(
+            base.width,
+            base.height,
+            depth=base.depth,
+            leaper=parse_leaper(options.get("leaper", "knight")),
+            wrap=options.get("wrap"),
+        )
+        if "holes" not in options:
+            return board
+        holes: set[int] = set()
+        for run in options["holes"].split(","):
+            first, dash, last = run.partition("-")
+            a = board.parse_square(first, argument="hole")
+            b = board.parse_square(last, argument="hole") if dash else a
+            if b < a:
+                raise InvalidInputError(f"holes {run}: the run goes backwards")
+            holes.update(range(a, b + 1))
+        return replace(board, holes=frozenset(holes))
+
+    @property
     def is_plain_knight(self) -> bool:
         """True for a knight on a full flat rectangle: the case the theorems speak of."""
         return self.leaper == (1, 2) and not self.holes and self.is_flat

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from knightstour.cli._options import EXIT_OK, UsageError, add_options, int_range, options_of
+from knightstour.cli._options import (
+    EXIT_OK,
+    UsageError,
+    add_board_options,
+    add_options,
+    board_of,
+    int_range,
+    options_of,
+)
 from knightstour.cli._output import err
 from knightstour.cli.progress import progress_bar
 
@@ -16,7 +25,9 @@ DESCRIPTION = (
     "Add N new tours of BOARD to the tour library, each distinct from every "
     "tour it holds up to the board's symmetries, reversal and (closed tours) the start "
     "square. Runs worker processes on every core; a run stopped at any point continues "
-    "when the same command is run again. With --all, store every tour of a small board "
+    "when the same command is run again. Shaped boards (--holes, --mask, --corners, "
+    "--leaper, --wrap, WxHxD) are kept apart from plain ones, each up to its own symmetries. "
+    "With --all, store every tour of a small plain board "
     "(one per class up to symmetry, walked exhaustively): boards with more than "
     "10,000,000 tours, or whose tours cannot be counted in a few seconds, are refused."
 )
@@ -28,7 +39,7 @@ def add(p: argparse.ArgumentParser) -> None:
     """The options of ``generate``."""
     from knightstour.library.generate import GENERATE_METHODS
 
-    add_options(p, "board")
+    add_board_options(p)
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument(
         "--count",
@@ -71,17 +82,19 @@ def run(args: argparse.Namespace) -> int:
     """Generate, store and report; exit 3 when the run stopped short of N new tours."""
     from knightstour.library.generate import GenerateInterrupted, generate, max_workers
 
+    board = board_of(args)
     if args.all:
-        return _run_all(args)
+        return _run_all(args, board)
     kind = "closed" if args.closed else "open"
+    label = _label(args, board)
     cores = max_workers()
     if args.workers is not None and args.workers > cores:
         err(f"--workers {args.workers}: this machine has {cores} cores; using {cores}")
         args.workers = cores
     try:
-        with progress_bar(f"{args.board} {kind}", unit="tours", quiet=args.quiet) as bar:
+        with progress_bar(f"{label} {kind}", unit="tours", quiet=args.quiet) as bar:
             asked = options_of(args, "closed", "start", "seed", "db", "workers", "method")
-            r = generate(args.board, args.count, progress=bar, **asked)
+            r = generate(board, args.count, progress=bar, **asked)
     except GenerateInterrupted as e:
         err(f"stopped; {e.kept:,} tours kept")
         return 130
@@ -90,14 +103,19 @@ def run(args: argparse.Namespace) -> int:
         return 130
     resumed = f", resuming run {r.run} at {r.resumed_from:,}" if r.resumed_from else ""
     print(
-        f"added {r.added:,} new {args.board} {kind} tours in {r.seconds:.2f} s "
+        f"added {r.added:,} new {label} {kind} tours in {r.seconds:.2f} s "
         f"({r.rate:,.0f} a second; {r.method}, seed {r.seed}{resumed}); "
         f"{args.db} holds {r.library_count:,} of them"
     )
     return EXIT_OK
 
 
-def _run_all(args: argparse.Namespace) -> int:
+def _label(args: argparse.Namespace, board: Any) -> str:
+    """The board as the messages name it: as typed for a plain board, else its description."""
+    return args.board if board.is_plain_knight and args.board else board.description
+
+
+def _run_all(args: argparse.Namespace, board: Any) -> int:
     """``generate --all``: every tour of the board, one per class, into the library."""
     from knightstour.library.complete import generate_all
     from knightstour.library.generate import GenerateInterrupted
@@ -105,12 +123,16 @@ def _run_all(args: argparse.Namespace) -> int:
     given = ["--" + name for name in COUNT_ONLY if getattr(args, name) not in (None, "auto")]
     if given:
         raise UsageError(f"--all lists every tour: it takes no {', '.join(given)}")
+    if not board.is_plain_knight:
+        raise UsageError(
+            f"--all lists the tours of plain knight's boards, not {board.description}: "
+            f"use --count N"
+        )
     kind = "closed" if args.closed else "open"
     try:
-        with progress_bar(f"{args.board} {kind}, all", unit="parts", quiet=args.quiet) as bar:
-            r = generate_all(
-                args.board, closed=args.closed, start=args.start, db=args.db, progress=bar
-            )
+        label = _label(args, board)
+        with progress_bar(f"{label} {kind}, all", unit="parts", quiet=args.quiet) as bar:
+            r = generate_all(board, closed=args.closed, start=args.start, db=args.db, progress=bar)
     except GenerateInterrupted as e:
         err(f"stopped; {e.kept:,} tours kept")
         return 130
@@ -119,7 +141,7 @@ def _run_all(args: argparse.Namespace) -> int:
         return 130
     where = "" if r.start is None else f" from {r.start}"
     print(
-        f"added {r.added:,} new {args.board} {kind} tours in {r.seconds:.2f} s (every tour"
+        f"added {r.added:,} new {label} {kind} tours in {r.seconds:.2f} s (every tour"
         f"{where}: {r.classes:,} up to symmetry, standing for all {r.count:,} directed ones); "
         f"{args.db} holds {r.library_count:,} of them"
     )

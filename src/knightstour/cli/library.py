@@ -47,6 +47,7 @@ from typing import Any
 
 from knightstour import notation
 from knightstour.cli._options import (
+    BOARD_OPTIONS,
     EXIT_OK,
     Parser,
     UsageError,
@@ -54,6 +55,7 @@ from knightstour.cli._options import (
     add_kind_filter,
     add_options,
     add_picture_options,
+    board_of,
     int_range,
 )
 from knightstour.cli._output import (
@@ -106,11 +108,40 @@ def run(args: argparse.Namespace) -> int:
         raise
 
 
+# -- the board filter -------------------------------------------------------------------------
+
+#: The help of ``--board`` in the library's actions: a spec, or a shaped board's key.
+BOARD_FILTER_HELP = (
+    "only tours on this board: WxH, WxHxD, or a shaped board's key as 'library stats' shows it "
+    "(quoted: '8x8 wrap=torus holes=a1'); or WxH with the board shape options"
+)
+
+
+def _add_board_filter(a: Any) -> None:
+    """``--board`` and the board shape options (--holes, --mask, --corners, --leaper, --wrap),
+    which shape the board ``--board`` names."""
+    add_options(a, "board_filter", board_filter={"metavar": "BOARD", "help": BOARD_FILTER_HELP})
+    group = a.add_argument_group("board shape (with --board)")
+    for flags, kwargs in BOARD_OPTIONS.values():
+        group.add_argument(*flags, **kwargs)
+
+
+def _board_filter(args: argparse.Namespace) -> Any:
+    """The board ``--board`` and the shape options name: None (every board), the text of
+    ``--board`` (a spec or a key), or a shaped :class:`~knightstour.board.Board`."""
+    shaped = any(getattr(args, name, None) for name in BOARD_OPTIONS)
+    if not shaped:
+        return args.board
+    if args.board is not None and "=" in args.board:
+        raise UsageError("give the board as a key or as WxH with shape options, not both")
+    return board_of(args)
+
+
 # -- list -------------------------------------------------------------------------------------
 
 
 def _add_list(a: Any) -> None:
-    add_options(a, "board_filter")
+    _add_board_filter(a)
     add_kind_filter(a)
     a.add_argument("--after", type=int_range(0), default=0, metavar="ID", help="ids above this")
     a.add_argument("--limit", type=int_range(1), default=20, metavar="N", help="at most N (20)")
@@ -132,11 +163,11 @@ def _magic_tours(lib: Any, args: argparse.Namespace) -> list[tuple[Any, str]]:
     found: list[tuple[Any, str]] = []
     after = args.after
     while len(found) < args.limit:
-        page = lib.list(args.board, args.kind, after=after, limit=1000)
+        page = lib.list(_board_filter(args), args.kind, after=after, limit=1000)
         if not page:
             break
         for t in page:
-            if not t.board.holes and t.board.width * t.board.height > 1:
+            if t.board.is_plain_knight and t.board.width * t.board.height > 1:
                 verdict = t.tour.magic().verdict
                 if verdict != "neither":
                     found.append((t, verdict))
@@ -150,7 +181,7 @@ def _list(lib: Any, args: argparse.Namespace) -> int:
         tours = [t for t, _ in chosen]
         verdicts = {t.id: v for t, v in chosen}
     else:
-        tours = lib.list(args.board, args.kind, after=args.after, limit=args.limit)
+        tours = lib.list(_board_filter(args), args.kind, after=args.after, limit=args.limit)
         verdicts = {}
     if args.format == "json":
         for t in tours:
@@ -168,6 +199,7 @@ def _list(lib: Any, args: argparse.Namespace) -> int:
     rows = [columns]
     for t in tours:
         i = {**t.info(), "kind": "closed" if t.info()["closed"] else "open"}
+        i["board"] = t.board.description
         i["magic"] = verdicts.get(t.id)
         rows.append(tuple("" if i[c] is None else str(i[c]) for c in columns))
     print("\n".join(notation.table_lines(rows)))
@@ -201,20 +233,20 @@ def _show(lib: Any, args: argparse.Namespace) -> int:
 
 
 def _add_stats(a: Any) -> None:
-    add_options(
-        a,
-        "board_filter",
-        "format",
-        board_filter={"help": "only this board"},
-        format={"choices": ("text", "json")},
-    )
+    _add_board_filter(a)
+    add_options(a, "format", format={"choices": ("text", "json")})
 
 
 def _stats(lib: Any, args: argparse.Namespace) -> int:
-    from knightstour.library.complete import completeness_of
+    from knightstour.library.complete import Completeness, completeness_of
 
-    stats = lib.stats(args.board)
-    done = [completeness_of(lib, s["board"], s["closed"]) for s in stats]
+    stats = lib.stats(_board_filter(args))
+    done = [
+        completeness_of(lib, s["board"], s["closed"])
+        if _plain(s)
+        else Completeness(s["board"], s["closed"], s["tours"])  # shaped: no count to compare
+        for s in stats
+    ]
     magic = [_magic_counts(lib, s["board"], s["closed"]) for s in stats]
     if args.format == "json":
         total = sum(s["tours"] for s in stats)
@@ -224,9 +256,39 @@ def _stats(lib: Any, args: argparse.Namespace) -> int:
         ]
         print(json.dumps({"db": lib.path, "tours": total, "kinds": kinds}))
     else:
-        lines = notation.stats_lines(lib.path, stats)
+        lines = _stats_lines(lib.path, stats)
         print("\n".join(_with_completeness(lines, stats, done, magic)))
     return EXIT_OK
+
+
+def _plain(kind: dict[str, Any]) -> bool:
+    """Whether a kind of ``Library.stats`` is of a plain knight's board (its key is WxH)."""
+    from knightstour.library.store import library_board
+
+    return bool(library_board(kind["board"]).is_plain_knight)
+
+
+def _stats_lines(db: str, stats: list[dict[str, Any]]) -> Any:
+    """The lines of ``library stats``: :func:`knightstour.notation.stats_lines` for each board,
+    a shaped board's headed by its description (its squares drawn when it is flat)."""
+    yield f"{db}: {sum(s['tours'] for s in stats):,} tours"
+    for s in stats:
+        if _plain(s):
+            yield from list(notation.stats_lines(db, [s]))[1:]
+            continue
+        spec = s["board"].split()[0]
+        kind = "closed" if s["closed"] else "open"
+        if spec.count("x") == 1:  # flat: the grid of the plain board of its sides
+            lines = list(notation.stats_lines(db, [{**s, "board": spec}]))[1:]
+            yield from ["", f"{s['description']} {kind}" + lines[1][len(spec) + len(kind) + 1 :]]
+            yield from lines[2:]
+            continue
+        methods = ", ".join(f"{m} {n:,}" for m, n in sorted(s["methods"].items()))
+        yield ""
+        yield f"{s['description']} {kind}: {s['tours']:,} tours ({methods})"
+        for label in ("start", "end"):
+            top = sorted(s[f"{label}s"].items(), key=lambda kv: -kv[1])[:10]
+            yield f"  most common {label} squares: " + ", ".join(f"{k} {v:,}" for k, v in top)
 
 
 def _magic_counts(lib: Any, board: str, closed: bool) -> tuple[int, int]:
@@ -235,6 +297,8 @@ def _magic_counts(lib: Any, board: str, closed: bool) -> tuple[int, int]:
 
     semi = full = 0
     for b, _, _, tours in lib.iter_decoded(board, closed):
+        if not b.is_plain_knight:  # the sums of ranks and files speak of plain boards
+            return 0, 0
         s, m = count_magic(b.width, b.height, tours)
         semi, full = semi + s, full + m
     return semi, full
@@ -251,7 +315,7 @@ def _with_completeness(
         extra = [c.text()] if c.text() else []
         if semi:
             extra.append(f"semi-magic: {semi:,} (magic, the diagonals too: {full:,})")
-        heads[f"{s['board']} {kind}: {s['tours']:,} tours ("] = extra
+        heads[f"{s['description']} {kind}: {s['tours']:,} tours ("] = extra
     for line in lines:
         yield line
         for head, texts in heads.items():
@@ -269,7 +333,7 @@ def _formats() -> tuple[str, ...]:
 
 
 def _add_export(a: Any) -> None:
-    add_options(a, "board_filter")
+    _add_board_filter(a)
     add_kind_filter(a)
     a.add_argument("--limit", type=int_range(1), metavar="N", help="at most N tours (all)")
     add_options(
@@ -325,12 +389,13 @@ def _export(lib: Any, args: argparse.Namespace) -> int:
 
     header = 1 if args.format == "csv" else 0
     with open_output(args.output, args.force) as f:
+        board = _board_filter(args)
         if args.limit is None:
-            n = export(lib, f, fmt=args.format, board=args.board, closed=args.kind)
+            n = export(lib, f, fmt=args.format, board=board, closed=args.kind)
         else:
             out = _Lines(f, min(args.limit, 1 << 62) + header)
             with contextlib.suppress(_Enough):
-                export(lib, out, fmt=args.format, board=args.board, closed=args.kind)
+                export(lib, out, fmt=args.format, board=board, closed=args.kind)
             n = out.lines - header
     if args.output not in (None, "-"):
         print(f"exported {n:,} tours to {args.output}", file=sys.stderr)

@@ -19,6 +19,10 @@ finding new tours):
   tour it finds, for small boards and closed tours where the walks find few different tours
   (5 × 5 has 112 open tours up to symmetry, 6 × 6 has 1,245 closed ones).
 
+Shaped boards (holes, other leapers, wrapped and 3-D boards) take the same two methods, walked in
+plain Python on the board's neighbour table (:mod:`knightstour.library.shaped`), in smaller
+batches; everything else (runs, resuming, workers, Ctrl-C) is the same.
+
 Where the batches are made: this process makes the first ones itself (a warm start costs only
 loading the cached kernels), measures its rate, and starts worker processes only when the work
 left would take more than :data:`POOL_AFTER_SECONDS` here; it goes on making batches while they
@@ -45,19 +49,30 @@ batches: a seed gives the same tours whatever the number of workers.
 from __future__ import annotations
 
 import os
+import random
 import secrets
 import time
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from knightstour.board import Board, BoardLike, parse_board
+from knightstour.board import Board, BoardLike
 from knightstour.errors import InternalError, InvalidInputError, NoTourError, SearchFailedError
 from knightstour.existence import exists
 from knightstour.library import canonical as cf
-from knightstour.library.store import DEFAULT_DB, MAX_ID, Batch, Library
+from knightstour.library import shaped
+from knightstour.library.store import (
+    DEFAULT_DB,
+    MAX_ID,
+    Batch,
+    Library,
+    canonical_batch,
+    library_board,
+    shape_of,
+)
 from knightstour.progress import Progress
 from knightstour.theory import start_mask
 
@@ -93,6 +108,11 @@ PILOT_WALKS = 2000
 POOL_AFTER_SECONDS = 1.0
 #: The first batch made here is this fraction of a full one: a small count is done sooner.
 FIRST_BATCH_FRACTION = 8
+#: Shaped boards, walked in plain Python: squares a batch of walks covers (about a quarter of a
+#: second), moves a search tries, and walks in the pilot batch of ``auto``.
+SHAPED_BATCH_SQUARES = 50_000
+SHAPED_NODE_LIMIT = 20_000
+SHAPED_PILOT_WALKS = 200
 
 
 @dataclass(frozen=True)
@@ -109,10 +129,18 @@ class Plan:
     slack_moves: int = 0  # walks: moves with slack; searches: depth of random order
     node_limit: int = 200_000
     per_search: int = 64
+    #: The board's key for a shaped board (:func:`~knightstour.library.store.shape_of`), else ''.
+    shape: str = ""
 
     @property
     def board(self) -> Board:
-        return Board(self.width, self.height)
+        return _plan_board(self.width, self.height, self.shape)
+
+
+@lru_cache(maxsize=16)
+def _plan_board(width: int, height: int, shape: str) -> Board:
+    """A plan's board, made once per process (a shaped board's neighbour table with it)."""
+    return Board.from_key(shape) if shape else Board(width, height)
 
 
 @dataclass
@@ -160,6 +188,10 @@ def _arrays(plan: Plan) -> dict[str, Any]:
     """Kernel inputs for ``plan``, made once per process, and the compiled kernels."""
     if _STATE.get("plan") == plan:
         return _STATE
+    if plan.shape:  # shaped boards are walked in Python on their neighbour table
+        _STATE.clear()
+        _STATE.update(plan=plan, table=shaped.Table.of(plan.board))
+        return _STATE
     from knightstour.library import _kernels
     from knightstour.solvers import _jit
     from knightstour.solvers import _kernels as walk_kernels
@@ -197,9 +229,11 @@ def run_batch(plan: Plan, first: int, count: int | None = None) -> Batch:
     True
     """
     a = _arrays(plan)
+    count = plan.batch if count is None else count
+    if plan.shape:
+        return _shaped_batch(plan, a["table"], first, count)
     k = a["kernels"]
     board = plan.board
-    count = plan.batch if count is None else count
     cap = count * (plan.per_search if plan.method == "backtrack" else 1)
     keys = np.zeros((cap, a["klen"]), dtype=np.uint8)
     codes, starts, ends, seeds = (np.zeros(cap, dtype=np.int64) for _ in range(4))
@@ -216,6 +250,34 @@ def run_batch(plan: Plan, first: int, count: int | None = None) -> Batch:
             plan.per_search, plan.slack_moves, board.width, *outs,
         )  # fmt: skip
     return Batch(board, plan.closed, keys, codes, starts, ends, seeds).head(found).validate()
+
+
+def _shaped_batch(plan: Plan, table: shaped.Table, first: int, count: int) -> Batch:
+    """:func:`run_batch` on a shaped board: the walks or searches in Python, then their canonical
+    forms (:func:`~knightstour.library.store.canonical_batch`), validated."""
+    board = table.board
+    paths: list[list[int]] = []
+    seeds: list[int] = []
+    for j in range(first, first + count):
+        ws = shaped.walk_seed(plan.seed, j)
+        rng = random.Random(ws)
+        start = plan.starts[ws % len(plan.starts)]
+        if plan.method == "warnsdorff":
+            tour = shaped.walk(table, start, plan.closed, plan.slack_moves, rng)
+            found = [] if tour is None else [tour]
+        else:
+            found = shaped.search(
+                table, start, plan.closed, plan.slack_moves, plan.node_limit, plan.per_search, rng
+            )
+        paths += found
+        seeds += [ws] * len(found)
+    if not paths:
+        empty = np.zeros((0, cf.key_length(board)), dtype=np.uint8)
+        none = np.zeros(0, dtype=np.int64)
+        return Batch(board, plan.closed, empty, none, none, none, none, validated=True)
+    batch = canonical_batch(board, plan.closed, np.array(paths, dtype=np.int32))
+    batch.seeds = np.array(seeds, dtype=np.int64)
+    return batch.validate()
 
 
 def _die_with_parent() -> None:
@@ -454,12 +516,13 @@ def choose_method(board: Board, closed: bool, starts: tuple[int, ...], seed: int
     >>> choose_method(Board(8, 8), False, tuple(range(64)), seed=1)
     'warnsdorff'
     """
-    if board.area <= SMALL_BOARD:
+    if board.size <= SMALL_BOARD:
         return "backtrack"
     plan = make_plan(board, closed, starts, "warnsdorff", seed ^ 0x5EED)
-    batch = run_batch(plan, 0, PILOT_WALKS)
+    walks = PILOT_WALKS if board.is_plain_knight else SHAPED_PILOT_WALKS
+    batch = run_batch(plan, 0, walks)
     distinct = len({bytes(r) for r in batch.keys})
-    if len(batch) >= PILOT_WALKS // 20 and distinct >= len(batch) // 2:
+    if len(batch) >= walks // 20 and distinct >= len(batch) // 2:
         return "warnsdorff"
     return "backtrack"
 
@@ -476,8 +539,24 @@ def make_plan(
 
     >>> make_plan(Board(8, 8), False, (0,), "warnsdorff", seed=1).batch
     15625
+    >>> make_plan(Board(8, 8, wrap="torus"), False, (0,), "warnsdorff", seed=1).batch
+    781
     """
-    n = board.area
+    n = board.size
+    if not board.is_plain_knight:
+        shape = shape_of(board)
+        free = min(n // 6, MAX_FREE)
+        if method == "warnsdorff":
+            slack = min(n // 2, MAX_SLACK) if slack_moves is None else slack_moves
+            return Plan(
+                board.width, board.height, closed, starts, method, seed,
+                batch=max(1, min(4096, SHAPED_BATCH_SQUARES // n)), slack_moves=slack,
+                shape=shape,
+            )  # fmt: skip
+        return Plan(
+            board.width, board.height, closed, starts, method, seed, batch=2,
+            slack_moves=free, node_limit=SHAPED_NODE_LIMIT, per_search=256, shape=shape,
+        )  # fmt: skip
     if method == "warnsdorff":
         slack = min(n // 2, MAX_SLACK) if slack_moves is None else slack_moves
         return Plan(
@@ -646,7 +725,7 @@ def generate(
     ...
     knightstour.errors.NoTourError: no closed tour on 5x5: ...
     """
-    b = cf.check_board(parse_board(board))
+    b = cf.check_library_board(library_board(board))
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_ID:
         raise InvalidInputError(f"count must be a positive integer up to {MAX_ID:,}, got {count!r}")
     if seed is not None and (
@@ -699,7 +778,7 @@ def _generate(
     lib.reserve_write_cache()
     starts = walk_starts(b, s, closed)
     if not starts:
-        raise NoTourError(f"no square of {b.spec} starts a tour")
+        raise NoTourError(f"no square of {b.description} starts a tour")
 
     def choose(seed: int) -> str:
         return choose_method(b, closed, starts, seed) if method == "auto" else method
@@ -793,7 +872,7 @@ def _generate(
     if result.stalled:
         raise SearchFailedError(
             f"stopped after adding {run.added:,} of {count:,} tours: "
-            f"{STALL_BATCHES} batches in a row found no new {b.spec} tour (the library holds "
+            f"{STALL_BATCHES} batches in a row found no new {b.description} tour (the library holds "
             f"{result.library_count:,}; the {plan.method} method may reach no more)"
         )
     return result

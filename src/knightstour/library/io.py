@@ -1,8 +1,11 @@
 """Export and import: the library as JSON lines or CSV, streamed in constant memory.
 
 ``jsonl`` writes one tour a line in the contract's tour JSON (exactly what
-:meth:`knightstour.Tour.to_json` gives); ``csv`` writes one row a tour with its metadata and the
-path as square names separated by spaces. Import reads either back and validates every tour: a
+:meth:`knightstour.Tour.to_json` gives: a shaped board's tour carries its optional fields,
+``depth``, ``leaper``, ``wrap`` and ``holes``); ``csv`` writes one row a tour with its metadata and
+the path as square names separated by spaces, and, when the tours written include a shaped
+board's, a last column ``board`` with the board's key (:attr:`knightstour.board.Board.key`,
+empty for a plain board). Import reads either back and validates every tour: a
 broken one rejects the whole file (nothing is stored) with a message naming the line and the
 problem.
 
@@ -44,6 +47,8 @@ from knightstour.tour import Tour
 __all__ = ["EXPORT_FORMATS", "ImportRejectedError", "ImportResult", "export", "import_tours"]
 
 EXPORT_FORMATS = ("jsonl", "csv")
+#: The optional fields of a shaped board's tour JSON.
+_SHAPE_FIELDS = ("depth", "leaper", "wrap", "holes")
 CSV_COLUMNS = (
     "id",
     "width",
@@ -107,12 +112,17 @@ def export(
             f"unknown export format {fmt!r}: choose one of {', '.join(EXPORT_FORMATS)}"
         )
     writer = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
+    shapes = writer is not None and lib.holds_shapes(board, closed)
     if writer is not None:
-        writer.writerow(CSV_COLUMNS)
+        writer.writerow((*CSV_COLUMNS, "board") if shapes else CSV_COLUMNS)
     n = 0
     for b, c, rows, tours in lib.iter_decoded(board, closed):
-        jnames, jxy, names = _fragments(b.width, b.height)
         methods = {r[8]: lib.method_name(r[8]) for r in rows}
+        if not b.is_plain_knight:
+            _export_shaped(out, writer, b, c, rows, tours, methods)
+            n += len(rows)
+            continue
+        jnames, jxy, names = _fragments(b.width, b.height)
         if writer is None:
             heads = {
                 m: json.dumps(
@@ -143,10 +153,35 @@ def export(
                         "" if r[9] is None else r[9],
                         _iso(r[11]),
                         " ".join([names[s] for s in p]),
+                        *([""] if shapes else []),
                     )
                 )
         n += len(rows)
     return n
+
+
+def _export_shaped(
+    out: IO[str],
+    writer: Any,
+    b: Board,
+    c: bool,
+    rows: list[tuple[Any, ...]],
+    tours: np.ndarray,
+    methods: dict[int, str],
+) -> None:
+    """Export the tours of a shaped board: JSON with the board's optional fields, or CSV rows
+    ending in the board's key."""
+    for r, p in zip(rows, tours.tolist(), strict=True):
+        if writer is None:
+            out.write(notation.compact_json(notation.tour_dict(b, p, c, methods[r[8]])) + "\n")
+            continue
+        names = [b.square_name(s) for s in p]
+        writer.writerow(
+            (
+                r[0], b.width, b.height, str(c).lower(), methods[r[8]], names[0], names[-1],
+                "" if r[9] is None else r[9], _iso(r[11]), " ".join(names), b.key,
+            )
+        )  # fmt: skip
 
 
 def _iso(t: int) -> str:
@@ -211,6 +246,8 @@ def _fast(data: Any) -> tuple[tuple[Board, bool, str], list[int]]:
     path, xy = data.get("path"), data.get("xy")
     if not (type(w) is int and type(h) is int and type(c) is bool and isinstance(path, list)):
         raise _Slow
+    if any(data.get(k) is not None for k in _SHAPE_FIELDS):
+        raise _Slow  # a shaped board: Tour.from_dict reads its fields
     if not (0 < w <= 1000 and 0 < h <= 1000) or len(path) != w * h:
         raise _Slow  # tables of the board's squares only for a line that holds a whole tour
     index, pairs = _squares(w, h)
@@ -273,7 +310,17 @@ def _flush(
 
 
 def _valid_rows(board: Board, paths: np.ndarray, closed: bool) -> np.ndarray:
-    """Which rows of ``paths`` are tours: knight's moves, every square once, closed if said."""
+    """Which rows of ``paths`` are tours: knight's moves, every square once, closed if said
+    (on a shaped board: the board's moves, every square but the holes once)."""
+    if not board.is_plain_knight:
+        table, n = board.neighbours, board.size
+        if paths.shape[1] != n or (paths < 0).any() or (paths >= board.area).any():
+            return np.zeros(paths.shape[0], dtype=bool)
+        ok = (table[paths[:, :-1]] == paths[:, 1:, None]).any(axis=2).all(axis=1)
+        ok &= np.array([len(set(p)) == n for p in paths.tolist()], dtype=bool)
+        if closed and n > 1:
+            ok &= (table[paths[:, -1]] == paths[:, :1]).any(axis=1)
+        return ok
     w, n = board.width, board.area
     x, y = paths % w, paths // w
     dx, dy = np.abs(np.diff(x, axis=1)), np.abs(np.diff(y, axis=1))
@@ -419,6 +466,13 @@ def _csv_rows(reader: Any, where: str) -> Iterator[tuple[int, dict[str, Any], An
                 rec["closed"] = text in ("true", "1")
             if "method" in col:
                 rec["method"] = row[col["method"]]
+            if "board" in col and row[col["board"]].strip():
+                shaped = Board.from_key(row[col["board"]].strip())
+                if (shaped.width, shaped.height) != (rec["width"], rec["height"]):
+                    raise ValueError(
+                        f"the board {brief(row[col['board']])} is not {rec['width']}x{rec['height']}"
+                    )
+                rec.update(notation.board_fields(shaped))
         except IndexError:
             raise ImportRejectedError(
                 f"{where} {lineno}: {len(row)} fields, fewer than the header's; nothing imported",

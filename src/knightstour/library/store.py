@@ -53,6 +53,8 @@ __all__ = [
     "Library",
     "Run",
     "StoredTour",
+    "library_board",
+    "shape_of",
 ]
 
 #: The file ``knightstour generate`` and ``knightstour library`` use unless told otherwise.
@@ -147,6 +149,34 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (board, scheme, range_no, part)
     );
     """,
+    # 4: shaped boards (holes, other leapers, wrapped and 3-D boards): the board's key beside its
+    # sides, in the unique constraint too; SQLite cannot alter a constraint, so the table is made
+    # again, every row and id kept
+    """
+    CREATE TABLE tours_v4 (
+        id INTEGER PRIMARY KEY,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        shape TEXT NOT NULL DEFAULT '', -- Board.key of a shaped board; '' for a plain one
+        closed INTEGER NOT NULL,
+        canon BLOB NOT NULL,           -- the packed canonical form
+        xform INTEGER NOT NULL,        -- transform code: canonical form -> this tour
+        start_sq INTEGER NOT NULL,
+        end_sq INTEGER NOT NULL,
+        method INTEGER NOT NULL REFERENCES methods(id),
+        seed INTEGER,                  -- the walk's or search's seed; NULL when imported
+        run INTEGER REFERENCES runs(id),
+        created INTEGER NOT NULL,      -- Unix seconds
+        UNIQUE (width, height, shape, closed, canon)
+    );
+    INSERT INTO tours_v4 (id, width, height, shape, closed, canon, xform, start_sq, end_sq,
+                          method, seed, run, created)
+        SELECT id, width, height, '', closed, canon, xform, start_sq, end_sq, method, seed, run,
+               created FROM tours ORDER BY id;
+    DROP TABLE tours;
+    ALTER TABLE tours_v4 RENAME TO tours;
+    ALTER TABLE runs ADD COLUMN shape TEXT NOT NULL DEFAULT '';
+    """,
 )
 #: The oldest schema a read-only library may have: the later migrations only add tables, which
 #: a read-only library without them reads as empty.
@@ -155,12 +185,20 @@ _READABLE_FROM = 1
 _COUNTS_FROM = 2
 #: The schema version that made the ``magic_parts`` table.
 _MAGIC_FROM = 3
+#: The schema version that added the ``shape`` column (shaped boards): an older library, read
+#: as it is, holds plain boards only.
+_SHAPES_FROM = 4
 
 #: What identifies a count (:meth:`knightstour.counting.CountRequest.key`): board spec, 'closed'
 #: or 'open', start square name or '', end square name or '', directed.
 CountKey = tuple[str, str, str, str, bool]
 
-_COLS = "id, width, height, closed, canon, xform, start_sq, end_sq, method, seed, run, created"
+#: The columns of a tour row, in the order the code reads them (``shape`` last: ``r[12]``).
+_COLS = (
+    "id, width, height, closed, canon, xform, start_sq, end_sq, method, seed, run, created, shape"
+)
+#: The same for a library from before shaped boards, read as it is.
+_COLS_BEFORE_SHAPES = _COLS.replace(", shape", ", '' AS shape")
 _COUNT_COLS = "board, kind, start_name, end_name, directed, number, method, seconds, created"
 
 
@@ -203,7 +241,7 @@ class StoredTour:
         """The metadata as a JSON-able dictionary (no path)."""
         return {
             "id": self.id,
-            "board": self.board.spec,
+            "board": self.board.key,
             "closed": self.closed,
             "start": self.start,
             "end": self.end,
@@ -622,10 +660,11 @@ class Library:
         """
         q = (
             "SELECT id, seed, used, added, next_walk, walks_since_new FROM runs WHERE width = ? "
-            "AND height = ? AND closed = ? AND start_sq IS ? AND method = ? AND requested = ? "
-            "AND finished = 0 AND seed_given = ?"
+            "AND height = ? AND shape = ? AND closed = ? AND start_sq IS ? AND method = ? "
+            "AND requested = ? AND finished = 0 AND seed_given = ?"
         )
-        params: list[Any] = [board.width, board.height, int(closed), start, method, requested]
+        params: list[Any] = [board.width, board.height, shape_of(board), int(closed), start]
+        params += [method, requested]
         params.append(int(seed is not None))
         if seed is not None:
             q += " AND seed = ?"
@@ -708,10 +747,10 @@ class Library:
         now = int(time.time())
         with self.atomic():
             cur = self.db.execute(
-                "INSERT INTO runs (width, height, closed, start_sq, method, used, seed, "
-                "seed_given, requested, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (board.width, board.height, int(closed), start, method, used, seed,
-                 int(seed_given), requested, now, now),
+                "INSERT INTO runs (width, height, shape, closed, start_sq, method, used, seed, "
+                "seed_given, requested, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (board.width, board.height, shape_of(board), int(closed), start, method, used,
+                 seed, int(seed_given), requested, now, now),
             )  # fmt: skip
         return Run(id=int(cur.lastrowid or 0), seed=seed, used=used)
 
@@ -987,7 +1026,7 @@ class Library:
         """
         if len(batch) == 0:
             return 0
-        board = cf.check_board(batch.board)
+        board = cf.check_library_board(batch.board)
         batch = batch.validate().sorted()  # the unique index takes sorted keys faster
         mid = self.method_id(method)
         created = int(time.time()) if created is None else int(created)
@@ -998,11 +1037,13 @@ class Library:
         # the values every row shares are written into the statement: fewer to bind per row
         const = [board.width, board.height, int(batch.closed), mid, run, created]
         w, h, c, m, r, t = ("NULL" if v is None else str(int(v)) for v in const)
+        shape = "'" + shape_of(board).replace("'", "''") + "'"  # a key holds no quote; still
         with self.atomic():
             before = self.db.total_changes
             self.db.executemany(
-                "INSERT OR IGNORE INTO tours (width, height, closed, canon, xform, start_sq, "
-                f"end_sq, method, seed, run, created) VALUES ({w},{h},{c},?,?,?,?,{m},?,{r},{t})",
+                "INSERT OR IGNORE INTO tours (width, height, shape, closed, canon, xform, "
+                f"start_sq, end_sq, method, seed, run, created) VALUES ({w},{h},{shape},{c},?,?,"
+                f"?,?,{m},?,{r},{t})",
                 zip(
                     keys,
                     batch.codes.tolist(),
@@ -1041,8 +1082,23 @@ class Library:
     @_sql
     def count(self, board: BoardLike | None = None, closed: bool | None = None) -> int:
         """How many tours the library holds (on ``board``, of one kind)."""
-        where, params = _where(board, closed)
+        where, params = self._where(board, closed)
         return self.db.execute(f"SELECT count(*) FROM tours {where}", params).fetchone()[0]
+
+    @_sql
+    def holds_shapes(self, board: BoardLike | None = None, closed: bool | None = None) -> bool:
+        """Whether any tour (on ``board``, of one kind) is of a shaped board.
+
+        >>> Library(":memory:").holds_shapes()
+        False
+        """
+        if self.version < _SHAPES_FROM:
+            return False
+        where, params = self._where(board, closed)
+        where = f"{where} {'AND' if where else 'WHERE'} shape != ''"
+        return (
+            self.db.execute(f"SELECT 1 FROM tours {where} LIMIT 1", params).fetchone() is not None
+        )
 
     @_sql
     def get(self, tour_id: int) -> StoredTour:
@@ -1051,7 +1107,7 @@ class Library:
             raise InvalidInputError(f"a tour id is an integer, got {tour_id!r}")
         if not 1 <= tour_id <= MAX_ID:
             raise InvalidInputError(f"no tour {tour_id} in {self.path}")
-        row = self.db.execute(f"SELECT {_COLS} FROM tours WHERE id = ?", (tour_id,)).fetchone()
+        row = self.db.execute(f"SELECT {self._cols} FROM tours WHERE id = ?", (tour_id,)).fetchone()
         if row is None:
             raise InvalidInputError(f"no tour {tour_id} in {self.path}")
         return next(self._stored([row]))
@@ -1080,13 +1136,14 @@ class Library:
         chunk = max(1, min(chunk, 10_000))
         if after >= MAX_ID:
             return
-        where, params = _where(board, closed)
+        where, params = self._where(board, closed)
         where = f"{where} {'AND' if where else 'WHERE'} id > ?"
         left = limit
         while left is None or left > 0:
             size = chunk if left is None else min(chunk, left)
             rows = self.db.execute(
-                f"SELECT {_COLS} FROM tours {where} ORDER BY id LIMIT ?", (*params, after, size)
+                f"SELECT {self._cols} FROM tours {where} ORDER BY id LIMIT ?",
+                (*params, after, size),
             ).fetchall()
             if not rows:
                 return
@@ -1108,12 +1165,12 @@ class Library:
 
     def _decode(self, rows: list[tuple[Any, ...]]) -> tuple[Board, bool, np.ndarray]:
         _, w, h, closed = rows[0][:4]
-        board = Board(w, h)
+        board = self._board(w, h, rows[0][12])
         klen = cf.key_length(board)
         raw = b"".join(r[4] for r in rows)
         if len(raw) != klen * len(rows):
             raise InvalidInputError(
-                f"{self.path} is damaged: a {board.spec} tour key is not {klen} bytes"
+                f"{self.path} is damaged: a {board.description} tour key is not {klen} bytes"
             )
         keys = np.frombuffer(raw, dtype=np.uint8).reshape(len(rows), klen)
         codes = np.fromiter((r[5] for r in rows), dtype=np.int64, count=len(rows))
@@ -1162,30 +1219,44 @@ class Library:
 
     @_sql
     def stats(self, board: BoardLike | None = None) -> list[dict[str, Any]]:
-        """Counts per board and kind, and per start and end square (names -> counts)."""
-        where, params = _where(board, None)
+        """Counts per board and kind, and per start and end square (names -> counts).
+
+        ``board`` is the board's :attr:`~knightstour.board.Board.key` (its spec for a plain
+        board) and ``description`` what messages call it.
+
+        >>> import knightstour as kt
+        >>> lib = Library(":memory:")
+        >>> lib.add([kt.solve(Board(5, 5, wrap="torus"), start="a1", method="backtrack")])
+        1
+        >>> [(s["board"], s["closed"], s["tours"], s["starts"]) for s in lib.stats()]
+        [('5x5 wrap=torus', False, 1, {'a1': 1})]
+        """
+        where, params = self._where(board, None)
+        shape = "shape" if self.version >= _SHAPES_FROM else "''"
         kinds = self.db.execute(
-            f"SELECT width, height, closed, count(*) FROM tours {where} "
-            "GROUP BY width, height, closed ORDER BY width, height, closed",
+            f"SELECT width, height, {shape}, closed, count(*) FROM tours {where} "
+            f"GROUP BY width, height, {shape}, closed ORDER BY width, height, {shape}, closed",
             params,
         ).fetchall()
         out = []
-        for w, h, closed, n in kinds:
-            b = Board(w, h)
-            q = "FROM tours WHERE width = ? AND height = ? AND closed = ?"
+        for w, h, key, closed, n in kinds:
+            b = self._board(w, h, key)
+            q, qp = self._where(b, bool(closed))
             starts = self.db.execute(
-                f"SELECT start_sq, count(*) {q} GROUP BY start_sq", (w, h, closed)
+                f"SELECT start_sq, count(*) FROM tours {q} GROUP BY start_sq", qp
             ).fetchall()
             ends = self.db.execute(
-                f"SELECT end_sq, count(*) {q} GROUP BY end_sq", (w, h, closed)
+                f"SELECT end_sq, count(*) FROM tours {q} GROUP BY end_sq", qp
             ).fetchall()
             methods = self.db.execute(
-                f"SELECT m.name, count(*) {q.replace('FROM tours', 'FROM tours JOIN methods m ON m.id = tours.method')} GROUP BY m.name",
-                (w, h, closed),
+                "SELECT m.name, count(*) FROM tours JOIN methods m ON m.id = tours.method "
+                f"{q} GROUP BY m.name",
+                qp,
             ).fetchall()
             out.append(
                 {
-                    "board": b.spec,
+                    "board": b.key,
+                    "description": b.description,
                     "closed": bool(closed),
                     "tours": n,
                     "methods": dict(methods),
@@ -1195,6 +1266,78 @@ class Library:
             )
         return out
 
+    # -- boards and their rows --------------------------------------------------------------
+
+    @property
+    def _cols(self) -> str:
+        """The columns of a tour row (a library from before shaped boards: ``''`` for shape)."""
+        return _COLS if self.version >= _SHAPES_FROM else _COLS_BEFORE_SHAPES
+
+    def _where(self, board: BoardLike | None, closed: bool | None) -> tuple[str, tuple[Any, ...]]:
+        """The ``WHERE`` clause (and its parameters) of the tours on ``board``, of one kind."""
+        conds: list[str] = []
+        params: list[Any] = []
+        if board is not None:
+            b = library_board(board)
+            conds.append("width = ? AND height = ?")
+            params += [b.width, b.height]
+            if self.version >= _SHAPES_FROM:
+                conds.append("shape = ?")
+                params.append(shape_of(b))
+            elif shape_of(b):
+                conds.append("0")  # an older library holds plain boards only
+        if closed is not None:
+            conds.append("closed = ?")
+            params.append(int(closed))
+        return ("WHERE " + " AND ".join(conds)) if conds else "", tuple(params)
+
+    def _board(self, width: int, height: int, shape: str) -> Board:
+        """The board of a row: its sides, or its key (a damaged key is named as damage)."""
+        try:
+            return _row_board(int(width), int(height), str(shape))
+        except InvalidInputError as e:
+            raise InvalidInputError(
+                f"{self.path} is damaged: a board of it is not one ({e})"
+            ) from None
+
+
+def shape_of(board: Board) -> str:
+    """What the ``shape`` column holds for ``board``: ``''`` for a plain knight's board (so the
+    rows of a library made before shaped boards stay as they are), else its
+    :attr:`~knightstour.board.Board.key`.
+
+    >>> shape_of(Board(8, 8)), shape_of(Board(8, 8, wrap="torus")), shape_of(Board(3, 3, depth=3))
+    ('', '8x8 wrap=torus', '3x3x3')
+    """
+    return "" if board.is_plain_knight else board.key
+
+
+def library_board(board: BoardLike) -> Board:
+    """A :class:`Board` from a spec (``8x8``), a board key (``8x8 wrap=torus holes=a1``,
+    :attr:`~knightstour.board.Board.key`) or a Board: what ``--board`` of the library takes.
+
+    >>> library_board("8x8 wrap=torus holes=a1-b1").description
+    '8x8 wrap=torus holes=a1,b1'
+    >>> library_board("8x8 leaper=9")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: unknown leaper '9': expected a name (knight, camel, zebra, giraffe, antelope) or two legs like 1,3
+    """
+    if isinstance(board, str) and "=" in board:
+        return Board.from_key(board)
+    return parse_board(board)
+
+
+@functools.lru_cache(maxsize=64)
+def _row_board(width: int, height: int, shape: str) -> Board:
+    """The board of a stored row, made once (its neighbour table too) for all its rows."""
+    if not shape:
+        return Board(width, height)
+    board = Board.from_key(shape)
+    if (board.width, board.height) != (width, height) or board.is_plain_knight:
+        raise InvalidInputError(f"the key {shape!r} is not of a {width}x{height} shaped board")
+    return board
+
 
 def canonical_batch(board: Board, closed: bool, paths: np.ndarray) -> Batch:
     """Canonical forms of validated tours ``paths`` (``(B, area)``) as a :class:`Batch`.
@@ -1202,14 +1345,14 @@ def canonical_batch(board: Board, closed: bool, paths: np.ndarray) -> Batch:
     Uses the compiled kernel for big batches and the NumPy reference for small ones (the two
     agree exactly: the tests hold them to it).
     """
-    cf.check_board(board)
+    cf.check_library_board(board)
     # int32, as the batch walks: the kernels compile one specialisation for both
     paths = np.ascontiguousarray(paths, dtype=np.int32)
     b, n = paths.shape
     klen = cf.key_length(board)
     keys = np.zeros((b, klen), dtype=np.uint8)
     codes = np.zeros(b, dtype=np.int64)
-    if b * n > 20_000:
+    if b * n > 20_000 and board.is_plain_knight:
         from knightstour.library import _kernels
         from knightstour.solvers import _jit
 
@@ -1237,7 +1380,7 @@ def _same_kind(rows: list[tuple[Any, ...]]) -> Iterator[list[tuple[Any, ...]]]:
     i = 0
     while i < len(rows):
         j = i + 1
-        while j < len(rows) and rows[j][1:4] == rows[i][1:4]:
+        while j < len(rows) and rows[j][1:4] == rows[i][1:4] and rows[j][12] == rows[i][12]:
             j += 1
         yield rows[i:j]
         i = j
@@ -1266,18 +1409,6 @@ def _natural(text: str) -> tuple[tuple[int, str], ...]:
     return tuple(
         (int(part), "") if part.isdigit() else (-1, part) for part in re.findall(r"\d+|\D+", text)
     )
-
-
-def _where(board: BoardLike | None, closed: bool | None) -> tuple[str, tuple[Any, ...]]:
-    conds, params = [], []
-    if board is not None:
-        b = parse_board(board)
-        conds.append("width = ? AND height = ?")
-        params += [b.width, b.height]
-    if closed is not None:
-        conds.append("closed = ?")
-        params.append(int(closed))
-    return ("WHERE " + " AND ".join(conds)) if conds else "", tuple(params)
 
 
 def _statements(script: str) -> Iterator[str]:
