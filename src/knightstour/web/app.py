@@ -56,13 +56,13 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from knightstour import __version__
 from knightstour.board import Board, parse_board
 from knightstour.errors import InvalidInputError, KnightsTourError, NoTourError, SearchFailedError
-from knightstour.notation import answer_dict
+from knightstour.notation import answer_dict, board_fields, board_from_fields
 from knightstour.web.lanes import Busy, ClientGone, Lane
 
 __all__ = ["Limits", "create_app"]
@@ -180,6 +180,10 @@ class PuzzleOut(BaseModel):
 
     width: int
     height: int
+    depth: int | None = None
+    leaper: list[int] | None = None
+    wrap: Literal["cylinder", "torus"] | None = None
+    holes: list[str] | None = None
     closed: bool
     path: list[str]
     status: Literal["playing", "won", "stuck", "lost", "unknown"]
@@ -189,10 +193,17 @@ class PuzzleOut(BaseModel):
 
 
 class CountOut(BaseModel):
-    """The number of tours, when it is known or quick to count; else ``count`` null and why."""
+    """The number of tours, when it is known or quick to count; else ``count`` null and why.
+
+    A shaped board's answer also carries its ``depth``, ``leaper``, ``wrap`` or ``holes``.
+    """
 
     width: int
     height: int
+    depth: int | None = None
+    leaper: list[int] | None = None
+    wrap: Literal["cylinder", "torus"] | None = None
+    holes: list[str] | None = None
     kind: Literal["closed", "open"]
     start: str | None
     end: str | None
@@ -220,14 +231,31 @@ class ErrorOut(BaseModel):
 
 
 class TourIn(BaseModel):
-    """A tour to draw: the contract's tour JSON (``path`` or ``xy``)."""
+    """A tour to draw: the contract's tour JSON (``path`` or ``xy``), on any board shape."""
 
     width: int
     height: int
+    depth: int | None = None
+    leaper: list[int] | None = None
+    wrap: Literal["cylinder", "torus"] | None = None
+    holes: list[str] | None = None
     closed: bool = False
     method: str = ""
     path: list[str] | None = None
-    xy: list[tuple[int, int]] | None = None
+    xy: list[tuple[int, int] | tuple[int, int, int]] | None = None
+
+    @field_validator("xy")
+    @classmethod
+    def _xy_fits_the_layers(cls, xy: list[tuple[int, ...]] | None, info: ValidationInfo) -> Any:
+        """[x, y] pairs on a flat board, [x, y, z] triples on a 3-D one (``depth`` > 1)."""
+        depth = info.data.get("depth") or 1
+        want, shape = (3, "[x, y, z] triples") if depth > 1 else (2, "[x, y] pairs")
+        for k, item in enumerate(xy or ()):
+            if len(item) != want:
+                raise ValueError(
+                    f"item {k + 1} is {list(item)}: a board of depth {depth} has {shape}"
+                )
+        return xy
 
 
 _BUSY = {
@@ -251,7 +279,7 @@ SQUARE_PATTERN = (
 )
 HOLES_PATTERN = r"^[a-zA-Z0-9:, ]*$"
 LEAPER_PATTERN = r"^ *([a-zA-Z]{0,12}|[0-9]{1,3} *, *[0-9]{1,3}) *$"
-PATH_PATTERN = r"^[a-zA-Z0-9, ]*$"
+PATH_PATTERN = r"^[a-zA-Z0-9:, ]*$"
 SEED_PATTERN = r"^ *[0-9]{0,19} *$"
 #: What each formatted parameter should be, for the 422 message.
 FORMATS = {
@@ -260,7 +288,7 @@ FORMATS = {
     "leaper": "a leaper's name (knight, camel, zebra, giraffe, antelope) or legs like 1,3",
     "start": "a square: algebraic like c3, or zero-based x,y",
     "end": "a square: algebraic like c3, or zero-based x,y",
-    "path": "squares like a1,c2,e3 separated by commas",
+    "path": "squares like a1,c2,e3 (c3:2 on a 3-D board) separated by commas",
     "seed": "a non-negative integer below 10**19",
 }
 
@@ -448,27 +476,55 @@ PUBLISHED: dict[tuple[int, int, str], tuple[int, str]] = {
 
 def published(request: Any) -> tuple[int, str] | None:
     """The published number of ``request`` (a :class:`~knightstour.counting.CountRequest`) and
-    its source, for whole plain boards (no start, no end), or None.
+    its source, for whole plain knight's boards (no start, no end, no holes), or None.
 
     >>> from knightstour.counting import count_request
     >>> published(count_request("7x8", closed=True, directed=False))
     (34524432316, 'OEIS A193054')
     >>> published(count_request("7x7", start="a1")) is None
     True
+    >>> published(count_request(Board(7, 7, holes=frozenset({24})))) is None
+    True
     """
     b = request.board
     w, h = sorted((b.width, b.height))
-    if (
-        request.start is not None
-        or request.end is not None
-        or b.spec not in (f"{w}x{h}", f"{h}x{w}")
-    ):
+    if request.start is not None or request.end is not None or not b.is_plain_knight:
         return None
     found = PUBLISHED.get((w, h, request.kind))
     if found is None:
         return None
     number, source = found
     return (2 * number if request.directed else number), source
+
+
+def _count_key(request: Any) -> tuple[Any, ...]:
+    """What identifies a count in :class:`CountCache`: the request's key and the board's shape
+    (:meth:`~knightstour.counting.CountRequest.key` names the spec only, not holes or leaper).
+
+    >>> from knightstour.counting import count_request
+    >>> _count_key(count_request("5x5")) == _count_key(count_request(Board(5, 5, holes=[12])))
+    False
+    """
+    b = request.board
+    return (*request.key(), b.leaper, b.wrap, tuple(sorted(b.holes)))
+
+
+def _convention(request: Any) -> str:
+    """What the number counts, in words (:func:`~knightstour.counting.describe`), naming the
+    whole board when it is shaped.
+
+    >>> from knightstour.counting import count_request
+    >>> _convention(count_request("5x5", start="a1"))
+    'open tours on 5x5 from a1'
+    >>> _convention(count_request(Board(5, 5, holes=[12]), start="a1"))
+    'open tours on 5x5 holes=c3 from a1'
+    """
+    from knightstour.counting import describe
+
+    text, b = describe(request), request.board
+    if b.description == b.spec:
+        return text
+    return text.replace(f" on {b.spec}", f" on {b.description}", 1)
 
 
 class CountCache:
@@ -826,8 +882,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         verdict = await in_worker(request, b, work, arrived + lim.hint_time_limit)
         return JSONResponse(
             {
-                "width": b.width,
-                "height": b.height,
+                **board_fields(b),
                 "closed": pos.closed,
                 "path": pos.names(),
                 "status": verdict.status,
@@ -845,6 +900,9 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         start: StartQ = "",
         end: EndQ = "",
         directed: DirectedQ = "true",
+        holes: HolesQ = "",
+        leaper: LeaperQ = "",
+        wrap: WrapQ = "",
     ) -> JSONResponse:
         """The exact number of tours when it is known or quick to count; else null, and why.
 
@@ -855,29 +913,41 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         waits at most twice that for its turn, then HTTP 503); a count that needs longer answers
         null with the reason, and is not tried again. ``convention``
         says in words what the number counts (the conventions of ``knightstour count``).
+
+        The board may be shaped (``holes``, ``leaper``; docs/boards.md) within the same limits.
+        A board the counting does not cover (wrapped, or in layers) answers null with the
+        counting's own reason.
         """
-        from knightstour.counting import count_for, count_request, describe
+        from knightstour.counting import CountRequest, count_for, count_request
         from knightstour.errors import InputLimitError
         from knightstour.solvers._clock import expired
         from knightstour.theory import verdict
 
         arrived = time.monotonic()
-        req = count_request(
-            parse_board(board),
-            closed=_flag("closed", closed),
-            start=_opt(start),
-            end=_opt(end),
-            directed=_flag("directed", directed),
-        )
-        b, name = req.board, req.board.square_name
+        b = _shaped(board, holes, leaper, wrap)
+        want = {"closed": _flag("closed", closed), "directed": _flag("directed", directed)}
+        refusal = None
+        try:
+            req = count_request(b, start=_opt(start), end=_opt(end), **want)
+        except InvalidInputError as err:
+            if b.is_flat:
+                raise  # bad input (a square off the board, the same start and end): HTTP 400
+            refusal = str(err).splitlines()[0]  # the counting's reason: this board is not covered
+            s, e = _opt(start), _opt(end)
+            req = CountRequest(
+                b,
+                start=None if s is None else b.parse_square(s, argument="start"),
+                end=None if e is None else b.parse_square(e, argument="end"),
+                **want,
+            )
+        name = b.square_name
         fields = {
-            "width": b.width,
-            "height": b.height,
+            **board_fields(b),
             "kind": req.kind,
             "start": None if req.start is None else name(req.start),
             "end": None if req.end is None else name(req.end),
             "directed": req.directed,
-            "convention": describe(req),
+            "convention": _convention(req),
         }
 
         def answer(
@@ -903,6 +973,8 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
                 }
             )
 
+        if refusal is not None:
+            return answer(None, None, refusal)
         if b.size > 1:
             theory = verdict(b, req.start, req.end, req.closed)
             if theory.exists is False:
@@ -912,10 +984,10 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
             return answer(figure[0], "published", f"published: {figure[1]}")
         budget = lim.count_time_limit
         slow = (
-            f"counting {b.spec} takes longer than the {_whole(budget)} s the web board gives "
-            "it (knightstour count takes its time)"
+            f"counting {b.description} takes longer than the {_whole(budget)} s the web board "
+            "gives it (knightstour count takes its time)"
         )
-        key, cache = req.key(), app.state.counts
+        key, cache = _count_key(req), app.state.counts
         hit = cache.get(key)
         if hit is not CountCache.MISSING:
             return (
@@ -927,7 +999,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
             return answer(
                 None,
                 None,
-                f"{b.spec} is too large to count here: the web board counts boards of up to "
+                f"{b.description} is too large to count here: the web board counts boards of up to "
                 f"{lim.count_max_side} squares on the short side and {lim.count_max_squares} "
                 "squares (knightstour count goes further)",
             )
@@ -1002,12 +1074,13 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
             from knightstour.tour import Tour
 
             tour = parse_tour_body(raw)
-            b = Board(tour.width, tour.height)
+            data = tour.model_dump(mode="json", exclude_none=True)
+            b = board_from_fields(data)  # the shape too: holes, leaper, wrap, layers
             _capped(b, lim.max_squares, "drawing")
             if fmt == "gif":
                 _capped(b, lim.gif_max_squares, "an animated GIF")
             holder["board"] = b
-            return Tour.from_dict(tour.model_dump(mode="json", exclude_none=True))
+            return Tour.from_dict(data)
 
         quick = Board(1, 1)  # parsing is bounded by the body cap: the quick lane
         t = await in_worker(request, quick, lambda _remaining: parse())
@@ -1027,7 +1100,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
             return buf.getvalue()
 
         data = await in_worker(request, b, draw)
-        name = f"tour-{b.spec}-{t.start}.{fmt}"
+        name = f"tour-{b.spec}-{t.start.replace(':', '-')}.{fmt}"  # c3:2 -> c3-2
         return Response(
             data,
             media_type=_PICTURES[fmt],

@@ -1,8 +1,9 @@
 /* The knightstour web board: solve and animate tours, and puzzle mode. No build step.
  *
- * Squares are indices y * W + x (x the file, y the rank, a1 = 0), as in the Python package;
- * names are algebraic (files a..z, aa, ab, ...). The page talks to the JSON API: api/solve,
- * api/puzzle, api/count, api/limits and api/render/{svg,png,gif}.
+ * Squares are indices (z * H + y) * W + x (x the file, y the rank, z the layer, a1 = 0), as in
+ * the Python package; names are algebraic (files a..z, aa, ab, ...), with ":layer" on a 3-D board
+ * (c3:2). The page talks to the JSON API: api/solve, api/puzzle, api/count, api/limits and
+ * api/render/{svg,png,gif}.
  */
 "use strict";
 
@@ -14,6 +15,10 @@
   let RIGHT = 0;           // room for the sums of the ranks (when shown)
   let rankSums = [], fileSums = [];  // their texts
   let LABEL = 13;          // label font size
+  let TITLE = 0;           // room for the layer titles over a 3-D board's layers
+  let GAPX = 0;            // room between two layers side by side
+  let COLS = 1;            // layers side by side (a 3-D board wraps them into rows)
+  const MIN_SQUARE_PX = 26;  // a 3-D board puts fewer layers in a row rather than go smaller
   const PAD = 3;
   const SPEEDS = [1, 2, 4, 8, 16, 32, 64, 128, 256];  // moves per second
   const DETAIL_MAX = 30;   // show numbers and counts on boards up to this many files and ranks
@@ -27,6 +32,7 @@
     mode: "solve",
     W: 8,
     H: 8,
+    D: 1,                // layers (a 3-D board when more than 1)
     limits: { max_squares: 10000, puzzle_max_squares: 400, gif_max_squares: 2500 },
     start: null,
     end: null,
@@ -55,7 +61,13 @@
     if (state.wrap) out.wrap = state.wrap;
     return out;
   }
-  const shaped = () => Object.keys(shapeParams()).length > 0;
+  const area = () => state.W * state.H * state.D;              // squares, holes included
+  const squareCount = () => area() - state.holes.size;          // squares a tour visits
+  const boardSpec = () => `${state.W}x${state.H}` + (state.D > 1 ? `x${state.D}` : "");
+  const xOf = (i) => i % state.W;
+  const yOf = (i) => Math.floor(i / state.W) % state.H;
+  const zOf = (i) => Math.floor(i / (state.W * state.H));
+  const at = (x, y, z) => (z * state.H + y) * state.W + x;
 
   // -- squares and names ----------------------------------------------------------------------
 
@@ -68,34 +80,50 @@
     }
     return out;
   }
-  const nameOf = (i) => fileName(i % state.W) + (Math.floor(i / state.W) + 1);
+  const nameOf = (i) => fileName(xOf(i)) + (yOf(i) + 1) + (state.D > 1 ? `:${zOf(i) + 1}` : "");
   function parseName(name) {
-    const m = /^([a-z]+)(\d+)$/.exec(name);
+    const m = /^([a-z]+)(\d+)(?::(\d+))?$/.exec(name);
     if (!m) return null;
     let x = 0;
     for (const ch of m[1]) x = x * 26 + (ch.charCodeAt(0) - 96);
-    return (parseInt(m[2], 10) - 1) * state.W + (x - 1);
+    return at(x - 1, parseInt(m[2], 10) - 1, m[3] ? parseInt(m[3], 10) - 1 : 0);
   }
 
   let nbr = [];  // neighbour lists
-  let deltas = KNIGHT;
-  function buildNeighbours() {
-    const { W, H } = state, [a, b] = state.leaper;
-    deltas = [];
+  let deltas = KNIGHT.map(([dx, dy]) => [dx, dy, 0]);
+  // The leaper's moves (dx, dy, dz), as the package's Board.deltas3: the flat moves in their
+  // fixed order, then on a 3-D board the other permutations of (0, a, b) with every sign.
+  function leaperDeltas() {
+    const [a, b] = state.leaper, out = [];
+    const add = (d) => {
+      if (!(d[0] === 0 && d[1] === 0 && d[2] === 0) &&
+          !out.some((q) => q[0] === d[0] && q[1] === d[1] && q[2] === d[2])) out.push(d);
+    };
     for (const [dx, dy] of [[b, a], [a, b], [-a, b], [-b, a], [-b, -a], [-a, -b], [a, -b], [b, -a]]) {
-      if (!deltas.some(([p, q]) => p === dx && q === dy)) deltas.push([dx, dy]);
+      add([dx, dy, 0]);
     }
-    nbr = new Array(W * H);
-    for (let i = 0; i < W * H; i++) {
-      const x = i % W, y = Math.floor(i / W), out = [];
+    if (state.D > 1) {
+      for (const [p, q, r] of [[0, a, b], [0, b, a], [a, 0, b], [a, b, 0], [b, 0, a], [b, a, 0]]) {
+        for (const sx of [1, -1]) for (const sy of [1, -1]) for (const sz of [1, -1]) add([sx * p, sy * q, sz * r]);
+      }
+    }
+    return out;
+  }
+  function buildNeighbours() {
+    const { W, H, D } = state;
+    deltas = leaperDeltas();
+    nbr = new Array(area());
+    for (let i = 0; i < area(); i++) {
+      const x = xOf(i), y = yOf(i), z = zOf(i), out = [];
       if (!state.holes.has(i)) {
-        for (const [dx, dy] of deltas) {
+        for (const [dx, dy, dz] of deltas) {
           let nx = x + dx, ny = y + dy;
+          const nz = z + dz;
           if (state.wrap) nx = ((nx % W) + W) % W;
           if (state.wrap === "torus") ny = ((ny % H) + H) % H;
-          const j = ny * W + nx;
-          if (nx >= 0 && nx < W && ny >= 0 && ny < H && j !== i && !state.holes.has(j) &&
-              !out.includes(j)) out.push(j);
+          if (nx < 0 || nx >= W || ny < 0 || ny >= H || nz < 0 || nz >= D) continue;
+          const j = at(nx, ny, nz);
+          if (j !== i && !state.holes.has(j) && !out.includes(j)) out.push(j);
         }
       }
       nbr[i] = out;
@@ -104,7 +132,7 @@
   // The step from a to b as drawn: the short way round on a wrapped board.
   function stepOf(a, b) {
     const { W, H } = state;
-    let dx = (b % W) - (a % W), dy = Math.floor(b / W) - Math.floor(a / W);
+    let dx = xOf(b) - xOf(a), dy = yOf(b) - yOf(a);
     const legs = state.leaper[1];
     if (state.wrap && Math.abs(dx) > legs) dx -= Math.sign(dx) * W;
     if (state.wrap === "torus" && Math.abs(dy) > legs) dy -= Math.sign(dy) * H;
@@ -115,7 +143,7 @@
   // -- drawing --------------------------------------------------------------------------------
 
   const svg = $("board");
-  let cells = [], countTexts = [], numTexts = [], lines = [];
+  let cells = [], countTexts = [], numTexts = [], lines = [], layerTitles = [];
   let lineLayer, closeLine, knight;
 
   function el(name, attrs, parent) {
@@ -124,57 +152,98 @@
     if (parent) parent.appendChild(e);
     return e;
   }
-  const cx = (i) => LEFT + (i % state.W) * S + S / 2;
-  const cy = (i) => PAD + (state.H - 1 - Math.floor(i / state.W)) * S + S / 2;
+  // Where things are drawn. A 3-D board's layers stand in a row, layer 1 on the left, each
+  // titled; on a narrow screen they wrap into rows of COLS layers.
+  const ox = (z) => (z % COLS) * (LEFT + state.W * S + GAPX);
+  const oy = (z) => Math.floor(z / COLS) * (TITLE + PAD + state.H * S + BOTTOM);
+  const left = (x, z) => ox(z) + LEFT + x * S;                           // a square's corner
+  const top = (y, z) => oy(z) + TITLE + PAD + (state.H - 1 - y) * S;
+  const cx = (i) => left(xOf(i), zOf(i)) + S / 2;
+  const cy = (i) => top(yOf(i), zOf(i)) + S / 2;
   const detailed = () => state.W <= DETAIL_MAX && state.H <= DETAIL_MAX;
 
+  // Layers side by side: as many as fit with squares of at least MIN_SQUARE_PX, rows balanced.
+  function layoutCols() {
+    const D = state.D;
+    if (D === 1) return 1;
+    const tile = LEFT + state.W * S + GAPX;
+    const avail = $("board-wrap").clientWidth || 800;
+    const cols = Math.max(1, Math.min(D, Math.floor((avail * S) / (MIN_SQUARE_PX * tile))));
+    return Math.ceil(D / Math.ceil(D / cols));
+  }
+
   function drawBoard() {
-    const { W, H } = state;
+    const { W, H, D } = state;
     buildNeighbours();
     LABEL = detailed() ? 13 : Math.max(13, Math.round(Math.max(W, H) * 0.55));
     LEFT = Math.ceil(String(H).length * LABEL * 0.62) + 9;
     BOTTOM = Math.ceil(LABEL * 1.35) + 4;
-    const sums = $("show-sums").checked;
+    TITLE = D > 1 ? Math.ceil(LABEL * 1.6) + 4 : 0;
+    GAPX = D > 1 ? S / 2 : 0;
+    COLS = layoutCols();
+    const sums = $("show-sums").checked && D === 1;  // sums by rank and file: flat boards
     const widest = String((W * H * (W * H + 1)) / 2).length;
     RIGHT = sums ? Math.ceil(widest * LABEL * 0.62) + 10 : 0;
     const below = sums ? Math.ceil(LABEL * 1.35) : 0;
+    const rowsOfLayers = Math.ceil(D / COLS);
     svg.textContent = "";
-    svg.setAttribute("viewBox", `0 0 ${LEFT + W * S + PAD + RIGHT} ${PAD + H * S + BOTTOM + below}`);
-    svg.setAttribute("aria-label", `Board, ${W} files by ${H} ranks`);
-    svg.setAttribute("aria-rowcount", String(H));
+    svg.setAttribute("viewBox", `0 0 ${COLS * (LEFT + W * S + GAPX) - GAPX + PAD + RIGHT} ` +
+      `${rowsOfLayers * (TITLE + PAD + H * S + BOTTOM) + below}`);
+    svg.setAttribute("aria-label", D > 1 ? `Board, ${D} layers of ${W} files by ${H} ranks` :
+      `Board, ${W} files by ${H} ranks`);
+    svg.setAttribute("aria-rowcount", String(H * D));
     svg.setAttribute("aria-colcount", String(W));
     svg.classList.toggle("coarse", !detailed());
+    svg.classList.toggle("layered", D > 1);
+    svg.dataset.cols = String(COLS);
     const grid = el("g", { class: "cells" }, svg);
-    cells = new Array(W * H);
-    for (let y = H - 1; y >= 0; y--) {
-      const row = el("g", { role: "row" }, grid);
-      for (let x = 0; x < W; x++) {
-        const i = y * W + x;
-        const g = el("g", {
-          class: "sq", role: "gridcell", tabindex: "-1", "data-square": nameOf(i),
-          "aria-rowindex": String(H - y), "aria-colindex": String(x + 1),
-        }, row);
-        if (state.holes.has(i)) g.classList.add("hole");
-        el("rect", {
-          class: "cell " + ((x + y) % 2 === 0 ? "dark" : "light"),
-          x: LEFT + x * S, y: PAD + (H - 1 - y) * S, width: S, height: S,
-        }, g);
-        g.addEventListener("click", () => activate(i));
-        g.addEventListener("focus", () => { state.focus = i; });
-        cells[i] = g;
+    cells = new Array(area());
+    for (let z = 0; z < D; z++) {
+      // each layer of a 3-D board is a group of rows named by its layer
+      const layer = D > 1 ? el("g", {
+        role: "rowgroup", "aria-label": `layer ${z + 1}`, "data-layer": String(z + 1),
+      }, grid) : grid;
+      for (let y = H - 1; y >= 0; y--) {
+        const row = el("g", { role: "row" }, layer);
+        for (let x = 0; x < W; x++) {
+          const i = at(x, y, z);
+          const g = el("g", {
+            class: "sq", role: "gridcell", tabindex: "-1", "data-square": nameOf(i),
+            "aria-rowindex": String(z * H + H - y), "aria-colindex": String(x + 1),
+          }, row);
+          if (state.holes.has(i)) g.classList.add("hole");
+          el("rect", {
+            class: "cell " + ((x + y + z) % 2 === 0 ? "dark" : "light"),
+            x: left(x, z), y: top(y, z), width: S, height: S,
+          }, g);
+          g.addEventListener("click", () => activate(i));
+          g.addEventListener("focus", () => { state.focus = i; });
+          cells[i] = g;
+        }
       }
     }
     const coords = el("g", { class: "coords", "aria-hidden": "true" }, svg);
     const every = Math.max(1, Math.ceil(Math.max(W, H) / 26));
-    for (let x = 0; x < W; x += every) {
-      el("text", { x: LEFT + x * S + S / 2, y: PAD + H * S + LABEL * 1.2, "font-size": LABEL }, coords)
-        .textContent = fileName(x);
-    }
-    for (let y = 0; y < H; y += every) {
-      el("text", {
-        x: LEFT - 5, y: PAD + (H - 1 - y) * S + S / 2 + LABEL * 0.36, class: "rank", "font-size": LABEL,
-      }, coords)
-        .textContent = String(y + 1);
+    layerTitles = [];
+    for (let z = 0; z < D; z++) {
+      for (let x = 0; x < W; x += every) {
+        el("text", { x: left(x, z) + S / 2, y: top(0, z) + S + LABEL * 1.2, "font-size": LABEL }, coords)
+          .textContent = fileName(x);
+      }
+      for (let y = 0; y < H; y += every) {
+        el("text", {
+          x: ox(z) + LEFT - 5, y: top(y, z) + S / 2 + LABEL * 0.36, class: "rank", "font-size": LABEL,
+        }, coords)
+          .textContent = String(y + 1);
+      }
+      if (D > 1) {
+        const t = el("text", {
+          class: "layer-title", x: left(0, z) + (W * S) / 2, y: oy(z) + TITLE - 5,
+          "font-size": Math.round(LABEL * 1.15), "data-layer": String(z + 1),
+        }, coords);
+        t.textContent = `layer ${z + 1}`;
+        layerTitles.push(t);
+      }
     }
     rankSums = [];
     fileSums = [];
@@ -194,9 +263,9 @@
       }
     }
     const counts = el("g", { class: "counts", "aria-hidden": "true" }, svg);
-    countTexts = new Array(W * H);
+    countTexts = new Array(area());
     lineLayer = el("g", { class: "lines", "aria-hidden": "true" }, svg);
-    if (state.wrap) {  // a move across the seam: two pieces, each cut at the board's edge
+    if (state.wrap && D === 1) {  // a move across the seam: two pieces, each cut at the board's edge
       const clip = el("clipPath", { id: "board-clip" }, el("defs", {}, svg));
       el("rect", { x: LEFT, y: PAD, width: W * S, height: H * S }, clip);
       lineLayer.setAttribute("clip-path", "url(#board-clip)");
@@ -204,9 +273,9 @@
     lines = [];
     closeLine = null;
     const nums = el("g", { class: "nums", "aria-hidden": "true" }, svg);
-    numTexts = new Array(W * H);
+    numTexts = new Array(area());
     if (detailed()) {
-      for (let i = 0; i < W * H; i++) {
+      for (let i = 0; i < area(); i++) {
         countTexts[i] = el("text", { x: cx(i) + S / 2 - 4, y: cy(i) + S / 2 - 4 }, counts);
         numTexts[i] = el("text", { x: cx(i), y: cy(i) + 5 }, nums);
       }
@@ -214,7 +283,7 @@
     const marks = el("g", { class: "markers", "aria-hidden": "true" }, svg);
     knight = el("text", { class: "knight", visibility: "hidden" }, marks);
     knight.textContent = "\u265E";
-    state.focus = Math.min(state.focus, W * H - 1);
+    state.focus = Math.min(state.focus, area() - 1);
     cells[state.focus].setAttribute("tabindex", "0");
   }
 
@@ -241,14 +310,32 @@
   }
 
   // A move's line; across a seam of a wrapped board, two lines (out to the edge, in from the
-  // other), in one group.
+  // other), in one group; between the layers of a 3-D board, a hop (layerHop).
   function moveLine(a, b, attrs) {
+    if (zOf(a) !== zOf(b)) return layerHop(a, b, attrs);
     const [dx, dy] = stepOf(a, b);
     const straight = cx(a) + dx * S === cx(b) && cy(a) - dy * S === cy(b);
     if (straight) return el("line", { x1: cx(a), y1: cy(a), x2: cx(b), y2: cy(b), ...attrs }, lineLayer);
     const g = el("g", { class: "split" }, lineLayer);
     el("line", { x1: cx(a), y1: cy(a), x2: cx(a) + dx * S, y2: cy(a) - dy * S, ...attrs }, g);
     el("line", { x1: cx(b) - dx * S, y1: cy(b) + dy * S, x2: cx(b), y2: cy(b), ...attrs }, g);
+    return g;
+  }
+
+  // A move from one layer to another: in each of the two layers, a dashed stub from the square
+  // towards the file and rank of the other square, ending in a disc numbered with the other
+  // square's layer ("on to layer 3", "in from layer 1").
+  function layerHop(a, b, attrs) {
+    const g = el("g", { class: "hop" }, lineLayer);
+    for (const [p, q] of [[a, b], [b, a]]) {
+      const dx = xOf(q) - xOf(p), dy = yOf(p) - yOf(q), len = Math.hypot(dx, dy);
+      const ex = cx(p) + (len ? (dx / len) * S * 0.36 : 0);
+      const ey = cy(p) + (len ? (dy / len) * S * 0.36 : -S * 0.36);
+      el("line", { x1: cx(p), y1: cy(p), x2: ex, y2: ey, ...attrs }, g);
+      el("circle", { cx: ex, cy: ey, r: 6, ...(attrs.stroke ? { fill: attrs.stroke } : {}),
+        ...(attrs.class ? { class: attrs.class } : {}) }, g);
+      el("text", { x: ex, y: ey + 3.2 }, g).textContent = String(zOf(q) + 1);
+    }
     return g;
   }
 
@@ -272,7 +359,7 @@
   // opts: highlight (the legal next squares), anchor (the knight's square when count is 0),
   // hint, startSq and endSq (outlined).
   function paint(order, count, opts) {
-    const N = state.W * state.H;
+    const N = area();
     const visitedAt = new Int32Array(N);  // move number, 0 = unvisited
     for (let k = 0; k < count; k++) visitedAt[order[k]] = k + 1;
     const cur = count > 0 ? order[count - 1] : (opts.anchor ?? null);
@@ -308,6 +395,7 @@
         countTexts[i].classList.toggle("strong", cand.has(i));
       }
       let label = nameOf(i);
+      if (state.D > 1) label += ` (layer ${zOf(i) + 1})`;
       if (state.holes.has(i)) label += ", hole";
       if (v) label += `, move ${v}`;
       if (count > 0 && i === cur) label += ", knight";
@@ -320,6 +408,9 @@
       g.setAttribute("aria-label", label);
     }
     placeKnight(count > 0 ? cur : null);
+    // the knight's layer (or the start's) has its title marked
+    const here = cur === null ? null : zOf(cur);
+    layerTitles.forEach((t, z) => t.classList.toggle("here", z === here));
     showSums(visitedAt, count);
   }
 
@@ -369,7 +460,7 @@
       clearLines();
       setLines(p, n, false);
       paint(p, n, { highlight: false, startSq: p[0], unvisited: true });
-      $("move-label").textContent = `Gave up after ${n} of ${state.W * state.H} squares`;
+      $("move-label").textContent = `Gave up after ${n} of ${squareCount()} squares`;
       return;
     }
     if (!t) {
@@ -455,20 +546,30 @@
 
   function readSize() {
     const wText = $("width").value.trim(), hText = $("height").value.trim();
-    const w = Number(wText), h = Number(hText);
+    const dText = $("depth").value.trim() || "1";
+    const w = Number(wText), h = Number(hText), d = Number(dText);
     if (!(/^\d+$/.test(wText) && /^\d+$/.test(hText) && w >= 1 && h >= 1)) {
       return refuseSize("Width and height must be whole numbers of at least 1.");
+    }
+    if (!(/^\d+$/.test(dText) && d >= 1)) {
+      return refuseSize("Layers must be a whole number of at least 1 (1: a flat board).");
     }
     const side = +$("width").max || 100;
     if (w > side || h > side) {
       return refuseSize(`Width and height are at most ${side} (this is ${w}x${h}).`);
     }
-    const cap = state.mode === "puzzle" ? state.limits.puzzle_max_squares : state.limits.max_squares;
-    if (w * h > cap) {
-      return refuseSize(`A ${w}x${h} board has ${w * h} squares; the ${state.mode === "puzzle" ? "puzzle" : "web board"} takes at most ${cap}.`);
+    const layers = +$("depth").max || 16;
+    if (d > layers) {
+      return refuseSize(`Layers are at most ${layers} (this is ${d}).`);
     }
-    if (w !== state.W || h !== state.H) {
-      state.W = w; state.H = h;
+    const cap = state.mode === "puzzle" ? state.limits.puzzle_max_squares : state.limits.max_squares;
+    const spec = `${w}x${h}` + (d > 1 ? `x${d}` : "");
+    if (w * h * d > cap) {
+      return refuseSize(`A ${spec} board has ${w * h * d} squares; the ${state.mode === "puzzle" ? "puzzle" : "web board"} takes at most ${cap}.`);
+    }
+    if (w !== state.W || h !== state.H || d !== state.D) {
+      state.W = w; state.H = h; state.D = d;
+      $("show-sums").disabled = d > 1;  // sums by rank and file: a flat board's
       state.start = state.end = null;
       state.holes = new Set();
       $("holes-out").textContent = "none";
@@ -486,7 +587,7 @@
 
   function toggleHole(i) {
     if (state.holes.has(i)) state.holes.delete(i);
-    else if (state.holes.size + 1 < state.W * state.H) state.holes.add(i);
+    else if (state.holes.size + 1 < area()) state.holes.add(i);
     if (state.start === i) state.start = null;
     if (state.end === i) state.end = null;
     reshape();
@@ -526,22 +627,15 @@
   // closed tours each counted once (as the tables of closed tours do), open tours in both
   // directions (as OEIS A165134 does); the line says which.
   async function updateCount() {
-    if (shaped()) {  // and a count still on its way for the plain board is dropped
-      counting.key = null;
-      counting.seq++;
-      if (counting.abort) counting.abort.abort();
-      clearTimeout(counting.timer);
-      countLine("Number of tours: counted for the plain knight's board only.");
-      return;
-    }
     const puzzle = state.mode === "puzzle";
     const closed = puzzle ? $("challenge").checked : $("closed").checked;
     const params = {
-      board: `${state.W}x${state.H}`,
+      board: boardSpec(),
       closed: closed ? "true" : "false",
       start: puzzle || state.start === null ? "" : nameOf(state.start),
       end: puzzle || state.end === null ? "" : nameOf(state.end),
       directed: closed ? "false" : "true",
+      ...shapeParams(),  // holes and piece; a wrapped or 3-D board gets the counting's reason
     };
     const key = JSON.stringify(params);
     if (key === counting.key) return;
@@ -604,7 +698,7 @@
   async function solve() {
     if (!readSize()) return;
     const params = {
-      board: `${state.W}x${state.H}`,
+      board: boardSpec(),
       start: state.start === null ? "" : nameOf(state.start),
       end: state.end === null ? "" : nameOf(state.end),
       closed: $("closed").checked ? "true" : "false",
@@ -639,7 +733,7 @@
         status(`No tour: ${data.reason}`, "no");
       } else if (data.partial && data.partial.path.length) {
         state.partial = data.partial.path.map(parseName);
-        const n = state.partial.length, N = state.W * state.H;
+        const n = state.partial.length, N = squareCount();
         status(`Gave up after ${n} of ${N} squares (the path so far is drawn; the ${N - n} ` +
           `squares not reached are marked): ${data.reason}`, "no");
         showSolve();
@@ -661,7 +755,7 @@
       return {
         width: state.W, height: state.H, ...shapeFields(), closed, method: "puzzle",
         path: state.puzzle.map(nameOf),
-        xy: state.puzzle.map((i) => [i % state.W, Math.floor(i / state.W)]),
+        xy: state.puzzle.map((i) => (state.D > 1 ? [xOf(i), yOf(i), zOf(i)] : [xOf(i), yOf(i)])),
       };
     }
     return state.tour;
@@ -669,6 +763,7 @@
 
   function shapeFields() {  // the tour JSON's optional board fields
     const p = shapeParams(), out = {};
+    if (state.D > 1) out.depth = state.D;
     if (p.holes) out.holes = p.holes.split(",");
     if (p.leaper) out.leaper = state.leaper.slice();
     if (p.wrap) out.wrap = p.wrap;
@@ -688,7 +783,8 @@
   async function download(fmt) {
     const t = currentTourJSON();
     if (!t) return;
-    const filename = `tour-${t.width}x${t.height}-${t.path[0]}.${fmt}`;
+    const spec = `${t.width}x${t.height}` + (t.depth ? `x${t.depth}` : "");
+    const filename = `tour-${spec}-${t.path[0].replace(":", "-")}.${fmt}`;
     if (fmt === "json") {
       saveBlob(new Blob([JSON.stringify(t)], { type: "application/json" }), filename);
       return;
@@ -733,7 +829,7 @@
     const won = state.verdict && state.verdict.status === "won";
     if (won && $("challenge").checked) setLines(p, p.length, true);
     paint(p, p.length, { highlight: true, hint: state.hint, startSq: p.length ? p[0] : null });
-    const N = state.W * state.H;
+    const N = squareCount();
     $("move-label").textContent = p.length ? `Square ${p.length} of ${N}` : `0 of ${N} squares`;
     $("btn-undo").disabled = p.length === 0;
     updateCount();
@@ -745,7 +841,7 @@
   async function checkPuzzle() {
     const seq = ++state.checkSeq;
     const params = {
-      board: `${state.W}x${state.H}`,
+      board: boardSpec(),
       path: state.puzzle.map(nameOf).join(","),
       closed: $("challenge").checked ? "true" : "false",
       ...shapeParams(),
@@ -759,7 +855,7 @@
     }
     if (seq !== state.checkSeq) return null;  // the position changed meanwhile
     state.verdict = v;
-    const n = state.puzzle.length, N = state.W * state.H;
+    const n = state.puzzle.length, N = squareCount();
     if (v.status === "won") {
       puzzleMsg(`You win! A ${v.closed ? "closed " : ""}tour of all ${N} squares.`, "win");
       $("board-wrap").classList.add("won");
@@ -846,23 +942,33 @@
     if (focus) cells[i].focus();
   }
 
+  // Arrow keys within a layer; on a 3-D board, Left and Right go on into the layer beside it at
+  // its edges (the layers stand in a row), and < and > (or , and .) go to the same file and
+  // rank of the previous or next layer.
   svg.addEventListener("keydown", (ev) => {
-    const { W, H } = state;
-    let i = state.focus, x = i % W, y = Math.floor(i / W);
+    const { W, H, D } = state;
+    const i = state.focus;
+    let x = xOf(i), y = yOf(i), z = zOf(i);
     switch (ev.key) {
-      case "ArrowLeft": x = Math.max(0, x - 1); break;
-      case "ArrowRight": x = Math.min(W - 1, x + 1); break;
+      case "ArrowLeft":
+        if (x > 0) x--; else if (z > 0) { z--; x = W - 1; }
+        break;
+      case "ArrowRight":
+        if (x < W - 1) x++; else if (z < D - 1) { z++; x = 0; }
+        break;
       case "ArrowUp": y = Math.min(H - 1, y + 1); break;
       case "ArrowDown": y = Math.max(0, y - 1); break;
       case "Home": x = 0; break;
       case "End": x = W - 1; break;
       case "PageUp": y = H - 1; break;
       case "PageDown": y = 0; break;
+      case "<": case ",": if (D === 1) return; z = Math.max(0, z - 1); break;
+      case ">": case ".": if (D === 1) return; z = Math.min(D - 1, z + 1); break;
       case "Enter": case " ": ev.preventDefault(); activate(i); return;
       default: return;
     }
     ev.preventDefault();
-    moveFocus(y * W + x);
+    moveFocus(at(x, y, z));
   });
 
   function setMode(mode) {
@@ -878,10 +984,14 @@
     $("board-wrap").classList.remove("won");
     document.body.dataset.mode = mode;
     const cap = solveMode ? state.limits.max_squares : state.limits.puzzle_max_squares;
-    if (state.W * state.H > cap) {
-      const side = Math.floor(Math.sqrt(cap));
-      $("width").value = String(Math.min(state.W, side));
-      $("height").value = String(Math.min(state.H, side));
+    if (area() > cap) {  // fewer layers first, then smaller sides
+      const layers = Math.max(1, Math.floor(cap / (state.W * state.H)));
+      $("depth").value = String(Math.min(state.D, layers));
+      if (state.W * state.H > cap) {
+        const side = Math.floor(Math.sqrt(cap));
+        $("width").value = String(Math.min(state.W, side));
+        $("height").value = String(Math.min(state.H, side));
+      }
     }
     status("");
     readSize();
@@ -898,6 +1008,14 @@
     if (state.mode === "solve") showSolve(); else showPuzzle();
   }
 
+  // The page's width changed so that a 3-D board's layers fit in another number of columns.
+  function relayout() {
+    const focused = svg.contains(document.activeElement);
+    drawBoard();
+    redraw();
+    if (focused) cells[state.focus].focus();
+  }
+
   function wire() {
     $("tab-solve").addEventListener("click", () => setMode("solve"));
     $("tab-puzzle").addEventListener("click", () => setMode("puzzle"));
@@ -910,7 +1028,7 @@
         }
       });
     }
-    for (const id of ["width", "height"]) {
+    for (const id of ["width", "height", "depth"]) {
       $(id).addEventListener("change", () => {
         if (readSize()) {
           status("");
@@ -987,6 +1105,11 @@
     drawBoard();
     showEnds();
     showSolve();
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => {
+        if (state.D > 1 && layoutCols() !== COLS) relayout();
+      }).observe($("board-wrap"));
+    }
     status("Click a square to set the start (and another for the end), then Solve.");
     document.body.dataset.ready = "true";
   }
