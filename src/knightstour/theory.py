@@ -47,10 +47,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
-from knightstour.board import Board
+from knightstour.board import Board, file_name
 from knightstour.errors import InvalidInputError
 
 __all__ = [
@@ -63,10 +64,13 @@ __all__ = [
     "colour_parity",
     "describe_tour",
     "four_wide",
+    "independent_lines",
+    "line_obstruction",
     "obstruction",
     "on_outer_line",
     "open_tour_theorem",
     "start_mask",
+    "tight_table",
     "verdict",
 ]
 
@@ -372,6 +376,8 @@ def _generic(b: Board, s: int | None, e: int | None, closed: bool) -> Existence:
     ruled_out = obstruction(b, s, e, closed)
     if ruled_out is None:
         ruled_out = graph_obstruction(b, s, e, closed)
+    if ruled_out is None:
+        ruled_out = line_obstruction(b, s, e, closed)
     if ruled_out is not None:
         return ruled_out
     if b.wrap == "torus" and b.leaper == (1, 2) and not b.holes and b.depth == 1 and e is None:
@@ -391,6 +397,24 @@ def _generic(b: Board, s: int | None, e: int | None, closed: bool) -> Existence:
 
 #: Boards up to this many squares get the graph's facts (:func:`graph_obstruction`).
 GRAPH_AREA = 2_000_000
+
+
+def _reached(table: np.ndarray, first: int) -> np.ndarray:
+    """The squares that chains of moves of ``table`` join to ``first`` (by frontier sweeps)."""
+    seen = np.zeros(table.shape[0], dtype=bool)
+    seen[first] = True
+    frontier = np.array([first])
+    slot = np.empty(table.shape[0], dtype=np.int64)
+    while frontier.size:
+        nxt = table[frontier].reshape(-1)
+        nxt = nxt[nxt >= 0]
+        nxt = nxt[~seen[nxt]]
+        order = np.arange(nxt.size)
+        slot[nxt] = order  # a square reached twice in one sweep: the last write keeps it once
+        nxt = nxt[slot[nxt] == order]
+        seen[nxt] = True
+        frontier = nxt
+    return seen
 
 
 def graph_obstruction(
@@ -422,21 +446,8 @@ def graph_obstruction(
     lonely = np.flatnonzero(free & (degree == 0))
     if lonely.size:
         return Existence(False, f"{head}{name(int(lonely[0]))} has no move at all")
-    # the pieces of the graph (the part reached from the first square, by frontier sweeps)
     first = int(np.argmax(free))
-    seen = np.zeros(board.area, dtype=bool)
-    seen[first] = True
-    frontier = np.array([first])
-    slot = np.empty(board.area, dtype=np.int64)
-    while frontier.size:
-        nxt = table[frontier].reshape(-1)
-        nxt = nxt[nxt >= 0]
-        nxt = nxt[~seen[nxt]]
-        order = np.arange(nxt.size)
-        slot[nxt] = order  # a square reached twice in one sweep: the last write keeps it once
-        nxt = nxt[slot[nxt] == order]
-        seen[nxt] = True
-        frontier = nxt
+    seen = _reached(table, first)
     unreached = np.flatnonzero(free & ~seen)
     if unreached.size:
         a, c = board.leaper
@@ -480,6 +491,223 @@ def graph_obstruction(
                 False,
                 f"no tour {role} {name(sq)} on {board.description}: {pair} have only one move "
                 f"each, so they are the tour's two ends",
+            )
+    return None
+
+
+# -- lines that no move joins ---------------------------------------------------------------------
+
+#: Lines of one direction are searched for an independent union when there are at most this many.
+MAX_LINES = 16
+
+
+@dataclass(frozen=True)
+class Lines:
+    """A union of whole lines (ranks, files or layers) of which no two squares are a move apart.
+
+    ``count`` of the board's squares lie on them; ``mask[q]`` says whether square ``q`` does.
+    """
+
+    axis: str
+    lines: tuple[int, ...]
+    count: int
+    mask: np.ndarray
+
+    @property
+    def names(self) -> str:
+        """The lines in words: ``ranks 1, 2, 6 and 7``, ``files a and b``, ``layer 2``."""
+        label = {"ranks": str, "layers": str}.get(self.axis)
+        words = [file_name(i) if label is None else label(i + 1) for i in self.lines]
+        listed = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+        return f"{self.axis if len(words) > 1 else self.axis[:-1]} {listed}"
+
+
+def _axes(board: Board) -> list[tuple[str, np.ndarray]]:
+    """Each direction's line of every square: (name, line index per square)."""
+    idx = np.arange(board.area)
+    w, h = board.width, board.height
+    axes = [("ranks", idx // w % h), ("files", idx % w)]
+    if board.depth > 1:
+        axes.append(("layers", idx // (w * h)))
+    return axes
+
+
+def independent_lines(board: Board) -> Lines | None:
+    """The largest union of whole ranks, files or layers with no move between two of its squares.
+
+    A tour visits two squares of such a set never in a row, so it holds at most half the squares
+    of a closed tour and one more than the rest on an open one (:func:`line_obstruction`). Only
+    directions of at most :data:`MAX_LINES` lines are searched (every subset of lines); None when
+    no line is free of moves, or on boards of more than :data:`GRAPH_AREA` squares.
+
+    >>> lines = independent_lines(Board(7, 7, leaper="zebra", wrap="cylinder"))
+    >>> lines.names, lines.count
+    ('ranks 1, 2, 6 and 7', 28)
+    >>> independent_lines(Board(4, 9)).names
+    'files a and d'
+    """
+    if board.area > GRAPH_AREA:
+        return None
+    b = board
+    return _independent_lines(b.width, b.height, b.leaper, frozenset(b.holes), b.wrap, b.depth)
+
+
+@lru_cache(maxsize=256)
+def _independent_lines(
+    width: int,
+    height: int,
+    leaper: tuple[int, int],
+    holes: frozenset[int],
+    wrap: str | None,
+    depth: int,
+) -> Lines | None:
+    board = Board(width, height, leaper=leaper, holes=holes, wrap=wrap, depth=depth)
+    table = board.neighbours
+    free = np.ones(board.area, dtype=bool)
+    if board.holes:
+        free[list(board.holes)] = False
+    src = np.repeat(np.arange(board.area), table.shape[1])
+    dst = table.reshape(-1)
+    ok = dst >= 0
+    src, dst = src[ok], dst[ok]
+    best: Lines | None = None
+    for axis, line in _axes(board):
+        c = int(line.max()) + 1
+        if c > MAX_LINES:
+            continue
+        # bit j of near[i]: a move joins line i and line j (j = i: a move within line i)
+        near = np.zeros(c, dtype=np.int64)
+        np.bitwise_or.at(near, line[src], np.left_shift(1, line[dst]).astype(np.int64))
+        weight = np.bincount(line[free], minlength=c)
+        subsets = np.arange(1 << c, dtype=np.int64)
+        good = np.ones(subsets.size, dtype=bool)
+        total = np.zeros(subsets.size, dtype=np.int64)
+        for i in range(c):
+            has = (subsets >> i) & 1 == 1
+            good &= ~has | (subsets & near[i] == 0)
+            total += has * weight[i]
+        total[~good] = -1
+        pick = int(np.argmax(total))
+        if total[pick] > 0 and (best is None or total[pick] > best.count):
+            chosen = tuple(i for i in range(c) if pick >> i & 1)
+            mask = np.isin(line, chosen) & free
+            best = Lines(axis, chosen, int(total[pick]), mask)
+    return best
+
+
+def tight_table(board: Board, closed: bool) -> np.ndarray | None:
+    """The moves a tour can still use when :func:`independent_lines` holds as many squares as a
+    tour can take, or None when it does not.
+
+    A closed tour of a board whose independent lines hold half its squares alternates between
+    them and the rest, and so does an open tour when they hold one square more than the rest:
+    no move between two squares off the lines is ever used. The neighbour table without those
+    moves (``-1`` in their place); the exact search runs on it.
+
+    >>> t = tight_table(Board(8, 8, leaper="zebra", wrap="cylinder"), closed=True)
+    >>> int((t >= 0).sum()) < int((Board(8, 8, leaper="zebra", wrap="cylinder").neighbours >= 0).sum())
+    True
+    >>> print(tight_table(Board(8, 8, leaper="zebra", wrap="cylinder"), closed=False))
+    None
+    """
+    lines = independent_lines(board)
+    if lines is None or board.size < 3:
+        return None
+    rest = board.size - lines.count
+    if lines.count != (rest if closed else rest + 1):
+        return None
+    table = board.neighbour_table()
+    off = ~lines.mask
+    both = off[:, None] & off[np.maximum(table, 0)] & (table >= 0)
+    table[both] = -1
+    return table
+
+
+def line_obstruction(
+    board: Board, start: int | None = None, end: int | None = None, closed: bool = False
+) -> Existence | None:
+    """What :func:`independent_lines` rules out, or None.
+
+    A path never visits two squares of the lines in a row, so of its n squares at most
+    ceil(n / 2) lie on them, and at most n / 2 on a closed tour. At the bound the tour alternates
+    between the lines and the rest: an open one starts and ends on the lines, and neither uses a
+    move between two squares off the lines (:func:`tight_table`); what the graph without those
+    moves rules out (a square left without moves, squares no chain joins, squares with one
+    move) rules out the tour. This is the argument behind the 4 x n case of Schwenk's theorem,
+    on any board.
+
+    >>> line_obstruction(Board(7, 7, leaper="zebra", wrap="cylinder"), closed=True).reason
+    'no closed tour on 7x7 leaper=2,3 wrap=cylinder: no move joins two squares of ranks 1, 2, 6 and 7, which hold 28 of the 49 squares, and a closed tour never visits two of them in a row, so it visits at most 24'
+    >>> line_obstruction(Board(8, 8, leaper="zebra", wrap="cylinder"), closed=True).reason.split("; ")[1]
+    'without those moves, a1 never reaches b1'
+    """
+    lines = independent_lines(board)
+    if lines is None or board.size <= 1:
+        return None
+    n, a = board.size, lines.count
+    kind = "closed tour" if closed else "tour"
+    head = f"no {kind} on {board.description}: no move joins two squares of {lines.names}"
+    most = n // 2 if closed else (n + 1) // 2
+    if a > most:
+        return Existence(
+            False,
+            f"{head}, which hold {a} of the {n} squares, and a {kind} never visits two of them "
+            f"in a row, so it visits at most {most}",
+        )
+    if a != (n - a if closed else n - a + 1):
+        return None
+    name = board.square_name
+    if not closed:
+        for sq, role in ((start, "from"), (end, "to")):
+            if sq is not None and not lines.mask[sq]:
+                return Existence(
+                    False,
+                    f"no tour {role} {name(sq)} on {board.description}: no move joins two "
+                    f"squares of {lines.names}, which hold {a} of the {n} squares, one more than "
+                    f"the rest, so a tour starts and ends on them, and {name(sq)} is not",
+                )
+    table = tight_table(board, closed)
+    if table is None:
+        return None
+    share = "half the squares" if closed else "one square more than the rest"
+    why = _table_obstruction(board, table, closed, start, end)
+    if why is None:
+        return None
+    return Existence(
+        False,
+        f"{head}, which hold {share} ({a} of {n}), so a {kind} alternates between them and the "
+        f"rest and never moves between two squares off them; without those moves, {why}",
+    )
+
+
+def _table_obstruction(
+    board: Board, table: np.ndarray, closed: bool, start: int | None, end: int | None
+) -> str | None:
+    """What the moves of ``table`` rule out (in words), or None: the facts of
+    :func:`graph_obstruction` on any table."""
+    name = board.square_name
+    free = np.ones(board.area, dtype=bool)
+    if board.holes:
+        free[list(board.holes)] = False
+    degree = (table >= 0).sum(axis=1)
+    lonely = np.flatnonzero(free & (degree == 0))
+    if lonely.size:
+        return f"{name(int(lonely[0]))} has no move at all"
+    first = int(np.argmax(free))
+    unreached = np.flatnonzero(free & ~_reached(table, first))
+    if unreached.size:
+        return f"{name(first)} never reaches {name(int(unreached[0]))}"
+    ends = np.flatnonzero(free & (degree == 1)).tolist()
+    if closed and ends:
+        return (
+            f"{name(ends[0])} has only one move, and a closed tour enters and leaves every square"
+        )
+    if len(ends) > 2:
+        return f"{len(ends)} squares have only one move, and only a tour's two ends may"
+    for sq in (start, end):
+        if sq is not None and len(ends) == 2 and sq not in ends:
+            return (
+                f"{name(ends[0])} and {name(ends[1])} have only one move each, so they are the ends"
             )
     return None
 

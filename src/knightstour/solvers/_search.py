@@ -23,7 +23,16 @@ squares, which the rest of the path must cover, entering at a neighbour of ``cur
 - the end square: with a fixed last square, at most one of its unvisited neighbours may have
   only two ways in and out (both moves are forced, one into the last square, entered once);
 - alternation: on a board four wide the two outer lines hold half the squares and no move joins
-  two of them, so the path alternates between outer and inner lines but for one move;
+  two of them, so the path alternates between outer and inner lines but for one move; on other
+  boards, any such independent set A of whole lines (:func:`knightstour.theory.independent_lines`)
+  that holds about half the squares: A's squares are never two in a row (spacing), and with the
+  colours alternating, they are spaced by colour too;
+- forced moves (``meta[_FORCE]``, boards other than the plain knight's): an unvisited square with
+  only two ways left uses both, and no square takes more of these moves than it has room for
+  (:func:`_forced_ok`);
+- dead positions (``meta[_MEMO]``, boards of up to 64 squares other than the plain knight's): a
+  position every move from which failed is remembered in a table keyed by the visited squares
+  (one 64-bit word), the square and the fixed last square, and skipped when met again;
 - ordering: candidates by Warnsdorff's count (fewest onward moves first), ties in move order.
 """
 
@@ -44,6 +53,9 @@ __kernels__ = (
     "_blocks_ok",
     "_end_ok",
     "_alternation_ok",
+    "_spacing_ok",
+    "_forced_ok",
+    "_memo_slot",
     "_expand",
     "start",
     "run",
@@ -51,9 +63,17 @@ __kernels__ = (
 
 #: Status codes returned by :func:`run`.
 FOUND, EXHAUSTED, BUDGET = 1, 0, 2
+#: What ``meta[_USEA]`` asks of the independent set A: nothing, :func:`_alternation_ok` (the
+#: leaper always changes colour) or :func:`_spacing_ok` (it need not).
+NO_SET, ALTERNATION, SPACING = 0, 1, 2
 
 # slots of the int64 ``meta`` array
-_DEPTH, _NLOW, _STAMP, _NODES, _END, _SIZE, _USEA, _A0, _A1 = 0, 1, 2, 3, 4, 5, 6, 7, 8
+_DEPTH, _NLOW, _STAMP, _NODES, _END, _SIZE, _USEA, _A0, _A1, _FORCE = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+_MASK, _MEMO = 10, 11
+#: Positions with fewer squares left than this are not remembered (they are cheap to redo).
+MEMO_LEFT = 4
+#: Rows of the int32 ``work`` array: Tarjan's search uses rows 0-4, :func:`_forced_ok` rows 5-9.
+WORK_ROWS = 10
 # rows of the int32 ``info`` array: per-square data that never changes during a search
 _PRIO, _COLOUR, _INA = 0, 1, 2
 
@@ -278,6 +298,112 @@ def _alternation_ok(
     return 2 * (odd + even) + cur_in <= places
 
 
+def _spacing_ok(
+    cur: int,
+    end: int,
+    k: int,
+    info: Array,
+    meta: Array,
+) -> bool:
+    """Whether the unvisited squares of the independent set A can still be spaced out.
+
+    No two squares of A are a move apart, so the rest of the path, squares 1..k after ``cur``,
+    never holds two of them in a row: not square 1 when ``cur`` is in A, not square k when a
+    fixed last square is not. Of a run of L places at most ceil(L / 2) are A's.
+    """
+    left = k - info[_INA, cur]
+    if end >= 0 and info[_INA, end] == 0:
+        left -= 1
+    return meta[_A0] + meta[_A1] <= (left + 1) // 2
+
+
+def _forced_ok(
+    cur: int,
+    end: int,
+    nbr: Array,
+    vis: Array,
+    deg: Array,
+    work: Array,
+) -> int:
+    """Whether the squares with only two ways left can all use both; -1 if not, else the square
+    the path must enter next (or -2 when none is forced).
+
+    An unvisited square v other than the last, with exactly two ways in and out left (unvisited
+    neighbours, and ``cur`` if it is one), must use both: they are forced moves. A square takes at
+    most two of them, ``cur`` and a fixed last square one. Without a fixed last square, one
+    square of the rest is the last and uses only one of its two ways: one square over its share
+    is then allowed, or two that are the two ways of one such v. With a fixed last square, a
+    forced move into ``cur`` names the next square.
+    """
+    nn = nbr.shape[1]
+    near = work[5]  # 1 on the unvisited neighbours of cur (zeroed again before returning)
+    count = work[6]  # forced moves into each square (zeroed again before returning)
+    one = work[7]  # the forced squares v (who) and their two ways (one, two)
+    two = work[8]
+    who = work[9]
+    for j in range(nn):
+        q = nbr[cur, j]
+        if q >= 0 and not vis[q]:
+            near[q] = 1
+    nf = 0
+    for v in range(nbr.shape[0]):
+        if vis[v] or v == end or deg[v] + near[v] != 2:
+            continue
+        a = cur if near[v] else -1
+        b = -1
+        for j in range(nn):
+            q = nbr[v, j]
+            if q >= 0 and not vis[q]:
+                if a < 0:
+                    a = q
+                else:
+                    b = q
+        one[nf] = a
+        two[nf] = b
+        who[nf] = v
+        nf += 1
+        count[a] += 1
+        count[b] += 1
+    status = -2
+    bad1 = -1
+    bad2 = -1
+    for i in range(nf):
+        for side in range(2):
+            u = one[i] if side == 0 else two[i]
+            cap = 1 if u == cur or u == end else 2  # noqa: SIM109 (compiled: no tuples)
+            over = count[u] - cap
+            if over <= 0 or u == bad1 or u == bad2:  # noqa: SIM109
+                continue
+            if over > 1 or end >= 0 or bad2 >= 0:
+                status = -1
+            elif bad1 < 0:
+                bad1 = u
+            else:
+                bad2 = u
+        if end >= 0 and one[i] == cur and status == -2:
+            status = who[i]
+    if status != -1 and bad2 >= 0:  # two squares over: the last square must be a v between them
+        status = -1
+        for i in range(nf):
+            if (one[i] == bad1 and two[i] == bad2) or (one[i] == bad2 and two[i] == bad1):
+                status = -2
+    for i in range(nf):
+        count[one[i]] = 0
+        count[two[i]] = 0
+    for j in range(nn):
+        q = nbr[cur, j]
+        if q >= 0:
+            near[q] = 0
+    return status
+
+
+def _memo_slot(mask: int, cur: int, end: int, memo: Array) -> int:
+    """The slot of the position (visited squares ``mask``, on ``cur``, to ``end``) in ``memo``."""
+    h = mask ^ (mask >> 23) ^ (mask >> 41) ^ (np.int64(cur) * 40503) ^ (np.int64(end) * 22643)
+    h ^= h >> 13
+    return h & (memo.shape[0] - 1)
+
+
 def _expand(
     depth: int,
     nbr: Array,
@@ -337,10 +463,20 @@ def _expand(
                         forced = x
             else:
                 restrict = True
-    if meta[_USEA] and not _alternation_ok(cur, end, k, info, meta):
+    if meta[_USEA] == ALTERNATION and not _alternation_ok(cur, end, k, info, meta):
+        return 0
+    if meta[_USEA] == SPACING and not _spacing_ok(cur, end, k, info, meta):
         return 0
     if end >= 0 and not _end_ok(cur, end, nbr, vis, deg):
         return 0
+    if meta[_FORCE]:
+        must = _forced_ok(cur, end, nbr, vis, deg, work)
+        if must == -1:
+            return 0
+        if must >= 0:
+            if forced >= 0 and forced != must:
+                return 0
+            forced = must
     if not _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
         return 0
     # candidates in Warnsdorff order (insertion sort on the onward count, stable)
@@ -377,6 +513,7 @@ def start(
     mark: Array,
     info: Array,
     meta: Array,
+    memo: Array,
     first: int,
 ) -> None:
     """Set up the search from square ``first`` (``vis`` marks holes; ``meta`` holds size, end)."""
@@ -401,6 +538,12 @@ def start(
         if d <= 1:
             _low_add(np.int32(q), low_list, low_pos, meta)
     path[0] = first
+    if meta[_MEMO]:  # the visited squares as bits (boards of at most 64 squares)
+        mask = np.int64(1) << np.int64(first)
+        for q in range(n):
+            if vis[q]:
+                mask |= np.int64(1) << np.int64(q)
+        meta[_MASK] = mask
     # squares are int32 (read from the tables) and depths int64 (from ``meta``) in every call,
     # so each kernel compiles once
     _visit(path[0], nbr, vis, deg, low_list, low_pos, info, meta)
@@ -428,14 +571,23 @@ def run(
     mark: Array,
     info: Array,
     meta: Array,
+    memo: Array,
     budget: int,
 ) -> int:
     """Search on from the saved state for at most ``budget`` positions: FOUND, EXHAUSTED or BUDGET.
 
     On FOUND, ``path`` holds the tour. ``meta[_NODES]`` counts positions examined in all calls.
+
+    With ``meta[_MEMO]`` set (boards of at most 64 squares), positions proved dead (every move
+    from them tried in vain) are remembered in ``memo``, a table of (visited squares, square,
+    last square) that later visits skip: a dead position stays dead, however the path got there,
+    so the table may be shared by every search of one board. A new entry overwrites an old one.
     """
     size = meta[_SIZE]
     depth = meta[_DEPTH]
+    end = meta[_END]
+    use_memo = meta[_MEMO] != 0
+    tag_end = (end + 2) * 256
     if size == 1:
         return FOUND
     nodes = 0
@@ -447,6 +599,15 @@ def run(
                 return BUDGET
             c = cand[depth, ci[depth]]
             ci[depth] += 1
+            if use_memo and size - depth - 2 >= MEMO_LEFT:
+                mask = meta[_MASK] | (np.int64(1) << np.int64(c))
+                slot = _memo_slot(mask, c, end, memo)
+                if memo[slot, 0] == mask and memo[slot, 1] == tag_end + c:
+                    nodes += 1
+                    continue
+                meta[_MASK] = mask
+            elif use_memo:
+                meta[_MASK] |= np.int64(1) << np.int64(c)
             _visit(c, nbr, vis, deg, low_list, low_pos, info, meta)
             depth += 1
             path[depth] = c
@@ -464,5 +625,13 @@ def run(
                 meta[_DEPTH] = 0
                 meta[_NODES] += nodes
                 return EXHAUSTED
-            _unvisit(path[depth], nbr, vis, deg, low_list, low_pos, info, meta)
+            c = path[depth]
+            if use_memo:
+                mask = meta[_MASK]
+                if size - depth - 1 >= MEMO_LEFT:
+                    slot = _memo_slot(mask, c, end, memo)
+                    memo[slot, 0] = mask
+                    memo[slot, 1] = tag_end + c
+                meta[_MASK] = mask ^ (np.int64(1) << np.int64(c))
+            _unvisit(c, nbr, vis, deg, low_list, low_pos, info, meta)
             depth -= 1

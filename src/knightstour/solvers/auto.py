@@ -28,8 +28,10 @@ __all__ = ["Strategy", "auto", "default_start", "strategies"]
 RANDOM_WALKS = 64
 #: Plain knight's boards up to this many squares get the exact search without any bound: it is
 #: complete, and on every such board it answers in well under a second (``make bench``), so auto
-#: never gives up. Shaped boards, other leapers and wrapped boards get the bounds below: no
-#: benchmark covers them, and a search that never ends is worse than an honest "gave up".
+#: never gives up. Shaped boards, other leapers and wrapped boards get the bounds below: on every
+#: board of the survey family of ``benchmarks/bench_shapes_exact.py`` (up to 64 squares) the
+#: search answers well within them, but an arbitrary shape may be harder, and a search that never
+#: ends is worse than an honest "gave up".
 EXACT_UNBOUNDED = 64
 #: On larger boards, the positions the exact search may examine before auto moves on (unless a
 #: time limit was given, which then bounds it instead).

@@ -4,7 +4,9 @@ The classic Java and Qt programs back up Warnsdorff's rule with a depth-first se
 candidates are sorted by Warnsdorff's count. This is that search, compiled
 (:mod:`knightstour.solvers._search`, loaded by :mod:`knightstour.solvers._jit`), with pruning that makes it prove absence quickly: squares
 left with no way in or out, more than one square forced to be the last, unvisited squares cut off
-from the knight, and colour counts. It never guesses: it returns a tour, raises
+from the knight, and colour counts; on other boards also forced moves, lines that no move
+joins (cut in halves where they hold half the board) and a table of dead positions. It never
+guesses: it returns a tour, raises
 :class:`~knightstour.errors.NoTourError` ("proved none", with the number of positions examined) or,
 when a ``deadline`` or ``node_limit`` stops it first,
 :class:`~knightstour.errors.SearchFailedError` ("gave up").
@@ -35,7 +37,15 @@ from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 from knightstour.solvers import Solution, SolveRequest, _jit, _search
 from knightstour.solvers._clock import expired
 from knightstour.solvers._search import EXHAUSTED, FOUND
-from knightstour.theory import describe_tour, four_wide, obstruction, on_outer_line
+from knightstour.theory import (
+    colour_parity,
+    describe_tour,
+    four_wide,
+    independent_lines,
+    obstruction,
+    on_outer_line,
+    tight_table,
+)
 
 __all__ = ["Search", "backtrack", "exact_search", "luby"]
 
@@ -47,6 +57,9 @@ PROBE_UNIT = 1_000
 #: slices and restarts shrink to keep about this much work (positions x squares) between two
 #: looks at the clock: a time limit or Ctrl-C is then honoured within a fraction of a second.
 SLICE_WORK = 50_000_000
+#: Slots of the table of dead positions (boards of at most 64 squares other than the plain
+#: knight's; 16 bytes a slot, pages touched only as used).
+MEMO_SLOTS = 1 << 18
 #: Boards up to this many squares start their search interpreted (see :meth:`Search.advance`) ...
 INTERPRETED_SQUARES = 256
 #: ... for at most this many seconds (a search still running then switches to compiled code) ...
@@ -69,9 +82,25 @@ class Search:
     (True, [0, 7, 4])
     """
 
-    def __init__(self, board: Board, *, compiled: bool | None = None) -> None:
+    def __init__(self, board: Board, *, closed: bool = False, compiled: bool | None = None) -> None:
         self.board = board
-        self.nbr = np.ascontiguousarray(board.neighbour_table())
+        #: the independent set A of the pruning (``info[2]``) and what is asked of it
+        self.spacing = _search.NO_SET
+        #: whether the search checks the moves forced by squares with two ways left
+        self.forcing = not board.is_plain_knight
+        table = None
+        lines = None
+        if four_wide(board) and board.is_plain_knight:
+            self.spacing = _search.ALTERNATION
+        elif not board.is_plain_knight:
+            lines = independent_lines(board)
+            if lines is not None and 2 * lines.count + 1 >= board.size:
+                self.spacing = _search.ALTERNATION if board.alternates_colours else _search.SPACING
+                # at the bound, moves between two squares off the lines are never used
+                table = tight_table(board, closed)
+        if table is None:
+            table = board.neighbour_table()
+        self.nbr = np.ascontiguousarray(table)
         n, size = board.area, max(board.size, 1)
         self.base_vis = np.zeros(n, dtype=np.uint8)
         if board.holes:
@@ -84,15 +113,21 @@ class Search:
         self.cand = np.zeros((size, self.nbr.shape[1]), dtype=np.int32)
         self.ncand = np.zeros(size, dtype=np.int32)
         self.ci = np.zeros(size, dtype=np.int32)
-        self.work = np.zeros((5, n), dtype=np.int32)
+        self.work = np.zeros((_search.WORK_ROWS, n), dtype=np.int32)
         self.mark = np.zeros(n, dtype=np.int64)
         idx = np.arange(n)
         self.info = np.zeros((3, n), dtype=np.int32)
         self.info[0] = idx  # tie-break among equal Warnsdorff counts: lower rank first
         self.info[1] = board.colour(idx)
-        if four_wide(board):  # the outer lines: no move joins two of their squares
+        if lines is not None and self.spacing:  # lines that no move joins
+            self.info[2] = lines.mask
+        elif self.spacing:  # the outer lines of a board four wide: no move joins two of them
             self.info[2] = on_outer_line(board, idx)
         self.meta = np.zeros(16, dtype=np.int64)
+        #: dead positions are remembered on boards of at most 64 squares (the visited squares are
+        #: one 64-bit word), but not the plain knight's, whose search is fast without
+        self.memoise = not board.is_plain_knight and board.area <= 64
+        self.memo = np.zeros((MEMO_SLOTS if self.memoise else 1, 2), dtype=np.int64)
         #: positions examined by every search so far
         self.nodes = 0
         #: seconds spent in the interpreted kernels (see :meth:`advance`)
@@ -118,7 +153,7 @@ class Search:
     def _args(self) -> tuple[np.ndarray, ...]:
         return (
             self.nbr, self.vis, self.deg, self.low_list, self.low_pos, self.path, self.cand,
-            self.ncand, self.ci, self.work, self.mark, self.info, self.meta,
+            self.ncand, self.ci, self.work, self.mark, self.info, self.meta, self.memo,
         )  # fmt: skip
 
     def begin(self, first: int, end: int | None) -> None:
@@ -128,7 +163,9 @@ class Search:
         meta[:] = 0
         meta[_search._SIZE] = self.board.size
         meta[_search._END] = -1 if end is None else end
-        meta[_search._USEA] = int(bool(self.info[2].any()))
+        meta[_search._USEA] = self.spacing
+        meta[_search._FORCE] = self.forcing
+        meta[_search._MEMO] = self.memoise
         self._kernels.start(*self._args(), first)
 
     def advance(self, budget: int) -> int:
@@ -188,10 +225,16 @@ class _Portfolio:
     """
 
     def __init__(
-        self, board: Board, deadline: float | None, node_limit: int | None, seed: int
+        self,
+        board: Board,
+        deadline: float | None,
+        node_limit: int | None,
+        seed: int,
+        closed: bool = False,
     ) -> None:
-        self.main = Search(board)
-        self.probe = Search(board)
+        self.main = Search(board, closed=closed)
+        self.probe = Search(board, closed=closed)
+        self.probe.memo = self.main.memo  # dead positions are dead for both
         self.rng = np.random.default_rng(seed)
         self.deadline = deadline
         self.node_limit = node_limit
@@ -265,8 +308,9 @@ def _plans(search: Search, start: int | None, end: int | None, closed: bool) -> 
         # any closed tour passes through the square with fewest moves, v, and leaves it by two of
         # its moves: search paths from v that end on each neighbour in turn, then rotate
         pivot = min(b.squares(), key=lambda q: (search.degree(q), q))
-        for e in b.moves(pivot):
-            yield _Plan(pivot, e)
+        for e in search.nbr[pivot].tolist():
+            if e >= 0:
+                yield _Plan(pivot, e)
         return
     if end is not None:  # searched backwards from the end
         yield _Plan(end, None)
@@ -276,9 +320,10 @@ def _plans(search: Search, start: int | None, end: int | None, closed: bool) -> 
     if forced:  # a square with one move is an end of every tour
         yield from (_Plan(q, None) for q in forced[:1])
         return
-    # a corner-like square first: fewest moves, nearest a1
+    # a corner-like square first: fewest moves, nearest a1; none that colour parity rules out
     for q in sorted(squares, key=lambda q: (search.degree(q), q)):
-        yield _Plan(q, None)
+        if colour_parity(b, q) is None:
+            yield _Plan(q, None)
 
 
 def _orient(
@@ -298,6 +343,122 @@ def _orient(
     if start is None and end is not None and int(path[0]) == end:
         return path[::-1].copy()
     return path
+
+
+@dataclass(frozen=True)
+class _Halves:
+    """An open tour that must run through ``first`` (its start on the lines) and then ``second``.
+
+    See :func:`_halves`: ``first`` and ``second`` are masks of squares; a tour is a path through
+    all of ``first`` that ends off the lines, one move to a square of ``second`` off the lines,
+    and a path through all of ``second``.
+    """
+
+    first: np.ndarray
+    second: np.ndarray
+
+
+def _halves(board: Board, start: int | None, end: int | None, closed: bool) -> list[_Halves] | None:
+    """The two ways to cut an open tour in halves, when independent lines hold half the squares.
+
+    On a board whose leaper always changes colour, let the independent lines A
+    (:func:`~knightstour.theory.independent_lines`) hold exactly half the squares, of both
+    colours. An open tour never visits two squares of A in a row, so it alternates between A and
+    the rest B but for at most one move between two squares of B. It cannot alternate all the way
+    (A's squares would all be one colour), so it starts and ends on A and makes that one move:
+    before it the tour alternates through A's squares of its first square's colour c and B's of
+    the other colour; after it through the rest. None when this does not apply; else a list of
+    the halves for each colour c that the given start and end allow (possibly empty: no tour).
+    """
+    if closed or board.is_plain_knight or not board.alternates_colours or board.size < 4:
+        return None
+    lines = independent_lines(board)
+    if lines is None or 2 * lines.count != board.size:
+        return None
+    a = lines.mask
+    idx = np.arange(board.area)
+    colour = board.colour(idx) == 1
+    if not (a & colour).any() or not (a & ~colour).any():
+        return None
+    free = np.ones(board.area, dtype=bool)
+    if board.holes:
+        free[list(board.holes)] = False
+    out = []
+    for c in (False, True):
+        first = free & np.where(a, colour == c, colour != c)
+        second = free & ~first
+        if start is not None and not (a[start] and first[start]):
+            continue
+        if end is not None and not (a[end] and second[end]):
+            continue
+        out.append(_Halves(first, second))
+    return out
+
+
+def _half_board(board: Board, keep: np.ndarray) -> Board:
+    """``board`` with every square outside ``keep`` made a hole."""
+    holes = frozenset(np.flatnonzero(~keep).tolist())
+    return Board(
+        board.width, board.height, leaper=board.leaper, holes=holes, wrap=board.wrap,
+        depth=board.depth,
+    )  # fmt: skip
+
+
+def _split_search(
+    board: Board,
+    halves: list[_Halves],
+    start: int | None,
+    end: int | None,
+    deadline: float | None,
+    node_limit: int | None,
+    seed: int,
+) -> tuple[np.ndarray | None, int]:
+    """A tour made of two halves (see :func:`_halves`), or None; and the positions examined.
+
+    For each move b1-b2 between the halves (both off the lines), a path through the first half
+    that ends on b1 and one through the second that starts on b2: each half is searched alone,
+    once for each square b1 or b2, so the search never pairs every path of one half with every
+    path of the other.
+    """
+    lines = independent_lines(board)
+    assert lines is not None
+    off = ~lines.mask
+    table = board.neighbours
+    portfolios: list[_Portfolio] = []
+
+    def nodes() -> int:
+        return sum(p.nodes for p in portfolios)
+
+    def half(keep: np.ndarray) -> _Portfolio:
+        limit = None if node_limit is None else max(node_limit - nodes(), 1)
+        portfolios.append(_Portfolio(_half_board(board, keep), deadline, limit, seed))
+        return portfolios[-1]
+
+    for h in halves:
+        first, second = half(h.first), half(h.second)
+        tails: dict[int, np.ndarray | None] = {}  # paths through the first half to b1
+        heads: dict[int, np.ndarray | None] = {}  # paths through the second half from b2
+        for b1 in np.flatnonzero(h.first & off).tolist():
+            for b2 in table[b1].tolist():
+                if b2 < 0 or not (h.second[b2] and off[b2]):
+                    continue
+                if b1 not in tails:
+                    tails[b1] = (
+                        first.solve(start, b1) if start is not None
+                        else _reverse(first.solve(b1, None))
+                    )  # fmt: skip
+                if tails[b1] is None:
+                    break
+                if b2 not in heads:
+                    heads[b2] = second.solve(b2, end)
+                if heads[b2] is not None:
+                    path = np.concatenate([tails[b1], heads[b2]])
+                    return path.astype(np.int32), nodes()
+    return None, nodes()
+
+
+def _reverse(path: np.ndarray | None) -> np.ndarray | None:
+    return None if path is None else path[::-1].copy()
 
 
 def exact_search(
@@ -330,7 +491,20 @@ def exact_search(
     if board.size == 1:
         return np.array([next(board.squares())], dtype=np.int32)
     board.require_memory(160, "the exact search")
-    portfolio = _Portfolio(board, deadline, node_limit, 0 if seed is None else seed)
+    halves = _halves(board, start, end, closed)
+    if halves is not None:
+        path, nodes = _split_search(
+            board, halves, start, end, deadline, node_limit, 0 if seed is None else seed
+        )
+        if path is not None:
+            return path
+        raise NoTourError(
+            f"exhaustive search: no {describe_tour(board, start, end, closed)}: it would "
+            f"start and end on the independent lines and make one move between two squares off "
+            f"them, and no such pair of halves joins up ({nodes:,} positions examined)",
+            positions=nodes,
+        )
+    portfolio = _Portfolio(board, deadline, node_limit, 0 if seed is None else seed, closed)
     for plan in _plans(portfolio.main, start, end, closed):
         path = portfolio.solve(plan.first, plan.end)
         if path is not None:
