@@ -1,0 +1,397 @@
+"""The folded construction: semi-magic knight's tours on every 4m x 4n board with an even m or n.
+
+Like :mod:`knightstour.magic.construct`, the tour runs the four 4-cycles of each 4 x 4 block in
+*lockstep*: two strands P and Q are always in the same block, each running one cycle round, and
+the tour is P followed by Q backwards. Every block is visited twice, so its four cycles carry
+numbers adding up to the same total everywhere, and what is left to balance is the *offsets*
+(1 ... 4 along each cycle) that land in each rank and file.
+
+The walk here is **folded** about the line across the middle of the board (the board is turned,
+if need be, so that this line runs between two rows of blocks):
+
+1. *A* walks the lower half: a joint unit (two blocks, whose first two squares are a knight's
+   move apart) and then the blocks one after another in snake order, each block's two visits
+   back to back. A dynamic program over the blocks chooses each block's visits so that every
+   rank of the lower half gets offsets adding up to 10 per block (the lower half's files need
+   not balance).
+2. *T*, a 2 x 2 square of blocks across the middle line, turns the walk round: it is searched
+   depth-first so that its own files balance and its ranks undo what *A* left in the last row.
+3. *B* is *A* reflected in the middle line and walked backwards: each of *A*'s cycles becomes
+   the reflected cycle of the mirror block, run the other way. Running a cycle the other way
+   turns each offset k into 5 - k, so *B* puts into every file exactly the opposite of what *A*
+   put there: every file balances, whatever *A* did. *B*'s ranks mirror *A*'s, balanced too.
+
+The walk ends where *B* undoes the joint unit's first visit, so P's last square and Q's last
+square are a knight's move apart (the tour's joint), and so are the tour's two ends: the tour is
+closed. Every tour is validated and its sums checked before it leaves.
+
+>>> from knightstour.numbering import analyse
+>>> order = folded(16, 16, seed=1)
+>>> analyse(16, 16, order.tolist()).verdict, order.size
+('semi-magic', 256)
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+from functools import lru_cache
+
+import numpy as np
+
+from knightstour.errors import InternalError
+from knightstour.magic.construct import _CYCLES, _assemble, _knight
+
+__all__ = ["foldable", "folded"]
+
+Square = tuple[int, int]
+Vec = tuple[int, int, int, int]
+Step = tuple[tuple[int, int], int, int]  # (block (x, y), P's traversal, Q's traversal)
+ZERO: Vec = (0, 0, 0, 0)
+#: Knight's moves.
+_MOVES = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+#: States the dynamic program keeps per block (the most balanced, ties in the seed's order).
+_CAP = 3000
+#: Exit squares of *A* tried for the turn, and the depth-first nodes the turn may use for each.
+_TURN_CONFIGS = 16
+_TURN_NODES = 200_000
+
+
+def foldable(bw: int, bh: int) -> bool:
+    """Whether :func:`folded` builds a board of ``bw`` x ``bh`` blocks of 4 x 4 as it stands.
+
+    It needs an even number of block rows, and three block columns (four when there are two
+    block rows). Turn the board round for the other side.
+
+    >>> foldable(4, 4), foldable(3, 4), foldable(3, 2), foldable(5, 5)
+    (True, True, False, False)
+    """
+    return bh % 2 == 0 and bh >= 2 and bw >= (4 if bh == 2 else 3)
+
+
+@lru_cache(maxsize=1)
+def _tables() -> dict[str, object]:
+    """Traversals, their offsets, and the units the construction is made of."""
+    travs: list[tuple[int, tuple[Square, ...]]] = []
+    for c, cycle in enumerate(_CYCLES):
+        for start in range(4):
+            for step in (1, -1):
+                travs.append((c, tuple(cycle[(start + step * k) % 4] for k in range(4))))
+    index = {squares: t for t, (_, squares) in enumerate(travs)}
+    # the mirror traversal: the squares reflected in the block's middle line, run backwards
+    mirror = [index[tuple((x, 3 - y) for x, y in reversed(sq))] for _, sq in travs]
+
+    def offsets(t: int, q: bool) -> tuple[Vec, Vec]:
+        rows, cols = [0] * 4, [0] * 4
+        for k, (x, y) in enumerate(travs[t][1]):
+            v = 4 - k if q else k + 1
+            rows[y] += v
+            cols[x] += v
+        return tuple(rows), tuple(cols)  # type: ignore[return-value]
+
+    p_off = [offsets(t, False) for t in range(32)]
+    q_off = [offsets(t, True) for t in range(32)]
+
+    # single-block units: two visits back to back, P and Q each running two of the four cycles
+    singles: dict[tuple[Square, Square], list[tuple[int, int, int, int, Square, Square, Vec]]]
+    singles = collections.defaultdict(list)
+    for p1 in range(32):
+        for q1 in range(32):
+            c1, c2 = travs[p1][0], travs[q1][0]
+            if c1 == c2 or not _opposite(travs[p1][1][0], travs[q1][1][0]):
+                continue
+            for p2 in range(32):
+                for q2 in range(32):
+                    if len({c1, c2, travs[p2][0], travs[q2][0]}) < 4:
+                        continue
+                    if not (
+                        _knight(travs[p1][1][3], travs[p2][1][0])
+                        and _knight(travs[q1][1][3], travs[q2][1][0])
+                    ):
+                        continue
+                    r = tuple(
+                        p_off[p1][0][k] + q_off[q1][0][k] + p_off[p2][0][k] + q_off[q2][0][k] - 10
+                        for k in range(4)
+                    )
+                    singles[(travs[p1][1][0], travs[q1][1][0])].append(
+                        (p1, q1, p2, q2, travs[p2][1][3], travs[q2][1][3], r)  # type: ignore[arg-type]
+                    )
+    # joint units: blocks L (left) and R (right) of one row, visited R, L, L, R; the first
+    # visit's two squares are a knight's move apart (they become the tour's ends)
+    joints: list[tuple[list[Step], Square, Square, Vec]] = []
+    for p1 in range(32):
+        for q1 in range(32):
+            a, b = travs[p1][1][0], travs[q1][1][0]
+            if travs[p1][0] == travs[q1][0] or not _knight(a, b):
+                continue
+            _joint_rest(travs, p_off, q_off, p1, q1, joints)
+    return {
+        "travs": travs,
+        "mirror": mirror,
+        "p_off": p_off,
+        "q_off": q_off,
+        "singles": dict(singles),
+        "joints": joints,
+    }
+
+
+def _opposite(a: Square, b: Square) -> bool:
+    return (a[0] + a[1] + b[0] + b[1]) % 2 == 1
+
+
+def _joint_rest(travs, p_off, q_off, p1: int, q1: int, out: list) -> None:  # type: ignore[no-untyped-def]
+    """Append every joint unit whose first visit (in the right block) is P on p1, Q on q1."""
+    right = [travs[p1][0], travs[q1][0]]
+
+    def sq(t: int, bx: int) -> Square:
+        x, y = travs[t][1][0]
+        return (x + 4 * bx, y)
+
+    def ex(t: int, bx: int) -> Square:
+        x, y = travs[t][1][3]
+        return (x + 4 * bx, y)
+
+    for p2 in range(32):
+        for q2 in range(32):
+            if travs[p2][0] == travs[q2][0]:
+                continue
+            if not (_knight(ex(p1, 1), sq(p2, 0)) and _knight(ex(q1, 1), sq(q2, 0))):
+                continue
+            left = {travs[p2][0], travs[q2][0]}
+            for p3 in range(32):
+                for q3 in range(32):
+                    if len(left | {travs[p3][0], travs[q3][0]}) < 4:
+                        continue
+                    if not (_knight(ex(p2, 0), sq(p3, 0)) and _knight(ex(q2, 0), sq(q3, 0))):
+                        continue
+                    for p4 in range(32):
+                        if travs[p4][0] in right or not _knight(ex(p3, 0), sq(p4, 1)):
+                            continue
+                        for q4 in range(32):
+                            if travs[q4][0] in right or travs[q4][0] == travs[p4][0]:
+                                continue
+                            if not _knight(ex(q3, 0), sq(q4, 1)):
+                                continue
+                            r = tuple(
+                                sum(p_off[p][0][k] for p in (p1, p2, p3, p4))
+                                + sum(q_off[q][0][k] for q in (q1, q2, q3, q4))
+                                - 20
+                                for k in range(4)
+                            )
+                            steps = [((1, 0), p1, q1), ((0, 0), p2, q2), ((0, 0), p3, q3)]
+                            steps.append(((1, 0), p4, q4))
+                            out.append((steps, ex(p4, 1), ex(q4, 1), r))
+
+
+def _entries(pe: Square, qe: Square, bx: int, by: int) -> list[tuple[Square, Square]]:
+    """P's and Q's squares in block (bx, by), relative to it, a knight's move on from pe, qe."""
+
+    def near(s: Square) -> list[Square]:
+        out = []
+        for dx, dy in _MOVES:
+            x, y = s[0] + dx - 4 * bx, s[1] + dy - 4 * by
+            if 0 <= x < 4 and 0 <= y < 4:
+                out.append((x, y))
+        return out
+
+    qs = near(qe)
+    return [(a, b) for a in near(pe) for b in qs]
+
+
+def _add(a: Vec, b: Vec) -> Vec:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+def folded(width: int, height: int, seed: int | None = None) -> np.ndarray:
+    """A closed semi-magic knight's tour of ``width`` x ``height`` (square indices, int32).
+
+    Both sides must be multiples of 4 and :func:`foldable` must accept the board of blocks as it
+    stands or turned round. The result is validated by the caller
+    (:func:`knightstour.magic.construct.construct`); this function raises
+    :class:`~knightstour.errors.InternalError` when its search comes back empty.
+
+    >>> order = folded(12, 16, seed=2)
+    >>> sorted(order.tolist()) == list(range(192))
+    True
+    """
+    bw, bh = width // 4, height // 4
+    if foldable(bw, bh):
+        return _assemble(bw, bh, _walk(bw, bh, random.Random(0 if seed is None else seed)))
+    if foldable(bh, bw):
+        order = _assemble(bh, bw, _walk(bh, bw, random.Random(0 if seed is None else seed)))
+        x, y = order % height, order // height  # the tour of height x width, turned back
+        return (x * width + y).astype(np.int32)
+    raise InternalError(f"the folded construction does not take {width}x{height}")
+
+
+def _walk(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]]:
+    """The lockstep walk (block index, P's traversal, Q's traversal) of the whole board."""
+    for _ in range(8):
+        walk = _try(bw, bh, rng)
+        if walk is not None:
+            return walk
+    raise InternalError(f"the folded construction found no tour of {4 * bw}x{4 * bh}")
+
+
+def _try(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]] | None:
+    t = _tables()
+    singles = t["singles"]
+    assert isinstance(singles, dict)
+    half = bh // 2
+    order: list[tuple[int, int]] = []
+    for y in range(half):
+        xs = list(range(bw)) if y % 2 == 0 else list(range(bw - 1, -1, -1))
+        if y == 0:
+            xs = xs[2:]  # the joint unit's blocks
+        if y == half - 1:
+            xs = xs[:-2]  # the turn's blocks
+        order += [(x, y) for x in xs]
+    turn_cols = (bw - 2, bw - 1) if (half - 1) % 2 == 0 else (0, 1)
+
+    # the dynamic program over A: state (P's exit, Q's exit, offsets of the open rank) -> back link
+    State = tuple[Square, Square, Vec]
+    layers: list[dict[State, tuple[State | None, list[Step]]]] = []
+    states: dict[State, tuple[State | None, list[Step]]] = {}
+    joints = list(t["joints"])  # type: ignore[call-overload]
+    rng.shuffle(joints)
+    for steps, pe, qe, r in joints:
+        if half == 1 or (order and order[0][1] == 0) or r == ZERO:  # else row 0 is the unit
+            states.setdefault((pe, qe, r), (None, steps))
+    layers.append(states)
+    for i, (x, y) in enumerate(order):
+        row_end = i + 1 < len(order) and order[i + 1][1] != y
+        new: dict[State, tuple[State | None, list[Step]]] = {}
+        for st in states:
+            pe, qe, r = st
+            for a, b in _entries(pe, qe, x, y):
+                for p1, q1, p2, q2, pe2, qe2, ru in singles.get((a, b), ()):
+                    r2 = _add(r, ru)
+                    if row_end and r2 != ZERO:
+                        continue
+                    key = (
+                        (pe2[0] + 4 * x, pe2[1] + 4 * y),
+                        (qe2[0] + 4 * x, qe2[1] + 4 * y),
+                        ZERO if row_end else r2,
+                    )
+                    if key not in new:
+                        new[key] = (st, [((x, y), p1, q1), ((x, y), p2, q2)])
+        if len(new) > _CAP:
+            items = list(new.items())
+            rng.shuffle(items)
+            items.sort(key=lambda kv: sum(map(abs, kv[0][2])))
+            new = dict(items[:_CAP])
+        layers.append(new)
+        states = new
+        if not states:
+            return None
+
+    # the turn: a 2 x 2 square of blocks across the middle line
+    middle = 8 * half  # twice the first rank of the upper half
+
+    def refl(s: Square) -> Square:
+        return (s[0], middle - 1 - s[1])
+
+    blocks = [(c, yy) for c in turn_cols for yy in (half - 1, half)]
+    by_exit: dict[tuple[Square, Square], dict[Vec, State]] = collections.defaultdict(dict)
+    for st in states:
+        by_exit[(st[0], st[1])][st[2]] = st
+    for ends in sorted(by_exit, key=lambda e: -len(by_exit[e]))[:_TURN_CONFIGS]:
+        pe, qe = ends
+        turns = _turns(blocks, ends, (refl(pe), refl(qe)), half, rng)
+        for low, turn in turns.items():
+            st = by_exit[ends].get((-low[0], -low[1], -low[2], -low[3]))
+            if st is None:
+                continue
+            walk_a: list[Step] = []
+            cur: State | None = st
+            for layer in reversed(layers):
+                assert cur is not None
+                prev, steps = layer[cur]
+                walk_a[:0] = steps
+                cur = prev
+            mirror = t["mirror"]
+            assert isinstance(mirror, list)
+            walk_b = [
+                ((bx, bh - 1 - by), mirror[p], mirror[q]) for (bx, by), p, q in reversed(walk_a)
+            ]
+            return [(by * bw + bx, p, q) for (bx, by), p, q in walk_a + turn + walk_b]
+    return None
+
+
+def _turns(
+    blocks: list[tuple[int, int]],
+    ends: tuple[Square, Square],
+    targets: tuple[Square, Square],
+    half: int,
+    rng: random.Random,
+) -> dict[Vec, list[Step]]:
+    """Turn units by the offsets they put in the lower row (their upper row mirrors it).
+
+    A depth-first search over the four blocks, each visited twice in lockstep, entered from
+    ``ends``; a unit counts when its files balance, its last squares are a knight's move from
+    ``targets`` (where *B* goes on) and its upper row's offsets are the lower row's reflected and
+    negated.
+    """
+    t = _tables()
+    travs, p_off, q_off = t["travs"], t["p_off"], t["q_off"]
+    assert isinstance(travs, list) and isinstance(p_off, list) and isinstance(q_off, list)
+    n = len(blocks)
+    used: list[set[int]] = [set() for _ in range(n)]
+    count = [0] * n
+    rows = {half - 1: [0] * 4, half: [0] * 4}
+    cols: dict[int, list[int]] = {bx: [0] * 4 for bx, _ in blocks}
+    steps: list[Step] = []
+    found: dict[Vec, list[Step]] = {}
+    nodes = [0]
+
+    def square(b: int, t_: int, k: int) -> Square:
+        x, y = travs[t_][1][k]
+        return (x + 4 * blocks[b][0], y + 4 * blocks[b][1])
+
+    def rec(i: int, pe: Square, qe: Square, last: int | None) -> None:
+        nodes[0] += 1
+        if nodes[0] > _TURN_NODES:
+            return
+        if i == 2 * n:
+            if not (_knight(pe, targets[0]) and _knight(qe, targets[1])) or any(
+                any(v - 20 for v in c) for c in cols.values()
+            ):
+                return
+            low = tuple(v - 20 for v in rows[half - 1])
+            high = tuple(v - 20 for v in rows[half])
+            if high == tuple(-v for v in reversed(low)) and low not in found:
+                found[low] = list(steps)  # type: ignore[index]
+            return
+        order = list(range(n))
+        rng.shuffle(order)
+        for b in order:
+            if count[b] == 2:
+                continue
+            if last is not None:
+                (x0, y0), (x1, y1) = blocks[last], blocks[b]
+                if abs(x0 - x1) + abs(y0 - y1) > 1:
+                    continue
+            for p in range(32):
+                if travs[p][0] in used[b] or not _knight(pe, square(b, p, 0)):
+                    continue
+                for q in range(32):
+                    cq = travs[q][0]
+                    if cq in used[b] or cq == travs[p][0] or not _knight(qe, square(b, q, 0)):
+                        continue
+                    used[b].update((travs[p][0], cq))
+                    count[b] += 1
+                    steps.append((blocks[b], p, q))
+                    by, bx = blocks[b][1], blocks[b][0]
+                    for k in range(4):
+                        rows[by][k] += p_off[p][0][k] + q_off[q][0][k]
+                        cols[bx][k] += p_off[p][1][k] + q_off[q][1][k]
+                    rec(i + 1, square(b, p, 3), square(b, q, 3), b)
+                    for k in range(4):
+                        rows[by][k] -= p_off[p][0][k] + q_off[q][0][k]
+                        cols[bx][k] -= p_off[p][1][k] + q_off[q][1][k]
+                    steps.pop()
+                    count[b] -= 1
+                    used[b].difference_update((travs[p][0], cq))
+
+    rec(0, ends[0], ends[1], None)
+    return found
