@@ -160,14 +160,62 @@ def test_eight_by_eight_magic_is_refused_by_the_census() -> None:
 
 
 def test_sizes_without_a_construction_say_so_honestly() -> None:
-    for width, height in [(16, 16), (20, 20), (100, 100), (12, 16), (6, 6), (4, 8), (24, 12)]:
+    for width, height in [(20, 20), (100, 100), (12, 20), (28, 20), (6, 6), (4, 8)]:
         reason = constructible(width, height)
         assert reason is not None and reason.startswith(f"no construction for {width}x{height}")
         assert "no semi-magic tour" not in reason
     assert "multiples of 4" in constructible(6, 6)
-    assert "12x12" in constructible(16, 16)
+    assert "even number of 4x4 blocks" in constructible(100, 100)
+    assert "25 x 25" in constructible(100, 100)
     reason = constructible(12, 16, diagonal=True)
     assert reason is not None and "square board" in reason
+
+
+# -- the folded construction -------------------------------------------------------------------
+
+FOLDED = [(16, 16), (12, 16), (16, 12), (8, 16), (16, 8), (20, 16), (24, 12), (8, 20)]
+
+
+def closed_ends(width: int, order: np.ndarray) -> bool:
+    (x0, y0), (x1, y1) = divmod(int(order[0]), width)[::-1], divmod(int(order[-1]), width)[::-1]
+    return sorted((abs(x0 - x1), abs(y0 - y1))) == [1, 2]
+
+
+@pytest.mark.parametrize(("width", "height"), FOLDED)
+def test_folded_tours_are_closed_and_semi_magic(width: int, height: int) -> None:
+    assert constructible(width, height) is None
+    order = built(width, height)
+    assert_semi_magic_tour(width, height, order)
+    assert closed_ends(width, order)  # the joint unit's first two squares are a move apart
+    kt.Tour(kt.Board(width, height), order, closed=True)  # the package's validation agrees
+
+
+def test_a_hundred_by_ninety_six_board_is_built() -> None:
+    order = built(100, 96)
+    assert_semi_magic_tour(100, 96, order)
+    assert closed_ends(100, order)
+
+
+def test_folded_seeds_give_different_tours() -> None:
+    tours = [built(16, 16, seed) for seed in (1, 2, 3)]
+    for a, b in itertools.combinations(tours, 2):
+        assert not np.array_equal(a, b)
+    assert np.array_equal(construct(16, 16, seed=2), tours[1])
+
+
+def test_foldable_takes_an_even_number_of_block_rows_or_columns() -> None:
+    from knightstour.magic.fold import foldable
+
+    for bw, bh in itertools.product(range(1, 9), repeat=2):
+        either = foldable(bw, bh) or foldable(bh, bw)
+        assert either == (
+            (bw % 2 == 0 or bh % 2 == 0)
+            and max(bw, bh) >= 3
+            and min(bw, bh) >= 2
+            and not (min(bw, bh) == 2 and max(bw, bh) == 3)
+        )
+        if (4 * bw, 4 * bh) not in ((8, 8), (8, 12), (12, 8), (12, 12)):
+            assert (constructible(4 * bw, 4 * bh) is None) == either
 
 
 def test_diagonal_magic_refusals_name_what_is_missing() -> None:

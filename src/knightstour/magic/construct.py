@@ -160,17 +160,27 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
             f"both sides must be multiples of 4"
         )
     key = _key(width // 4, height // 4)
-    if key not in _PATTERNS:
-        return (
-            f"no construction for {spec}: the construction has block patterns only for {_covered()}"
-        )
-    if diagonal and key not in _MAGIC_PATTERNS:
-        magic = ", ".join(f"{4 * w}x{4 * h}" for w, h in sorted(_MAGIC_PATTERNS)) or "none yet"
-        return (
-            f"no construction for a magic tour on {spec}: the construction knows diagonally "
-            f"magic block patterns only for these sizes: {magic}"
-        )
-    return None
+    if diagonal:
+        if key not in _MAGIC_PATTERNS:
+            magic = ", ".join(f"{4 * w}x{4 * h}" for w, h in sorted(_MAGIC_PATTERNS)) or "none yet"
+            return (
+                f"no construction for a magic tour on {spec}: the construction knows diagonally "
+                f"magic block patterns only for these sizes: {magic}"
+            )
+        return None
+    if key in _PATTERNS or _foldable(width // 4, height // 4):
+        return None
+    return (
+        f"no construction for {spec} yet: the folded construction needs an even number of 4x4 "
+        f"blocks along one side ({width // 4} x {height // 4} here; sides of 8 need the other "
+        f"side to have at least 4 blocks), and block patterns exist only for {_covered()}"
+    )
+
+
+def _foldable(bw: int, bh: int) -> bool:
+    from knightstour.magic.fold import foldable
+
+    return foldable(bw, bh) or foldable(bh, bw)
 
 
 def _share(total: int, width: int, height: int) -> str:
@@ -210,6 +220,12 @@ def construct(
         return _checked(width, height, np.zeros(1, dtype=np.int32), diagonal)
     bw, bh = width // 4, height // 4
     key = _key(bw, bh)
+    if not diagonal and _foldable(bw, bh):
+        from knightstour.magic.fold import folded
+
+        order = folded(width, height, seed=seed)
+        variant = random.Random(0 if seed is None else seed).randrange(8 if width == height else 4)
+        return _checked(width, height, _symmetry(order, width, height, variant), diagonal)
     patterns = (_MAGIC_PATTERNS if diagonal else _PATTERNS)[key]
     rng = random.Random(0 if seed is None else seed)
     images = 8 if width == height else 4

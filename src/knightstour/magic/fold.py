@@ -51,7 +51,7 @@ ZERO: Vec = (0, 0, 0, 0)
 #: Knight's moves.
 _MOVES = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
 #: States the dynamic program keeps per block (the most balanced, ties in the seed's order).
-_CAP = 3000
+_CAP = 200
 #: Exit squares of *A* tried for the turn, and the depth-first nodes the turn may use for each.
 _TURN_CONFIGS = 16
 _TURN_NODES = 200_000
