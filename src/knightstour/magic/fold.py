@@ -297,11 +297,11 @@ def _try(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]] | N
         by_exit[(st[0], st[1])][st[2]] = st
     for ends in sorted(by_exit, key=lambda e: -len(by_exit[e]))[:_TURN_CONFIGS]:
         pe, qe = ends
-        turns = _turns(blocks, ends, (refl(pe), refl(qe)), half, rng)
-        for low, turn in turns.items():
-            st = by_exit[ends].get((-low[0], -low[1], -low[2], -low[3]))
-            if st is None:
-                continue
+        wanted = {(-r[0], -r[1], -r[2], -r[3]) for r in by_exit[ends]}
+        found = _turn(blocks, ends, (refl(pe), refl(qe)), half, wanted, rng)
+        if found is not None:
+            low, turn = found
+            st = by_exit[ends][(-low[0], -low[1], -low[2], -low[3])]
             walk_a: list[Step] = []
             cur: State | None = st
             for layer in reversed(layers):
@@ -318,19 +318,20 @@ def _try(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]] | N
     return None
 
 
-def _turns(
+def _turn(
     blocks: list[tuple[int, int]],
     ends: tuple[Square, Square],
     targets: tuple[Square, Square],
     half: int,
+    wanted: set[Vec],
     rng: random.Random,
-) -> dict[Vec, list[Step]]:
-    """Turn units by the offsets they put in the lower row (their upper row mirrors it).
+) -> tuple[Vec, list[Step]] | None:
+    """A turn unit and the offsets it puts in the lower row (its upper row mirrors them).
 
     A depth-first search over the four blocks, each visited twice in lockstep, entered from
     ``ends``; a unit counts when its files balance, its last squares are a knight's move from
-    ``targets`` (where *B* goes on) and its upper row's offsets are the lower row's reflected and
-    negated.
+    ``targets`` (where *B* goes on), its upper row's offsets are the lower row's reflected and
+    negated, and the lower row's offsets are in ``wanted`` (what *A* can make up for).
     """
     t = _tables()
     travs, p_off, q_off = t["travs"], t["p_off"], t["q_off"]
@@ -341,7 +342,7 @@ def _turns(
     rows = {half - 1: [0] * 4, half: [0] * 4}
     cols: dict[int, list[int]] = {bx: [0] * 4 for bx, _ in blocks}
     steps: list[Step] = []
-    found: dict[Vec, list[Step]] = {}
+    found: list[tuple[Vec, list[Step]]] = []
     nodes = [0]
 
     def square(b: int, t_: int, k: int) -> Square:
@@ -350,7 +351,7 @@ def _turns(
 
     def rec(i: int, pe: Square, qe: Square, last: int | None) -> None:
         nodes[0] += 1
-        if nodes[0] > _TURN_NODES:
+        if nodes[0] > _TURN_NODES or found:
             return
         if i == 2 * n:
             if not (_knight(pe, targets[0]) and _knight(qe, targets[1])) or any(
@@ -359,8 +360,8 @@ def _turns(
                 return
             low = tuple(v - 20 for v in rows[half - 1])
             high = tuple(v - 20 for v in rows[half])
-            if high == tuple(-v for v in reversed(low)) and low not in found:
-                found[low] = list(steps)  # type: ignore[index]
+            if high == tuple(-v for v in reversed(low)) and low in wanted:
+                found.append((low, list(steps)))  # type: ignore[arg-type]
             return
         order = list(range(n))
         rng.shuffle(order)
@@ -394,4 +395,4 @@ def _turns(
                     used[b].difference_update((travs[p][0], cq))
 
     rec(0, ends[0], ends[1], None)
-    return found
+    return found[0] if found else None
