@@ -1,6 +1,6 @@
 """Constructions of semi-magic knight's tours from the four 4-cycles of each 4 x 4 block.
 
-The knight's graph of a 4 x 4 block is four 4-cycles (``_CYCLES``), each a transversal: one
+The knight's graph of a 4 x 4 block is four 4-cycles (``_blocks.CYCLES``), each a transversal: one
 square in every rank and every file of the block. A tour that runs each cycle round in one go
 (three moves round it, one knight's move on to the next cycle) numbers the j-th cycle it visits
 4j + 1 ... 4j + 4. So a rank adds up to 4 x (the sum of the j of the cycles of its block row) plus
@@ -45,6 +45,8 @@ import numpy as np
 
 from knightstour.board import Board, symmetries
 from knightstour.errors import InternalError, InvalidInputError
+from knightstour.magic._blocks import Square, assemble, knight, traversals
+from knightstour.magic.fold import foldable, folded
 from knightstour.numbering import analyse
 from knightstour.theory import open_tour_theorem
 from knightstour.tour import validate
@@ -54,14 +56,6 @@ __all__ = ["MAX_SIDE", "construct", "constructible"]
 #: The largest side :func:`construct` considers (refused before any memory is spent).
 MAX_SIDE = 400
 
-Square = tuple[int, int]
-#: The four 4-cycles of the 4 x 4 knight's graph, in cycle order, (x, y) inside the block.
-_CYCLES: tuple[tuple[Square, ...], ...] = (
-    ((0, 0), (1, 2), (3, 3), (2, 1)),
-    ((3, 0), (2, 2), (0, 3), (1, 1)),
-    ((1, 0), (3, 1), (2, 3), (0, 2)),
-    ((2, 0), (0, 1), (1, 3), (3, 2)),
-)
 
 #: Block patterns by (block columns, block rows): each block index (y * columns + x) twice, in
 #: the order the two strands visit them. Found by the author's search over block patterns;
@@ -178,8 +172,6 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
 
 
 def _foldable(bw: int, bh: int) -> bool:
-    from knightstour.magic.fold import foldable
-
     return foldable(bw, bh) or foldable(bh, bw)
 
 
@@ -221,8 +213,6 @@ def construct(
     bw, bh = width // 4, height // 4
     key = _key(bw, bh)
     if not diagonal and _foldable(bw, bh):
-        from knightstour.magic.fold import folded
-
         order = folded(width, height, seed=seed)
         variant = random.Random(0 if seed is None else seed).randrange(8 if width == height else 4)
         return _checked(width, height, _symmetry(order, width, height, variant), diagonal)
@@ -241,7 +231,7 @@ def construct(
             break
     else:  # pragma: no cover - every stored pattern is found within a few attempts
         raise InternalError(f"the construction found no tour on {width}x{height}")
-    order = _assemble(key[0], key[1], _reversed_walk(steps))
+    order = assemble(key[0], key[1], _reversed_walk(steps))
     if key != (bw, bh):
         order = _transpose(order, 4 * key[0], 4 * key[1])
     order = _symmetry(order, width, height, variant)
@@ -278,11 +268,7 @@ def _tables() -> tuple[
     hold the offsets it puts in each rank and file (P: 1 ... 4 along its squares, Q: 4 ... 1,
     since Q is walked backwards in the tour).
     """
-    travs: list[tuple[int, tuple[Square, ...]]] = []
-    for c, cycle in enumerate(_CYCLES):
-        for start in range(4):
-            for step in (1, -1):
-                travs.append((c, tuple(cycle[(start + step * k) % 4] for k in range(4))))
+    travs = list(traversals())
     vec: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
     for p, (cp, sp) in enumerate(travs):
         for q, (cq, sq) in enumerate(travs):
@@ -305,11 +291,6 @@ def _tables() -> tuple[
         need_r[(p, q)] = {tuple((r1 + r2 - 10).tolist()) for r2, _ in rest}
         need_c[(p, q)] = {tuple((c1 + c2 - 10).tolist()) for _, c2 in rest}
     return travs, vec, need_r, need_c
-
-
-def _knight(a: Square, b: Square) -> bool:
-    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
-    return (dx == 1 and dy == 2) or (dx == 2 and dy == 1)
 
 
 def _search(
@@ -389,8 +370,8 @@ def _search(
         if path:
             pb, pp, pq = path[-1]
             p_end, q_end = squares[pb][pp][3], squares[pb][pq][3]
-            ps = [t for t in free if _knight(p_end, squares[b][t][0])]
-            qs0 = [t for t in free if _knight(q_end, squares[b][t][0])]
+            ps = [t for t in free if knight(p_end, squares[b][t][0])]
+            qs0 = [t for t in free if knight(q_end, squares[b][t][0])]
         else:
             ps, qs0 = list(free), free
         rng.shuffle(ps)
@@ -401,7 +382,7 @@ def _search(
                 # P's cycles all start on one colour and Q's on the other, or no joint exists
                 if (sum(squares[b][p][0]) + sum(squares[b][q][0])) % 2 == 0:
                     continue
-                if i == 0 and not _knight(squares[b][p][0], squares[b][q][0]):
+                if i == 0 and not knight(squares[b][p][0], squares[b][q][0]):
                     continue  # the joint (the walk is reversed by the caller)
                 if _place(i, b, p, q):
                     if step(i + 1):
@@ -478,20 +459,6 @@ def _reversed_walk(steps: list[tuple[int, int, int]]) -> list[tuple[int, int, in
     index = {squares: t for t, (_, squares) in enumerate(travs)}
     back = [index[squares[::-1]] for _, squares in travs]
     return [(b, back[p], back[q]) for b, p, q in reversed(steps)]
-
-
-def _assemble(bw: int, bh: int, steps: list[tuple[int, int, int]]) -> np.ndarray:
-    """The tour of the search's steps: P's cycles in order, then Q's backwards."""
-    travs = _tables()[0]
-    width = 4 * bw
-    out: list[int] = []
-    for b, p, _ in steps:
-        ox, oy = 4 * (b % bw), 4 * (b // bw)
-        out += [(oy + y) * width + ox + x for x, y in travs[p][1]]
-    for b, _, q in reversed(steps):
-        ox, oy = 4 * (b % bw), 4 * (b // bw)
-        out += [(oy + y) * width + ox + x for x, y in reversed(travs[q][1])]
-    return np.asarray(out, dtype=np.int32)
 
 
 def _transpose(order: np.ndarray, width: int, height: int) -> np.ndarray:

@@ -1,6 +1,6 @@
 """The folded construction: semi-magic knight's tours on every 4m x 4n board with an even m or n.
 
-Like :mod:`knightstour.magic.construct`, the tour runs the four 4-cycles of each 4 x 4 block in
+As in :mod:`knightstour.magic.construct`, the tour runs the four 4-cycles of each 4 x 4 block in
 *lockstep*: two strands P and Q are always in the same block, each running one cycle round, and
 the tour is P followed by Q backwards. Every block is visited twice, so its four cycles carry
 numbers adding up to the same total everywhere, and what is left to balance is the *offsets*
@@ -40,11 +40,10 @@ from functools import lru_cache
 import numpy as np
 
 from knightstour.errors import InternalError
-from knightstour.magic.construct import _CYCLES, _assemble, _knight
+from knightstour.magic._blocks import Square, assemble, knight, traversals
 
 __all__ = ["foldable", "folded"]
 
-Square = tuple[int, int]
 Vec = tuple[int, int, int, int]
 Step = tuple[tuple[int, int], int, int]  # (block (x, y), P's traversal, Q's traversal)
 ZERO: Vec = (0, 0, 0, 0)
@@ -72,11 +71,7 @@ def foldable(bw: int, bh: int) -> bool:
 @lru_cache(maxsize=1)
 def _tables() -> dict[str, object]:
     """Traversals, their offsets, and the units the construction is made of."""
-    travs: list[tuple[int, tuple[Square, ...]]] = []
-    for c, cycle in enumerate(_CYCLES):
-        for start in range(4):
-            for step in (1, -1):
-                travs.append((c, tuple(cycle[(start + step * k) % 4] for k in range(4))))
+    travs = list(traversals())
     index = {squares: t for t, (_, squares) in enumerate(travs)}
     # the mirror traversal: the squares reflected in the block's middle line, run backwards
     mirror = [index[tuple((x, 3 - y) for x, y in reversed(sq))] for _, sq in travs]
@@ -105,8 +100,8 @@ def _tables() -> dict[str, object]:
                     if len({c1, c2, travs[p2][0], travs[q2][0]}) < 4:
                         continue
                     if not (
-                        _knight(travs[p1][1][3], travs[p2][1][0])
-                        and _knight(travs[q1][1][3], travs[q2][1][0])
+                        knight(travs[p1][1][3], travs[p2][1][0])
+                        and knight(travs[q1][1][3], travs[q2][1][0])
                     ):
                         continue
                     r = tuple(
@@ -122,7 +117,7 @@ def _tables() -> dict[str, object]:
     for p1 in range(32):
         for q1 in range(32):
             a, b = travs[p1][1][0], travs[q1][1][0]
-            if travs[p1][0] == travs[q1][0] or not _knight(a, b):
+            if travs[p1][0] == travs[q1][0] or not knight(a, b):
                 continue
             _joint_rest(travs, p_off, q_off, p1, q1, joints)
     return {
@@ -155,22 +150,22 @@ def _joint_rest(travs, p_off, q_off, p1: int, q1: int, out: list) -> None:  # ty
         for q2 in range(32):
             if travs[p2][0] == travs[q2][0]:
                 continue
-            if not (_knight(ex(p1, 1), sq(p2, 0)) and _knight(ex(q1, 1), sq(q2, 0))):
+            if not (knight(ex(p1, 1), sq(p2, 0)) and knight(ex(q1, 1), sq(q2, 0))):
                 continue
             left = {travs[p2][0], travs[q2][0]}
             for p3 in range(32):
                 for q3 in range(32):
                     if len(left | {travs[p3][0], travs[q3][0]}) < 4:
                         continue
-                    if not (_knight(ex(p2, 0), sq(p3, 0)) and _knight(ex(q2, 0), sq(q3, 0))):
+                    if not (knight(ex(p2, 0), sq(p3, 0)) and knight(ex(q2, 0), sq(q3, 0))):
                         continue
                     for p4 in range(32):
-                        if travs[p4][0] in right or not _knight(ex(p3, 0), sq(p4, 1)):
+                        if travs[p4][0] in right or not knight(ex(p3, 0), sq(p4, 1)):
                             continue
                         for q4 in range(32):
                             if travs[q4][0] in right or travs[q4][0] == travs[p4][0]:
                                 continue
-                            if not _knight(ex(q3, 0), sq(q4, 1)):
+                            if not knight(ex(q3, 0), sq(q4, 1)):
                                 continue
                             r = tuple(
                                 sum(p_off[p][0][k] for p in (p1, p2, p3, p4))
@@ -216,9 +211,9 @@ def folded(width: int, height: int, seed: int | None = None) -> np.ndarray:
     """
     bw, bh = width // 4, height // 4
     if foldable(bw, bh):
-        return _assemble(bw, bh, _walk(bw, bh, random.Random(0 if seed is None else seed)))
+        return assemble(bw, bh, _walk(bw, bh, random.Random(0 if seed is None else seed)))
     if foldable(bh, bw):
-        order = _assemble(bh, bw, _walk(bh, bw, random.Random(0 if seed is None else seed)))
+        order = assemble(bh, bw, _walk(bh, bw, random.Random(0 if seed is None else seed)))
         x, y = order % height, order // height  # the tour of height x width, turned back
         return (x * width + y).astype(np.int32)
     raise InternalError(f"the folded construction does not take {width}x{height}")
@@ -354,7 +349,7 @@ def _turn(
         if nodes[0] > _TURN_NODES or found:
             return
         if i == 2 * n:
-            if not (_knight(pe, targets[0]) and _knight(qe, targets[1])) or any(
+            if not (knight(pe, targets[0]) and knight(qe, targets[1])) or any(
                 any(v - 20 for v in c) for c in cols.values()
             ):
                 return
@@ -373,11 +368,11 @@ def _turn(
                 if abs(x0 - x1) + abs(y0 - y1) > 1:
                     continue
             for p in range(32):
-                if travs[p][0] in used[b] or not _knight(pe, square(b, p, 0)):
+                if travs[p][0] in used[b] or not knight(pe, square(b, p, 0)):
                     continue
                 for q in range(32):
                     cq = travs[q][0]
-                    if cq in used[b] or cq == travs[p][0] or not _knight(qe, square(b, q, 0)):
+                    if cq in used[b] or cq == travs[p][0] or not knight(qe, square(b, q, 0)):
                         continue
                     used[b].update((travs[p][0], cq))
                     count[b] += 1
