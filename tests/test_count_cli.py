@@ -12,6 +12,7 @@ import pytest
 
 import knightstour as kt
 import knightstour.counting as counting
+import oldlib
 from knightstour.cli import main
 from knightstour.counting import CONVENTIONS
 from knightstour.errors import SearchFailedError
@@ -181,10 +182,7 @@ def test_an_old_library_is_migrated_when_a_count_is_stored(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     db = tmp_path / "old.db"
-    with monkeypatch.context() as m:
-        m.setattr(store, "MIGRATIONS", store.MIGRATIONS[:1])
-        with Library(db) as lib:
-            lib.add([kt.solve("5x5", start="a1", method="warnsdorff")])
+    oldlib.old_library(db, [kt.solve("5x5", start="a1", method="warnsdorff")], version=1)
     code, out, _ = run(capsys, "--table", "--db", str(db))  # read without writing: none yet
     assert code == 0 and out.startswith("no counts remembered in")
     code, out, _ = run(capsys, "5x5", "--start", "c3", "--db", str(db))

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 import knightstour as kt
+import oldlib
 from knightstour.counting import count_request
 from knightstour.errors import InvalidInputError
-from knightstour.library import Library, store
+from knightstour.library import Library
 from knightstour.library.store import MIGRATIONS, KnownCount
 
 KEY = ("5x5", "open", "", "", True)
@@ -19,10 +20,7 @@ KEY = ("5x5", "open", "", "", True)
 
 def old_library(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A library as the first schema made it (before counts), with one tour."""
-    with monkeypatch.context() as m:
-        m.setattr(store, "MIGRATIONS", MIGRATIONS[:1])
-        with Library(path) as lib:
-            lib.add([kt.solve("5x5", start="a1", method="warnsdorff")])
+    oldlib.old_library(path, [kt.solve("5x5", start="a1", method="warnsdorff")], version=1)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 1
     db.close()
@@ -49,6 +47,28 @@ def test_the_key_is_the_requests_key() -> None:
         (k,) = lib.known_counts()
         assert k.key == request.key() == ("6x6", "closed", "a1", "b3", False)
         assert lib.known_count(count_request("6x6", closed=True).key()) is None
+
+
+def test_a_shaped_board_has_its_own_key() -> None:
+    """The key names the whole board (Board.key): a holed or other-leaper board never shares the
+    plain board's count, while a plain board's key stays its spec."""
+    from knightstour.board import Board
+    from knightstour.counting import describe
+
+    plain = count_request("5x5", start="a1")
+    holed = count_request(Board(5, 5, holes=["c3"]), start="a1")
+    zebra = count_request(Board(5, 5, leaper="zebra"), start="a1")
+    assert plain.key() == ("5x5", "open", "a1", "", True)
+    assert holed.key() == ("5x5 holes=c3", "open", "a1", "", True)
+    assert len({plain.key(), holed.key(), zebra.key()}) == 3
+    assert describe(holed) == "open tours on 5x5 holes=c3 from a1"
+    assert describe(plain) == "open tours on 5x5 from a1"
+    with Library(":memory:") as lib:
+        lib.remember_count(plain.key(), 304, method="frontier", seconds=0.1)
+        assert lib.known_count(holed.key()) is None
+        lib.remember_count(holed.key(), kt.count(holed.board, start="a1"), method="f", seconds=0)
+        assert lib.known_count(holed.key()).number == kt.count(holed.board, start="a1")
+        assert lib.known_count(plain.key()).number == 304
 
 
 def test_numbers_beyond_64_bits_round_trip(tmp_path: Path) -> None:
@@ -109,7 +129,7 @@ def test_an_old_library_migrates_and_keeps_its_tours(
     path = tmp_path / "old.db"
     old_library(path, monkeypatch)
     with Library(path) as lib:
-        assert lib.count() == 1 and lib.get(1).start == "a1"
+        assert lib.count() == 1 and lib.get(3).start == "a1"
         lib.remember_count(KEY, 1728, method="frontier", seconds=0.3)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)

@@ -9,7 +9,6 @@ import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -26,7 +25,8 @@ from knightstour.library import Library
 from knightstour.library import canonical as cf
 from knightstour.library.generate import generate
 from knightstour.library.io import export, import_tours
-from knightstour.library.store import MIGRATIONS, _statements, canonical_batch, shape_of
+from knightstour.library.store import MIGRATIONS, canonical_batch, shape_of
+from oldlib import old_library
 
 KT = [sys.executable, "-m", "knightstour"]
 
@@ -236,33 +236,6 @@ def test_same_squares_on_different_boards_do_not_collide() -> None:
 
 
 # -- 5: the migration ------------------------------------------------------------------------------
-
-
-def old_library(path: Path, tours: list[kt.Tour]) -> list[tuple[object, ...]]:
-    """A library as the schema before shaped boards made it (the first three migrations), with
-    ``tours`` and a run; its tour rows."""
-    db = sqlite3.connect(path, isolation_level=None)
-    for script in MIGRATIONS[:3]:
-        for statement in _statements(script):
-            db.execute(statement)
-    db.execute("PRAGMA application_id=0x4B6E5472")
-    db.execute("PRAGMA user_version=3")
-    db.execute("INSERT INTO methods (name) VALUES ('backtrack')")
-    db.execute(
-        "INSERT INTO runs (width, height, closed, start_sq, method, used, seed, seed_given, "
-        "requested, created, updated) VALUES (5, 5, 0, NULL, 'auto', 'backtrack', 7, 1, 9, 0, 0)"
-    )
-    for i, t in enumerate(tours):
-        b = canonical_batch(t.board, t.closed, t.indices[None, :])
-        db.execute(
-            "INSERT INTO tours (id, width, height, closed, canon, xform, start_sq, end_sq, method, "
-            "seed, run, created) VALUES (?,?,?,?,?,?,?,?,1,?,1,?)",
-            (10 * i + 3, t.board.width, t.board.height, int(t.closed), b.keys[0].tobytes(),
-             int(b.codes[0]), int(b.starts[0]), int(b.ends[0]), i, 1000 + i),
-        )  # fmt: skip
-    rows = db.execute("SELECT * FROM tours ORDER BY id").fetchall()
-    db.close()
-    return rows
 
 
 def test_old_library_migrates_and_loses_nothing(tmp_path: Path) -> None:

@@ -10,8 +10,12 @@ against the exact search.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import random
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +24,12 @@ import knightstour as kt
 from enumerator import tour_exists
 from knightstour.board import Board
 from knightstour.solvers.backtrack import exact_search
-from knightstour.theory import independent_lines, line_obstruction, verdict
+from knightstour.theory import (
+    independent_lines,
+    island_obstruction,
+    line_obstruction,
+    verdict,
+)
 
 #: Boards of the family up to this many squares are solved here (the benchmark goes to 64).
 AREA = 64
@@ -80,6 +89,10 @@ def answer(board: Board, closed: bool) -> str:
 
 
 FAMILY = rectangles(AREA) + shaped(AREA) + solids(AREA)
+#: Requests of the family that ``kt.exists`` leaves unknown (its search stops at a million
+#: positions), while ``kt.solve`` proves none within auto's bound: the halves of the 8x8 zebra
+#: cylinder take more positions since the search keeps its stamp (see the last tests).
+EXISTS_UNKNOWN = {("8x8 leaper=2,3 wrap=cylinder", False)}
 
 
 @pytest.mark.parametrize(
@@ -98,6 +111,9 @@ def test_auto_answers_every_board_of_the_family(group: str) -> None:
         for closed in (False, True):
             said = answer(board, closed)  # never SearchFailedError
             known = kt.exists(board, closed=closed)
+            if (board.key, closed) in EXISTS_UNKNOWN:  # beyond exists' bound of positions
+                assert known.exists is None, board.description
+                continue
             assert known.exists is (said == "tour"), (board.description, closed, known.reason)
 
 
@@ -237,3 +253,157 @@ def test_closed_knight_tours_on_every_cylinder_up_to_64_squares() -> None:
             assert said.exists is False, board.description
         if h == 4 and w % 2 == 0:
             assert "ranks 1 and 4" in said.reason
+
+
+# -- random shaped boards (benchmarks/bench_shapes_random.py) -------------------------------------
+
+
+def _stress_module():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_shapes_random.py"
+    spec = importlib.util.spec_from_file_location("bench_shapes_random", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+STRESS = _stress_module()
+
+#: Requests of the random stress family that gave up (after 10 s) before the exact search
+#: searched one pair of ends at a time and the theory learned the lines' bound with given ends
+#: and the islands: (board key, start square index or None, closed). Found by
+#: ``python benchmarks/bench_shapes_random.py --count 40000 --seed 1`` and ``--seed 2``.
+#: (The five that still give up are listed, with why, in benchmarks/bench_shapes_random.py.)
+HARD_CASES = [
+    ("8x6 wrap=cylinder holes=b1-c1,b2,e2-g2,b3,e3,f5", None, False),
+    ("7x6 leaper=2,3 wrap=cylinder", 20, False),
+    ("9x7 holes=c1,h3,d4,i5,f6,b7-c7,h7", None, False),
+    ("7x9 leaper=1,4 wrap=cylinder holes=a2,g2,e3,f4,a5,f5,a8-b8,e8", 0, False),
+    ("6x9 wrap=cylinder holes=c1,c2,b3,e3-f3,b5,f5,a7,d7,b8,f8-a9,c9", 53, False),
+    ("9x6 leaper=2,3 wrap=cylinder", 33, False),
+    ("2x2x16 leaper=0,1 holes=a2:3,b1:9,a1:11,b2:15-a1:16", None, False),
+    ("12x5 holes=c5", 51, False),
+    ("3x3x7 holes=b2:1,b1:3-c1:3,a1:4,c2:4-c3:4,c2:5-a3:5,b1:7,c3:7", None, False),
+    ("9x6 leaper=1,4 wrap=cylinder", 37, False),
+    ("7x8 leaper=2,3 wrap=cylinder", 31, False),
+    ("5x8 leaper=3,4 wrap=cylinder", 21, False),
+    ("5x12 leaper=3,4 wrap=cylinder", 25, False),
+    ("7x6 leaper=1,4 wrap=cylinder", 32, False),
+    ("7x6 leaper=1,4 wrap=cylinder", 9, False),
+    ("4x11 leaper=2,3 wrap=cylinder holes=d3", None, False),
+]
+#: Seconds within which each hard case must be answered (auto's bound is 10 s).
+HARD_SECONDS = 5.0
+
+
+def solve_answer(board: Board, start: int | None, closed: bool) -> str:
+    """``tour`` (validated by kt.Tour) or ``none`` (with a reason); a SearchFailedError fails."""
+    try:
+        tour = kt.solve(board, start, closed=closed)
+    except kt.NoTourError as e:
+        assert e.reason, board.description
+        return "none"
+    assert len(tour) == board.size
+    if start is not None:
+        assert tour.indices[0] == start
+    return "tour"
+
+
+@pytest.mark.parametrize(("key", "start", "closed"), HARD_CASES)
+def test_the_hard_cases_of_the_random_family(key: str, start: int | None, closed: bool) -> None:
+    board = Board.from_key(key)
+    t0 = time.perf_counter()
+    said = solve_answer(board, start, closed)
+    assert time.perf_counter() - t0 < HARD_SECONDS, (key, start, said)
+    # exists searches within its own bound of positions (it may say None, never the opposite)
+    known = kt.exists(board, start, closed=closed)
+    assert known.exists is None or known.exists is (said == "tour"), (key, known.reason)
+
+
+#: Requests of the random family drawn here, with the benchmark's generator and seed.
+SAMPLE = 1500
+SAMPLE_SEED = 7
+
+
+def test_a_seeded_random_sample_is_answered_and_agrees_with_the_enumerator() -> None:
+    checked = 0
+    for i in range(SAMPLE):
+        r = STRESS.draw(SAMPLE_SEED, i)
+        board = r.board
+        said = solve_answer(board, r.start, r.closed)  # never gives up
+        if 2 <= board.size <= ENUMERATED:
+            checked += 1
+            assert (said == "tour") is tour_exists(board, r.start, closed=r.closed), r.name
+    assert checked > 20
+
+
+# -- the lines with given ends, and the islands, against the enumerator ---------------------------
+
+
+def verdict_boards() -> list[Board]:
+    """Every small board of the family, and the small boards of a seeded random draw."""
+    boards = rectangles(ENUMERATED) + shaped(ENUMERATED) + solids(ENUMERATED)
+    for i in range(3000):
+        b = STRESS.draw(11, i).board
+        if 3 <= b.size <= 16:
+            boards.append(b)
+    return [b for b in boards if b.size >= 3]
+
+
+def test_the_new_verdicts_against_the_enumerator() -> None:
+    """line_obstruction with a given start and island_obstruction, on every small board and
+    every start square (open and closed): each no is a no of the enumerator."""
+    said = {"lines": 0, "island": 0}
+    for board in verdict_boards():
+        for closed in (False, True):
+            for start in [None, *board.squares()]:
+                for name, rule in (("lines", line_obstruction), ("island", island_obstruction)):
+                    no = rule(board, start, closed=closed)
+                    if no is None:
+                        continue
+                    assert no.exists is False and no.reason
+                    said[name] += 1
+                    assert not tour_exists(board, start, closed=closed), (
+                        board.description,
+                        start,
+                        closed,
+                        no.reason,
+                    )
+    assert said["lines"] > 20 and said["island"] > 20, said
+
+
+def test_an_island_on_the_odd_cylinder() -> None:
+    """7x6 zebra cylinder from g3: ranks 1, 2 and 6 hold half the squares and g3 is off them, so
+    the tour alternates; rank 5's squares then reach only rank 2's, as many: an island."""
+    board = Board(7, 6, leaper="zebra", wrap="cylinder")
+    no = verdict(board, board.parse_square("g3"))
+    assert no.exists is False and "piece of the tour that no move leaves" in no.reason
+    assert verdict(board).exists is None
+
+
+def test_a_search_begun_again_forgets_the_last_ones_marks() -> None:
+    """Search.begin keeps the cut-square check's stamp going: before, it restarted the stamp
+    while the marks of the last search stayed, so squares looked reached and a search begun
+    after others (a restart, the next pair of ends) could wrongly prove none."""
+    from knightstour.solvers.backtrack import FOUND, Search, _end_pairs
+    from knightstour.theory import line_places
+
+    board = Board(7, 8, leaper=(3, 4), wrap="cylinder")
+    lines = independent_lines(board)
+    assert lines is not None
+    search = Search(board, start=0, end=45)  # a tour runs from a1 to d7
+    for a, b in _end_pairs(board, None, None):
+        if line_places(board, lines, a, b, False)[1]:
+            search.begin(a, b)
+            search.advance(256)
+    search.begin(0, 45)
+    assert search.advance(10**7) == FOUND
+
+
+@pytest.mark.parametrize("key", ["12x2 leaper=0,1 holes=f2", "9x3 leaper=0,1 holes=b2,g2"])
+def test_tours_the_stale_marks_hid(key: str) -> None:
+    """Before the stamp was kept, the exact search proved "none" on these: both have tours."""
+    board = Board.from_key(key)
+    assert solve_answer(board, None, False) == "tour"
+    assert tour_exists(board)

@@ -65,7 +65,9 @@ __all__ = [
     "describe_tour",
     "four_wide",
     "independent_lines",
+    "island_obstruction",
     "line_obstruction",
+    "line_places",
     "obstruction",
     "on_outer_line",
     "open_tour_theorem",
@@ -378,6 +380,8 @@ def _generic(b: Board, s: int | None, e: int | None, closed: bool) -> Existence:
         ruled_out = graph_obstruction(b, s, e, closed)
     if ruled_out is None:
         ruled_out = line_obstruction(b, s, e, closed)
+    if ruled_out is None:
+        ruled_out = island_obstruction(b, s, e, closed)
     if ruled_out is not None:
         return ruled_out
     if b.wrap == "torus" and b.leaper == (1, 2) and not b.holes and b.depth == 1 and e is None:
@@ -595,26 +599,55 @@ def _independent_lines(
     return best
 
 
-def tight_table(board: Board, closed: bool) -> np.ndarray | None:
+def line_places(
+    board: Board, lines: Lines, start: int | None, end: int | None, closed: bool
+) -> tuple[int, bool]:
+    """The most squares of ``lines`` a tour can visit, and whether it must then alternate.
+
+    A tour never visits two squares of the lines in a row. A closed tour of n squares holds at
+    most n / 2 of them, and alternates when it holds that many. An open tour is a row of n
+    places; a given start or end off the lines takes a place at an end of the row that no
+    square of the lines can take, so the lines share the L places left, at most ceil(L / 2),
+    and when L is odd and they hold (L + 1) / 2 the row alternates all the way (A B A ... B A,
+    with the given ends off the lines added outside): no move joins two squares off the lines.
+
+    >>> b = Board(7, 6, leaper="zebra", wrap="cylinder")
+    >>> lines = independent_lines(b)
+    >>> line_places(b, lines, None, None, False), line_places(b, lines, b.parse_square("g3"), None, False)
+    ((21, False), (21, True))
+    """
+    n = board.size
+    if closed:
+        return n // 2, 2 * lines.count == n
+    places = n - sum(1 for sq in (start, end) if sq is not None and not lines.mask[sq])
+    most = (places + 1) // 2
+    return most, places % 2 == 1 and lines.count == most
+
+
+def tight_table(
+    board: Board, closed: bool, start: int | None = None, end: int | None = None
+) -> np.ndarray | None:
     """The moves a tour can still use when :func:`independent_lines` holds as many squares as a
-    tour can take, or None when it does not.
+    tour can take (:func:`line_places`, given its ends), or None when it does not.
 
     A closed tour of a board whose independent lines hold half its squares alternates between
-    them and the rest, and so does an open tour when they hold one square more than the rest:
-    no move between two squares off the lines is ever used. The neighbour table without those
-    moves (``-1`` in their place); the exact search runs on it.
+    them and the rest, and so does an open tour when they hold one square more than the rest,
+    or half the squares with a given start or end off them: no move between two squares off the
+    lines is ever used. The neighbour table without those moves (``-1`` in their place); the
+    exact search runs on it.
 
     >>> t = tight_table(Board(8, 8, leaper="zebra", wrap="cylinder"), closed=True)
     >>> int((t >= 0).sum()) < int((Board(8, 8, leaper="zebra", wrap="cylinder").neighbours >= 0).sum())
     True
     >>> print(tight_table(Board(8, 8, leaper="zebra", wrap="cylinder"), closed=False))
     None
+    >>> tight_table(Board(8, 8, leaper="zebra", wrap="cylinder"), False, start=16) is None
+    False
     """
     lines = independent_lines(board)
     if lines is None or board.size < 3:
         return None
-    rest = board.size - lines.count
-    if lines.count != (rest if closed else rest + 1):
+    if not line_places(board, lines, start, end, closed)[1]:
         return None
     table = board.neighbour_table()
     off = ~lines.mask
@@ -629,47 +662,57 @@ def line_obstruction(
     """What :func:`independent_lines` rules out, or None.
 
     A path never visits two squares of the lines in a row, so of its n squares at most
-    ceil(n / 2) lie on them, and at most n / 2 on a closed tour. At the bound the tour alternates
-    between the lines and the rest: an open one starts and ends on the lines, and neither uses a
-    move between two squares off the lines (:func:`tight_table`); what the graph without those
-    moves rules out (a square left without moves, squares no chain joins, squares with one
-    move) rules out the tour. This is the argument behind the 4 x n case of Schwenk's theorem,
-    on any board.
+    ceil(n / 2) lie on them, and at most n / 2 on a closed tour; a given start or end off the
+    lines leaves one place fewer (:func:`line_places`). At the bound the tour alternates
+    between the lines and the rest: an open one starts and ends on the lines unless told
+    otherwise, and neither uses a move between two squares off the lines
+    (:func:`tight_table`); what the graph without those moves rules out (a square left without
+    moves, squares no chain joins, squares with one move) rules out the tour. This is the
+    argument behind the 4 x n case of Schwenk's theorem, on any board.
 
     >>> line_obstruction(Board(7, 7, leaper="zebra", wrap="cylinder"), closed=True).reason
     'no closed tour on 7x7 leaper=2,3 wrap=cylinder: no move joins two squares of ranks 1, 2, 6 and 7, which hold 28 of the 49 squares, and a closed tour never visits two of them in a row, so it visits at most 24'
     >>> line_obstruction(Board(8, 8, leaper="zebra", wrap="cylinder"), closed=True).reason.split("; ")[1]
     'without those moves, a1 never reaches b1'
+    >>> line_obstruction(Board(7, 6, leaper="zebra", wrap="cylinder"), 20, 19).reason.split(": ")[1]
+    'no move joins two squares of ranks 1, 2 and 6, which hold 21 of the 42 squares, and a tour never visits two of them in a row; it starts on g3 and ends on f3, off them, so it visits at most 20'
     """
     lines = independent_lines(board)
     if lines is None or board.size <= 1:
         return None
     n, a = board.size, lines.count
     kind = "closed tour" if closed else "tour"
-    head = f"no {kind} on {board.description}: no move joins two squares of {lines.names}"
-    most = n // 2 if closed else (n + 1) // 2
+    name = board.square_name
+    head = f"no {kind}{_ends_words(board, start, end)} on {board.description}: no move joins two squares of {lines.names}"
+    most, tight = line_places(board, lines, start, end, closed)
     if a > most:
+        off = [] if closed else [
+            (role, sq) for role, sq in (("starts on", start), ("ends on", end))
+            if sq is not None and not lines.mask[sq]
+        ]  # fmt: skip
+        if not off:
+            return Existence(
+                False,
+                f"{head}, which hold {a} of the {n} squares, and a {kind} never visits two of "
+                f"them in a row, so it visits at most {most}",
+            )
+        said = " and ".join(f"{role} {name(sq)}" for role, sq in off)
         return Existence(
             False,
-            f"{head}, which hold {a} of the {n} squares, and a {kind} never visits two of them "
-            f"in a row, so it visits at most {most}",
+            f"{head}, which hold {a} of the {n} squares, and a {kind} never visits two of "
+            f"them in a row; it {said}, off them, so it visits at most {most}",
         )
-    if a != (n - a if closed else n - a + 1):
+    if not tight:
         return None
-    name = board.square_name
-    if not closed:
-        for sq, role in ((start, "from"), (end, "to")):
-            if sq is not None and not lines.mask[sq]:
-                return Existence(
-                    False,
-                    f"no tour {role} {name(sq)} on {board.description}: no move joins two "
-                    f"squares of {lines.names}, which hold {a} of the {n} squares, one more than "
-                    f"the rest, so a tour starts and ends on them, and {name(sq)} is not",
-                )
-    table = tight_table(board, closed)
+    table = tight_table(board, closed, start, end)
     if table is None:
         return None
-    share = "half the squares" if closed else "one square more than the rest"
+    if closed:
+        share = "half the squares"
+    elif a == n - a + 1:
+        share = "one square more than the rest"
+    else:
+        share = "half the squares, and the tour has an end off them"
     why = _table_obstruction(board, table, closed, start, end)
     if why is None:
         return None
@@ -678,6 +721,143 @@ def line_obstruction(
         f"{head}, which hold {share} ({a} of {n}), so a {kind} alternates between them and the "
         f"rest and never moves between two squares off them; without those moves, {why}",
     )
+
+
+#: :func:`island_obstruction` looks at boards of up to this many squares ...
+ISLAND_AREA = 64
+#: ... and at the unions of up to this many lines of one direction (every subset of them).
+ISLAND_LINES = 12
+
+
+def island_obstruction(
+    board: Board, start: int | None = None, end: int | None = None, closed: bool = False
+) -> Existence | None:
+    """A set of squares whose moves all lead into too few squares: no tour, or None.
+
+    When every move the tour may use joins two sides (the colours, for a leaper that always
+    changes colour; the independent lines and the rest, when the tour must alternate between
+    them, :func:`tight_table`), take the squares X of one side on a union of whole lines, and
+    the squares N that their moves reach. The tour enters and leaves each square of X: 2 moves
+    a square, 1 at an end of the tour, all of them into N. The squares of N take at most 2 moves
+    each (1 at a given end). So X needs no more moves than N can take; and if it needs exactly
+    as many, every move at N joins it to X, so X and N are a piece of the tour with no move out:
+    the tour is not in one piece unless they are the whole board. Ends not given are counted
+    where colour parity (or the lines) allow them. Boards of up to :data:`ISLAND_AREA` squares,
+    lines of a direction with at most :data:`ISLAND_LINES` of them.
+
+    >>> print(island_obstruction(Board(7, 6, leaper="zebra", wrap="cylinder"), 20).reason)
+    no tour from g3 on 7x6 leaper=2,3 wrap=cylinder: the tour alternates between ranks 1, 2 and 6 and the rest (see the lines argument), and the 7 squares of rank 5 off the lines have moves only to the 7 squares a2, b2, c2, d2, e2, f2, ...; the tour needs 14 moves at the first, all into the second, which take at most 14, so together they would be a piece of the tour that no move leaves
+    """
+    if board.area > ISLAND_AREA or board.size < 3 or (start is not None and start == end):
+        return None
+    free = np.ones(board.area, dtype=bool)
+    if board.holes:
+        free[list(board.holes)] = False
+    ends = [] if closed else [q for q in (start, end) if q is not None]
+    unknown = 0 if closed else 2 - len(ends)
+    lines = independent_lines(board)
+    table = None if lines is None else tight_table(board, closed, start, end)
+    if table is not None:
+        assert lines is not None
+        side = lines.mask.astype(np.int64)
+        may_end = (0, unknown)  # unknown ends lie on the lines (side 1): see line_places
+        how = f"the tour alternates between {lines.names} and the rest (see the lines argument)"
+        sides = ("off the lines", "on the lines")
+    elif board.alternates_colours:
+        table = board.neighbours
+        side = board.colour(np.arange(board.area)).astype(np.int64)
+        zeros, ones = _colour_counts(board)
+        if zeros != ones:
+            big = 0 if zeros > ones else 1
+            may_end = (unknown, 0) if big == 0 else (0, unknown)
+        elif unknown == 2:
+            may_end = (1, 1)
+        elif unknown == 1:
+            c = int(side[ends[0]])
+            may_end = (1, 0) if c == 1 else (0, 1)
+        else:
+            may_end = (0, 0)
+        how = "every move changes colour"
+        sides = ("of a1's colour", "of the other colour")
+    else:
+        return None
+    need = np.where(free, 2, 0)
+    for q in ends:
+        need[q] = 1
+    bit = [1 << q for q in range(board.area)]
+    reach = [0] * board.area
+    for q in np.flatnonzero(free).tolist():
+        for r in table[q].tolist():
+            if r >= 0:
+                reach[q] |= bit[r]
+    everything = sum(bit[q] for q in np.flatnonzero(free).tolist())
+    weights = {q: int(need[q]) for q in np.flatnonzero(free).tolist()}
+
+    def total(mask: int) -> int:
+        out = 0
+        while mask:
+            low = mask & -mask
+            out += weights[low.bit_length() - 1]
+            mask ^= low
+        return out
+
+    for axis, line in _axes(board):
+        c = int(line.max()) + 1
+        if c > ISLAND_LINES:
+            continue
+        for s in (0, 1):
+            own = [0] * c
+            near = [0] * c
+            for q in np.flatnonzero(free & (side == s)).tolist():
+                own[int(line[q])] |= bit[q]
+                near[int(line[q])] |= reach[q]
+            xs = [0] * (1 << c)
+            ns = [0] * (1 << c)
+            for m in range(1, 1 << c):
+                low = (m & -m).bit_length() - 1
+                xs[m] = xs[m & (m - 1)] | own[low]
+                ns[m] = ns[m & (m - 1)] | near[low]
+                x, n = xs[m], ns[m]
+                if not x or (m & (m - 1) and xs[m & (m - 1)] == x):
+                    continue
+                want = total(x) - may_end[s]
+                room = total(n)
+                if want > room or (want == room and x | n != everything):
+                    return Existence(
+                        False,
+                        f"no {'closed tour' if closed else 'tour'}{_ends_words(board, start, end)} "
+                        f"on {board.description}: "
+                        + _island_words(board, how, sides[s], axis, m, x, n, want, room),
+                    )
+    return None
+
+
+def _island_words(
+    board: Board, how: str, side: str, axis: str, lines: int, x: int, n: int, want: int, room: int
+) -> str:
+    """The reason of :func:`island_obstruction` in words."""
+    label = (lambda i: file_name(i)) if axis == "files" else (lambda i: str(i + 1))
+    chosen = [label(i) for i in range(lines.bit_length()) if lines >> i & 1]
+    which = chosen[0] if len(chosen) == 1 else f"{', '.join(chosen[:-1])} and {chosen[-1]}"
+    where = f"{axis if len(chosen) > 1 else axis[:-1]} {which}"
+    nx, nn = bin(x).count("1"), bin(n).count("1")
+    squares = [board.square_name(q) for q in range(n.bit_length()) if n >> q & 1]
+    shown = ", ".join(squares[:6]) + (", ..." if len(squares) > 6 else "")
+    head = (
+        f"{how}, and the {nx} squares of {where} {side} have moves only to the {nn} "
+        f"squares {shown}; the tour needs {want} moves at the first, all into the second, which "
+        f"take at most {room}"
+    )
+    if want > room:
+        return head
+    return f"{head}, so together they would be a piece of the tour that no move leaves"
+
+
+def _ends_words(board: Board, start: int | None, end: int | None) -> str:
+    """`` from a1 to b2`` (the given ends), or ''."""
+    name = board.square_name
+    words = "" if start is None else f" from {name(start)}"
+    return words + ("" if end is None else f" to {name(end)}")
 
 
 def _table_obstruction(

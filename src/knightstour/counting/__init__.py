@@ -110,15 +110,21 @@ class CountRequest:
         return "closed" if self.closed else "open"
 
     def key(self) -> tuple[str, str, str, str, bool]:
-        """What identifies the number: board spec, kind, start name, end name ('' if none), directed.
+        """What identifies the number: the board's :attr:`~knightstour.board.Board.key`, kind,
+        start name, end name ('' if none), directed.
+
+        The board's key is its spec on a plain board, and names every hole, the leaper and the
+        wrap otherwise, so a shaped board never shares a key with the plain board of its size.
 
         >>> count_request("6x6", closed=True, start="a1").key()
         ('6x6', 'closed', 'a1', '', True)
+        >>> count_request(Board(5, 5, holes=["c3"], leaper="zebra")).key()
+        ('5x5 leaper=2,3 holes=c3', 'open', '', '', True)
         """
         name = self.board.square_name
         s = "" if self.start is None else name(self.start)
         e = "" if self.end is None else name(self.end)
-        return (self.board.spec, self.kind, s, e, self.directed)
+        return (self.board.key, self.kind, s, e, self.directed)
 
 
 def count_request(
@@ -148,15 +154,18 @@ def count_request(
 
 
 def describe(request: CountRequest) -> str:
-    """One line saying what the number counts, in words.
+    """One line saying what the number counts, in words; a shaped board is named by its
+    :attr:`~knightstour.board.Board.description` (the spec alone on a plain board).
 
     >>> describe(count_request("6x6", closed=True))
     'directed closed tours on 6x6 (each cycle counted in both directions)'
     >>> describe(count_request("5x5", start="a1"))
     'open tours on 5x5 from a1'
+    >>> describe(count_request(Board(5, 5, holes=["c3"]), start="a1"))
+    'open tours on 5x5 holes=c3 from a1'
     """
     name = request.board.square_name
-    kind, spec = request.kind, request.board.spec
+    kind, spec = request.kind, request.board.description
     if request.start is not None and request.end is not None:
         return f"{kind} tours on {spec} from {name(request.start)} to {name(request.end)}"
     one = request.start if request.start is not None else request.end

@@ -249,7 +249,7 @@ def _run(
     total = len(parts)
     if progress is not None:
         progress(0, total)
-    spec = walker.board.spec
+    spec = walker.board.description
     for i, part in enumerate(parts):
         walker.begin(part)
         while True:

@@ -540,7 +540,7 @@ def run(
     if expected is not None and expected * BYTES_PER_STATE > budget:
         kind = "closed" if sweep.closed else "open"
         raise InputLimitError(
-            f"counting {kind} tours on {sweep.board.spec} would hold about {expected:.1e} states "
+            f"counting {kind} tours on {sweep.board.description} would hold about {expected:.1e} states "
             f"at once, about {_gib(expected * BYTES_PER_STATE)} of memory; {_gib(budget)} is "
             "available (docs/counting.md: what it would take)"
         )
@@ -565,13 +565,13 @@ def run(
         for p in range(first, n):
             if deadline is not None and time.monotonic() > deadline:
                 raise SearchFailedError(
-                    f"counting on {sweep.board.spec} stopped at the time limit, square {p} of {n}"
+                    f"counting on {sweep.board.description} stopped at the time limit, square {p} of {n}"
                 )
             nin = sum(held.states())
             need = int(nin * growth / 0.75) * (16 + 8 * limbs) + nin * 2 * (8 + 8 * limbs)
             if need > budget:
                 raise InputLimitError(
-                    f"counting on {sweep.board.spec} needs about {_gib(need)} of memory at square "
+                    f"counting on {sweep.board.description} needs about {_gib(need)} of memory at square "
                     f"{p + 1} of {n} ({nin:,} states); {_gib(budget)} is available"
                 )
             while True:

@@ -42,6 +42,7 @@ from knightstour.theory import (
     describe_tour,
     four_wide,
     independent_lines,
+    line_places,
     obstruction,
     on_outer_line,
     tight_table,
@@ -60,6 +61,15 @@ SLICE_WORK = 50_000_000
 #: Slots of the table of dead positions (boards of at most 64 squares other than the plain
 #: knight's; 16 bytes a slot, pages touched only as used).
 MEMO_SLOTS = 1 << 18
+#: Open tours with a free end on boards other than the plain knight's: positions of the search
+#: with the end free before the search goes one pair of ends at a time (:func:`_ends_search`) ...
+FREE_NODES = 50_000
+#: ... on boards of up to this many squares with a given start or end (one search a last square)
+ENDS_SQUARES = 1024
+#: ... and up to this many with neither (one search a pair of squares).
+PAIRS_SQUARES = 64
+#: Positions each pair of ends gets in the first round (each round doubles it).
+PAIR_UNIT = 256
 #: Boards up to this many squares start their search interpreted (see :meth:`Search.advance`) ...
 INTERPRETED_SQUARES = 256
 #: ... for at most this many seconds (a search still running then switches to compiled code) ...
@@ -82,7 +92,15 @@ class Search:
     (True, [0, 7, 4])
     """
 
-    def __init__(self, board: Board, *, closed: bool = False, compiled: bool | None = None) -> None:
+    def __init__(
+        self,
+        board: Board,
+        *,
+        closed: bool = False,
+        compiled: bool | None = None,
+        start: int | None = None,
+        end: int | None = None,
+    ) -> None:
         self.board = board
         #: the independent set A of the pruning (``info[2]``) and what is asked of it
         self.spacing = _search.NO_SET
@@ -96,8 +114,9 @@ class Search:
             lines = independent_lines(board)
             if lines is not None and 2 * lines.count + 1 >= board.size:
                 self.spacing = _search.ALTERNATION if board.alternates_colours else _search.SPACING
-                # at the bound, moves between two squares off the lines are never used
-                table = tight_table(board, closed)
+                # at the bound, moves between two squares off the lines are never used (given
+                # ends off the lines count: see theory.line_places)
+                table = tight_table(board, closed, start, end)
         if table is None:
             table = board.neighbour_table()
         self.nbr = np.ascontiguousarray(table)
@@ -160,7 +179,11 @@ class Search:
         """Set up a search for a path from ``first`` through every square (ending on ``end``)."""
         meta = self.meta
         self.vis[:] = self.base_vis
+        # the stamp goes on from the last search: ``mark`` still holds that search's stamps, and
+        # a stamp used again would make squares look already reached by the cut-square check
+        stamp = int(meta[_search._STAMP])
         meta[:] = 0
+        meta[_search._STAMP] = stamp
         meta[_search._SIZE] = self.board.size
         meta[_search._END] = -1 if end is None else end
         meta[_search._USEA] = self.spacing
@@ -231,9 +254,11 @@ class _Portfolio:
         node_limit: int | None,
         seed: int,
         closed: bool = False,
+        start: int | None = None,
+        end: int | None = None,
     ) -> None:
-        self.main = Search(board, closed=closed)
-        self.probe = Search(board, closed=closed)
+        self.main = Search(board, closed=closed, start=start, end=end)
+        self.probe = Search(board, closed=closed, start=start, end=end)
         self.probe.memo = self.main.memo  # dead positions are dead for both
         self.rng = np.random.default_rng(seed)
         self.deadline = deadline
@@ -504,7 +529,32 @@ def exact_search(
             f"them, and no such pair of halves joins up ({nodes:,} positions examined)",
             positions=nodes,
         )
-    portfolio = _Portfolio(board, deadline, node_limit, 0 if seed is None else seed, closed)
+    seed = 0 if seed is None else seed
+    if _by_ends(board, start, end, closed):
+        # a short search with a free end first (most tours are found in a few thousand
+        # positions), then one search for each pair of ends
+        first = FREE_NODES if node_limit is None else min(FREE_NODES, node_limit)
+        try:
+            return _free_search(board, start, end, deadline, first, seed)
+        except SearchFailedError:
+            if expired(deadline) or (node_limit is not None and node_limit <= first):
+                raise
+        left = None if node_limit is None else node_limit - first
+        return _ends_search(board, start, end, deadline, left, first)
+    return _free_search(board, start, end, deadline, node_limit, seed, closed)
+
+
+def _free_search(
+    board: Board,
+    start: int | None,
+    end: int | None,
+    deadline: float | None,
+    node_limit: int | None,
+    seed: int,
+    closed: bool = False,
+) -> np.ndarray:
+    """The search of each plan (:func:`_plans`) in turn, each with the last square it is given."""
+    portfolio = _Portfolio(board, deadline, node_limit, seed, closed, start, end)
     for plan in _plans(portfolio.main, start, end, closed):
         path = portfolio.solve(plan.first, plan.end)
         if path is not None:
@@ -513,6 +563,113 @@ def exact_search(
         f"exhaustive search: no {describe_tour(board, start, end, closed)} "
         f"({portfolio.nodes:,} positions examined)",
         positions=portfolio.nodes,
+    )
+
+
+def _by_ends(board: Board, start: int | None, end: int | None, closed: bool) -> bool:
+    """Whether an open tour with a free end is searched one pair of ends at a time."""
+    if closed or board.is_plain_knight or (start is not None and end is not None):
+        return False
+    return board.size <= (PAIRS_SQUARES if start is None and end is None else ENDS_SQUARES)
+
+
+def _end_pairs(board: Board, start: int | None, end: int | None) -> list[tuple[int, int]]:
+    """The (first, last) squares of the searches of :func:`_ends_search`.
+
+    With a start: every last square; with an end: every first square, searched backwards from
+    the end; with neither, every pair of squares once (a tour reversed is a tour). Pairs that
+    colour parity or the independent lines rule out are left out; the squares with fewest moves
+    come first (they are the likeliest ends).
+    """
+    squares = list(board.squares())
+    degree = (board.neighbours >= 0).sum(axis=1)
+    squares.sort(key=lambda q: (int(degree[q]), q))
+    lines = independent_lines(board)
+
+    def allowed(a: int, b: int) -> bool:
+        if colour_parity(board, a, b) is not None:
+            return False
+        return lines is None or lines.count <= line_places(board, lines, a, b, False)[0]
+
+    if start is not None or end is not None:
+        fixed = start if start is not None else end
+        assert fixed is not None
+        return [(fixed, q) for q in squares if q != fixed and allowed(fixed, q)]
+    pairs = []
+    for i, a in enumerate(squares):
+        pairs += [(a, b) for b in squares[i + 1 :] if allowed(a, b)]
+    pairs.sort(key=lambda p: (int(degree[p[0]]) + int(degree[p[1]]), p))
+    return pairs
+
+
+def _ends_search(
+    board: Board,
+    start: int | None,
+    end: int | None,
+    deadline: float | None,
+    node_limit: int | None,
+    spent: int,
+) -> np.ndarray:
+    """An open tour found by one search for each pair of ends, or :class:`NoTourError`.
+
+    With both ends fixed the pruning is far stronger (the unvisited squares must nest around
+    the last square, a forced move into it names the next square), so a board whose free-end
+    search runs for millions of positions is often settled in a few thousand a pair. The pairs
+    (:func:`_end_pairs`) are searched in rounds, each with twice the budget of positions of the
+    last, until one finds a tour or every one is exhausted. Dead positions are remembered
+    across pairs (a pair with an end off the independent lines searches a narrower table, with
+    its own memory).
+    """
+    searches: dict[bool, Search] = {}
+    alive = _end_pairs(board, start, end)
+    lines = independent_lines(board)
+    nodes = spent
+    budget = PAIR_UNIT
+    slice_cap = max(20, min(SLICE, SLICE_WORK // max(board.size, 1)))
+    search: Search | None = None
+
+    def gave_up(why: str) -> SearchFailedError:
+        return SearchFailedError(
+            f"exact search gave up: {why} after {nodes:,} positions, with neither a tour "
+            f"nor a proof that none exists",
+            partial=None if search is None else search.partial,
+            board=board,
+        )
+
+    while alive:
+        later = []
+        for a, b in alive:
+            tight = lines is not None and line_places(board, lines, a, b, False)[1]
+            if tight not in searches:
+                searches[tight] = Search(board, start=a, end=b)
+            search = searches[tight]
+            search.begin(a, b)
+            used = 0
+            status = _search.BUDGET
+            while used < budget:
+                if expired(deadline):
+                    raise gave_up("the time limit was reached")
+                step = min(slice_cap, budget - used)
+                if node_limit is not None:
+                    step = min(step, node_limit - (nodes - spent))
+                    if step <= 0:
+                        raise gave_up("the node limit was reached")
+                before = search.nodes
+                status = search.advance(step)
+                used += search.nodes - before
+                nodes += search.nodes - before
+                if status != _search.BUDGET:
+                    break
+            if status == FOUND:
+                return _orient(board, search.path.copy(), start, end, False)
+            if status != EXHAUSTED:
+                later.append((a, b))
+        alive = later
+        budget *= 2
+    raise NoTourError(
+        f"exhaustive search: no {describe_tour(board, start, end, False)}: every pair of ends "
+        f"searched ({nodes:,} positions examined)",
+        positions=nodes,
     )
 
 

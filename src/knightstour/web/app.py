@@ -497,36 +497,6 @@ def published(request: Any) -> tuple[int, str] | None:
     return (2 * number if request.directed else number), source
 
 
-def _count_key(request: Any) -> tuple[Any, ...]:
-    """What identifies a count in :class:`CountCache`: the request's key and the board's shape
-    (:meth:`~knightstour.counting.CountRequest.key` names the spec only, not holes or leaper).
-
-    >>> from knightstour.counting import count_request
-    >>> _count_key(count_request("5x5")) == _count_key(count_request(Board(5, 5, holes=[12])))
-    False
-    """
-    b = request.board
-    return (*request.key(), b.leaper, b.wrap, tuple(sorted(b.holes)))
-
-
-def _convention(request: Any) -> str:
-    """What the number counts, in words (:func:`~knightstour.counting.describe`), naming the
-    whole board when it is shaped.
-
-    >>> from knightstour.counting import count_request
-    >>> _convention(count_request("5x5", start="a1"))
-    'open tours on 5x5 from a1'
-    >>> _convention(count_request(Board(5, 5, holes=[12]), start="a1"))
-    'open tours on 5x5 holes=c3 from a1'
-    """
-    from knightstour.counting import describe
-
-    text, b = describe(request), request.board
-    if b.description == b.spec:
-        return text
-    return text.replace(f" on {b.spec}", f" on {b.description}", 1)
-
-
 class CountCache:
     """Counts made by this process, by :meth:`~knightstour.counting.CountRequest.key`: the
     number, the method and the seconds, or None for a count that needed more than the budget
@@ -918,7 +888,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
         A board the counting does not cover (wrapped, or in layers) answers null with the
         counting's own reason.
         """
-        from knightstour.counting import CountRequest, count_for, count_request
+        from knightstour.counting import CountRequest, count_for, count_request, describe
         from knightstour.errors import InputLimitError
         from knightstour.solvers._clock import expired
         from knightstour.theory import verdict
@@ -947,7 +917,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
             "start": None if req.start is None else name(req.start),
             "end": None if req.end is None else name(req.end),
             "directed": req.directed,
-            "convention": _convention(req),
+            "convention": describe(req),
         }
 
         def answer(
@@ -987,7 +957,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
             f"counting {b.description} takes longer than the {_whole(budget)} s the web board "
             "gives it (knightstour count takes its time)"
         )
-        key, cache = _count_key(req), app.state.counts
+        key, cache = req.key(), app.state.counts
         hit = cache.get(key)
         if hit is not CountCache.MISSING:
             return (
