@@ -29,8 +29,6 @@ import random
 import time
 from dataclasses import dataclass
 
-from bench_shapes_exact import warm
-
 import knightstour as kt
 from knightstour.board import Board
 
@@ -116,6 +114,8 @@ def run(request: Request) -> tuple[str, float, str]:
 
 
 def main() -> None:
+    from bench_shapes_exact import warm  # the script's own folder is on the path
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
