@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -96,3 +97,43 @@ def assert_is_partial_path(board: Board, indices: np.ndarray) -> None:
     assert all(0 <= s < board.area for s in seq)
     for a, b in itertools.pairwise(seq):
         assert board.is_move(a, b)
+
+
+# -- the browser tests' shared fixtures: the app served on a free port, the system's Chromium -------
+
+#: Chromium's flags for the browser tests.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    """The web app (with its warm-up) served on a free local port."""
+    from knightstour.web.app import create_app
+    from knightstour.web.server import running_server
+
+    with running_server(create_app()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium through Playwright (never a downloaded build)."""
+    from playwright.sync_api import sync_playwright
+
+    if not chromium_available():
+        pytest.fail(
+            f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install chromium) or "
+            f"set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
+        )
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -8,47 +8,14 @@ is ever downloaded. Without it these tests fail with a message saying how to ins
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 import knightstour as kt
-from knightstour.web.app import create_app
-from knightstour.web.server import running_server
-
-CHROMIUM = os.environ.get("KNIGHTSTOUR_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    with running_server(create_app()) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        pytest.fail(
-            f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install chromium) or "
-            f"set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
-        )
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

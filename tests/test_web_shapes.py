@@ -11,24 +11,7 @@ from knightstour.board import Board
 from knightstour.counting import count_request
 from knightstour.errors import InvalidInputError
 from knightstour.web.app import Limits, create_app
-
-PLAIN_KEYS = {
-    "width",
-    "height",
-    "kind",
-    "start",
-    "end",
-    "directed",
-    "count",
-    "count_text",
-    "convention",
-    "known",
-    "source",
-    "cached",
-    "method",
-    "seconds",
-    "reason",
-}
+from test_web_count import KEYS as PLAIN_KEYS
 
 
 @pytest.fixture

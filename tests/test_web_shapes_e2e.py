@@ -9,42 +9,19 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 import knightstour as kt
 from knightstour.board import Board
 from knightstour.counting import count_request
 from knightstour.errors import InvalidInputError
-from knightstour.web.app import create_app
-from knightstour.web.server import running_server
-from test_web_e2e import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    with running_server(create_app()) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        pytest.fail(
-            f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install chromium) or "
-            f"set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
-        )
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_page(browser: Browser, server_url: str, width: int, height: int) -> tuple[Page, list]:

@@ -341,11 +341,7 @@ class Board:
         >>> Board(6, 6, leaper="zebra", wrap="torus", holes=["a1"]).description
         '6x6 leaper=2,3 wrap=torus holes=a1'
         """
-        parts = [self.spec]
-        if self.leaper != (1, 2):
-            parts.append(f"leaper={self.leaper[0]},{self.leaper[1]}")
-        if self.wrap is not None:
-            parts.append(f"wrap={self.wrap}")
+        parts = self._options()
         if self.holes:
             shown = sorted(self.holes)[:HOLES_SHOWN]
             more = len(self.holes) - len(shown)
@@ -355,6 +351,15 @@ class Board:
                 + (f" and {more:,} more" if more else "")
             )
         return " ".join(parts)
+
+    def _options(self) -> list[str]:
+        """The spec, then the leaper and the wrap where they differ from the plain board's."""
+        parts = [self.spec]
+        if self.leaper != (1, 2):
+            parts.append(f"leaper={self.leaper[0]},{self.leaper[1]}")
+        if self.wrap is not None:
+            parts.append(f"wrap={self.wrap}")
+        return parts
 
     @property
     def key(self) -> str:
@@ -374,11 +379,7 @@ class Board:
         >>> Board.from_key(b.key) == b
         True
         """
-        parts = [self.spec]
-        if self.leaper != (1, 2):
-            parts.append(f"leaper={self.leaper[0]},{self.leaper[1]}")
-        if self.wrap is not None:
-            parts.append(f"wrap={self.wrap}")
+        parts = self._options()
         if self.holes:
             runs: list[str] = []
             holes = sorted(self.holes)
