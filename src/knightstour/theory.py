@@ -443,11 +443,7 @@ def graph_obstruction(
     name = board.square_name
     kind = "closed tour" if closed else "tour"
     head = f"no {kind} on {board.description}: "
-    free = np.ones(board.area, dtype=bool)
-    if board.holes:
-        free[list(board.holes)] = False
-    degree = (table >= 0).sum(axis=1)
-    lonely = np.flatnonzero(free & (degree == 0))
+    free, degree, lonely = _free_squares(board, table)
     if lonely.size:
         return Existence(False, f"{head}{name(int(lonely[0]))} has no move at all")
     first = int(np.argmax(free))
@@ -860,17 +856,23 @@ def _ends_words(board: Board, start: int | None, end: int | None) -> str:
     return words + ("" if end is None else f" to {name(end)}")
 
 
+def _free_squares(board: Board, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The squares that are not holes (a mask), each square's number of moves in ``table``, and
+    the squares with none."""
+    free = np.ones(board.area, dtype=bool)
+    if board.holes:
+        free[list(board.holes)] = False
+    degree = (table >= 0).sum(axis=1)
+    return free, degree, np.flatnonzero(free & (degree == 0))
+
+
 def _table_obstruction(
     board: Board, table: np.ndarray, closed: bool, start: int | None, end: int | None
 ) -> str | None:
     """What the moves of ``table`` rule out (in words), or None: the facts of
     :func:`graph_obstruction` on any table."""
     name = board.square_name
-    free = np.ones(board.area, dtype=bool)
-    if board.holes:
-        free[list(board.holes)] = False
-    degree = (table >= 0).sum(axis=1)
-    lonely = np.flatnonzero(free & (degree == 0))
+    free, degree, lonely = _free_squares(board, table)
     if lonely.size:
         return f"{name(int(lonely[0]))} has no move at all"
     first = int(np.argmax(free))
