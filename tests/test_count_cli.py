@@ -352,3 +352,22 @@ def test_a_checkpoint_file_is_used_and_tidied_up(
     assert code == 0 and out.splitlines()[0] == "88404" and not saved.exists()
     code, out, err = run(capsys, "--table", "--checkpoint", str(saved))
     assert code == 2 and "--checkpoint" in err
+
+
+def test_shaped_boards_are_counted_and_kept_apart(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The board options of solve: a holed board's count is its own (checked against kt.count),
+    and a board the counting does not cover is refused in one line."""
+    from knightstour.board import Board
+
+    db = str(tmp_path / "c.db")
+    holed = kt.count(Board(5, 5, holes=["c3"]), start="a1")
+    code, out, _ = run(capsys, "5x5", "--holes", "c3", "--start", "a1", "--db", db)
+    assert code == 0 and out.splitlines()[0] == str(holed)
+    code, out, _ = run(capsys, "5x5", "--start", "a1", "--db", db)
+    assert code == 0 and out.splitlines()[0] == "304" != str(holed)
+    code, out, _ = run(capsys, "--table", "--db", db, "--format", "json")
+    assert {json.loads(line)["board"] for line in out.splitlines()} == {"5x5", "5x5 holes=c3"}
+    code, _, errs = run(capsys, "6x6", "--wrap", "torus", "--db", db)
+    assert code == 2 and "wrap=torus" in errs and len(errs.strip().splitlines()) == 1

@@ -34,7 +34,14 @@ import textwrap
 import time
 from typing import TYPE_CHECKING, Any
 
-from knightstour.cli._options import EXIT_GAVE_UP, EXIT_OK, UsageError, add_options
+from knightstour.cli._options import (
+    EXIT_GAVE_UP,
+    EXIT_OK,
+    UsageError,
+    add_board_options,
+    add_options,
+    board_of,
+)
 from knightstour.cli._output import err
 from knightstour.cli.progress import progress_bar
 from knightstour.errors import InvalidInputError, KnightsTourError, SearchFailedError
@@ -101,13 +108,12 @@ def add(p: argparse.ArgumentParser) -> None:
 
     p.formatter_class = _Formatter
     p.epilog = _conventions()
+    add_board_options(p)
     add_options(
         p,
-        "board",
         "closed",
         "start",
         "end",
-        board={"nargs": "?", "help": "board spec WxH (width x height) or N"},
         closed={"help": "closed tours (Hamiltonian cycles); default: open tours (paths)"},
         start={"help": "count the tours that begin on this square"},
         end={"help": "count the tours that end on this square"},
@@ -156,12 +162,12 @@ def run(args: argparse.Namespace) -> int:
     """Count (or recall) and print; exit 0, 2 (bad input) or 3 (the time limit was hit)."""
     if args.table:
         return _table(args)
-    if args.board is None:
+    if args.board is None and args.mask is None:
         raise UsageError("give a BOARD to count, or --table (see 'knightstour count --help')")
     from knightstour.counting import count_request
 
     request = count_request(
-        args.board,
+        board_of(args),
         closed=args.closed,
         start=args.start,
         end=args.end,
@@ -330,7 +336,6 @@ def _remember(
 
 def _table(args: argparse.Namespace) -> int:
     """Print the remembered counts: a table, or one JSON object a line."""
-    from knightstour.board import parse_board
     from knightstour.library import DEFAULT_DB, Library
 
     given = [flag for attr, flag in _NOT_WITH_TABLE if getattr(args, attr)]
@@ -340,7 +345,7 @@ def _table(args: argparse.Namespace) -> int:
         given.append("--method")
     if given:
         raise UsageError(f"--table lists what is remembered: drop {', '.join(given)}")
-    board = None if args.board is None else parse_board(args.board).spec
+    board = None if args.board is None and args.mask is None else board_of(args).key
     with Library(args.db or DEFAULT_DB, readonly=True) as lib:
         known = lib.known_counts(board)
         path = lib.path
