@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import collections
 import random
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -68,28 +69,45 @@ def foldable(bw: int, bh: int) -> bool:
     return bh % 2 == 0 and bh >= 2 and bw >= (4 if bh == 2 else 3)
 
 
-@lru_cache(maxsize=1)
-def _tables() -> dict[str, object]:
+Traversal = tuple[int, tuple[Square, ...]]
+Offsets = tuple[Vec, Vec]  # what a traversal puts in each rank and each file of its block
+Single = tuple[int, int, int, int, Square, Square, Vec]  # p1, q1, p2, q2, exits, rank offsets
+Joint = tuple[list[Step], Square, Square, Vec]  # steps, exits, rank offsets
+
+
+@dataclass(frozen=True)
+class _Units:
     """Traversals, their offsets, and the units the construction is made of."""
+
+    travs: list[Traversal]
+    mirror: list[int]  # each traversal's mirror: reflected in the block's middle line, reversed
+    p_off: list[Offsets]  # P's offsets 1 ... 4 along the traversal
+    q_off: list[Offsets]  # Q's offsets 4 ... 1 (Q is walked backwards in the tour)
+    singles: dict[tuple[Square, Square], list[Single]]  # by P's and Q's first squares
+    joints: list[Joint]
+
+
+@lru_cache(maxsize=1)
+def _tables() -> _Units:
+    """The units, made once (about 0.25 s)."""
     travs = list(traversals())
     index = {squares: t for t, (_, squares) in enumerate(travs)}
     # the mirror traversal: the squares reflected in the block's middle line, run backwards
     mirror = [index[tuple((x, 3 - y) for x, y in reversed(sq))] for _, sq in travs]
 
-    def offsets(t: int, q: bool) -> tuple[Vec, Vec]:
+    def offsets(t: int, q: bool) -> Offsets:
         rows, cols = [0] * 4, [0] * 4
         for k, (x, y) in enumerate(travs[t][1]):
             v = 4 - k if q else k + 1
             rows[y] += v
             cols[x] += v
-        return tuple(rows), tuple(cols)  # type: ignore[return-value]
+        return _vec(rows), _vec(cols)
 
     p_off = [offsets(t, False) for t in range(32)]
     q_off = [offsets(t, True) for t in range(32)]
 
     # single-block units: two visits back to back, P and Q each running two of the four cycles
-    singles: dict[tuple[Square, Square], list[tuple[int, int, int, int, Square, Square, Vec]]]
-    singles = collections.defaultdict(list)
+    singles: dict[tuple[Square, Square], list[Single]] = collections.defaultdict(list)
     for p1 in range(32):
         for q1 in range(32):
             c1, c2 = travs[p1][0], travs[q1][0]
@@ -104,37 +122,47 @@ def _tables() -> dict[str, object]:
                         and knight(travs[q1][1][3], travs[q2][1][0])
                     ):
                         continue
-                    r = tuple(
-                        p_off[p1][0][k] + q_off[q1][0][k] + p_off[p2][0][k] + q_off[q2][0][k] - 10
-                        for k in range(4)
+                    r = _vec(
+                        [
+                            p_off[p1][0][k]
+                            + q_off[q1][0][k]
+                            + p_off[p2][0][k]
+                            + q_off[q2][0][k]
+                            - 10
+                            for k in range(4)
+                        ]
                     )
                     singles[(travs[p1][1][0], travs[q1][1][0])].append(
-                        (p1, q1, p2, q2, travs[p2][1][3], travs[q2][1][3], r)  # type: ignore[arg-type]
+                        (p1, q1, p2, q2, travs[p2][1][3], travs[q2][1][3], r)
                     )
     # joint units: blocks L (left) and R (right) of one row, visited R, L, L, R; the first
     # visit's two squares are a knight's move apart (they become the tour's ends)
-    joints: list[tuple[list[Step], Square, Square, Vec]] = []
+    joints: list[Joint] = []
     for p1 in range(32):
         for q1 in range(32):
             a, b = travs[p1][1][0], travs[q1][1][0]
             if travs[p1][0] == travs[q1][0] or not knight(a, b):
                 continue
             _joint_rest(travs, p_off, q_off, p1, q1, joints)
-    return {
-        "travs": travs,
-        "mirror": mirror,
-        "p_off": p_off,
-        "q_off": q_off,
-        "singles": dict(singles),
-        "joints": joints,
-    }
+    return _Units(travs, mirror, p_off, q_off, dict(singles), joints)
+
+
+def _vec(v: list[int]) -> Vec:
+    return (v[0], v[1], v[2], v[3])
 
 
 def _opposite(a: Square, b: Square) -> bool:
     return (a[0] + a[1] + b[0] + b[1]) % 2 == 1
 
 
-def _joint_rest(travs, p_off, q_off, p1: int, q1: int, out: list) -> None:  # type: ignore[no-untyped-def]
+def _joint_rest(
+    travs: list[Traversal],
+    p_off: list[Offsets],
+    q_off: list[Offsets],
+    p1: int,
+    q1: int,
+    out: list[Joint],
+) -> None:
     """Append every joint unit whose first visit (in the right block) is P on p1, Q on q1."""
     right = [travs[p1][0], travs[q1][0]]
 
@@ -167,11 +195,13 @@ def _joint_rest(travs, p_off, q_off, p1: int, q1: int, out: list) -> None:  # ty
                                 continue
                             if not knight(ex(q3, 0), sq(q4, 1)):
                                 continue
-                            r = tuple(
-                                sum(p_off[p][0][k] for p in (p1, p2, p3, p4))
-                                + sum(q_off[q][0][k] for q in (q1, q2, q3, q4))
-                                - 20
-                                for k in range(4)
+                            r = _vec(
+                                [
+                                    sum(p_off[p][0][k] for p in (p1, p2, p3, p4))
+                                    + sum(q_off[q][0][k] for q in (q1, q2, q3, q4))
+                                    - 20
+                                    for k in range(4)
+                                ]
                             )
                             steps = [((1, 0), p1, q1), ((0, 0), p2, q2), ((0, 0), p3, q3)]
                             steps.append(((1, 0), p4, q4))
@@ -230,8 +260,7 @@ def _walk(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]]:
 
 def _try(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]] | None:
     t = _tables()
-    singles = t["singles"]
-    assert isinstance(singles, dict)
+    singles = t.singles
     half = bh // 2
     order: list[tuple[int, int]] = []
     for y in range(half):
@@ -247,7 +276,7 @@ def _try(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]] | N
     State = tuple[Square, Square, Vec]
     layers: list[dict[State, tuple[State | None, list[Step]]]] = []
     states: dict[State, tuple[State | None, list[Step]]] = {}
-    joints = list(t["joints"])  # type: ignore[call-overload]
+    joints = list(t.joints)
     rng.shuffle(joints)
     for steps, pe, qe, r in joints:
         if half == 1 or (order and order[0][1] == 0) or r == ZERO:  # else row 0 is the unit
@@ -304,8 +333,7 @@ def _try(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]] | N
                 prev, steps = layer[cur]
                 walk_a[:0] = steps
                 cur = prev
-            mirror = t["mirror"]
-            assert isinstance(mirror, list)
+            mirror = t.mirror
             walk_b = [
                 ((bx, bh - 1 - by), mirror[p], mirror[q]) for (bx, by), p, q in reversed(walk_a)
             ]
@@ -329,8 +357,7 @@ def _turn(
     negated, and the lower row's offsets are in ``wanted`` (what *A* can make up for).
     """
     t = _tables()
-    travs, p_off, q_off = t["travs"], t["p_off"], t["q_off"]
-    assert isinstance(travs, list) and isinstance(p_off, list) and isinstance(q_off, list)
+    travs, p_off, q_off = t.travs, t.p_off, t.q_off
     n = len(blocks)
     used: list[set[int]] = [set() for _ in range(n)]
     count = [0] * n
@@ -353,10 +380,10 @@ def _turn(
                 any(v - 20 for v in c) for c in cols.values()
             ):
                 return
-            low = tuple(v - 20 for v in rows[half - 1])
-            high = tuple(v - 20 for v in rows[half])
-            if high == tuple(-v for v in reversed(low)) and low in wanted:
-                found.append((low, list(steps)))  # type: ignore[arg-type]
+            low = _vec([v - 20 for v in rows[half - 1]])
+            high = _vec([v - 20 for v in rows[half]])
+            if high == (-low[3], -low[2], -low[1], -low[0]) and low in wanted:
+                found.append((low, list(steps)))
             return
         order = list(range(n))
         rng.shuffle(order)
