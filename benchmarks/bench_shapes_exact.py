@@ -25,8 +25,9 @@ import multiprocessing
 import random
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import knightstour as kt
 from knightstour.board import Board
@@ -138,6 +139,19 @@ def warm() -> None:
     kt.solve(Board(6, 6, wrap="torus"), closed=True, method="warnsdorff")
 
 
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def run_all(func: Callable[[T], R], items: Sequence[T], workers: int, chunksize: int) -> list[R]:
+    """``func`` over ``items``, on ``workers`` processes (each warmed up first) or in this one."""
+    if workers > 1:
+        with multiprocessing.Pool(workers, initializer=warm) as pool:
+            return pool.map(func, items, chunksize=chunksize)
+    warm()
+    return [func(item) for item in items]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=1)
@@ -146,12 +160,7 @@ def main() -> None:
     args = parser.parse_args()
     cases = family(args.max_area)
     t0 = time.perf_counter()
-    if args.workers > 1:
-        with multiprocessing.Pool(args.workers, initializer=warm) as pool:
-            results = pool.map(run_case, cases, chunksize=4)
-    else:
-        warm()
-        results = [run_case(c) for c in cases]
+    results = run_all(run_case, cases, args.workers, 4)
     wall = time.perf_counter() - t0
     groups: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     order: list[str] = []

@@ -24,7 +24,6 @@ slowest requests, and every request that gave up, as the board key, start and fl
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 import time
 from dataclasses import dataclass
@@ -114,7 +113,7 @@ def run(request: Request) -> tuple[str, float, str]:
 
 
 def main() -> None:
-    from bench_shapes_exact import warm  # the script's own folder is on the path
+    from bench_shapes_exact import run_all  # the script's own folder is on the path
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=10_000)
@@ -129,12 +128,7 @@ def main() -> None:
     if args.hard:
         requests = [Request(-1 - i, *case) for i, case in enumerate(STILL_HARD)]
     t0 = time.perf_counter()
-    if args.workers > 1:
-        with multiprocessing.Pool(args.workers, initializer=warm) as pool:
-            results = pool.map(run, requests, chunksize=8)
-    else:
-        warm()
-        results = [run(r) for r in requests]
+    results = run_all(run, requests, args.workers, 8)
     wall = time.perf_counter() - t0
     counts: dict[str, int] = {}
     for kind, _, _ in results:
