@@ -10,7 +10,8 @@ NAME = "serve"
 HELP = "run the interactive web board"
 DESCRIPTION = (
     "Serve the interactive board, puzzle mode and the JSON API (/api/solve, "
-    "/api/exists, /api/puzzle; schema at /docs). Needs the 'web' extra."
+    "/api/exists, /api/puzzle; schema at /docs); with --db, the gallery of a tour library "
+    "(/gallery, /api/library). Needs the 'web' extra."
 )
 
 
@@ -25,6 +26,12 @@ def add(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="largest board the page solves, in squares (default 10000)",
     )
+    p.add_argument(
+        "--db",
+        metavar="FILE",
+        default=None,
+        help="a tour library to show in the gallery (/gallery), read-only",
+    )
     add_options(p, time_limit={"default": 5.0, "help": "cap on any one search (default 5)"})
 
 
@@ -38,6 +45,13 @@ def run(args: argparse.Namespace) -> int:
             f"the web board needs FastAPI and uvicorn ({e.name} is missing): "
             f"pip install 'knightstour[web]'"
         ) from None
-    app = create_app(Limits(max_squares=args.max_squares, time_limit=args.time_limit))
+    from knightstour.errors import InvalidInputError
+
+    try:
+        app = create_app(
+            Limits(max_squares=args.max_squares, time_limit=args.time_limit), library=args.db
+        )
+    except InvalidInputError as e:
+        raise UsageError(f"--db: {e}") from None
     serve(app, args.host, args.port, log_level="warning")
     return EXIT_OK

@@ -1424,3 +1424,140 @@ def _statements(script: str) -> Iterator[str]:
             buf = []
     if buf:
         yield "\n".join(buf)
+
+
+# -- the gallery's read-only queries (``knightstour serve --db``: knightstour.library.gallery) --
+
+
+def gallery_kinds(lib: Library) -> list[tuple[int, int, str, bool, str, int]]:
+    """Tours per board, kind and method, one scan: ``(width, height, shape, closed, method,
+    count)`` rows in board order."""
+    shape = "shape" if lib.version >= _SHAPES_FROM else "''"
+    try:
+        rows = lib.db.execute(
+            f"SELECT width, height, {shape}, closed, method, count(*) FROM tours "
+            f"GROUP BY width, height, {shape}, closed, method"
+        ).fetchall()
+    except sqlite3.Error as e:
+        raise lib._failure(e) from None
+    return [
+        (int(w), int(h), str(s), bool(c), lib.method_name(int(m)), int(n))
+        for w, h, s, c, m, n in rows
+    ]
+
+
+def _gallery_where(
+    lib: Library, board: BoardLike | None, closed: bool | None, method: str | None
+) -> tuple[list[str], list[Any]]:
+    """The gallery's filters as conditions. The board's are written ``+width`` so that SQLite
+    walks the tours in id order (keyset pages) rather than sorting an index's rows."""
+    conds: list[str] = []
+    params: list[Any] = []
+    if board is not None:
+        b = library_board(board)
+        conds.append("+width = ? AND +height = ?")
+        params += [b.width, b.height]
+        if lib.version >= _SHAPES_FROM:
+            conds.append("+shape = ?")
+            params.append(shape_of(b))
+        elif shape_of(b):
+            conds.append("0")
+    if closed is not None:
+        conds.append("+closed = ?")
+        params.append(int(closed))
+    if method is not None:
+        row = lib.db.execute("SELECT id FROM methods WHERE name = ?", (method,)).fetchone()
+        conds.append("+method = ?")
+        params.append(row[0] if row else -1)
+    return conds, params
+
+
+@_sql
+def _gallery_page(
+    lib: Library,
+    board: BoardLike | None,
+    closed: bool | None,
+    method: str | None,
+    after: int,
+    before: int | None,
+    limit: int,
+) -> tuple[list[StoredTour], bool, bool]:
+    conds, params = _gallery_where(lib, board, closed, method)
+
+    def where(extra: str) -> str:
+        return "WHERE " + " AND ".join([*conds, extra])
+
+    if before is not None:
+        rows = lib.db.execute(
+            f"SELECT {lib._cols} FROM tours {where('id < ?')} ORDER BY id DESC LIMIT ?",
+            (*params, before, limit + 1),
+        ).fetchall()
+        earlier = len(rows) > limit
+        rows = rows[:limit][::-1]
+        later = (
+            lib.db.execute(
+                f"SELECT 1 FROM tours {where('id >= ?')} LIMIT 1", (*params, before)
+            ).fetchone()
+            is not None
+        )
+    else:
+        rows = lib.db.execute(
+            f"SELECT {lib._cols} FROM tours {where('id > ?')} ORDER BY id LIMIT ?",
+            (*params, after, limit + 1),
+        ).fetchall()
+        later = len(rows) > limit
+        rows = rows[:limit]
+        earlier = (
+            lib.db.execute(
+                f"SELECT 1 FROM tours {where('id <= ?')} LIMIT 1", (*params, after)
+            ).fetchone()
+            is not None
+        )
+    tours: list[StoredTour] = []
+    for group in _same_kind(rows):
+        tours.extend(lib._stored(group))
+    return tours, earlier, later
+
+
+def gallery_page(
+    lib: Library,
+    board: BoardLike | None = None,
+    closed: bool | None = None,
+    method: str | None = None,
+    *,
+    after: int = 0,
+    before: int | None = None,
+    limit: int = 24,
+) -> tuple[list[StoredTour], bool, bool]:
+    """One page of tours in id order, keyset-paginated: up to ``limit`` tours with ids above
+    ``after`` (or, given ``before``, the last ``limit`` below it), and whether tours come
+    before and after the page. Filters: the board, the kind, the method's name.
+
+    >>> import knightstour as kt
+    >>> lib = Library(":memory:")
+    >>> lib.add([kt.solve("5x5", start="a1", method="warnsdorff")], method="warnsdorff")
+    1
+    >>> tours, earlier, later = gallery_page(lib, "5x5", limit=10)
+    >>> [t.id for t in tours], earlier, later
+    ([1], False, False)
+    """
+    for name, value in (("after", after), ("before", before), ("limit", limit)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InvalidInputError(f"{name} must be an integer, got {value!r}")
+    after = min(max(after, 0), MAX_ID)
+    before = None if before is None else min(max(before, 0), MAX_ID)
+    return _gallery_page(lib, board, closed, method, after, before, max(1, min(limit, 500)))
+
+
+@_sql
+def gallery_count(
+    lib: Library,
+    board: BoardLike | None = None,
+    closed: bool | None = None,
+    method: str | None = None,
+) -> int:
+    """How many tours the gallery's filters keep."""
+    conds, params = _gallery_where(lib, board, closed, method)
+    # the board's conditions without the "+": a count may use the unique index
+    where = ("WHERE " + " AND ".join(conds)).replace("+", "") if conds else ""
+    return int(lib.db.execute(f"SELECT count(*) FROM tours {where}", params).fetchone()[0])

@@ -50,6 +50,7 @@ __all__ = [
     "resolve_style",
     "strokes",
     "unvisited_runs",
+    "web_palette",
 ]
 
 #: The colours of a picture; pass ``colors={"dark": "#b58863", ...}`` to change any of them.
@@ -117,6 +118,16 @@ def colors(overrides: Mapping[str, str] | None = None) -> dict[str, str]:
         hex_rgb(value)
         out[key] = value
     return out
+
+
+def web_palette() -> dict[str, object]:
+    """What the web board draws with, so that the page and a downloaded picture match: the
+    colours, the path's ramp and its most colour bands (``/api/palette``).
+
+    >>> sorted(web_palette())
+    ['colors', 'gradient', 'max_bands']
+    """
+    return {"colors": dict(DEFAULT_COLORS), "gradient": list(GRADIENT), "max_bands": MAX_BANDS}
 
 
 def hex_rgb(color: str) -> tuple[int, int, int]:

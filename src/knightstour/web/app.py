@@ -13,7 +13,10 @@
   tours when it is known (a theorem's 0, a published figure, a count made before) or quick to
   count (:attr:`Limits.count_time_limit`); otherwise ``count`` null and the ``reason``;
 - ``POST /api/render/svg|png|gif`` with a tour JSON body: the picture, for downloads;
-- ``GET /api/limits``: the limits below, so the page can tell the user.
+- ``GET /api/limits``: the limits below, so the page can tell the user;
+- ``GET /api/palette``, ``/api/daily``, ``/api/about`` and, with a tour library
+  (``create_app(library=...)``, ``knightstour serve --db``), the gallery's ``/api/library/...``
+  and its page ``/gallery``: :mod:`knightstour.web.gallery`.
 
 Bad input gets HTTP 400 (or 422 for a malformed parameter, 413 for a body over
 :attr:`Limits.max_body_bytes`) and ``{"error": "..."}`` naming the problem. Answers that theory
@@ -614,17 +617,28 @@ def _mount_docs(app: FastAPI) -> None:
 # -- the app ----------------------------------------------------------------------------------
 
 
-def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
+def create_app(
+    limits: Limits | None = None,
+    *,
+    warm: bool = True,
+    library: str | os.PathLike[str] | None = None,
+) -> FastAPI:
     """The FastAPI app: the JSON API under ``/api``, the page at ``/``, static files.
 
     ``warm`` loads the searches' compiled kernels in a background thread at start-up
-    (:func:`ensure_compiled`; a search that comes first waits for it).
+    (:func:`ensure_compiled`; a search that comes first waits for it). ``library``: a tour
+    library to show in the gallery (``/gallery``, ``/api/library/...``); a file that is not one
+    is refused here (:class:`~knightstour.errors.InvalidInputError`).
 
     >>> app = create_app(Limits(max_squares=400), warm=False)
     >>> app.state.limits.max_squares, "/api/solve" in app.openapi()["paths"]
     (400, True)
     """
     lim = limits or Limits()
+    from knightstour.library.gallery import Gallery
+    from knightstour.web.gallery import add_routes
+
+    shown = Gallery(library) if library is not None else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -728,6 +742,7 @@ def create_app(limits: Limits | None = None, *, warm: bool = True) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_docs(app)
+    add_routes(app, shown, STATIC)
 
     # -- the API ------------------------------------------------------------------------------
 

@@ -2,8 +2,17 @@
  *
  * Squares are indices (z * H + y) * W + x (x the file, y the rank, z the layer, a1 = 0), as in
  * the Python package; names are algebraic (files a..z, aa, ab, ...), with ":layer" on a 3-D board
- * (c3:2). The page talks to the JSON API: api/solve, api/puzzle, api/count, api/limits and
- * api/render/{svg,png,gif}.
+ * (c3:2). The page talks to the JSON API: api/solve, api/puzzle, api/count, api/limits,
+ * api/palette, api/daily, api/library/tours/{id} and api/render/{svg,png,gif}.
+ *
+ * Boards up to DETAIL_MAX files and ranks are drawn in SVG, a square an element (numbers, counts,
+ * highlights, spoken labels). Bigger flat boards are drawn on a canvas (a 100x100 tour in a few
+ * milliseconds where the SVG's 20,000 elements took half a second), keyboard and speech kept:
+ * the canvas takes the arrow keys and a live region says the square under the cursor.
+ *
+ * The page's state is in its address (#mode=puzzle&board=5x5&moves=a1,c2,...: a link
+ * reproduces a game or a tour) and, for coming back, in localStorage (the game with its timer
+ * and counts, best times, the theme).
  */
 "use strict";
 
@@ -27,6 +36,66 @@
   const KNIGHT = [[2, 1], [1, 2], [-1, 2], [-2, 1], [-2, -1], [-1, -2], [1, -2], [2, -1]];
 
   const $ = (id) => document.getElementById(id);
+  const LEVELS = {
+    easy: { highlight: true, undo: true, hints: true,
+      note: "Easy: the legal next squares are shown; undo and hints allowed." },
+    medium: { highlight: false, undo: true, hints: false,
+      note: "Medium: no highlighted squares and no hints; undo allowed." },
+    hard: { highlight: false, undo: false, hints: false,
+      note: "Hard: no highlighted squares, no undo, no hints." },
+  };
+  const TOUR_SECONDS = 20;  // the default playback shows a whole tour in about this long
+  const STORE = { game: "knightstour.game", best: "knightstour.best", theme: "knightstour.theme" };
+  const store = {
+    get(key) { try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; } },
+    set(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* off */ } },
+  };
+
+  // -- the path's colours: knightstour.render.style's, served by api/palette ------------------
+
+  const palette = {
+    colors: null,
+    gradient: ["#1f3c99", "#6f2ea3", "#c0265d", "#e8620c"],
+    maxBands: 64,
+  };
+  function hexRgb(c) {
+    let h = c.replace("#", "");
+    if (h.length === 3) h = h.split("").map((ch) => ch + ch).join("");
+    return [0, 2, 4].map((k) => parseInt(h.slice(k, k + 2), 16));
+  }
+  // Python's round (halves to even), so that a colour here is the picture's to the digit
+  function pyRound(x) {
+    const r = Math.round(x);
+    return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+  }
+  function ramp(stops, t) {  // style.ramp
+    if (stops.length === 1) return stops[0];
+    t = Math.min(Math.max(t, 0), 1) * (stops.length - 1);
+    const i = Math.min(Math.floor(t), stops.length - 2), f = t - i;
+    const a = hexRgb(stops[i]), b = hexRgb(stops[i + 1]);
+    return "#" + a.map((u, k) => pyRound(u + (b[k] - u) * f).toString(16).padStart(2, "0")).join("");
+  }
+  let bandCache = { moves: -1, n: 0, colours: [] };
+  // The colour of move k (0-based) of a path of `moves` moves: style.bands and band_colors
+  function moveColor(k, moves) {
+    if (bandCache.moves !== moves) {
+      const n = Math.min(moves, palette.maxBands), colours = [];
+      for (let b = 0; b < n; b++) colours.push(ramp(palette.gradient, n > 1 ? b / (n - 1) : 0));
+      bandCache = { moves, n, colours };
+    }
+    return bandCache.colours[Math.floor((k * bandCache.n) / moves)];
+  }
+  function applyPalette(p) {
+    if (!p || !p.colors) return;
+    palette.colors = p.colors;
+    palette.gradient = p.gradient;
+    palette.maxBands = p.max_bands;
+    bandCache = { moves: -1, n: 0, colours: [] };
+    const root = document.documentElement.style;
+    for (const name of ["light", "dark", "start", "end", "border"]) {
+      if (p.colors[name]) root.setProperty(`--${name === "border" ? "board-border" : name}`, p.colors[name]);
+    }
+  }
 
   const state = {
     mode: "solve",
@@ -51,6 +120,10 @@
     holes: new Set(),    // squares cut out of the board (clicked with "Click sets: hole")
     leaper: [1, 2],      // the piece's legs
     wrap: "",            // "", "cylinder" or "torus"
+    canvas: false,       // a big flat board, drawn on the canvas
+    view: null,          // puzzle: the moves shown while looking back (null: the game)
+    game: { level: "easy", hints: 0, undos: 0, acc: 0, since: null, done: false, daily: null },
+    restoring: true,     // applying a link or saved game: the address is not rewritten meanwhile
   };
 
   // The board's shape as query parameters (empty for the plain knight's board).
@@ -175,6 +248,24 @@
   function drawBoard() {
     const { W, H, D } = state;
     buildNeighbours();
+    state.canvas = D === 1 && !detailed() && renderer !== "svg";
+    svg.toggleAttribute("hidden", state.canvas);  // an SVG element has no hidden property
+    canvasEl.hidden = !state.canvas;
+    if (state.canvas) {
+      svg.textContent = "";
+      cells = [];
+      numTexts = [];
+      countTexts = [];
+      lines = [];
+      layerTitles = [];
+      rankSums = [];
+      fileSums = [];
+      lineLayer = el("g", {}, null);
+      knight = el("text", {}, null);
+      state.focus = Math.min(state.focus, area() - 1);
+      drawCanvasBoard();
+      return;
+    }
     LABEL = detailed() ? 13 : Math.max(13, Math.round(Math.max(W, H) * 0.55));
     LEFT = Math.ceil(String(H).length * LABEL * 0.62) + 9;
     BOTTOM = Math.ceil(LABEL * 1.35) + 4;
@@ -287,17 +378,13 @@
     cells[state.focus].setAttribute("tabindex", "0");
   }
 
-  function hue(k, n) {
-    const t = n > 1 ? k / (n - 1) : 0;
-    return `hsl(${Math.round(215 - 200 * t)}, 70%, 38%)`;
-  }
-
   function setLines(order, count, closed) {
     // show the first count-1 moves of order (creating line elements as needed)
+    if (state.canvas) return;  // the canvas draws its path in paint
     const n = order.length;
     while (lines.length < Math.min(count - 1, n - 1)) {
       const k = lines.length;
-      lines.push(moveLine(order[k], order[k + 1], { stroke: hue(k, n - 1) }));
+      lines.push(moveLine(order[k], order[k + 1], { stroke: moveColor(k, n - 1) }));
     }
     for (let k = 0; k < lines.length; k++) {
       lines[k].setAttribute("visibility", k < count - 1 ? "visible" : "hidden");
@@ -359,6 +446,7 @@
   // opts: highlight (the legal next squares), anchor (the knight's square when count is 0),
   // hint, startSq and endSq (outlined).
   function paint(order, count, opts) {
+    if (state.canvas) { paintCanvas(order, count, opts); return; }
     const N = area();
     const visitedAt = new Int32Array(N);  // move number, 0 = unvisited
     for (let k = 0; k < count; k++) visitedAt[order[k]] = k + 1;
@@ -451,6 +539,183 @@
       `Neither magic nor semi-magic: the lines should add up to ${want}${diag}.`;
   }
 
+  // -- big boards on a canvas ----------------------------------------------------------------
+
+  const canvasEl = $("board-canvas");
+  const renderer = new URLSearchParams(location.search).get("renderer");  // "svg": no canvas
+  let base = null;          // the empty board, drawn once a size (an offscreen canvas)
+  let view = { W: 0, H: 0, scale: 1, dpr: 1 };
+  let painted = null;       // what paintCanvas drew last (redrawn on resize and focus)
+
+  // The canvas's size in CSS pixels: the page's width, the board's proportions, at most 70% of
+  // the window's height (as the SVG).
+  function canvasSize() {
+    const { W, H } = state;
+    const vw = LEFT + W * S + PAD + RIGHT, vh = PAD + H * S + BOTTOM;
+    const avail = $("board-wrap").clientWidth - 8 || 800;
+    const most = Math.max(200, window.innerHeight * 0.7);
+    const scale = Math.min(avail / vw, most / vh);
+    return { vw, vh, scale };
+  }
+
+  function drawCanvasBoard() {
+    const { W, H } = state;
+    LABEL = Math.max(13, Math.round(Math.max(W, H) * 0.55));
+    LEFT = Math.ceil(String(H).length * LABEL * 0.62) + 9;
+    BOTTOM = Math.ceil(LABEL * 1.35) + 4;
+    TITLE = 0; GAPX = 0; COLS = 1; RIGHT = 0;
+    const { vw, vh, scale } = canvasSize();
+    const dpr = window.devicePixelRatio || 1;
+    view = { W: vw, H: vh, scale, dpr };
+    canvasEl.style.width = `${Math.round(vw * scale)}px`;
+    canvasEl.style.height = `${Math.round(vh * scale)}px`;
+    canvasEl.width = Math.round(vw * scale * dpr);
+    canvasEl.height = Math.round(vh * scale * dpr);
+    canvasEl.setAttribute("aria-label", `Board, ${W} files by ${H} ranks (a picture; the ` +
+      `arrow keys move a cursor, Enter picks the square)`);
+    base = document.createElement("canvas");
+    base.width = canvasEl.width;
+    base.height = canvasEl.height;
+    const g = base.getContext("2d");
+    g.setTransform(scale * dpr, 0, 0, scale * dpr, 0, 0);
+    const css = getComputedStyle(document.documentElement);
+    const colour = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+    g.fillStyle = colour("--light", "#f2f0eb");
+    g.fillRect(LEFT, PAD, W * S, H * S);
+    g.fillStyle = colour("--dark", "#cdd4dc");
+    for (let y = 0; y < H; y++) {
+      for (let x = (y % 2 === 0 ? 0 : 1); x < W; x += 2) g.fillRect(left(x, 0), top(y, 0), S, S);
+    }
+    if (state.holes.size) {
+      g.fillStyle = colour("--bg", "#ffffff");
+      for (const i of state.holes) g.fillRect(left(xOf(i), 0), top(yOf(i), 0), S, S);
+    }
+    g.fillStyle = colour("--muted", "#57606a");
+    g.font = `${LABEL}px system-ui, sans-serif`;
+    g.textAlign = "center";
+    const every = Math.max(1, Math.ceil(Math.max(W, H) / 26));
+    for (let x = 0; x < W; x += every) g.fillText(fileName(x), left(x, 0) + S / 2, top(0, 0) + S + LABEL * 1.2);
+    g.textAlign = "right";
+    for (let y = 0; y < H; y += every) g.fillText(String(y + 1), LEFT - 5, top(y, 0) + S / 2 + LABEL * 0.36);
+  }
+
+  function squareLabel(i) {
+    let label = nameOf(i);
+    if (state.holes.has(i)) label += ", hole";
+    if (painted) {
+      const k = painted.order.indexOf(i);
+      if (k >= 0 && k < painted.count) label += `, move ${k + 1}`;
+      if (i === painted.opts.startSq) label += ", start";
+      if (i === painted.opts.endSq) label += ", end";
+    }
+    return label;
+  }
+
+  // The canvas's picture of a path: the board, the first count-1 moves in the palette's
+  // colours (one stroke a colour band), the closing move, the start, the end, the knight,
+  // the legal next squares and the keyboard's cursor.
+  function paintCanvas(order, count, opts) {
+    painted = { order, count, opts };
+    const ctx = canvasEl.getContext("2d");
+    const { scale, dpr } = view;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvasEl.width, canvasEl.height);
+    ctx.drawImage(base, 0, 0);
+    ctx.setTransform(scale * dpr, 0, 0, scale * dpr, 0, 0);
+    const thin = Math.max(S * 0.14, 1.1 / scale);
+    if (opts.unvisited) {  // a search that gave up: the squares it never reached
+      const seen = new Uint8Array(area());
+      for (let k = 0; k < count; k++) seen[order[k]] = 1;
+      ctx.fillStyle = "rgba(240, 168, 48, 0.45)";
+      for (let i = 0; i < area(); i++) {
+        if (!seen[i] && !state.holes.has(i)) ctx.fillRect(left(xOf(i), 0), top(yOf(i), 0), S, S);
+      }
+    }
+    const moves = order.length - 1;
+    const cur = count > 0 ? order[count - 1] : (opts.anchor ?? null);
+    if (opts.highlight && cur !== null) {
+      const seen = new Set(order.slice(0, count));
+      ctx.fillStyle = getComputedStyle(document.documentElement).getPropertyValue("--cand") || "#f6d365";
+      for (const q of nbr[cur]) if (!seen.has(q)) ctx.fillRect(left(xOf(q), 0), top(yOf(q), 0), S, S);
+    }
+    ctx.lineWidth = thin;
+    ctx.lineCap = "round";
+    ctx.lineJoin = "round";
+    let colour = null;
+    for (let k = 0; k < count - 1; k++) {
+      const c = moveColor(k, moves);
+      if (c !== colour) {
+        if (colour !== null) ctx.stroke();
+        colour = c;
+        ctx.strokeStyle = c;
+        ctx.beginPath();
+        ctx.moveTo(cx(order[k]), cy(order[k]));
+      }
+      const a = order[k], b = order[k + 1];
+      const [dx, dy] = stepOf(a, b);
+      if (cx(a) + dx * S === cx(b) && cy(a) - dy * S === cy(b)) {
+        ctx.lineTo(cx(b), cy(b));
+      } else {  // across a seam: out to the edge, in from the other
+        ctx.lineTo(cx(a) + dx * S, cy(a) - dy * S);
+        ctx.moveTo(cx(b) - dx * S, cy(b) + dy * S);
+        ctx.lineTo(cx(b), cy(b));
+      }
+    }
+    if (colour !== null) ctx.stroke();
+    if (opts.closed && count === order.length && order.length > 2) {
+      ctx.save();
+      ctx.setLineDash([S * 0.3, S * 0.25]);
+      ctx.strokeStyle = palette.colors ? palette.colors.path : "#1d4e89";
+      ctx.beginPath();
+      ctx.moveTo(cx(order[order.length - 1]), cy(order[order.length - 1]));
+      ctx.lineTo(cx(order[0]), cy(order[0]));
+      ctx.stroke();
+      ctx.restore();
+    }
+    const r = Math.max(S * 0.32, 3 / scale);
+    const edge = palette.colors ? palette.colors["marker-edge"] : "#ffffff";
+    if (opts.startSq !== null && opts.startSq !== undefined) {
+      ctx.fillStyle = palette.colors ? palette.colors.start : "#1e8c45";
+      ctx.beginPath();
+      ctx.arc(cx(opts.startSq), cy(opts.startSq), r, 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.lineWidth = r * 0.3; ctx.strokeStyle = edge; ctx.stroke();
+    }
+    if (opts.endSq !== null && opts.endSq !== undefined) {
+      ctx.fillStyle = palette.colors ? palette.colors.end : "#c62828";
+      ctx.fillRect(cx(opts.endSq) - r, cy(opts.endSq) - r, 2 * r, 2 * r);
+    }
+    if (count > 0 && count < order.length) {  // the knight: a ring on its square
+      ctx.lineWidth = Math.max(S * 0.12, 1.5 / scale);
+      ctx.strokeStyle = palette.colors ? palette.colors.knight : "#111111";
+      ctx.beginPath();
+      ctx.arc(cx(cur), cy(cur), r * 1.3, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    if (document.activeElement === canvasEl) {  // the keyboard's cursor
+      ctx.lineWidth = Math.max(S * 0.1, 2 / scale);
+      ctx.strokeStyle = "#000";
+      ctx.setLineDash([S * 0.2, S * 0.12]);
+      const f = state.focus;
+      ctx.strokeRect(left(xOf(f), 0), top(yOf(f), 0), S, S);
+      ctx.setLineDash([]);
+    }
+    const n = order.length;
+    canvasEl.dataset.moves = String(Math.max(0, count - 1));
+    canvasEl.dataset.squares = String(n);
+  }
+
+  // the square under a click on the canvas
+  canvasEl.addEventListener("click", (ev) => {
+    const rect = canvasEl.getBoundingClientRect();
+    const ux = (ev.clientX - rect.left) / view.scale, uy = (ev.clientY - rect.top) / view.scale;
+    const x = Math.floor((ux - LEFT) / S), y = state.H - 1 - Math.floor((uy - PAD) / S);
+    if (x < 0 || x >= state.W || y < 0 || y >= state.H) return;
+    activate(at(x, y, 0));
+  });
+  canvasEl.addEventListener("focus", () => { if (state.canvas) redraw(); });
+  canvasEl.addEventListener("blur", () => { if (state.canvas) redraw(); });
+
   // -- solve mode -----------------------------------------------------------------------------
 
   function showSolve() {
@@ -476,7 +741,7 @@
     setLines(state.order, state.step, t.closed);
     paint(state.order, state.step, {
       highlight: state.step < n, startSq: state.order[0],
-      endSq: state.step === n ? state.order[n - 1] : state.end,
+      endSq: state.step === n ? state.order[n - 1] : state.end, closed: t.closed,
     });
     $("move-label").textContent = `Move ${state.step} of ${n}`;
     const prog = $("progress");
@@ -509,7 +774,7 @@
 
   function tick(now) {
     if (!state.playing) return;
-    const speed = SPEEDS[+$("speed").value];
+    const speed = movesPerSecond();
     state.carry += ((now - state.lastFrame) / 1000) * speed;
     state.lastFrame = now;
     if (state.carry >= 1) {
@@ -518,6 +783,27 @@
       setStep(state.step + k);
     }
     if (state.playing) requestAnimationFrame(tick);
+  }
+
+  // Moves a second: the slider's, or (by default) the tour's length over TOUR_SECONDS.
+  function movesPerSecond() {
+    if ($("auto-speed").checked && state.order) {
+      return Math.max(1, (state.order.length - 1) / TOUR_SECONDS);
+    }
+    return SPEEDS[+$("speed").value];
+  }
+
+  // Draw, and note in the page how long it took until the next frame was on screen
+  // (body[data-draw-ms]: the browser tests read it).
+  function timedDraw(draw) {
+    const t0 = performance.now();
+    draw();
+    const js = performance.now() - t0;
+    document.body.dataset.drawMs = "";
+    requestAnimationFrame(() => setTimeout(() => {
+      document.body.dataset.drawMs = String(Math.round(performance.now() - t0));
+      document.body.dataset.drawJsMs = String(Math.round(js));
+    }, 0));
   }
 
   function status(text, kind) {
@@ -569,6 +855,7 @@
     }
     if (w !== state.W || h !== state.H || d !== state.D) {
       state.W = w; state.H = h; state.D = d;
+      syncPreset();
       $("show-sums").disabled = d > 1;  // sums by rank and file: a flat board's
       state.start = state.end = null;
       state.holes = new Set();
@@ -609,6 +896,7 @@
     $("start-out").textContent = state.start === null ? "any" : nameOf(state.start);
     $("end-out").textContent = state.end === null ? "any" : nameOf(state.end);
     updateCount();
+    if (state.mode === "solve") saveState();
   }
 
   // -- the number of tours --------------------------------------------------------------------
@@ -716,18 +1004,13 @@
       const data = await api("api/solve", params);
       const ms = Math.round(performance.now() - t0);
       if (data.path) {
-        state.tour = data;
-        state.order = data.path.map(parseName);
-        const n = state.order.length;
-        $("progress").disabled = false;
-        for (const b of document.querySelectorAll(".dl")) {
-          b.disabled = b.dataset.format === "gif" && n > state.limits.gif_max_squares;
-        }
-        status(`${data.closed ? "Closed" : "Open"} tour of ${n} squares from ${data.path[0]} ` +
-          `to ${data.path[n - 1]} (${data.method}, ${ms} ms).`, "ok");
+        const n = data.path.length;
+        loadTour(data, `${data.closed ? "Closed" : "Open"} tour of ${n} squares from ` +
+          `${data.path[0]} to ${data.path[n - 1]} (${data.method}, ${ms} ms).`);
         const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
         state.step = reduce ? n : 1;
-        showSolve();
+        timedDraw(showSolve);
+        saveState();
         if (!reduce && n > 1) setPlaying(true);
       } else if (data.exists === false) {
         status(`No tour: ${data.reason}`, "no");
@@ -807,12 +1090,21 @@
     }
   }
 
-  // -- puzzle mode ----------------------------------------------------------------------------
+  // -- puzzle mode: the game ------------------------------------------------------------------
 
   function puzzleMsg(text, kind) {
     const p = $("puzzle-msg");
     p.textContent = text;
     p.className = "puzzle-msg" + (kind ? " " + kind : "");
+  }
+
+  const level = () => LEVELS[state.game.level];
+  const gameKind = () => `${boardSpec()}${shapeSuffix()} ${state.game.level} ` +
+    ($("challenge").checked ? "closed" : "open");
+  function shapeSuffix() {
+    const p = shapeParams();
+    return (p.holes ? ` holes=${p.holes}` : "") + (p.leaper ? ` leaper=${p.leaper}` : "") +
+      (p.wrap ? ` wrap=${p.wrap}` : "");
   }
 
   function legalNext() {
@@ -822,19 +1114,114 @@
     return nbr[p[p.length - 1]].filter((q) => !seen.has(q));
   }
 
+  // -- the clock: it runs from the first move to the win, and not while the page is closed
+  const elapsed = () => state.game.acc + (state.game.since === null ? 0 : Date.now() - state.game.since);
+  function clockText(ms) {
+    const t = Math.floor(ms / 1000), h = Math.floor(t / 3600), m = Math.floor((t % 3600) / 60);
+    const sec = String(t % 60).padStart(2, "0");
+    return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+  }
+  function startClock() {
+    if (state.game.since === null && !state.game.done) state.game.since = Date.now();
+  }
+  function stopClock() {
+    if (state.game.since !== null) {
+      state.game.acc += Date.now() - state.game.since;
+      state.game.since = null;
+    }
+  }
+  function showStats() {
+    $("timer").textContent = clockText(elapsed());
+    $("hint-count").textContent = String(state.game.hints);
+    $("undo-count").textContent = String(state.game.undos);
+  }
+  setInterval(() => {
+    if (state.mode === "puzzle" && state.game.since !== null) showStats();
+  }, 500);
+
+  // -- the move list: "1. a1", "2. c2", ...; a click shows the board as it was then
+  function showMoveList() {
+    const list = $("move-list"), p = state.puzzle;
+    while (list.children.length > p.length) list.lastChild.remove();
+    for (let k = 0; k < p.length; k++) {
+      let li = list.children[k];
+      if (!li) {
+        li = document.createElement("li");
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "small";
+        b.dataset.move = String(k + 1);
+        b.addEventListener("click", () => lookBack(k + 1));
+        li.appendChild(b);
+        list.appendChild(li);
+      }
+      const b = li.firstChild, text = `${k + 1}. ${nameOf(p[k])}`;
+      if (b.textContent !== text) {
+        b.textContent = text;
+        b.setAttribute("aria-label", `move ${k + 1}, ${nameOf(p[k])}: show the board then`);
+      }
+      if (state.view === k + 1) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
+    }
+    $("btn-back-to-game").hidden = state.view === null;
+    document.body.dataset.lookingBack = String(state.view !== null);
+  }
+
+  function lookBack(k) {
+    if (k >= state.puzzle.length) { backToGame(); return; }
+    state.view = k;
+    showPuzzle();
+    puzzleMsg(`Looking back: the board after move ${k} (${nameOf(state.puzzle[k - 1])}) of ` +
+      `${state.puzzle.length}. Back to the game to go on.`, "");
+  }
+  function backToGame() {
+    if (state.view === null) return;
+    state.view = null;
+    showPuzzle();
+    sayVerdict(state.verdict);
+  }
+
   function showPuzzle() {
     const p = state.puzzle;
+    const shown = state.view === null ? p.length : state.view;
     clearLines();
-    setLines(p, p.length, false);
+    setLines(p, shown, false);
     const won = state.verdict && state.verdict.status === "won";
-    if (won && $("challenge").checked) setLines(p, p.length, true);
-    paint(p, p.length, { highlight: true, hint: state.hint, startSq: p.length ? p[0] : null });
+    if (won && shown === p.length && $("challenge").checked) setLines(p, p.length, true);
+    paint(p, shown, {
+      highlight: level().highlight && state.view === null, hint: state.hint,
+      startSq: p.length ? p[0] : null,
+    });
     const N = squareCount();
-    $("move-label").textContent = p.length ? `Square ${p.length} of ${N}` : `0 of ${N} squares`;
-    $("btn-undo").disabled = p.length === 0;
+    $("move-label").textContent = state.view !== null ? `Move ${shown} of ${p.length} (looking back)` :
+      p.length ? `Square ${p.length} of ${N}` : `0 of ${N} squares`;
+    $("btn-undo").disabled = p.length === 0 || !level().undo || state.game.done;
+    $("btn-hint").disabled = !level().hints || state.game.done;
+    $("level-note").textContent = level().note;
+    showMoveList();
+    showStats();
     updateCount();
     for (const b of document.querySelectorAll(".dl")) {
       b.disabled = !won || (b.dataset.format === "gif" && N > state.limits.gif_max_squares);
+    }
+    saveState();
+  }
+
+  function sayVerdict(v) {
+    const n = state.puzzle.length, N = squareCount();
+    if (!v) return;
+    if (v.status === "won" && state.game.replay) {
+      puzzleMsg(`A shared game, won: a ${v.closed ? "closed " : ""}tour of all ${N} squares.`, "win");
+    } else if (v.status === "won") {
+      puzzleMsg(`You win! A ${v.closed ? "closed " : ""}tour of all ${N} squares.`, "win");
+    } else if (v.status === "lost" || v.status === "stuck") {
+      puzzleMsg(`This position is lost: ${v.reason}. ` +
+        (level().undo ? "Undo and try another move." : "No undo at this level: Restart."), "lost");
+    } else if (v.status === "unknown") {
+      puzzleMsg(v.reason + ".", "");
+    } else if (n === 0) {
+      puzzleMsg("Click any square to place the knight.", "");
+    } else {
+      puzzleMsg(`${nameOf(state.puzzle[n - 1])}: ${n} of ${N} squares. A tour can still be completed.`, "ok");
     }
   }
 
@@ -855,32 +1242,66 @@
     }
     if (seq !== state.checkSeq) return null;  // the position changed meanwhile
     state.verdict = v;
-    const n = state.puzzle.length, N = squareCount();
+    if (state.view === null) sayVerdict(v);
     if (v.status === "won") {
-      puzzleMsg(`You win! A ${v.closed ? "closed " : ""}tour of all ${N} squares.`, "win");
       $("board-wrap").classList.add("won");
-    } else if (v.status === "lost" || v.status === "stuck") {
-      puzzleMsg(`This position is lost: ${v.reason}. Undo and try another move.`, "lost");
-    } else if (v.status === "unknown") {
-      puzzleMsg(v.reason + ".", "");
-    } else if (n === 0) {
-      puzzleMsg("Click any square to place the knight.", "");
-    } else {
-      puzzleMsg(`${n} of ${N} squares. A tour can still be completed.`, "ok");
+      if (state.game.replay) { stopClock(); state.game.done = true; }  // a link's game: not ours to time
+      else if (!state.game.done) finishGame();
     }
     showPuzzle();
     return v;
   }
 
+  // -- the win: the time, the counts, the best time of this board and level, a share text
+  function bestTimes() { return store.get(STORE.best) || {}; }
+  function showBestTimes() {
+    const best = bestTimes(), list = $("best-times");
+    list.textContent = "";
+    const keys = Object.keys(best).sort();
+    if (!keys.length) { list.innerHTML = "<li>none yet</li>"; return; }
+    for (const k of keys) {
+      const li = document.createElement("li");
+      li.textContent = `${k}: ${clockText(best[k])}`;
+      li.dataset.kind = k;
+      list.appendChild(li);
+    }
+  }
+  function finishGame() {
+    stopClock();
+    state.game.done = true;
+    const ms = elapsed(), key = gameKind(), best = bestTimes();
+    const record = !(key in best) || ms < best[key];
+    const before = best[key];
+    if (record) { best[key] = ms; store.set(STORE.best, best); }
+    const g = state.game, N = squareCount();
+    const kind = $("challenge").checked ? "closed tour" : "tour";
+    const daily = g.daily ? `Daily puzzle ${g.daily}: ` : "";
+    $("win-summary").textContent = `A ${kind} of all ${N} squares on ${boardSpec()} ` +
+      `(${g.level}) in ${clockText(ms)}, with ${g.hints} ${g.hints === 1 ? "hint" : "hints"} ` +
+      `and ${g.undos} ${g.undos === 1 ? "undo" : "undos"}.`;
+    $("win-best").textContent = record ?
+      (before === undefined ? "Your first time on this board and level." :
+        `A new best time (before: ${clockText(before)}).`) :
+      `Your best on this board and level: ${clockText(best[key])}.`;
+    $("share-text").value = `${daily}Knight's ${kind} on ${boardSpec()}${shapeSuffix()} ` +
+      `(${g.level}) in ${clockText(ms)}, ${g.hints} hints, ${g.undos} undos. ` +
+      `Replay it: ${shareURL()}`;
+    $("win").hidden = false;
+    $("win-title").focus();
+    showBestTimes();
+  }
+
   function pickPuzzleSquare(i) {
+    if (state.view !== null) { backToGame(); return; }
     const legal = legalNext();
-    if (state.verdict && state.verdict.status === "won") return;
+    if (state.game.done || (state.verdict && state.verdict.status === "won")) return;
     if (legal !== null && !legal.includes(i)) {
       const cur = state.puzzle[state.puzzle.length - 1];
       puzzleMsg(state.puzzle.includes(i) ? `${nameOf(i)} is already visited.` :
         `${nameOf(i)} is not a knight's move from ${nameOf(cur)}.`, "lost");
       return;
     }
+    startClock();
     state.puzzle.push(i);
     state.hint = null;
     state.verdict = null;
@@ -890,8 +1311,11 @@
   }
 
   function undo() {
-    if (state.mode !== "puzzle" || !state.puzzle.length) return;
+    if (state.mode !== "puzzle" || !state.puzzle.length || state.game.done) return;
+    if (!level().undo) { puzzleMsg("No undo at the hard level.", "lost"); return; }
+    state.view = null;
     state.puzzle.pop();
+    state.game.undos++;
     state.hint = null;
     state.verdict = null;
     $("board-wrap").classList.remove("won");
@@ -901,16 +1325,19 @@
   }
 
   async function hint() {
-    if (state.mode !== "puzzle") return;
+    if (state.mode !== "puzzle" || state.game.done) return;
+    if (!level().hints) { puzzleMsg(`No hints at the ${state.game.level} level.`, ""); return; }
+    state.view = null;
     puzzleMsg("Looking for a move that still completes a tour\u2026", "busy");
     const v = state.verdict || (await checkPuzzle());
     if (!v) return;
     if (v.hint) {
       state.hint = parseName(v.hint);
+      state.game.hints++;
       showPuzzle();
       const what = state.puzzle.length ? "Hint: move to" : "Hint: start on";
       puzzleMsg(`${what} ${v.hint}; a full tour can be completed from there.`, "ok");
-      if (cells[state.hint]) cells[state.hint].focus();
+      if (cells[state.hint]) moveFocus(state.hint);
     } else if (v.status === "won") {
       puzzleMsg("Already won.", "win");
     } else {
@@ -918,14 +1345,245 @@
     }
   }
 
-  function restart() {
-    state.puzzle = [];
+  // A new game: the board empty (or the daily puzzle's start placed), the clock and counts at 0.
+  function restart(first) {
+    state.puzzle = first === undefined || first === null ? [] : [first];
     state.verdict = null;
     state.hint = null;
+    state.view = null;
+    state.game = { level: $("level").value, hints: 0, undos: 0, acc: 0, since: null, done: false,
+      daily: first === undefined || first === null ? null : state.game.daily };
+    $("daily-note").hidden = !state.game.daily;
+    $("daily-note").textContent = state.game.daily ?
+      `Daily puzzle of ${state.game.daily}: the same board and start for everyone today.` : "";
+    $("win").hidden = true;
     $("board-wrap").classList.remove("won");
     showPuzzle();
-    puzzleMsg("Click any square to place the knight.", "");
-    state.checkSeq++;
+    if (state.puzzle.length) { puzzleMsg("Checking\u2026", "busy"); checkPuzzle(); } else {
+      puzzleMsg("Click any square to place the knight.", "");
+      state.checkSeq++;
+    }
+  }
+
+  // The daily puzzle: board and start chosen by the server from today's date (UTC).
+  async function daily(date) {
+    let d;
+    try {
+      d = await api("api/daily", date ? { date } : undefined);
+    } catch (e) {
+      puzzleMsg(`Error: ${e.message}`, "error");
+      return;
+    }
+    state.restoring = true;
+    setMode("puzzle");
+    setSize(d.width, d.height, 1);
+    $("challenge").checked = Boolean(d.closed);
+    state.game.daily = d.date;
+    state.restoring = false;
+    restart(parseName(d.start));
+  }
+
+  // -- the address and localStorage: a link reproduces a game or a tour; a reload comes back ---
+
+  const keepCommas = (v) => encodeURIComponent(v).replace(/%2C/g, ",").replace(/%3A/g, ":");
+  function stateParams() {
+    const q = [["mode", state.mode], ["board", boardSpec()]];
+    for (const [k, v] of Object.entries(shapeParams())) q.push([k, v]);
+    if (state.mode === "puzzle") {
+      q.push(["level", state.game.level]);
+      if ($("challenge").checked) q.push(["closed", "1"]);
+      if (state.game.daily) q.push(["daily", state.game.daily]);
+      if (state.puzzle.length) q.push(["moves", state.puzzle.map(nameOf).join(",")]);
+    } else {
+      if ($("closed").checked) q.push(["closed", "1"]);
+      if (state.start !== null) q.push(["start", nameOf(state.start)]);
+      if (state.end !== null) q.push(["end", nameOf(state.end)]);
+      if (state.tour) {
+        if (state.tour.closed) q.push(["tour", "closed"]);
+        q.push(["moves", state.tour.path.join(",")]);
+      }
+    }
+    return q.map(([k, v]) => `${k}=${keepCommas(String(v))}`).join("&");
+  }
+  const shareURL = () => `${location.origin}${location.pathname}#${stateParams()}`;
+
+  function saveState() {
+    if (state.restoring) return;
+    const hash = stateParams();
+    if (location.hash.slice(1) !== hash) history.replaceState(null, "", `#${hash}`);
+    const g = { ...state.game, acc: elapsed(), since: null, running: state.game.since !== null };
+    store.set(STORE.game, { hash, game: state.mode === "puzzle" ? g : null });
+  }
+
+  function setSize(w, h, d) {
+    $("width").value = String(w);
+    $("height").value = String(h);
+    $("depth").value = String(d || 1);
+    if (readSize()) {
+      if (state.mode === "puzzle") restart(); else { showEnds(); showSolve(); }
+    }
+  }
+  function syncPreset() {
+    const spec = `${$("width").value}x${$("height").value}`;
+    const sel = $("preset");
+    sel.value = $("depth").value === "1" && [...sel.options].some((o) => o.value === spec) ? spec : "custom";
+  }
+
+  // A path of square names checked against the board: the indices, or the first problem.
+  function readMoves(text) {
+    const names = text ? text.split(",").filter(Boolean) : [];
+    const out = [];
+    for (const name of names) {
+      const i = parseName(name);
+      if (i === null || i < 0 || i >= area() || nameOf(i) !== name || state.holes.has(i)) {
+        return { error: `${name} is not a square of this board` };
+      }
+      if (out.includes(i)) return { error: `${name} comes twice` };
+      if (out.length && !isMove(out[out.length - 1], i)) {
+        return { error: `${nameOf(out[out.length - 1])} to ${name} is not a move` };
+      }
+      out.push(i);
+    }
+    return { moves: out };
+  }
+
+  // A tour on the board to replay (from the solver, a link, or the library).
+  function loadTour(data, message) {
+    state.tour = data;
+    state.partial = null;
+    state.order = data.path.map(parseName);
+    const n = state.order.length;
+    $("progress").disabled = false;
+    for (const b of document.querySelectorAll(".dl")) {
+      b.disabled = b.dataset.format === "gif" && n > state.limits.gif_max_squares;
+    }
+    status(message || `${data.closed ? "Closed" : "Open"} tour of ${n} squares from ` +
+      `${data.path[0]} to ${data.path[n - 1]}.`, "ok");
+    if (state.speedOut) state.speedOut();
+  }
+
+  // Apply an address's parameters: the board and its shape, the mode, and the moves.
+  function applyParams(q, savedGame) {
+    state.restoring = true;
+    try {
+      setMode(q.get("mode") === "puzzle" ? "puzzle" : "solve");
+      const m = /^(\d+)x(\d+)(?:x(\d+))?$/.exec(q.get("board") || "");
+      if (m) setSize(+m[1], +m[2], +(m[3] || 1));
+      const leaper = q.get("leaper"), wrap = q.get("wrap"), holes = q.get("holes");
+      if (leaper || wrap || holes) {
+        if (leaper && /^\d+,\d+$/.test(leaper)) {
+          state.leaper = leaper.split(",").map(Number);
+          if ([...$("leaper").options].some((o) => o.value === leaper)) $("leaper").value = leaper;
+        }
+        if (wrap === "cylinder" || wrap === "torus") { state.wrap = wrap; $("wrap").value = wrap; }
+        state.holes = new Set((holes || "").split(",").filter(Boolean).map(parseName)
+          .filter((i) => i !== null && i >= 0 && i < area()));
+        drawBoard();
+        $("holes-out").textContent = state.holes.size ? shapeParams().holes : "none";
+      }
+      const closed = q.get("closed") === "1" || q.get("closed") === "true";
+      const read = readMoves(q.get("moves") || "");
+      if (state.mode === "puzzle") {
+        if (LEVELS[q.get("level")]) $("level").value = q.get("level");
+        $("challenge").checked = closed;
+        restart();
+        state.game.daily = q.get("daily") || null;
+        if (savedGame && savedGame.level === $("level").value) {
+          state.game = { ...state.game, ...savedGame, since: savedGame.running ? Date.now() : null };
+        }
+        state.puzzle = read.moves || [];
+        $("daily-note").hidden = !state.game.daily;
+        $("daily-note").textContent = state.game.daily ?
+          `Daily puzzle of ${state.game.daily}: the same board and start for everyone today.` : "";
+        state.game.replay = !savedGame && state.puzzle.length > 0;
+      } else {
+        $("closed").checked = closed;
+        const start = parseName(q.get("start") || ""), end = parseName(q.get("end") || "");
+        state.start = start !== null && start < area() ? start : null;
+        state.end = end !== null && end < area() ? end : null;
+        showEnds();
+        const moves = read.moves || [];
+        if (moves.length === squareCount() && moves.length > 1) {
+          const tourClosed = q.get("tour") === "closed" && isMove(moves[moves.length - 1], moves[0]);
+          loadTour({
+            width: state.W, height: state.H, ...shapeFields(), closed: tourClosed, method: "link",
+            path: moves.map(nameOf),
+            xy: moves.map((i) => (state.D > 1 ? [xOf(i), yOf(i), zOf(i)] : [xOf(i), yOf(i)])),
+          }, null);
+          state.step = moves.length;
+        }
+      }
+      if (read.error) status(`The link's moves stop early: ${read.error}.`, "error");
+    } finally {
+      state.restoring = false;
+    }
+    if (state.mode === "puzzle") {
+      showPuzzle();
+      puzzleMsg("Checking\u2026", "busy");
+      checkPuzzle();
+    } else {
+      timedDraw(showSolve);
+      saveState();
+    }
+  }
+
+  // At start: the address's game or tour, else the one kept from the last visit.
+  const initialHash = location.hash.slice(1);  // before the page writes its own
+  async function restoreAtStart() {
+    const hash = initialHash;
+    const saved = store.get(STORE.game);
+    const q = new URLSearchParams(hash);
+    if (q.has("daily") && !q.has("moves")) { await daily(q.get("daily") || undefined); return; }
+    if (q.has("library")) { await openLibraryTour(q.get("library")); return; }
+    if (hash && q.has("board")) {
+      applyParams(q, saved && saved.hash === hash ? saved.game : null);
+    } else if (saved && saved.hash) {
+      applyParams(new URLSearchParams(saved.hash), saved.game);
+    }
+  }
+
+  // A tour of the library (knightstour serve --db): on the board to replay.
+  async function openLibraryTour(id) {
+    let data;
+    try {
+      data = await api(`api/library/tours/${encodeURIComponent(id)}`);
+    } catch (e) {
+      status(`Could not open tour ${id} of the library: ${e.message}`, "error");
+      return;
+    }
+    state.restoring = true;
+    try {
+      setMode("solve");
+      setSize(data.width, data.height, data.depth || 1);
+      const q = new URLSearchParams();
+      q.set("mode", "solve");
+      q.set("board", `${data.width}x${data.height}` + (data.depth ? `x${data.depth}` : ""));
+      if (data.holes) q.set("holes", data.holes.join(","));
+      if (data.leaper) q.set("leaper", data.leaper.join(","));
+      if (data.wrap) q.set("wrap", data.wrap);
+      if (data.holes || data.leaper || data.wrap) applyParams(q, null);
+      state.restoring = true;
+      loadTour(data, `Tour ${data.id} of the library: ${data.closed ? "closed" : "open"}, ` +
+        `${data.path.length} squares from ${data.path[0]} to ${data.path[data.path.length - 1]} ` +
+        `(${data.method}).`);
+      state.step = 1;
+    } finally {
+      state.restoring = false;
+    }
+    timedDraw(showSolve);
+    saveState();
+    const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (reduce) setStep(Infinity); else setPlaying(true);
+  }
+
+  // -- the theme: the system's, or the one chosen with the toggle ----------------------------
+
+  const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
+  const theme = () => document.documentElement.dataset.theme || (systemDark.matches ? "dark" : "light");
+  function showTheme() {
+    const dark = theme() === "dark";
+    $("theme-toggle").setAttribute("aria-pressed", String(dark));
+    if (state.canvas) { drawCanvasBoard(); redraw(); }
   }
 
   // -- modes, keyboard, wiring ----------------------------------------------------------------
@@ -936,6 +1594,13 @@
   }
 
   function moveFocus(i, focus = true) {
+    if (state.canvas) {
+      state.focus = i;
+      if (focus) canvasEl.focus();
+      redraw();
+      $("cursor-live").textContent = squareLabel(i);
+      return;
+    }
     if (cells[state.focus]) cells[state.focus].setAttribute("tabindex", "-1");
     state.focus = i;
     cells[i].setAttribute("tabindex", "0");
@@ -945,7 +1610,7 @@
   // Arrow keys within a layer; on a 3-D board, Left and Right go on into the layer beside it at
   // its edges (the layers stand in a row), and < and > (or , and .) go to the same file and
   // rank of the previous or next layer.
-  svg.addEventListener("keydown", (ev) => {
+  function boardKeys(ev) {
     const { W, H, D } = state;
     const i = state.focus;
     let x = xOf(i), y = yOf(i), z = zOf(i);
@@ -969,7 +1634,9 @@
     }
     ev.preventDefault();
     moveFocus(at(x, y, z));
-  });
+  }
+  svg.addEventListener("keydown", boardKeys);
+  canvasEl.addEventListener("keydown", boardKeys);
 
   function setMode(mode) {
     if (mode === state.mode) return;
@@ -1013,7 +1680,7 @@
     const focused = svg.contains(document.activeElement);
     drawBoard();
     redraw();
-    if (focused) cells[state.focus].focus();
+    if (focused && cells[state.focus]) cells[state.focus].focus();
   }
 
   function wire() {
@@ -1055,8 +1722,14 @@
     $("btn-last").addEventListener("click", () => { setPlaying(false); setStep(Infinity); });
     $("btn-play").addEventListener("click", () => setPlaying(!state.playing));
     $("progress").addEventListener("input", (ev) => { setPlaying(false); setStep(+ev.target.value); });
-    const speedOut = () => { $("speed-out").textContent = `${SPEEDS[+$("speed").value]} moves/s`; };
-    $("speed").addEventListener("input", speedOut);
+    const speedOut = () => {
+      $("speed-out").textContent = $("auto-speed").checked ?
+        (state.order ? `${Math.round(movesPerSecond())} moves/s` : "auto") :
+        `${SPEEDS[+$("speed").value]} moves/s`;
+    };
+    $("speed").addEventListener("input", () => { $("auto-speed").checked = false; speedOut(); });
+    $("auto-speed").addEventListener("change", speedOut);
+    state.speedOut = speedOut;
     speedOut();
     $("show-counts").addEventListener("change", redraw);
     $("show-numbers").addEventListener("change", redraw);
@@ -1066,7 +1739,37 @@
     }
     $("btn-undo").addEventListener("click", undo);
     $("btn-hint").addEventListener("click", hint);
-    $("btn-restart").addEventListener("click", restart);
+    $("btn-restart").addEventListener("click", () => { state.game.daily = null; restart(); });
+    $("level").addEventListener("change", () => { state.game.daily = null; restart(); });
+    $("btn-daily").addEventListener("click", () => daily());
+    $("btn-back-to-game").addEventListener("click", backToGame);
+    $("btn-new-game").addEventListener("click", () => { state.game.daily = null; restart(); $("btn-restart").focus(); });
+    $("btn-win-close").addEventListener("click", () => { $("win").hidden = true; $("btn-restart").focus(); });
+    $("btn-copy").addEventListener("click", async () => {
+      const text = $("share-text").value;
+      try {
+        await navigator.clipboard.writeText(text);
+      } catch (e) {
+        $("share-text").select();
+        try { document.execCommand("copy"); } catch (e2) { /* selected for the user to copy */ }
+      }
+      $("btn-copy").textContent = "Copied";
+      setTimeout(() => { $("btn-copy").textContent = "Copy share text"; }, 2000);
+    });
+    $("preset").addEventListener("change", () => {
+      const v = $("preset").value;
+      if (v === "custom") { $("width").focus(); return; }
+      const [w, h] = v.split("x").map(Number);
+      setSize(w, h, 1);
+      status("");
+    });
+    $("theme-toggle").addEventListener("click", () => {
+      const next = theme() === "dark" ? "light" : "dark";
+      document.documentElement.dataset.theme = next;
+      try { localStorage.setItem(STORE.theme, next); } catch (e) { /* off: this page only */ }
+      showTheme();
+    });
+    systemDark.addEventListener("change", showTheme);
     $("challenge").addEventListener("change", () => {
       state.verdict = null; state.hint = null;
       $("board-wrap").classList.remove("won");
@@ -1077,6 +1780,7 @@
       if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
       if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
       const key = ev.key.toLowerCase();
+      if (key === "escape" && state.view !== null) { backToGame(); ev.preventDefault(); return; }
       if (state.mode === "solve") {
         if (key === "p") setPlaying(!state.playing);
         else if (key === "[") { setPlaying(false); setStep(state.step - 1); }
@@ -1095,9 +1799,15 @@
     wire();
     document.body.dataset.mode = "solve";
     try {
-      const lim = await api("api/limits");
+      const [lim, pal, about] = await Promise.all([
+        api("api/limits"), api("api/palette"), api("api/about"),
+      ]);
       Object.assign(state.limits, lim);
+      applyPalette(pal);
+      $("gallery-link").hidden = !about.library;
     } catch (e) { /* keep the defaults */ }
+    showTheme();
+    showBestTimes();
     $("limits-note").textContent = `Up to ${state.limits.max_squares.toLocaleString("en")} ` +
       `squares to solve, ${state.limits.puzzle_max_squares} for a puzzle; searches stop after ` +
       `${state.limits.time_limit ?? 5} s.`;
@@ -1106,11 +1816,26 @@
     showEnds();
     showSolve();
     if (window.ResizeObserver) {
+      let wide = $("board-wrap").clientWidth;
       new ResizeObserver(() => {
+        const now = $("board-wrap").clientWidth;
+        if (state.canvas && now !== wide) { wide = now; drawCanvasBoard(); redraw(); return; }
+        wide = now;
         if (state.D > 1 && layoutCols() !== COLS) relayout();
       }).observe($("board-wrap"));
     }
     status("Click a square to set the start (and another for the end), then Solve.");
+    await restoreAtStart();
+    state.restoring = false;
+    saveState();
+    window.addEventListener("hashchange", () => {
+      const q = new URLSearchParams(location.hash.slice(1));
+      if (location.hash.slice(1) !== stateParams()) {
+        if (q.has("daily") && !q.has("moves")) daily(q.get("daily") || undefined);
+        else if (q.has("library")) openLibraryTour(q.get("library"));
+        else if (q.has("board")) applyParams(q, null);
+      }
+    });
     document.body.dataset.ready = "true";
   }
 

@@ -1,0 +1,218 @@
+"""The tour library's gallery: what ``knightstour serve --db tours.db`` shows, as JSON.
+
+Read-only: the library is opened with ``readonly=True`` (SQLite's ``mode=ro``), one connection
+a thread. Every query is in :mod:`knightstour.library.store` (``gallery_*``); this module shapes
+their answers for the page and the API: the boards and their counts, pages of tours (keyset
+pagination on the id, so a page of a 100,000-tour library costs what the first page costs),
+one tour with its numbering's verdict, and two tours compared move by move.
+
+>>> import knightstour as kt
+>>> from knightstour.library.store import Library
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "tours.db")
+>>> with Library(path) as lib:
+...     lib.add([kt.solve("5x5", start="a1", method="warnsdorff")], method="warnsdorff")
+1
+>>> g = Gallery(path)
+>>> [(b["board"], b["tours"]) for b in g.overview()["boards"]]
+[('5x5', 1)]
+>>> g.page(board="5x5")["tours"][0]["start"]
+'a1'
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+import time
+from typing import Any
+
+from knightstour.errors import InvalidInputError
+from knightstour.library.store import (
+    Library,
+    StoredTour,
+    gallery_count,
+    gallery_kinds,
+    gallery_page,
+    library_board,
+)
+
+__all__ = ["THUMB_POINTS", "Gallery"]
+
+#: A thumbnail's path has at most about this many points (every k-th square of a long tour).
+THUMB_POINTS = 1024
+#: How long the overview (one scan of the library) is kept before it is counted again.
+OVERVIEW_SECONDS = 30.0
+
+
+class Gallery:
+    """The gallery of the tour library at ``path``; refuses a file that is not one."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        if not os.path.exists(self.path):
+            raise InvalidInputError(f"no tour library at {self.path}")
+        try:
+            Library(self.path, readonly=True).close()
+        except InvalidInputError as e:
+            raise InvalidInputError(f"cannot show {self.path}: {e}") from None
+        self._local = threading.local()
+        self._overview: tuple[float, dict[str, Any]] | None = None
+        self._counts: dict[tuple[Any, ...], tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.path)
+
+    def library(self) -> Library:
+        """This thread's read-only connection to the library."""
+        lib = getattr(self._local, "lib", None)
+        if lib is None:
+            lib = self._local.lib = Library(self.path, readonly=True)
+        return lib
+
+    # -- the pages' data ----------------------------------------------------------------------
+
+    def overview(self) -> dict[str, Any]:
+        """The boards (each kind apart) with their counts and methods, and the totals."""
+        now = time.monotonic()
+        with self._lock:
+            if self._overview is not None and now - self._overview[0] < OVERVIEW_SECONDS:
+                return self._overview[1]
+        boards: dict[tuple[int, int, str, bool], dict[str, Any]] = {}
+        methods: dict[str, int] = {}
+        for w, h, shape, closed, method, n in gallery_kinds(self.library()):
+            b = library_board(shape) if shape else library_board(f"{w}x{h}")
+            entry = boards.setdefault(
+                (w, h, shape, closed),
+                {
+                    "board": b.key,
+                    "description": b.description,
+                    "width": w,
+                    "height": h,
+                    "closed": closed,
+                    "tours": 0,
+                    "methods": {},
+                },
+            )
+            entry["tours"] += n
+            entry["methods"][method] = entry["methods"].get(method, 0) + n
+            methods[method] = methods.get(method, 0) + n
+        out = {
+            "library": self.name,
+            "tours": sum(methods.values()),
+            "boards": list(boards.values()),
+            "methods": dict(sorted(methods.items())),
+        }
+        with self._lock:
+            self._overview = (now, out)
+        return out
+
+    def count(self, board: str | None, closed: bool | None, method: str | None) -> int:
+        key = (board, closed, method)
+        now = time.monotonic()
+        with self._lock:
+            hit = self._counts.get(key)
+            if hit is not None and now - hit[0] < OVERVIEW_SECONDS:
+                return hit[1]
+        n = gallery_count(self.library(), board, closed, method)
+        with self._lock:
+            if len(self._counts) > 256:
+                self._counts.clear()
+            self._counts[key] = (now, n)
+        return n
+
+    def page(
+        self,
+        board: str | None = None,
+        closed: bool | None = None,
+        method: str | None = None,
+        *,
+        after: int = 0,
+        before: int | None = None,
+        limit: int = 24,
+    ) -> dict[str, Any]:
+        """A page of tours (thumbnails' paths included) and the cursors of the pages beside it."""
+        if board is not None:
+            board = library_board(board).key
+        tours, earlier, later = gallery_page(
+            self.library(), board, closed, method, after=after, before=before, limit=limit
+        )
+        return {
+            "tours": [self.summary(t) for t in tours],
+            "count": self.count(board, closed, method),
+            "limit": limit,
+            "prev": tours[0].id if earlier and tours else None,
+            "next": tours[-1].id if later and tours else None,
+            "filters": {"board": board, "closed": closed, "method": method},
+        }
+
+    def summary(self, t: StoredTour) -> dict[str, Any]:
+        """A tour of a page: its metadata and a thumbnail's path (every k-th square)."""
+        n = len(t.tour)
+        step = max(1, -(-n // THUMB_POINTS))
+        idx = t.tour.indices
+        thumb = idx[::step].tolist()
+        if thumb[-1] != int(idx[-1]):
+            thumb.append(int(idx[-1]))
+        out = t.info()
+        out.update(
+            {
+                "width": t.board.width,
+                "height": t.board.height,
+                "depth": t.board.depth,
+                "squares": n,
+                "thumb": thumb,
+                "thumb_step": step,
+            }
+        )
+        return out
+
+    def tour(self, tour_id: int) -> dict[str, Any]:
+        """One tour: the tour JSON of the contract, its metadata, and its numbering's verdict
+        (``magic``, ``semi-magic`` or ``neither``; null on a board magic sums do not cover)."""
+        t = self.library().get(tour_id)
+        out = t.tour.to_dict()
+        out.update({k: v for k, v in t.info().items() if k not in ("closed", "method")})
+        out["method"] = t.method
+        out["magic"] = self._verdict(t)
+        return out
+
+    @staticmethod
+    def _verdict(t: StoredTour) -> str | None:
+        b = t.board
+        if b.holes or b.depth > 1:
+            return None
+        try:
+            return str(t.tour.magic().verdict)
+        except InvalidInputError:
+            return None
+
+    def compare(self, a: int, b: int) -> dict[str, Any]:
+        """Two tours of one board side by side: the moves they share (either direction)."""
+        ta, tb = self.library().get(a), self.library().get(b)
+        if ta.board.key != tb.board.key:
+            raise InvalidInputError(
+                f"tours {a} and {b} are on different boards ({ta.board.description} and "
+                f"{tb.board.description}): only tours of one board compare"
+            )
+
+        def moves(t: StoredTour) -> list[tuple[int, int]]:
+            p = t.tour.indices.tolist()
+            pairs = list(itertools.pairwise(p))
+            if t.closed:
+                pairs.append((p[-1], p[0]))
+            return pairs
+
+        mb = {frozenset(m) for m in moves(tb)}
+        name = ta.board.square_name
+        shared = [[name(x), name(y)] for x, y in moves(ta) if frozenset((x, y)) in mb]
+        return {
+            "a": self.tour(a),
+            "b": self.tour(b),
+            "shared": shared,
+            "shared_count": len(shared),
+            "moves": [len(moves(ta)), len(moves(tb))],
+        }

@@ -1,0 +1,284 @@
+/* The gallery of the tour library (knightstour serve --db): boards and counts, filters, pages of
+ * thumbnails, two tours compared. Everything it shows comes from its JSON twins under
+ * api/library (read-only, keyset-paginated); the page's address holds the same parameters.
+ * A tour opens on the board to replay (./#library=ID). No build step.
+ */
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const query = new URLSearchParams(location.search);
+  const palette = { gradient: ["#1f3c99", "#6f2ea3", "#c0265d", "#e8620c"], colors: {} };
+  const thumbs = new Map();  // tour id -> its drawn thumbnail (kept while the page lives)
+  const chosen = new Map();  // tour id -> board, for compare
+
+  async function api(path) {
+    const r = await fetch(path);
+    let data = null;
+    try { data = await r.json(); } catch (e) { data = { error: `HTTP ${r.status}` }; }
+    if (!r.ok) throw new Error(data && data.error ? data.error : `HTTP ${r.status}`);
+    return data;
+  }
+  function fail(e) {
+    $("error").hidden = false;
+    $("error").textContent = e.message || String(e);
+  }
+  function el(name, attrs, parent) {
+    const e = document.createElementNS(SVGNS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function hexRgb(c) {
+    const h = c.replace("#", "");
+    return [0, 2, 4].map((k) => parseInt(h.slice(k, k + 2), 16));
+  }
+  function ramp(stops, t) {
+    t = Math.min(Math.max(t, 0), 1) * (stops.length - 1);
+    const i = Math.min(Math.floor(t), stops.length - 2), f = t - i;
+    const a = hexRgb(stops[i]), b = hexRgb(stops[i + 1]);
+    return "#" + a.map((u, k) => Math.round(u + (b[k] - u) * f).toString(16).padStart(2, "0")).join("");
+  }
+  const squareName = (x, y) => {
+    let n = x + 1, out = "";
+    while (n > 0) { const r = (n - 1) % 26; out = String.fromCharCode(97 + r) + out; n = Math.floor((n - 1) / 26); }
+    return out + (y + 1);
+  };
+
+  // A board with a path: squares, the path in bands of the palette's ramp (a thumbnail: a few
+  // bands), the start disc; shared moves (a set of "i-j" keys) drawn wide and gold.
+  function drawTour(W, H, points, opts) {
+    const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": opts.label });
+    el("rect", { x: 0, y: 0, width: W, height: H, fill: palette.colors.light || "#f2f0eb" }, svg);
+    if (W * H <= 400) {
+      let d = "";
+      for (let y = 0; y < H; y++) for (let x = (y % 2 === 0 ? 0 : 1); x < W; x += 2) d += `M${x} ${H - 1 - y}h1v1h-1z`;
+      el("path", { d, fill: palette.colors.dark || "#cdd4dc" }, svg);
+    }
+    const at = (i) => [(i % W) + 0.5, H - 0.5 - Math.floor(i / W)];
+    const n = points.length, bands = Math.min(opts.bands || 8, Math.max(1, n - 1));
+    const width = Math.max(0.06, Math.min(0.16, 6 / Math.max(W, H)));
+    if (opts.shared) {
+      for (let k = 0; k + 1 < n; k++) {
+        const a = points[k], b = points[k + 1];
+        if (opts.shared.has(`${Math.min(a, b)}-${Math.max(a, b)}`)) {
+          const [x1, y1] = at(a), [x2, y2] = at(b);
+          el("line", { x1, y1, x2, y2, stroke: "#e3a008", "stroke-width": width * 3.2,
+            "stroke-linecap": "round", class: "shared" }, svg);
+        }
+      }
+    }
+    for (let b = 0; b < bands; b++) {
+      const lo = Math.floor((b * (n - 1)) / bands), hi = Math.floor(((b + 1) * (n - 1)) / bands);
+      const pts = points.slice(lo, hi + 1).map((i) => at(i).join(",")).join(" ");
+      el("polyline", { points: pts, fill: "none", stroke: ramp(palette.gradient, bands > 1 ? b / (bands - 1) : 0),
+        "stroke-width": width, "stroke-linejoin": "round", "stroke-linecap": "round" }, svg);
+    }
+    const [sx, sy] = at(points[0]);
+    el("circle", { cx: sx, cy: sy, r: Math.max(0.18, width * 1.6), fill: palette.colors.start || "#1e8c45" }, svg);
+    return svg;
+  }
+
+  function kindText(closed) { return closed ? "closed" : "open"; }
+
+  function showBoards(over) {
+    $("lib-name").textContent = over.library;
+    document.title = `Knight's tours: ${over.library}`;
+    const body = $("boards").tBodies[0];
+    body.textContent = "";
+    const boards = new Set();
+    for (const b of over.boards) {
+      const tr = body.insertRow();
+      const a = document.createElement("a");
+      a.href = `gallery?board=${encodeURIComponent(b.board)}&closed=${b.closed}`;
+      a.textContent = b.description;
+      tr.insertCell().appendChild(a);
+      tr.insertCell().textContent = kindText(b.closed);
+      tr.insertCell().textContent = b.tours.toLocaleString("en");
+      tr.insertCell().textContent = Object.entries(b.methods).map(([m, c]) => `${m} ${c.toLocaleString("en")}`).join(", ");
+      boards.add(b.board);
+    }
+    const tr = body.insertRow();
+    tr.className = "total";
+    tr.insertCell().textContent = "all";
+    tr.insertCell().textContent = "";
+    tr.insertCell().textContent = over.tours.toLocaleString("en");
+    tr.insertCell().textContent = "";
+    for (const b of boards) $("f-board").add(new Option(b, b));
+    for (const m of Object.keys(over.methods)) $("f-method").add(new Option(m, m));
+    $("f-board").value = query.get("board") || "";
+    $("f-closed").value = query.get("closed") || "";
+    $("f-method").value = query.get("method") || "";
+    $("f-magic").checked = query.get("magic") === "true";
+  }
+
+  function pageQuery(extra) {
+    const q = new URLSearchParams();
+    for (const k of ["board", "closed", "method", "magic", "limit"]) if (query.get(k)) q.set(k, query.get(k));
+    for (const [k, v] of Object.entries(extra)) q.set(k, v);
+    return q;
+  }
+
+  function showPage(page) {
+    const list = $("thumbs");
+    list.textContent = "";
+    for (const t of page.tours) {
+      const li = document.createElement("li");
+      li.className = "thumb";
+      let pic = thumbs.get(t.id);
+      if (!pic) {
+        pic = drawTour(t.width, t.height, t.thumb, {
+          label: `tour ${t.id}: ${t.board}, ${kindText(t.closed)}, ${t.start} to ${t.end}`, bands: 8,
+        });
+        thumbs.set(t.id, pic);
+      }
+      const a = document.createElement("a");
+      a.href = `./#library=${t.id}`;
+      a.className = "open";
+      a.setAttribute("aria-label", `Open tour ${t.id} on the board: ${t.board}, ${kindText(t.closed)}, ` +
+        `${t.start} to ${t.end}, ${t.method}`);
+      a.appendChild(pic);
+      li.appendChild(a);
+      const cap = document.createElement("div");
+      cap.className = "caption";
+      cap.textContent = `#${t.id} ${t.board} ${kindText(t.closed)} ${t.start}\u2013${t.end} \u00b7 ${t.method}`;
+      li.appendChild(cap);
+      const label = document.createElement("label");
+      label.className = "check-inline";
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.className = "choose";
+      box.dataset.id = String(t.id);
+      box.checked = chosen.has(t.id);
+      box.addEventListener("change", () => {
+        if (box.checked) chosen.set(t.id, t.board); else chosen.delete(t.id);
+        showChosen();
+      });
+      label.appendChild(box);
+      label.appendChild(document.createTextNode(` compare #${t.id}`));
+      li.appendChild(label);
+      li.dataset.id = String(t.id);
+      list.appendChild(li);
+    }
+    const first = page.tours.length ? page.tours[0].id : null, last = page.tours.length ? page.tours[page.tours.length - 1].id : null;
+    $("summary").textContent = page.count === 0 ? "No tours match." :
+      `${page.count.toLocaleString("en")} tours match; showing ${page.tours.length} (ids ${first} to ${last}).`;
+    const prev = $("prev"), next = $("next");
+    prev.hidden = page.prev === null;
+    next.hidden = page.next === null;
+    if (page.prev !== null) prev.href = `gallery?${pageQuery({ before: page.prev })}`;
+    if (page.next !== null) next.href = `gallery?${pageQuery({ after: page.next })}`;
+    document.body.dataset.first = String(first);
+  }
+
+  function showChosen() {
+    const ids = [...chosen.keys()];
+    const boards = new Set(chosen.values());
+    const ok = ids.length === 2 && boards.size === 1;
+    $("btn-compare").disabled = !ok;
+    $("compare-note").textContent = ids.length === 2 && !ok ? "Those two are on different boards." :
+      ids.length > 2 ? "Choose only two." : ok ? `Compare #${ids[0]} and #${ids[1]}.` :
+      "Choose two tours of one board to compare them.";
+  }
+
+  // Load a page of tours (after a link: without reloading the page; the address follows).
+  async function loadPage(q, push) {
+    const t0 = performance.now();
+    if (push) history.pushState(null, "", `gallery?${q}`);
+    const page = await api(`api/library/tours?${q}`);
+    showPage(page);
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    document.body.dataset.pageMs = String(Math.round(performance.now() - t0));
+    $("twin").href = `api/library/tours?${q}`;
+    $("twin").textContent = `api/library/tours?${q}`;
+  }
+
+  async function showCompare(a, b) {
+    const c = await api(`api/library/compare?a=${a}&b=${b}`);
+    $("compare").hidden = false;
+    $("results").hidden = true;
+    $("filters-section").hidden = true;
+    $("boards-section").hidden = true;
+    const shared = new Set(c.shared.map(([p, q]) => {
+      const i = idx(c.a, p), j = idx(c.a, q);
+      return `${Math.min(i, j)}-${Math.max(i, j)}`;
+    }));
+    for (const [fig, t] of [["fig-a", c.a], ["fig-b", c.b]]) {
+      const box = $(fig).querySelector(".big");
+      box.textContent = "";
+      const pts = t.xy.map(([x, y]) => y * t.width + x);
+      if (t.closed) pts.push(pts[0]);
+      box.appendChild(drawTour(t.width, t.height, pts, {
+        label: `tour ${t.id}, ${c.shared_count} moves shared with the other`, bands: 64, shared,
+      }));
+      const cap = $(fig).querySelector("figcaption");
+      cap.textContent = "";
+      const link = document.createElement("a");
+      link.href = `./#library=${t.id}`;
+      link.textContent = `Tour #${t.id}`;
+      cap.appendChild(link);
+      cap.appendChild(document.createTextNode(`: ${t.board}, ${kindText(t.closed)}, ${t.start} to ${t.end}, ` +
+        `${t.method}` + (t.magic && t.magic !== "neither" ? `, ${t.magic}` : "")));
+    }
+    $("compare-summary").textContent = `Tours #${c.a.id} and #${c.b.id} share ${c.shared_count} of ` +
+      `their ${c.moves[0]} moves.`;
+    $("compare-summary").dataset.shared = String(c.shared_count);
+    $("twin").href = `api/library/compare?a=${a}&b=${b}`;
+    $("twin").textContent = `api/library/compare?a=${a}&b=${b}`;
+  }
+  function idx(t, name) {
+    const m = /^([a-z]+)(\d+)$/.exec(name);
+    let x = 0;
+    for (const ch of m[1]) x = x * 26 + ch.charCodeAt(0) - 96;
+    return (parseInt(m[2], 10) - 1) * t.width + (x - 1);
+  }
+
+  function wireTheme() {
+    const dark = window.matchMedia("(prefers-color-scheme: dark)");
+    const theme = () => document.documentElement.dataset.theme || (dark.matches ? "dark" : "light");
+    const show = () => $("theme-toggle").setAttribute("aria-pressed", String(theme() === "dark"));
+    $("theme-toggle").addEventListener("click", () => {
+      const next = theme() === "dark" ? "light" : "dark";
+      document.documentElement.dataset.theme = next;
+      try { localStorage.setItem("knightstour.theme", next); } catch (e) { /* off */ }
+      show();
+    });
+    dark.addEventListener("change", show);
+    show();
+  }
+
+  async function init() {
+    wireTheme();
+    try {
+      const [pal, over] = await Promise.all([api("api/palette"), api("api/library")]);
+      palette.gradient = pal.gradient;
+      palette.colors = pal.colors;
+      showBoards(over);
+      $("btn-compare").addEventListener("click", () => {
+        const [a, b] = [...chosen.keys()];
+        location.href = `gallery?compare=${a},${b}`;
+      });
+      for (const id of ["prev", "next"]) {
+        $(id).addEventListener("click", (ev) => {
+          ev.preventDefault();
+          const q = new URL($(id).href).searchParams;
+          for (const k of ["after", "before"]) query.delete(k);
+          loadPage(q.toString(), true).catch(fail);
+        });
+      }
+      window.addEventListener("popstate", () => {
+        loadPage(location.search.slice(1), false).catch(fail);
+      });
+      const compare = (query.get("compare") || "").split(",").filter(Boolean);
+      if (compare.length === 2) await showCompare(+compare[0], +compare[1]);
+      else await loadPage(pageQuery(Object.fromEntries(["after", "before"].filter((k) => query.get(k))
+        .map((k) => [k, query.get(k)]))).toString(), false);
+    } catch (e) {
+      fail(e);
+    }
+    document.body.dataset.ready = "true";
+  }
+
+  init();
+})();

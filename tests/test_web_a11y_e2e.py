@@ -1,0 +1,197 @@
+"""End-to-end, accessibility (issue 15, item 5): axe-core (vendored from npm in tests/data, run by
+Playwright in the system's Chromium, never fetched from a CDN) finds no serious or critical
+violation on the board (solve, puzzle, the win screen, the canvas, dark and light, desktop and
+phone) or the gallery; moves are announced (aria-live); every control is reachable by Tab.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from gallery_data import small_library
+from knightstour.web.app import create_app
+from knightstour.web.server import running_server
+from web_helpers import AXE, DESKTOP, PHONE, a_tour, axe_violations, open_page, settled, square
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def lib_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = small_library(tmp_path_factory.mktemp("a11y") / "tours.db")
+    with running_server(create_app(library=db)) as url:
+        yield url
+
+
+def test_axe_is_vendored_not_fetched() -> None:
+    head = AXE.read_text(encoding="utf-8")[:400]
+    assert "axe v4." in head, head[:200]
+
+
+def states(pg: Page) -> Iterator[str]:
+    """The board in the states a user meets, one after another (yields a name for each)."""
+    yield "solve, empty"
+    pg.select_option("#preset", "6x6")
+    square(pg, "a1").click()
+    pg.click("#btn-solve")
+    expect(pg.locator("#status")).to_contain_text("tour of", timeout=20_000)
+    pg.click("#btn-last")
+    pg.check("#show-counts")
+    pg.check("#show-sums")
+    yield "solve, a tour shown with counts and sums"
+    pg.click("#tab-puzzle")
+    pg.select_option("#preset", "5x5")
+    for name in a_tour("5x5", "a1")[:6]:
+        square(pg, name).click()
+    settled(pg)
+    pg.click("#btn-hint")
+    expect(pg.locator("#puzzle-msg")).to_contain_text("Hint")
+    yield "puzzle, a game in progress with a hint"
+    pg.locator("#move-list button").nth(2).click()
+    yield "puzzle, looking back"
+    pg.keyboard.press("Escape")
+    for name in a_tour("5x5", "a1")[6:]:
+        square(pg, name).click()
+    settled(pg)
+    expect(pg.locator("#win")).to_be_visible()
+    yield "puzzle, the win screen"
+    pg.click("#tab-solve")
+    pg.fill("#width", "50")
+    pg.fill("#height", "50")
+    pg.dispatch_event("#height", "change")
+    expect(pg.locator("#board-canvas")).to_be_visible()
+    yield "solve, a 50x50 board on the canvas"
+
+
+def test_axe_finds_a_planted_violation(browser: Browser, server_url: str) -> None:
+    """The check can fail: an image without a text alternative is a critical violation."""
+    pg, _errors = open_page(browser, f"{server_url}/")
+    try:
+        assert axe_violations(pg) == []
+        pg.evaluate("() => document.body.appendChild(document.createElement('img')).src = 'data:,'")
+        assert [v.split(" (")[0] for v in axe_violations(pg)] == ["critical: image-alt"]
+    finally:
+        pg.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_no_serious_violations_on_the_board(
+    browser: Browser, server_url: str, scheme: str, viewport: dict[str, int]
+) -> None:
+    pg, errors = open_page(browser, f"{server_url}/", viewport, color_scheme=scheme)
+    found: dict[str, list[str]] = {}
+    try:
+        for name in states(pg):
+            bad = axe_violations(pg)
+            if bad:
+                found[name] = bad
+    finally:
+        pg.context.close()
+    assert found == {}, found
+    assert errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_violations_in_the_gallery(browser: Browser, lib_url: str, scheme: str) -> None:
+    found: dict[str, list[str]] = {}
+    for where in ("gallery", "gallery?board=6x6&closed=true", "gallery?compare=41,42"):
+        pg, errors = open_page(browser, f"{lib_url}/{where}", color_scheme=scheme)
+        try:
+            bad = axe_violations(pg)
+            if bad:
+                found[where] = bad
+        finally:
+            pg.context.close()
+        assert errors == []
+    assert found == {}, found
+
+
+def test_moves_are_announced(browser: Browser, server_url: str) -> None:
+    pg, errors = open_page(browser, f"{server_url}/")
+    try:
+        pg.click("#tab-puzzle")
+        pg.select_option("#preset", "5x5")
+        for live in ("#puzzle-msg", "#status", "#cursor-live"):
+            assert pg.get_attribute(live, "aria-live") == "polite"
+        path = a_tour("5x5", "a1")
+        for name in path[:3]:
+            square(pg, name).click()
+        settled(pg)
+        expect(pg.locator("#puzzle-msg")).to_have_text(
+            re.compile(rf"^{path[2]}: 3 of 25 squares\. A tour can still be completed\.$")
+        )
+        square(pg, "a1").click()  # not a legal move: said why
+        expect(pg.locator("#puzzle-msg")).to_contain_text("a1 is already visited")
+        # solve mode: the square under the canvas's cursor is said
+        pg.click("#tab-solve")
+        pg.fill("#width", "40")
+        pg.fill("#height", "40")
+        pg.dispatch_event("#height", "change")
+        pg.focus("#board-canvas")
+        pg.keyboard.press("ArrowUp")
+        expect(pg.locator("#cursor-live")).to_have_text("a2")
+    finally:
+        pg.context.close()
+    assert errors == []
+
+
+TABBABLE = """() => [...document.querySelectorAll(
+    'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')]
+  .filter(e => !e.disabled && e.tabIndex >= 0 && e.offsetParent !== null
+               && getComputedStyle(e).visibility !== 'hidden')
+  .map(e => e.id || e.dataset.square || e.dataset.move || e.name + ':' + (e.value || e.textContent.trim()))"""
+
+
+def reached_by_tab(pg: Page, most: int = 200) -> set[str]:
+    seen: set[str] = set()
+    pg.evaluate("() => document.activeElement && document.activeElement.blur()")
+    for _ in range(most):
+        pg.keyboard.press("Tab")
+        key = pg.evaluate(
+            """() => { const e = document.activeElement; if (!e || e === document.body) return '';
+              return e.id || e.dataset.square || e.dataset.move || e.name + ':' + (e.value || e.textContent.trim()); }"""
+        )
+        if key in seen:
+            continue
+        seen.add(key)
+    return seen
+
+
+@pytest.mark.parametrize("mode", ["solve", "puzzle"])
+def test_every_control_is_reachable_by_tab(browser: Browser, server_url: str, mode: str) -> None:
+    pg, errors = open_page(browser, f"{server_url}/")
+    try:
+        if mode == "puzzle":
+            pg.click("#tab-puzzle")
+            pg.select_option("#preset", "5x5")
+            for name in a_tour("5x5", "a1")[:3]:
+                square(pg, name).click()
+            settled(pg)
+        else:
+            pg.click("#btn-solve")
+            expect(pg.locator("#status")).to_contain_text("tour of", timeout=20_000)
+            pg.click("#btn-play")  # pause: the controls stay put
+        controls = set(pg.evaluate(TABBABLE))
+        # radio groups take one Tab stop (the arrow keys move within them)
+        controls = {c for c in controls if not c.startswith("clicksets:")}
+        reached = reached_by_tab(pg)
+        assert controls - reached == set(), controls - reached
+    finally:
+        pg.context.close()
+    assert errors == []
+
+
+def test_every_gallery_control_is_reachable_by_tab(browser: Browser, lib_url: str) -> None:
+    pg, errors = open_page(browser, f"{lib_url}/gallery")
+    try:
+        controls = set(pg.evaluate(TABBABLE))
+        reached = reached_by_tab(pg, 300)
+        assert controls - reached == set(), controls - reached
+    finally:
+        pg.context.close()
+    assert errors == []

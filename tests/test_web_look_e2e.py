@@ -1,0 +1,244 @@
+"""End-to-end, the look (issue 15, item 3): light and dark themes (the system's setting and the
+toggle), one palette (the path on screen in the colours of a downloaded picture), big boards on
+a canvas (a 100x100 tour drawn in < 0.5 s, keyboard and speech kept), playback of a whole tour
+in about 20 s by default.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+import knightstour as kt
+from knightstour.render.style import DEFAULT_COLORS, GRADIENT, MAX_BANDS
+from web_helpers import DESKTOP, PHONE, open_page, shot, square
+
+pytestmark = pytest.mark.browser
+
+#: the issue's target: a 100x100 tour on screen within this long
+DRAW_100_MS = 500
+
+
+@pytest.fixture
+def page(browser: Browser, server_url: str) -> Iterator[Page]:
+    pg, errors = open_page(browser, f"{server_url}/")
+    yield pg
+    pg.context.close()
+    assert errors == [], f"errors in the browser: {errors}"
+
+
+# -- themes ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scheme", "colour"), [("light", "rgb(255, 255, 255)"), ("dark", "rgb(13, 17, 23)")]
+)
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_theme_follows_the_system(
+    browser: Browser,
+    server_url: str,
+    scheme: str,
+    colour: str,
+    viewport: dict[str, int],
+    tmp_path: Path,
+) -> None:
+    pg, errors = open_page(browser, f"{server_url}/", viewport, color_scheme=scheme)
+    try:
+        bg = pg.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
+        assert bg == colour
+        expect(pg.locator("#theme-toggle")).to_have_attribute(
+            "aria-pressed", str(scheme == "dark").lower()
+        )
+        pg.select_option("#preset", "6x6")
+        pg.click("#btn-solve")
+        pg.click("#btn-last")
+        if viewport == DESKTOP:
+            shot(pg, f"web-solve-{scheme}", tmp_path)
+    finally:
+        pg.context.close()
+    assert errors == []
+
+
+def test_the_toggle_overrides_the_system_and_is_kept(browser: Browser, server_url: str) -> None:
+    pg, errors = open_page(browser, f"{server_url}/", color_scheme="dark")
+    try:
+        html = pg.locator("html")
+        pg.click("#theme-toggle")
+        expect(html).to_have_attribute("data-theme", "light")
+        expect(pg.locator("#theme-toggle")).to_have_attribute("aria-pressed", "false")
+        assert (
+            pg.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
+            == "rgb(255, 255, 255)"
+        )
+        pg.reload()
+        expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+        expect(html).to_have_attribute("data-theme", "light")  # before the first paint too
+        pg.click("#theme-toggle")
+        expect(html).to_have_attribute("data-theme", "dark")
+        assert (
+            pg.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
+            == "rgb(13, 17, 23)"
+        )
+        # the system changes; the choice stands
+        pg.emulate_media(color_scheme="light")
+        assert (
+            pg.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
+            == "rgb(13, 17, 23)"
+        )
+    finally:
+        pg.context.close()
+    assert errors == []
+
+
+# -- one palette -------------------------------------------------------------------------------
+
+
+def test_the_palette_is_the_packages(server_url: str) -> None:
+    p = httpx.get(f"{server_url}/api/palette").json()
+    assert p == {"colors": DEFAULT_COLORS, "gradient": list(GRADIENT), "max_bands": MAX_BANDS}
+
+
+def svg_move_colours(server_url: str, tour: dict) -> list[str]:
+    """The colour of each move in the server's SVG of ``tour`` (what a download holds)."""
+    svg = httpx.post(f"{server_url}/api/render/svg", json=tour).text
+    colours: list[str] = []
+    for first, last, colour in re.findall(
+        r'<polyline data-moves="(\d+)-(\d+)" stroke="(#[0-9a-f]{6})"', svg
+    ):
+        colours += [colour] * (int(last) - int(first) + 1)
+    return colours
+
+
+@pytest.mark.parametrize(("spec", "start"), [("5x5", "a1"), ("10x10", "c3"), ("20x20", "a1")])
+def test_the_path_on_screen_has_the_pictures_colours(
+    page: Page, server_url: str, spec: str, start: str
+) -> None:
+    w, h = spec.split("x")
+    page.fill("#width", w)
+    page.fill("#height", h)
+    page.dispatch_event("#height", "change")
+    # the board's squares (unvisited) in the pictures' colours
+    for kind in ("light", "dark"):
+        shown = page.eval_on_selector(f".cell.{kind}", "e => getComputedStyle(e).fill")
+        r, g, b = (int(DEFAULT_COLORS[kind][k : k + 2], 16) for k in (1, 3, 5))
+        assert shown == f"rgb({r}, {g}, {b})"
+    square(page, start).click()
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("tour of", timeout=20_000)
+    page.click("#btn-last")
+    n = int(w) * int(h)
+    expect(page.locator('.lines line[visibility="visible"]')).to_have_count(n - 1)
+    on_screen = page.eval_on_selector_all(
+        ".lines line", "els => els.map(e => e.getAttribute('stroke'))"
+    )
+    tour = page.evaluate(f"() => fetch('api/solve?board={spec}&start={start}').then(r => r.json())")
+    assert on_screen == svg_move_colours(server_url, tour)
+
+
+# -- big boards: the canvas --------------------------------------------------------------------
+
+
+def big_tour() -> list[str]:
+    return kt.solve("100x100", start="a1").path
+
+
+def draw_ms(pg: Page) -> int:
+    pg.wait_for_function("() => document.body.dataset.drawMs", timeout=20_000)
+    return int(pg.evaluate("() => document.body.dataset.drawMs"))
+
+
+def test_a_100x100_tour_draws_in_under_half_a_second(
+    browser: Browser, server_url: str, tmp_path: Path
+) -> None:
+    """Canvas against SVG (?renderer=svg), the tour from a link (drawn whole) and from Solve."""
+    link = f"#mode=solve&board=100x100&moves={','.join(big_tour())}"
+    figures: dict[str, int] = {}
+    for renderer in ("canvas", "svg"):
+        query = "?renderer=svg" if renderer == "svg" else ""
+        pg, errors = open_page(browser, f"{server_url}/{query}{link}", reduced_motion="reduce")
+        try:
+            figures[f"{renderer}, link"] = draw_ms(pg)
+            expect(pg.locator("#move-label")).to_have_text("Move 10000 of 10000")
+            if renderer == "canvas":
+                expect(pg.locator("#board-canvas")).to_be_visible()
+                expect(pg.locator("#board-canvas")).to_have_attribute("data-moves", "9999")
+                expect(pg.locator("#board .sq")).to_have_count(0)
+                expect(pg.locator("#board")).to_be_hidden()
+                box = pg.locator("#board-canvas").bounding_box()
+                assert box and box["y"] < 120 and box["width"] > 400, box  # at the top, big
+                shot(pg, "web-100x100", tmp_path)
+            # Solve, the whole tour shown at once (reduced motion)
+            pg.evaluate("() => { document.body.dataset.drawMs = ''; }")
+            pg.click("#btn-solve")
+            expect(pg.locator("#status")).to_contain_text("tour of 10000 squares", timeout=20_000)
+            figures[f"{renderer}, solve"] = draw_ms(pg)
+        finally:
+            pg.context.close()
+        assert errors == []
+    # and on a phone
+    pg, errors = open_page(browser, f"{server_url}/{link}", PHONE, reduced_motion="reduce")
+    try:
+        figures["canvas, link, phone"] = draw_ms(pg)
+        box = pg.locator("#board-canvas").bounding_box()
+        assert box and box["width"] <= PHONE["width"], box
+    finally:
+        pg.context.close()
+    assert errors == []
+    print(f"100x100 tour drawn in ms: {figures}")
+    assert all(ms < DRAW_100_MS for k, ms in figures.items() if k.startswith("canvas")), figures
+
+
+def test_the_canvas_keeps_the_keyboard_and_speech(page: Page) -> None:
+    page.fill("#width", "40")
+    page.fill("#height", "40")
+    page.dispatch_event("#height", "change")
+    expect(page.locator("#board-canvas")).to_be_visible()
+    page.focus("#board-canvas")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#cursor-live")).to_have_text("b2")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#cursor-live")).to_have_text("b1")
+    page.keyboard.press("Enter")
+    expect(page.locator("#start-out")).to_have_text("b1")
+    # a click picks the square under it: the end, on the canvas's last square
+    box = page.locator("#board-canvas").bounding_box()
+    assert box
+    page.mouse.click(box["x"] + box["width"] - 6, box["y"] + 6)
+    expect(page.locator("#end-out")).to_have_text("an40")
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("tour of 1600 squares from b1 to an40")
+
+
+# -- playback ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("side", [8, 60])
+def test_a_whole_tour_plays_in_about_20_seconds(page: Page, side: int) -> None:
+    page.fill("#width", str(side))
+    page.fill("#height", str(side))
+    page.dispatch_event("#height", "change")
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("tour of", timeout=20_000)
+    n = side * side
+    expect(page.locator("#speed-out")).to_have_text(f"{round((n - 1) / 20)} moves/s")
+    page.wait_for_timeout(2000)
+    shown = int(re.search(r"Move (\d+)", page.locator("#move-label").inner_text()).group(1))  # type: ignore[union-attr]
+    assert 0.05 * n < shown < 0.16 * n, (shown, n)  # 2 s of about 20
+    # smooth: the frames keep coming while it plays
+    frames = page.evaluate(
+        """() => new Promise(done => { const t = []; const f = (now) => { t.push(now);
+             if (t.length < 40) requestAnimationFrame(f); else done(t); }; requestAnimationFrame(f); })"""
+    )
+    gaps = sorted(b - a for a, b in itertools.pairwise(frames))
+    assert gaps[len(gaps) // 2] < 50, gaps  # the median frame well under 50 ms
+    # the slider takes over from the default
+    page.locator("#speed").fill("8")
+    expect(page.locator("#auto-speed")).not_to_be_checked()
+    expect(page.locator("#speed-out")).to_have_text("256 moves/s")

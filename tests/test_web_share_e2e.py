@@ -1,0 +1,222 @@
+"""End-to-end, share and return (issue 15, item 2): the address holds the board, mode, start and
+moves, so a link opened in a fresh browser context shows the same game or tour; the daily puzzle
+is the same in two contexts; a game comes back after a reload (localStorage) with its clock and
+counts; best times are kept per board and level.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+import knightstour as kt
+from knightstour.web.gallery import daily_puzzle
+from web_helpers import DESKTOP, PHONE, a_tour, open_page, settled, square
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def page(browser: Browser, server_url: str) -> Iterator[Page]:
+    pg, errors = open_page(browser, f"{server_url}/")
+    yield pg
+    pg.context.close()
+    assert errors == [], f"errors in the browser: {errors}"
+
+
+def visited(pg: Page) -> list[str]:
+    """The squares of the game in the order of the move list."""
+    return [t.split(". ")[1] for t in pg.locator("#move-list button").all_text_contents()]
+
+
+SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+
+
+@SIZES
+def test_a_shared_link_reproduces_a_game_in_a_fresh_context(
+    page: Page, browser: Browser, server_url: str, viewport: dict[str, int]
+) -> None:
+    page.click("#tab-puzzle")
+    page.select_option("#preset", "6x6")
+    page.select_option("#level", "medium")
+    page.check("#challenge")
+    moves = a_tour("6x6", "b1")[:9]
+    for name in moves:
+        square(page, name).click()
+    settled(page)
+    link = page.url
+    assert re.search(r"#mode=puzzle&board=6x6&level=medium&closed=1&moves=", link), link
+    # a new context (at each size): nothing shared but the link
+    other, errors = open_page(browser, link, viewport)
+    try:
+        settled(other)
+        expect(other.locator("#tab-puzzle")).to_have_attribute("aria-selected", "true")
+        assert visited(other) == moves
+        expect(other.locator("#level")).to_have_value("medium")
+        expect(other.locator("#challenge")).to_be_checked()
+        expect(other.locator(".sq.visited")).to_have_count(9)
+        for k, name in enumerate(moves, 1):
+            expect(square(other, name)).to_have_attribute(
+                "aria-label", re.compile(f", move {k}\\b")
+            )
+        expect(other.locator("#puzzle-msg")).to_have_text(page.locator("#puzzle-msg").inner_text())
+    finally:
+        other.context.close()
+    assert errors == []
+
+
+def test_a_shared_link_reproduces_a_won_game_and_its_share_text(
+    page: Page, browser: Browser
+) -> None:
+    page.click("#tab-puzzle")
+    page.select_option("#preset", "5x5")
+    path = a_tour("5x5", "c3")
+    for name in path:
+        square(page, name).click()
+    settled(page)
+    text = page.locator("#share-text").input_value()
+    link = text.split("Replay it: ")[1]
+    other, errors = open_page(browser, link)
+    try:
+        settled(other)
+        assert visited(other) == path
+        expect(other.locator("#puzzle-msg")).to_contain_text("tour of all 25 squares")
+        expect(other.locator("#win")).to_be_hidden()  # someone else's win: no time of ours
+    finally:
+        other.context.close()
+    assert errors == []
+
+
+def test_a_shared_link_reproduces_a_solved_tour(page: Page, browser: Browser) -> None:
+    page.select_option("#preset", "6x6")
+    square(page, "c3").click()
+    page.check("#closed")
+    page.click("#btn-solve")
+    expect(page.locator("#status")).to_contain_text("Closed tour of 36 squares from c3")
+    link = page.url
+    assert "tour=closed" in link and "start=c3" in link
+    shown = page.evaluate("() => location.hash")
+    other, errors = open_page(browser, link)
+    try:
+        expect(other.locator("#move-label")).to_have_text("Move 36 of 36")
+        expect(other.locator(".lines line.closing")).to_have_count(1)
+        assert other.evaluate("() => location.hash") == shown
+        moves = re.search(r"moves=([^&]+)", link).group(1).split(",")  # type: ignore[union-attr]
+        kt.Tour("6x6", moves, closed=True)  # a real closed tour
+        for k, name in enumerate(moves, 1):
+            expect(square(other, name)).to_have_attribute(
+                "aria-label", re.compile(f", move {k}\\b")
+            )
+    finally:
+        other.context.close()
+    assert errors == []
+
+
+def test_a_link_with_a_bad_move_says_where_it_stops(browser: Browser, server_url: str) -> None:
+    pg, errors = open_page(browser, f"{server_url}/#mode=puzzle&board=5x5&moves=a1,c2,c3")
+    try:
+        settled(pg)
+        assert visited(pg) == []
+        expect(pg.locator("#status")).to_contain_text("c2 to c3 is not a move")
+    finally:
+        pg.context.close()
+    assert errors == []
+
+
+@SIZES
+def test_the_daily_puzzle_is_the_same_in_two_contexts(
+    browser: Browser, server_url: str, viewport: dict[str, int]
+) -> None:
+    seen = []
+    for _ in range(2):
+        pg, errors = open_page(browser, f"{server_url}/", viewport)
+        try:
+            pg.click("#tab-puzzle")
+            pg.click("#btn-daily")
+            settled(pg)
+            expect(pg.locator("#daily-note")).to_contain_text("Daily puzzle of")
+            seen.append((pg.locator("#width").input_value(), pg.locator("#height").input_value(),
+                         visited(pg), pg.locator("#daily-note").inner_text()))  # fmt: skip
+        finally:
+            pg.context.close()
+        assert errors == []
+    assert seen[0] == seen[1]
+    today = httpx.get(f"{server_url}/api/daily").json()
+    assert seen[0][2] == [today["start"]]
+    assert (seen[0][0], seen[0][1]) == (str(today["width"]), str(today["height"]))
+
+
+def test_the_daily_puzzle_from_its_link(browser: Browser, server_url: str) -> None:
+    pg, errors = open_page(browser, f"{server_url}/#daily=2026-01-01")
+    try:
+        settled(pg)
+        want = daily_puzzle(__import__("datetime").date(2026, 1, 1))
+        assert visited(pg) == [want["start"]]
+        expect(pg.locator("#daily-note")).to_contain_text("2026-01-01")
+        # the start is one a tour exists from: the exact search agrees
+        assert kt.solve(want["board"], start=want["start"]).path[0] == want["start"]
+    finally:
+        pg.context.close()
+    assert errors == []
+
+
+def test_daily_puzzles_vary_and_always_have_a_tour() -> None:
+    import datetime
+
+    days = [datetime.date(2026, 1, 1) + datetime.timedelta(days=k) for k in range(40)]
+    puzzles = [daily_puzzle(d) for d in days]
+    assert len({(p["board"], p["start"]) for p in puzzles}) > 20
+    for p in puzzles[:8]:
+        assert kt.solve(p["board"], start=p["start"]).path[0] == p["start"]
+
+
+def test_a_game_comes_back_after_a_reload_with_its_clock_and_counts(page: Page) -> None:
+    page.click("#tab-puzzle")
+    page.select_option("#preset", "5x5")
+    path = a_tour("5x5", "a1")
+    for name in path[:5]:
+        square(page, name).click()
+    settled(page)
+    page.click("#btn-undo")
+    settled(page)
+    page.click("#btn-hint")
+    expect(page.locator("#hint-count")).to_have_text("1")
+    page.wait_for_timeout(1100)
+    # the same context, the bare address: localStorage brings the game back
+    page.goto(page.url.split("#")[0])
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    settled(page)
+    assert visited(page) == path[:4]
+    expect(page.locator("#undo-count")).to_have_text("1")
+    expect(page.locator("#hint-count")).to_have_text("1")
+    expect(page.locator("#timer")).not_to_have_text("0:00")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    settled(page)
+    assert visited(page) == path[:4]
+    expect(page.locator("#undo-count")).to_have_text("1")
+
+
+def test_best_times_per_board_and_level(page: Page) -> None:
+    page.click("#tab-puzzle")
+    for preset, level in [("5x5", "easy"), ("5x5", "hard"), ("5x5", "easy")]:
+        page.select_option("#preset", preset)
+        page.select_option("#level", level)
+        for name in a_tour(preset, "a1"):
+            square(page, name).click()
+        settled(page)
+        expect(page.locator("#win")).to_be_visible()
+    best = page.locator("#best-times li")
+    expect(best).to_have_count(2)
+    expect(best.nth(0)).to_contain_text("5x5 easy open: 0:0")
+    expect(best.nth(1)).to_contain_text("5x5 hard open: 0:0")
+    expect(page.locator("#win-best")).to_contain_text(re.compile("best"))
+    stored = page.evaluate("() => JSON.parse(localStorage.getItem('knightstour.best'))")
+    assert set(stored) == {"5x5 easy open", "5x5 hard open"}
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#best-times li")).to_have_count(2)
