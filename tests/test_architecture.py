@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("errors", "progress"),
     ("board",),
     ("numbering",),
-    ("tour", "notation", "theory", "render"),
+    ("tour", "notation", "_text_kernels", "theory", "render"),
     ("solvers",),
     ("existence",),
     ("counting", "magic"),

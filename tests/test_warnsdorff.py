@@ -210,12 +210,12 @@ def test_a_walk_stops_at_its_deadline() -> None:
     from knightstour.solvers import SolveRequest
     from knightstour.solvers import warnsdorff as w
 
-    board = Board(700, 700)
+    board = Board(3000, 3000)  # a walk of about 0.2 s
     walker = Walker(board)
     path = walker.walk(0, deadline=time.monotonic() - 1)
     assert walker.stopped and path.size == w.STEP
     with pytest.raises(SearchFailedError, match="time limit") as err:
-        warnsdorff(SolveRequest(board, start=0, deadline=time.monotonic() + 0.01))
+        warnsdorff(SolveRequest(board, start=0, deadline=time.monotonic() + 0.05))
     assert err.value.partial is not None and 0 < len(err.value.partial) < board.size
 
 
@@ -225,7 +225,7 @@ def test_solve_keeps_time_to_validate_within_its_limit() -> None:
 
     from knightstour.solvers import CHECK_SECONDS_PER_SQUARE, _deadline
 
-    board = Board(5000, 5000)
+    board = Board(8000, 8000)  # a walk of more than a second
     assert _deadline(board, 1.0) <= time.monotonic() + 1.0 - CHECK_SECONDS_PER_SQUARE * board.size
     with pytest.raises(SearchFailedError, match="time limit"):
         kt.solve(board, start="a1", method="warnsdorff", time_limit=0.5)

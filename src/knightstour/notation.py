@@ -48,10 +48,13 @@ __all__ = [
     "InputLimitError",
     "TourFields",
     "answer_dict",
+    "board_chunks",
     "board_lines",
+    "bulk_text",
     "compact_json",
     "iter_names",
     "load_json",
+    "moves_chunks",
     "moves_lines",
     "partial_lines",
     "read_limit",
@@ -391,6 +394,180 @@ def text_lines(
     yield ""
     yield "moves:"
     yield from moves_lines(board, indices)
+
+
+# -- text in bulk: the same bytes, made a chunk at a time by vectorised NumPy -----------------
+
+#: Bytes of text made at a time by :func:`board_chunks` and :func:`moves_chunks` (about).
+TEXT_CHUNK = 1 << 23
+_GROUP = 10_000  # decimal digits are looked up 4 at a time
+_tables: dict[int, np.ndarray] = {}
+
+
+def _digit_table(lead: int) -> np.ndarray:
+    """4 ASCII bytes (as one uint32) for each k < 10,000: first with ``lead`` bytes before its
+    first digit, then with leading zeros; the last entry is 4 ``lead`` bytes."""
+    table = _tables.get(lead)
+    if table is None:
+        k = np.arange(_GROUP)
+        digits = np.stack([k // 1000, k // 100 % 10, k // 10 % 10, k % 10], axis=1) + ord("0")
+        ndig = 1 + (k >= 10).astype(int) + (k >= 100) + (k >= 1000)
+        spaced = np.where(np.arange(4)[None, :] < (4 - ndig)[:, None], lead, digits)
+        rows = np.concatenate([spaced, digits, np.full((1, 4), lead)]).astype(np.uint8)
+        table = _tables[lead] = np.ascontiguousarray(rows).view(np.uint32).reshape(-1)
+    return table
+
+
+def _decimal(v: np.ndarray, width: int, lead: int) -> np.ndarray:
+    """Positive integers ``v`` (below 10^12) as ``width`` ASCII bytes each, right-aligned with
+    ``lead`` bytes before the first digit: an array of shape ``(len(v), width)``.
+
+    >>> _decimal(np.array([7, 12345, 100000000]), 9, ord(" ")).tobytes()
+    b'        7    12345100000000'
+    """
+    table = _digit_table(lead)
+    blank = 2 * _GROUP
+    v = v.astype(np.int64, copy=False)
+    groups = -(-width // 4)
+    if groups == 1:
+        idx = v[:, None]
+    elif groups == 2:
+        hi, lo = np.divmod(v, _GROUP)
+        idx = np.stack([np.where(hi > 0, hi, blank), lo + _GROUP * (hi > 0)], axis=1)
+    else:
+        top, rest = np.divmod(v, _GROUP * _GROUP)
+        mid, lo = np.divmod(rest, _GROUP)
+        idx = np.stack(
+            [
+                np.where(top > 0, top, blank),
+                np.where(top > 0, mid + _GROUP, np.where(mid > 0, mid, blank)),
+                lo + _GROUP * (v >= _GROUP),
+            ],
+            axis=1,
+        )
+    text = table[idx].view(np.uint8).reshape(v.size, 4 * groups)
+    return text[:, 4 * groups - width :]
+
+
+def _letters(x: np.ndarray, width: int) -> np.ndarray:
+    """File letters of zero-based files ``x`` (:func:`~knightstour.board.file_name`), ``width``
+    bytes each, right-aligned after zero bytes: shape ``(len(x), width)``."""
+    out = np.zeros((x.size, width), dtype=np.uint8)
+    n = x.astype(np.int64) + 1
+    for pos in range(width - 1, -1, -1):
+        on = n > 0
+        q, r = np.divmod(n - 1, 26)
+        out[:, pos] = np.where(on, r + ord("a"), 0)
+        n = np.where(on, q, 0)
+    return out
+
+
+def bulk_text(board: Board) -> bool:
+    """Whether :func:`board_chunks` and :func:`moves_chunks` write ``board``'s tours (flat
+    boards: 3-D boards name their layers, and are written line by line)."""
+    return board.depth == 1
+
+
+def board_chunks(
+    board: Board,
+    indices: Sequence[int] | np.ndarray,
+    band_text: Callable[[np.ndarray, int, int], bytes | memoryview] | None = None,
+) -> Iterator[bytes | memoryview]:
+    """The board of move numbers of :func:`board_lines` (no labels), each line ended by a
+    newline, as UTF-8 bytes made a band of ranks at a time.
+
+    ``band_text(band, width, cw)`` makes the text of a band (its move numbers, top rank first,
+    0 unvisited, -1 a hole; ``cw`` characters a number): by default vectorised NumPy
+    (:func:`_band_text`); the command line hands in a compiled kernel. Memory: the move number
+    of each square (4 bytes a square, as :func:`board_lines`) and one band of text
+    (:data:`TEXT_CHUNK` bytes).
+
+    >>> b"".join(board_chunks(Board(3, 3), [0, 5])).decode()
+    '. . .\\n. . 2\\n1 . .\\n'
+    """
+    if not bulk_text(board):
+        raise InvalidInputError("the board text of a 3-D board is written line by line")
+    text = band_text or _band_text
+    n = len(indices)
+    w, h = board.width, board.height
+    m = np.zeros(board.area, dtype=np.int32 if n < 2**31 - 1 else np.int64)
+    seq = np.asarray(indices)
+    for i0 in range(0, n, CHUNK):  # a chunk at a time: no second array of the tour's length
+        part = seq[i0 : i0 + CHUNK]
+        m[part] = np.arange(i0 + 1, i0 + 1 + part.size, dtype=m.dtype)
+    if board.holes:
+        m[np.fromiter(board.holes, dtype=np.int64)] = -1
+    grid = m.reshape(h, w)
+    cw = len(str(n))
+    rows = max(1, TEXT_CHUNK // (w * (cw + 1)))
+    for top in range(h, 0, -rows):
+        yield text(grid[max(0, top - rows) : top][::-1].reshape(-1), w, cw)  # top rank first
+
+
+def _band_text(band: np.ndarray, w: int, cw: int) -> bytes:
+    """:func:`board_chunks`' text of a band, by vectorised NumPy."""
+    out = np.empty((band.size, cw + 1), dtype=np.uint8)
+    out[:, :cw] = _decimal(np.maximum(band, 1), cw, ord(" "))
+    if band.min() <= 0:
+        out[band == 0, :cw] = ord(".")
+        out[band < 0, :cw] = ord("#")
+    out[:, cw] = ord(" ")
+    out[w - 1 :: w, cw] = ord("\n")
+    return out.tobytes()
+
+
+def moves_chunks(
+    board: Board,
+    indices: Sequence[int] | np.ndarray,
+    per_line: int = 16,
+    names_text: Callable[[np.ndarray, int, int, int, int, int, bool], bytes | memoryview]
+    | None = None,
+) -> Iterator[bytes | memoryview]:
+    """The move list of :func:`moves_lines`, each line ended by a newline, as UTF-8 bytes made
+    a chunk of squares at a time, in constant memory.
+
+    ``names_text(squares, width, fw, rw, per_line, first, last)`` makes the text of a chunk
+    (``fw``, ``rw``: the most letters of a file and digits of a rank; ``first``: the number of
+    the chunk's first name in the whole list; ``last``: whether it ends the list): by default
+    vectorised NumPy (:func:`_names_text`); the command line hands in a compiled kernel.
+
+    >>> b"".join(moves_chunks(Board(30, 12), [0, 29, 359], per_line=2)).decode()
+    'a1 ad1\\nad12\\n'
+    """
+    if not bulk_text(board):
+        raise InvalidInputError("the move list of a 3-D board is written line by line")
+    text = names_text or _names_text
+    seq = np.asarray(indices)
+    w, h = board.width, board.height
+    fw, rw = len(file_name(w - 1)), len(str(h))
+    step = max(per_line, TEXT_CHUNK // (fw + rw + 1) // per_line * per_line)
+    for i0 in range(0, seq.size, step):
+        chunk = seq[i0 : i0 + step]
+        yield text(chunk, w, fw, rw, per_line, i0, i0 + chunk.size == seq.size)
+
+
+def _names_text(
+    seq: np.ndarray, w: int, fw: int, rw: int, per_line: int, first: int, last: bool
+) -> bytes:
+    """:func:`moves_chunks`' text of a chunk, by vectorised NumPy (``first`` is a multiple of
+    ``per_line``)."""
+    y, x = np.divmod(seq.astype(np.int64), w)
+    out = np.zeros((x.size, fw + rw + 1), dtype=np.uint8)
+    out[:, :fw] = _file_table(w, fw)[x] if w <= 1 << 16 else _letters(x, fw)
+    out[:, fw : fw + rw] = _decimal(y + 1, rw, 0)
+    out[:, -1] = ord(" ")
+    out[per_line - 1 - first % per_line :: per_line, -1] = ord("\n")
+    if last:
+        out[-1, -1] = ord("\n")
+    return out[out != 0].tobytes()
+
+
+def _file_table(w: int, fw: int) -> np.ndarray:
+    key = -w * 16 - fw
+    table = _tables.get(key)
+    if table is None:
+        table = _tables[key] = _letters(np.arange(w), fw)
+    return table
 
 
 def partial_lines(board: Board, partial: Sequence[int] | np.ndarray) -> Iterator[str]:

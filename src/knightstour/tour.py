@@ -19,7 +19,7 @@ knightstour.errors.InvalidTourError: not a valid tour: move 12 (c3 to c1) is not
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,18 @@ __all__ = ["PartialTour", "Problem", "Tour", "find_problems", "validate"]
 
 #: At most this many problems of each kind are listed one by one; the rest are counted.
 MAX_LISTED = 10
+
+#: A compiled check of long sequences, ``check(board, seq)``: when ``seq`` is a path (distinct
+#: squares of the board, each a move from the last), the flags of the squares it visits (empty
+#: when it visits every square of the board; then
+#: :func:`find_problems` has at most the missing squares and the closing move left to name);
+#: None when it cannot tell or finds a problem (then the vectorised check below looks for every
+#: problem and names it). The compiled kernels live a layer above (:mod:`knightstour.solvers`),
+#: which installs it when imported, as :mod:`knightstour.errors` is handed its
+#: ``partial_factory``.
+fast_check: Callable[[Board, np.ndarray], np.ndarray | None] | None = None
+#: Sequences at least this long are offered to :data:`fast_check` first.
+FAST_CHECK_MIN = 1 << 12
 
 
 @dataclass(frozen=True)
@@ -97,6 +109,12 @@ def find_problems(
         return [Problem("empty", "the tour has no squares")]
     if not np.issubdtype(seq.dtype, np.integer):
         return [Problem("empty", f"square indices must be integers, not {seq.dtype}")]
+    if fast_check is not None and seq.size >= FAST_CHECK_MIN:
+        flags = fast_check(board, seq)
+        if flags is not None:  # a path: what it misses, and whether it closes
+            missing = board.size - seq.size
+            found = _missing(missing, _first_unseen(board, flags), name) if missing else []
+            return found + _not_closed(board, seq, closed, name)
     problems: list[Problem] = []
     n = board.area
     # in chunks (and two threads for long sequences), so that a tour of 10^8 squares is checked
@@ -153,28 +171,44 @@ def find_problems(
     distinct = seen is not None and n_off == 0 and int(np.count_nonzero(seen)) == seq.size
     if distinct and seq.size < board.size:
         assert seen is not None
-        if board.holes:
-            seen[np.fromiter(board.holes, dtype=np.int64)] = True
-        miss = np.flatnonzero(~seen)
-        problems += _missing(board.size - seq.size, miss[:MAX_LISTED], name)
+        problems += _missing(board.size - seq.size, _first_unseen(board, seen), name)
     elif not distinct:
         problems += _repeated_and_missing(board, seq, name)
 
-    ends_on_board = seq.size and not first_off and not last_off
-    if (
-        closed
-        and ends_on_board
-        and (board.size < 2 or not board.is_move(int(seq[-1]), int(seq[0])))
-    ):
-        problems.append(
+    if seq.size and not first_off and not last_off:
+        problems += _not_closed(board, seq, closed, name)
+    return problems
+
+
+def _not_closed(board: Board, seq: np.ndarray, closed: bool, name: Any) -> list[Problem]:
+    """The problem of a sequence (its ends on the board) asked to be closed that is not."""
+    if closed and (board.size < 2 or not board.is_move(int(seq[-1]), int(seq[0]))):
+        return [
             Problem(
                 "not-closed",
                 f"not closed: the last square {name(seq[-1])} is not a knight's "
                 f"move from the first {name(seq[0])}",
                 int(seq.size),
             )
-        )
-    return problems
+        ]
+    return []
+
+
+def _first_unseen(board: Board, seen: np.ndarray) -> np.ndarray:
+    """The first :data:`MAX_LISTED` squares of the board (holes aside) not flagged in ``seen``,
+    looked for a stretch at a time (a short path on a huge board costs a stretch, not a board)."""
+    holes = np.fromiter(board.holes, dtype=np.int64) if board.holes else None
+    found: list[np.ndarray] = []
+    got = 0
+    for a in range(0, board.area, _CHUNK):
+        miss = np.flatnonzero(~seen[a : a + _CHUNK]) + a
+        if holes is not None:
+            miss = miss[~np.isin(miss, holes)]
+        found.append(miss[: MAX_LISTED - got])
+        got += found[-1].size
+        if got >= MAX_LISTED:
+            break
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
 #: Squares checked at a time by :func:`find_problems`, and the length from which two threads do.

@@ -21,7 +21,7 @@ import itertools
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -222,6 +222,18 @@ def write_tour(args: argparse.Namespace, tour: Tour) -> None:
             notation.write_tour_json(f, b, idx, tour.closed, tour.method)
             f.write("\n")
             return
+        if (
+            fmt in ("board", "moves")
+            and not getattr(args, "magic", False)
+            and notation.bulk_text(b)
+        ):
+            # the same bytes as the lines below, made a chunk at a time by vectorised NumPy
+            compiled = _text_kernels(len(idx))
+            if fmt == "board":
+                write_chunks(f, notation.board_chunks(b, idx, compiled and compiled[0]))
+            else:
+                write_chunks(f, notation.moves_chunks(b, idx, 16, compiled and compiled[1]))
+            return
         lines = {
             "board": lambda: notation.board_lines(b, idx),
             "moves": lambda: notation.moves_lines(b, idx),
@@ -236,6 +248,59 @@ def write_tour(args: argparse.Namespace, tour: Tour) -> None:
             )
         for line in lines:
             f.write(line + "\n")
+
+
+#: Squares from which the text of a tour is made by compiled kernels (loading them costs about
+#: what vectorised NumPy takes for this many).
+COMPILED_TEXT = 1 << 20
+
+
+def _text_kernels(squares: int) -> tuple[Any, Any] | None:
+    """The compiled makers of board and move-list text, for ``squares`` squares (None: few
+    enough for vectorised NumPy)."""
+    from knightstour.solvers import _jit
+
+    name = "knightstour._text_kernels"
+    if squares < COMPILED_TEXT and name not in _jit.compiled_modules():
+        return None
+    import numpy as np
+
+    k = _jit.load(name, compiled=True)
+
+    def band_text(band: Any, width: int, cw: int) -> memoryview:
+        out = np.empty(band.size * (cw + 1), dtype=np.uint8)
+        return memoryview(out)[: k.board_band(np.ascontiguousarray(band), width, cw, out)]
+
+    def names_text(
+        seq: Any, width: int, fw: int, rw: int, per_line: int, first: int, last: bool
+    ) -> memoryview:
+        out = np.empty(seq.size * (fw + rw + 1), dtype=np.uint8)
+        return memoryview(out)[: k.move_names(seq, width, fw, rw, per_line, first, last, out)]
+
+    return band_text, names_text
+
+
+def write_chunks(f: IO[str], chunks: Iterable[bytes | memoryview]) -> None:
+    """Write UTF-8 ``chunks`` to the text stream ``f``: to its byte buffer when it has one (after
+    what is pending in the text layer), else decoded. A chunk is written while the next is made
+    (the compiled kernels and the write both let go of the GIL): two chunks in memory at most."""
+    buffer = getattr(f, "buffer", None)
+    if buffer is None:
+        for chunk in chunks:
+            f.write(bytes(chunk).decode())
+        return
+    f.flush()
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as writer:
+        pending: Future[int] | None = None
+        for chunk in chunks:
+            if pending is not None:
+                pending.result()
+            pending = writer.submit(buffer.write, chunk)
+        if pending is not None:
+            pending.result()
+    buffer.flush()
 
 
 def write_pictures(args: argparse.Namespace, tour: Tour | PartialTour) -> None:

@@ -5,7 +5,7 @@ kernel loader, :func:`knightstour.solvers._jit.load`; importing this module impo
 One call does a whole batch, so the Python overhead is paid once per thousands of tours:
 
 - :func:`warnsdorff_batch`: random-tie Warnsdorff walks (the foundation's
-  :func:`~knightstour.solvers._kernels.warnsdorff_walk`, unchanged), each finished tour put in
+  :func:`~knightstour.solvers._kernels.warnsdorff_walk` itself), each finished tour put in
   canonical form and packed;
 - :func:`backtrack_batch`: randomised depth-first search with Warnsdorff ordering, for boards
   and closed tours where the walks rarely succeed;
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightstour.solvers._kernels import TB_RANDOM, warnsdorff_walk
+from knightstour.solvers._kernels import TAKEN, TB_RANDOM, warnsdorff_walk
 
 __kernels__ = (
     "splitmix",
@@ -174,9 +174,11 @@ def xorshift(state: np.uint64) -> np.uint64:
 
 
 def warnsdorff_batch(
-    blocked: np.ndarray,
-    deg0: np.ndarray,
+    cells0: np.ndarray,
     offsets: np.ndarray,
+    moves: np.ndarray,
+    dxs: np.ndarray,
+    dys: np.ndarray,
     pad: int,
     pwidth: int,
     width: int,
@@ -208,10 +210,10 @@ def warnsdorff_batch(
     seed=walk_seed)``. Returns how many tours were written (the other walks got stuck).
     """
     n = width * height
-    orders = np.arange(offsets.size).reshape(1, offsets.size)
-    switch_at = np.zeros(1, dtype=np.int64)
-    vis = np.empty_like(blocked)
-    deg = np.empty_like(deg0)
+    switch_at = np.full(1, -1, dtype=np.int64)
+    table = np.zeros((0, 0), dtype=np.int64)
+    key = np.zeros(0, dtype=np.int64)
+    cells = np.empty_like(cells0)
     path = np.empty(n, dtype=np.int32)
     pos = np.empty(n, dtype=np.int64)
     best = np.empty(n, dtype=np.int64)
@@ -226,17 +228,16 @@ def warnsdorff_batch(
             m = 0
             for k in range(offsets.size):
                 q = ps + offsets[k]
-                if not blocked[q]:
+                if cells0[q] < TAKEN:
                     cand[m] = q
                     m += 1
             if m == 0:
                 continue
             pe = cand[(ws >> 20) % m]
-        vis[:] = blocked
-        deg[:] = deg0
+        cells[:] = cells0
         # the slack moves, kept in step with warnsdorff_walk's bookkeeping of onward counts
         cur = ps
-        vis[cur] = 1
+        cells[cur] = TAKEN
         path[0] = s
         k = 1
         rs = np.uint64(ws) | np.uint64(1)
@@ -245,32 +246,35 @@ def warnsdorff_batch(
             dmin = 1 << 30
             for t in range(offsets.size):
                 q = cur + offsets[t]
-                if not vis[q]:
-                    deg[q] -= 1
-                    if q != pe and deg[q] > 0:
+                if cells[q] < TAKEN:
+                    cells[q] -= 1
+                    if q != pe and cells[q] > 0:
                         cand[m] = q
                         m += 1
-                        dmin = min(dmin, np.int64(deg[q]))
+                        dmin = min(dmin, np.int64(cells[q]))
             if m == 0:
                 break
             m2 = 0
             for t in range(m):
-                if deg[cand[t]] <= dmin + 1:
+                if cells[cand[t]] <= dmin + 1:
                     cand[m2] = cand[t]
                     m2 += 1
             rs = xorshift(rs)
             cur = cand[np.int64(rs % np.uint64(m2))]
-            vis[cur] = 1
+            cells[cur] = TAKEN
             path[k] = (cur // pwidth - pad) * width + cur % pwidth - pad
             k += 1
         if k < slack_moves:
             continue
         left = n - k + 1
         got = warnsdorff_walk(
-            vis,
-            deg,
-            offsets,
-            orders,
+            cells,
+            moves,
+            table,
+            dxs,
+            dys,
+            key,
+            offsets.size,
             switch_at,
             cur,
             pe,

@@ -199,15 +199,19 @@ def _arrays(plan: Plan) -> dict[str, Any]:
     board = plan.board
     g = board.padded()
     perms, invs = cf.symmetries(board.width, board.height)
-    # the onward counts of an empty board: plain Python is quicker than loading a kernel
+    # the walk's cells of an empty board: plain Python is quicker than loading a kernel
     work = g.blocked.size
-    degrees = _jit.for_work(walk_kernels, work, threshold=walk_kernels.COMPILE_THRESHOLD).degrees
+    cells = _jit.for_work(walk_kernels, work, threshold=walk_kernels.COMPILE_THRESHOLD).flat_cells
+    dxs = np.array([dx for dx, _ in board.deltas], dtype=np.int64)
+    dys = np.array([dy for _, dy in board.deltas], dtype=np.int64)
+    order = np.arange(len(board.deltas), dtype=np.int64)[None, :]
     _STATE.clear()
     _STATE.update(
         plan=plan,
         kernels=_jit.load(_kernels, compiled=True),
         grid=g,
-        deg0=degrees(g.blocked, g.offsets),
+        cells0=cells(board.width, board.height, g.pad, dxs, dys, np.zeros(0, dtype=np.int64)),
+        rows=walk_kernels.move_rows(g.offsets, dxs, dys, order, 0),
         nbr=board.neighbour_table().astype(np.int64),
         starts=np.array(plan.starts, dtype=np.int64),
         perms=perms,
@@ -241,7 +245,7 @@ def run_batch(plan: Plan, first: int, count: int | None = None) -> Batch:
     if plan.method == "warnsdorff":
         g = a["grid"]
         found = k.warnsdorff_batch(
-            g.blocked, a["deg0"], g.offsets, g.pad, g.pwidth, board.width, board.height,
+            a["cells0"], g.offsets, *a["rows"], g.pad, g.pwidth, board.width, board.height,
             a["starts"], plan.closed, plan.slack_moves, plan.seed, first, count, *outs,
         )  # fmt: skip
     else:

@@ -94,6 +94,73 @@ def _fragments(width: int, height: int) -> tuple[list[str], list[str], list[str]
     return [f'"{n}"' for n in names], xy, names
 
 
+def _fragment_table(texts: list[str], sep: str) -> tuple[np.ndarray, np.ndarray]:
+    """The ASCII bytes of each text then ``sep``, one fixed-width item each (filled out with zero
+    bytes, a multiple of 8 wide, so that a lookup copies one item), and the texts' lengths."""
+    width = -(-(max(len(t) for t in texts) + len(sep)) // 8) * 8
+    raw = "".join(t + sep + "\0" * (width - len(t) - len(sep)) for t in texts).encode()
+    lens = np.array([len(t) for t in texts], dtype=np.int64)
+    return np.frombuffer(raw, dtype=np.dtype((np.void, width))), lens
+
+
+def _jsonl(width: int, height: int, heads: list[str], tours: np.ndarray) -> str:
+    """The JSON lines of ``tours`` (rows of square indices) on a plain board, each after its
+    head (``{"width":..,"method":..,"path":[``): the bytes of the tour JSON, made for the whole
+    chunk at once by vectorised NumPy (fragments looked up, zero bytes squeezed out)."""
+    jnames, jxy, _ = _fragments(width, height)
+    kinds = sorted(set(heads))
+    if len(kinds) == 1 and len({len(t) for t in jnames}) == len({len(t) for t in jxy}) == 1:
+        return _jsonl_fixed(kinds[0], jnames, jxy, tours)
+    (name_t, name_len), (xy_t, xy_len) = _fragment_table(jnames, ","), _fragment_table(jxy, ",")
+    head_t, _ = _fragment_table(kinds, "")
+    which = np.array([kinds.index(h) for h in heads], dtype=np.int64)
+    rows, n = tours.shape
+    mid = np.frombuffer(b'],"xy":[', dtype=np.uint8)
+    tail = np.frombuffer(b"]}\n", dtype=np.uint8)
+    as_bytes = lambda a: a.view(np.uint8).reshape(rows, -1)  # noqa: E731
+    parts = [
+        as_bytes(head_t[which]),
+        as_bytes(name_t[tours]),
+        np.broadcast_to(mid, (rows, mid.size)),
+        as_bytes(xy_t[tours]),
+        np.broadcast_to(tail, (rows, tail.size)),
+    ]
+    text = np.concatenate(parts, axis=1)
+    # the comma after each list's last square is not JSON
+    last = tours[:, -1]
+    at = np.arange(rows)
+    names_end = head_t.itemsize + name_t.itemsize * (n - 1)
+    text[at, names_end + name_len[last]] = 0
+    xy_end = names_end + name_t.itemsize + mid.size + xy_t.itemsize * (n - 1)
+    text[at, xy_end + xy_len[last]] = 0
+    return text[text != 0].tobytes().decode()
+
+
+def _jsonl_fixed(head: str, jnames: list[str], jxy: list[str], tours: np.ndarray) -> str:
+    """:func:`_jsonl` when the chunk has one head and every square's fragments one width (8x8):
+    each line is as long as the next, so the text is laid out in place, nothing squeezed out."""
+    rows, n = tours.shape
+    pieces = []
+    for texts in (jnames, jxy):  # each fragment and a comma, 8 bytes an item for the lookup
+        size = len(texts[0]) + 1
+        table = np.frombuffer("".join(f"{t},".ljust(8, "\0") for t in texts).encode(), np.uint64)
+        pieces.append((table[tours].view(np.uint8).reshape(rows, n, 8)[:, :, :size], size))
+    h, mid, tail = head.encode(), b'],"xy":[', b"]}\n"
+    (names, ln), (xys, lx) = pieces
+    line = len(h) + n * ln - 1 + len(mid) + n * lx - 1 + len(tail)
+    out = np.empty((rows, line), dtype=np.uint8)
+    out[:, : len(h)] = np.frombuffer(h, np.uint8)
+    p = len(h)
+    out[:, p : p + n * ln].reshape(rows, n, ln)[:] = names
+    p += n * ln - 1  # over the last comma
+    out[:, p : p + len(mid)] = np.frombuffer(mid, np.uint8)
+    p += len(mid)
+    out[:, p : p + n * lx].reshape(rows, n, lx)[:] = xys
+    p += n * lx - 1
+    out[:, p:] = np.frombuffer(tail, np.uint8)
+    return out.tobytes().decode()
+
+
 def export(
     lib: Library,
     out: IO[str],
@@ -122,7 +189,6 @@ def export(
             _export_shaped(out, writer, b, c, rows, tours, methods)
             n += len(rows)
             continue
-        jnames, jxy, names = _fragments(b.width, b.height)
         if writer is None:
             heads = {
                 m: json.dumps(
@@ -132,30 +198,26 @@ def export(
                 + ',"path":['
                 for m, name in methods.items()
             }
-            out.write(
-                "".join(
-                    f'{heads[r[8]]}{",".join([jnames[s] for s in p])}],"xy":['
-                    f"{','.join([jxy[s] for s in p])}]}}\n"
-                    for r, p in zip(rows, tours.tolist(), strict=True)
+            out.write(_jsonl(b.width, b.height, [heads[r[8]] for r in rows], tours))
+            n += len(rows)
+            continue
+        _, _, names = _fragments(b.width, b.height)
+        for r, p in zip(rows, tours.tolist(), strict=True):
+            writer.writerow(
+                (
+                    r[0],
+                    b.width,
+                    b.height,
+                    str(c).lower(),
+                    methods[r[8]],
+                    names[p[0]],
+                    names[p[-1]],
+                    "" if r[9] is None else r[9],
+                    _iso(r[11]),
+                    " ".join([names[s] for s in p]),
+                    *([""] if shapes else []),
                 )
             )
-        else:
-            for r, p in zip(rows, tours.tolist(), strict=True):
-                writer.writerow(
-                    (
-                        r[0],
-                        b.width,
-                        b.height,
-                        str(c).lower(),
-                        methods[r[8]],
-                        names[p[0]],
-                        names[p[-1]],
-                        "" if r[9] is None else r[9],
-                        _iso(r[11]),
-                        " ".join([names[s] for s in p]),
-                        *([""] if shapes else []),
-                    )
-                )
         n += len(rows)
     return n
 

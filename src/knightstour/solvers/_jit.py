@@ -9,9 +9,9 @@ of its module's namespace in which every kernel is replaced by its compiled vers
 
 >>> from knightstour.solvers import _kernels
 >>> plain = load(_kernels, compiled=False)
->>> plain.degrees is _kernels.degrees
+>>> plain.flat_cells is _kernels.flat_cells
 True
->>> for_work(_kernels, 10, threshold=100).degrees is _kernels.degrees
+>>> for_work(_kernels, 10, threshold=100).flat_cells is _kernels.flat_cells
 True
 
 :data:`MODULES` lists every kernel module; ``knightstour warm`` compiles them all into the cache
@@ -37,6 +37,7 @@ MODULES: tuple[str, ...] = (
     "knightstour.counting._frontier_kernels",
     "knightstour.counting._enumerate_kernels",
     "knightstour.magic._search_kernels",
+    "knightstour._text_kernels",
 )
 
 _lock = threading.RLock()

@@ -1,17 +1,23 @@
 """Hot loops of Warnsdorff's rule: plain Python in the subset that Numba compiles.
 
-The kernels work on a :class:`~knightstour.board.PaddedGrid`: the board inside a border of
-blocked cells, so that a move is one addition and never needs a bounds check. Holes are blocked
-cells too, and the leaper is just a list of offsets: the kernels know nothing of knights.
+One walk serves every board. On a flat board (any leaper, holes or not) it works on a
+:class:`~knightstour.board.PaddedGrid`: the board inside a border of blocked cells, so that a
+move is one addition and never needs a bounds check. On a wrapped or 3-D board it works on the
+neighbour table, whose missing moves lead to one extra cell that is always taken. Either way the
+walk keeps one byte a cell (:func:`flat_cells`, :func:`table_cells`): the onward count of a
+free cell, or :data:`TAKEN` for a blocked or visited one, so that a candidate costs one load.
+The kernels know nothing of knights: the leaper is a list of offsets.
 
 They are loaded by :mod:`knightstour.solvers._jit`, compiled when the work (squares times walks)
 is above :data:`COMPILE_THRESHOLD` and interpreted otherwise, so that ``knightstour solve 8x8``
 answers in a blink.
 
 >>> from knightstour.board import Board
->>> g = Board(5, 5).padded()
->>> int(degrees(g.blocked, g.offsets).max())
-8
+>>> b = Board(5, 5)
+>>> dxs, dys = (np.array(v) for v in zip(*b.deltas))
+>>> c = flat_cells(5, 5, 2, dxs, dys, np.zeros(0, dtype=np.int64)).reshape(9, 9)
+>>> c[2:-2, 2:-2].tolist()[:2], int(c[0, 0]) == TAKEN
+([[2, 3, 4, 3, 2], [3, 4, 6, 4, 3]], True)
 """
 
 from __future__ import annotations
@@ -19,18 +25,49 @@ from __future__ import annotations
 import numpy as np
 
 __kernels__ = (
-    "degrees",
-    "table_degrees",
+    "flat_cells",
+    "table_cells",
     "warnsdorff_steps",
-    "warnsdorff_table_steps",
     "warnsdorff_walk",
+    "tour_check",
 )
 
+
+def move_rows(
+    moves: np.ndarray, dxs: np.ndarray, dys: np.ndarray, orders: np.ndarray, nowhere: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``moves`` (and their steps ``dxs``, ``dys``) in each move order of ``orders`` (rows
+    of indices into them), every row filled up to a multiple of 8 with the move ``nowhere``
+    (an offset of 0 on a flat board: the current cell, always taken; the sink's column on a
+    neighbour table), as :func:`warnsdorff_steps` takes them. Plain NumPy, not a kernel.
+
+    >>> m, x, y = move_rows(np.array([5, 6, 7]), np.array([1, 2, 3]), np.zeros(3, int),
+    ...                     np.array([[2, 0, 1]]), 0)
+    >>> m.tolist(), x.tolist()
+    ([[7, 5, 6, 0, 0, 0, 0, 0]], [[3, 1, 2, 0, 0, 0, 0, 0]])
+    """
+    nsched, nreal = orders.shape
+    width = max(8, -(-nreal // 8) * 8)
+    rows = np.full((nsched, width), nowhere, dtype=np.int64)
+    rx = np.zeros((nsched, width), dtype=np.int64)
+    ry = np.zeros((nsched, width), dtype=np.int64)
+    rows[:, :nreal] = np.asarray(moves, dtype=np.int64)[orders]
+    if len(dxs):
+        rx[:, :nreal] = np.asarray(dxs, dtype=np.int64)[orders]
+        ry[:, :nreal] = np.asarray(dys, dtype=np.int64)[orders]
+    return rows, rx, ry
+
+
 #: Slots of the int64 ``state`` of :func:`warnsdorff_steps`: squares visited (0: not begun), the
-#: current padded cell, the schedule row in charge, the random generator's state.
+#: current cell, the schedule row in charge, the random generator's state.
 _COUNT, _CUR, _SCHED, _RNG = 0, 1, 2, 3
 #: Length of that ``state`` array.
 STATE_SIZE = 4
+
+#: A cell of the walk's array that is blocked or visited (free cells hold their onward count).
+TAKEN = 0x80
+#: Added to the end cell's onward count (at most 48 moves: it stays below :data:`TAKEN`).
+_END_BIAS = 0x40
 
 _MASK32 = 0xFFFFFFFF
 
@@ -49,34 +86,87 @@ TIEBREAK_CODES: dict[str, int] = {
 }
 
 
-def degrees(blocked: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """For each free cell, the number of free cells a move away (0 on blocked cells)."""
-    n = blocked.size
-    deg = np.zeros(n, dtype=np.uint8)
-    lo = 0
-    hi = n
-    for k in range(offsets.size):
-        o = offsets[k]
-        if -o > lo:
-            lo = -o
-        if n - o < hi:
-            hi = n - o
-    for p in range(lo, hi):
+def flat_cells(
+    width: int, height: int, pad: int, dxs: np.ndarray, dys: np.ndarray, holes: np.ndarray
+) -> np.ndarray:
+    """The walk's cells of a board ``width`` x ``height`` inside a border ``pad`` wide (padded
+    index ``(y + pad) * (width + 2 * pad) + x + pad``): each free cell's onward count, else
+    :data:`TAKEN` (the border and the ``holes``, padded indices). ``dxs``, ``dys``: the moves.
+
+    Cells farther than ``pad`` from every edge have every move: only the edges are counted, and
+    the rest is filled, about as fast as clearing memory.
+    """
+    pw = width + 2 * pad
+    ph = height + 2 * pad
+    nm = dxs.size
+    cells = np.full(pw * ph, TAKEN, dtype=np.uint8)
+    for y in range(height):
+        row = (y + pad) * pw + pad
+        inner = pad <= y < height - pad
+        x = 0
+        while x < width:
+            if inner and x == pad and width - pad > pad:
+                cells[row + pad : row + width - pad] = nm
+                x = width - pad
+                continue
+            d = 0
+            for k in range(nm):
+                tx = x + dxs[k]
+                ty = y + dys[k]
+                if 0 <= tx < width and 0 <= ty < height:
+                    d += 1
+            cells[row + x] = d
+            x += 1
+    offsets = np.empty(nm, dtype=np.int64)
+    for k in range(nm):
+        offsets[k] = dys[k] * pw + dxs[k]
+    for i in range(holes.size):
+        cells[holes[i]] = TAKEN
+    for i in range(holes.size):
+        h = holes[i]
+        for k in range(nm):
+            q = h + offsets[k]
+            if cells[q] < TAKEN:
+                cells[q] -= 1
+    return cells
+
+
+def table_cells(nbr: np.ndarray, blocked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The walk's cells and moves on a neighbour table (``nbr``: -1 for no move).
+
+    Returns the cells (one more than the squares: the last, always taken, is the sink where
+    every missing move leads) and the table of moves with each -1 replaced by the sink and one
+    more column that always leads there (the walk's moves come in rows of 8: short rows are
+    filled up with that column).
+    """
+    n, k = nbr.shape
+    cells = np.full(n + 1, TAKEN, dtype=np.uint8)
+    table = np.full((n + 1, k + 1), n, dtype=np.int64)
+    for p in range(n):
+        for j in range(k):
+            q = nbr[p, j]
+            if q >= 0:
+                table[p, j] = q
+    for p in range(n):
         if blocked[p]:
             continue
         d = 0
-        for k in range(offsets.size):
-            if not blocked[p + offsets[k]]:
+        for j in range(k):
+            q = table[p, j]
+            if q < n and not blocked[q]:
                 d += 1
-        deg[p] = d
-    return deg
+        cells[p] = d
+    return cells, table
 
 
 def warnsdorff_walk(
-    vis: np.ndarray,
-    deg: np.ndarray,
-    offsets: np.ndarray,
-    orders: np.ndarray,
+    cells: np.ndarray,
+    moves: np.ndarray,
+    table: np.ndarray,
+    dxs: np.ndarray,
+    dys: np.ndarray,
+    key: np.ndarray,
+    nreal: int,
     switch_cells: np.ndarray,
     start: int,
     end: int,
@@ -89,31 +179,38 @@ def warnsdorff_walk(
     height: int,
     out: np.ndarray,
 ) -> int:
-    """Walk by Warnsdorff's rule from padded cell ``start``; returns the squares visited.
+    """Walk by Warnsdorff's rule from cell ``start``; returns the squares visited.
 
-    ``vis`` (1 = blocked or visited) and ``deg`` (onward counts) are consumed in place. The
-    candidates of each step are scanned in the move order ``orders[j]`` of the schedule row ``j``
-    in charge: row ``j`` rules until the walk lands on padded cell ``switch_cells[j]``, then the
-    next row whose cell is still unvisited takes over (a cell of -1 is never reached; one row is
-    a fixed order, several are Squirrel & Cull's switching orders). Among the candidates of fewest onward moves, the
-    tie-break picks: ``first`` in order, ``center`` farthest from the centre (Roth), ``random``
-    uniformly (reservoir sampling, seeded), ``lookahead`` the smallest sum of its unvisited
-    neighbours' onward counts (Warnsdorff's double look-ahead, after Pohl 1967), then first in
-    order. When ``end >= 0`` that cell is kept for the last move. ``out`` receives board indices
-    (``y * width + x``) in visit order.
+    ``cells`` (:func:`flat_cells` or :func:`table_cells`) is consumed in place. ``moves`` holds
+    one row per move order of the schedule, each a multiple of 8 long (:func:`move_rows`), its
+    first ``nreal`` entries the moves in that order and the rest moves that lead nowhere. On a
+    flat board ``table`` is empty, a move is an offset between padded cells, and ``dxs``,
+    ``dys`` (rows like ``moves``) are its steps on the board; on a neighbour table a move is a
+    column of ``table`` and ``key[q]`` is how far square ``q`` lies from the centre. Row ``j``
+    of the schedule rules until the walk lands on cell ``switch_cells[j]``, then the next row
+    whose cell is still unvisited takes over (a cell of -1 is never reached; one row is a fixed
+    order, several are Squirrel & Cull's switching orders). Among the candidates of fewest
+    onward moves, the tie-break picks: ``first`` in order, ``center`` farthest from the centre
+    (Roth), ``random`` uniformly (reservoir sampling, seeded), ``lookahead`` the smallest sum of
+    its unvisited neighbours' onward counts (Warnsdorff's double look-ahead, after Pohl 1967),
+    then first in order. When ``end >= 0`` that cell is kept for the last move. ``out``
+    receives board indices (``y * width + x``) in visit order.
     """
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     return warnsdorff_steps(
-        vis, deg, offsets, orders, switch_cells, start, end, n_squares, tiebreak, seed,
-        pwidth, pad, width, height, out, st, n_squares,
+        cells, moves, table, dxs, dys, key, nreal, switch_cells, start, end, n_squares,
+        tiebreak, seed, pwidth, pad, width, height, out, st, n_squares,
     )  # fmt: skip
 
 
 def warnsdorff_steps(
-    vis: np.ndarray,
-    deg: np.ndarray,
-    offsets: np.ndarray,
-    orders: np.ndarray,
+    cells: np.ndarray,
+    moves: np.ndarray,
+    table: np.ndarray,
+    dxs: np.ndarray,
+    dys: np.ndarray,
+    key: np.ndarray,
+    nreal: int,
     switch_cells: np.ndarray,
     start: int,
     end: int,
@@ -133,10 +230,16 @@ def warnsdorff_steps(
     ``st`` (int64, :data:`STATE_SIZE`, zeros to begin) holds where the walk is, so that the
     next call goes on from there: a caller looks at the clock between calls. Returns the squares
     visited so far; fewer than ``limit`` (and ``n_squares``) when the walk is stuck.
+
+    The end cell carries :data:`_END_BIAS` on its onward count, so that it is chosen only when
+    it is the sole candidate: then the walk is over (the last move) or stuck, as if it had been
+    left out. The candidates of a step are scanned 8 at a time in a loop that runs at least
+    once (the compiler unrolls it: the knight's walk is one pass).
     """
-    nmoves = offsets.size
-    cx2 = 2 * pad + width - 1
-    cy2 = 2 * pad + height - 1
+    flat = table.shape[0] == 0
+    nm = moves.shape[1]
+    cx = width - 1
+    cy = height - 1
     nsched = switch_cells.size
     if st[_COUNT] == 0:
         # xorshift32 on plain ints: the same numbers compiled or interpreted, on every platform
@@ -144,86 +247,126 @@ def warnsdorff_steps(
         if state == 0:
             state = 1
         cur = start
-        vis[cur] = 1
-        out[0] = (cur // pwidth - pad) * width + (cur % pwidth - pad)
         count = 1
         sched = 0
+        cells[cur] = TAKEN
+        if end >= 0:
+            cells[end] += _END_BIAS
     else:
         count = st[_COUNT]
         cur = st[_CUR]
         sched = st[_SCHED]
         state = st[_RNG]
+    # the current square's board coordinates (flat boards: kept up to date move by move)
+    x = cur % pwidth - pad
+    y = cur // pwidth - pad
+    if count == 1:
+        out[0] = y * width + x if flat else cur
     if limit > n_squares:
         limit = n_squares
-    cand = np.empty(nmoves, dtype=np.int64)
-    while count < limit:
-        best = -1
-        bd = 1 << 30
-        bkey = -1
-        nties = 0
-        ncand = 0
-        last = count == n_squares - 1
-        for j in range(nmoves):
-            q = cur + offsets[orders[sched, j]]
-            if vis[q]:
-                continue
-            deg[q] -= 1
-            if q == end and not last:
-                continue
-            d = np.int64(deg[q])
-            if tiebreak == TB_FIRST or tiebreak == TB_LOOKAHEAD:  # noqa: SIM109 (Numba)
-                if d < bd:
-                    bd = d
-                    best = q
-                if tiebreak == TB_LOOKAHEAD:
-                    cand[ncand] = q
-                    ncand += 1
-            elif tiebreak == TB_CENTER:
-                if d <= bd:
-                    qy = q // pwidth
-                    dx = 2 * (q - qy * pwidth) - cx2
-                    dy = 2 * qy - cy2
-                    key = dx * dx + dy * dy
-                    if d < bd or key > bkey:
-                        bd = d
-                        bkey = key
+    cand = np.empty(nm, dtype=np.int64)
+    cand_j = np.empty(nm, dtype=np.int64)
+    stuck = False
+    while count < limit and not stuck:
+        # one stretch of the walk under one move order: its rows stay put (in registers)
+        mrow = moves[sched]
+        xrow = dxs[sched]
+        yrow = dys[sched]
+        switch = switch_cells[sched] if sched + 1 < nsched else -1
+        while count < limit:
+            best = -1
+            bj = 0
+            bd = 1 << 30
+            bkey = -1
+            nties = 0
+            ncand = 0
+            j0 = 0
+            while True:
+                for j in range(j0, j0 + 8):
+                    q = cur + mrow[j] if flat else table[cur, mrow[j]]
+                    c = cells[q]
+                    if c >= TAKEN:
+                        continue
+                    c -= 1
+                    cells[q] = c
+                    d = np.int64(c)
+                    if tiebreak == TB_CENTER:
+                        if d <= bd:
+                            if flat:
+                                kx = 2 * (x + xrow[j]) - cx
+                                ky = 2 * (y + yrow[j]) - cy
+                                kq = kx * kx + ky * ky
+                            else:
+                                kq = key[q]
+                            if d < bd or kq > bkey:
+                                bd = d
+                                bkey = kq
+                                best = q
+                                bj = j
+                    elif tiebreak == TB_FIRST or tiebreak == TB_LOOKAHEAD:  # noqa: SIM109 (Numba)
+                        if d < bd:
+                            bd = d
+                            best = q
+                            bj = j
+                        if tiebreak == TB_LOOKAHEAD:
+                            cand[ncand] = q
+                            cand_j[ncand] = j
+                            ncand += 1
+                    else:
+                        if d < bd:
+                            bd = d
+                            best = q
+                            bj = j
+                            nties = 1
+                        elif d == bd:
+                            nties += 1
+                            state ^= (state << 13) & _MASK32
+                            state ^= state >> 17
+                            state ^= (state << 5) & _MASK32
+                            if state % nties == 0:
+                                best = q
+                                bj = j
+                j0 += 8
+                if j0 >= nm:
+                    break
+            if best < 0 or (best == end and count < n_squares - 1):
+                # no way on; or the end square is the only one, before the last move
+                stuck = True
+                break
+            if tiebreak == TB_LOOKAHEAD:
+                bsum = 1 << 30
+                for i in range(ncand):
+                    q = cand[i]
+                    if cells[q] != bd:
+                        continue
+                    s = 0
+                    for k in range(nreal):
+                        r2 = q + mrow[k] if flat else table[q, mrow[k]]
+                        c = cells[r2]
+                        if c < TAKEN:
+                            s += np.int64(c) if r2 != end else np.int64(c) - _END_BIAS
+                    if s < bsum:
+                        bsum = s
                         best = q
+                        bj = cand_j[i]
+            cur = best
+            cells[cur] = TAKEN
+            if flat:
+                x += xrow[bj]
+                y += yrow[bj]
+                out[count] = y * width + x
             else:
-                if d < bd:
-                    bd = d
-                    best = q
-                    nties = 1
-                elif d == bd:
-                    nties += 1
-                    state ^= (state << 13) & _MASK32
-                    state ^= state >> 17
-                    state ^= (state << 5) & _MASK32
-                    if state % nties == 0:
-                        best = q
-        if best < 0:
-            break
-        if tiebreak == TB_LOOKAHEAD:
-            bsum = 1 << 30
-            for i in range(ncand):
-                q = cand[i]
-                if deg[q] != bd:
-                    continue
-                s = 0
-                for k in range(nmoves):
-                    r2 = q + offsets[k]
-                    if not vis[r2]:
-                        s += deg[r2]
-                if s < bsum:
-                    bsum = s
-                    best = q
-        cur = best
-        vis[cur] = 1
-        out[count] = (cur // pwidth - pad) * width + (cur % pwidth - pad)
-        count += 1
-        if cur == switch_cells[sched] and sched + 1 < nsched:
-            sched += 1
-            while sched + 1 < nsched and switch_cells[sched] >= 0 and vis[switch_cells[sched]]:
+                out[count] = cur
+            count += 1
+            if cur == switch:
                 sched += 1
+                while (
+                    sched + 1 < nsched
+                    and switch_cells[sched] >= 0
+                    and cells[switch_cells[sched]] >= TAKEN
+                ):
+                    sched += 1
+                break
     st[_COUNT] = count
     st[_CUR] = cur
     st[_SCHED] = sched
@@ -231,130 +374,79 @@ def warnsdorff_steps(
     return count
 
 
-# -- any geometry: the same walk over a neighbour table ---------------------------------------------
+# -- validation -------------------------------------------------------------------------------
 
 
-def table_degrees(nbr: np.ndarray, vis: np.ndarray) -> np.ndarray:
-    """For each free square, the number of free squares a move away (``nbr``: -1 for none)."""
-    n, k = nbr.shape
-    deg = np.zeros(n, dtype=np.uint8)
-    for p in range(n):
-        if vis[p]:
-            continue
-        d = 0
-        for j in range(k):
-            q = nbr[p, j]
-            if q >= 0 and not vis[q]:
-                d += 1
-        deg[p] = d
-    return deg
+def tour_check(
+    seq: np.ndarray,
+    lo: int,
+    hi: int,
+    width: int,
+    area: int,
+    holes: np.ndarray,
+    dx_of: np.ndarray,
+    legs: np.ndarray,
+    seen: np.ndarray,
+    bits: bool,
+) -> bool:
+    """Whether ``seq[lo:hi]`` (and the move into it from ``seq[lo - 1]``) lies on the board, off
+    the ``holes`` (a flag a square, or empty), visits no square of ``seen`` (so none twice) and
+    moves by a leaper's move; marks ``seen`` (a flag a square, or with ``bits`` a bit a square,
+    least significant first: 8 times less memory to touch, for one thread).
 
-
-def warnsdorff_table_steps(
-    vis: np.ndarray,
-    deg: np.ndarray,
-    nbr: np.ndarray,
-    orders: np.ndarray,
-    switch_cells: np.ndarray,
-    start: int,
-    end: int,
-    n_squares: int,
-    tiebreak: int,
-    seed: int,
-    key: np.ndarray,
-    out: np.ndarray,
-    st: np.ndarray,
-    limit: int,
-) -> int:
-    """:func:`warnsdorff_steps` on a neighbour table: wrapped and 3-D boards, any leaper.
-
-    Squares are board indices; ``key[q]`` is how far ``q`` lies from the centre (the ``center``
-    tie-break prefers the largest). Otherwise the same rule, tie-breaks and resumable ``st``.
+    A move ``d = q - p`` of a board ``width`` wide is ``dy * width + dx``; when the board is
+    wider than twice the longer leg, ``d`` alone tells ``dx`` (``dx_of[d + span]``, 0 for no
+    move, ``span = len(dx_of) // 2``), and the file is carried along move by move: no division.
+    Narrower boards divide. ``legs`` is the leaper ``(a, b)``. Two halves checked at once share
+    ``seen`` and may both miss a square they both visit: the caller counts ``seen`` then.
     """
-    nmoves = nbr.shape[1]
-    nsched = switch_cells.size
-    if st[_COUNT] == 0:
-        state = (seed * 2654435761 + 0x6D2B79F5) & _MASK32
-        if state == 0:
-            state = 1
-        cur = start
-        vis[cur] = 1
-        out[0] = cur
-        count = 1
-        sched = 0
-    else:
-        count = st[_COUNT]
-        cur = st[_CUR]
-        sched = st[_SCHED]
-        state = st[_RNG]
-    if limit > n_squares:
-        limit = n_squares
-    cand = np.empty(nmoves, dtype=np.int64)
-    while count < limit:
-        best = -1
-        bd = 1 << 30
-        bkey = -1
-        nties = 0
-        ncand = 0
-        last = count == n_squares - 1
-        for j in range(nmoves):
-            q = np.int64(nbr[cur, orders[sched, j]])
-            if q < 0 or vis[q]:
-                continue
-            deg[q] -= 1
-            if q == end and not last:
-                continue
-            d = np.int64(deg[q])
-            if tiebreak == TB_FIRST or tiebreak == TB_LOOKAHEAD:  # noqa: SIM109 (Numba)
-                if d < bd:
-                    bd = d
-                    best = q
-                if tiebreak == TB_LOOKAHEAD:
-                    cand[ncand] = q
-                    ncand += 1
-            elif tiebreak == TB_CENTER:
-                if d <= bd and (d < bd or key[q] > bkey):
-                    bd = d
-                    bkey = key[q]
-                    best = q
-            else:
-                if d < bd:
-                    bd = d
-                    best = q
-                    nties = 1
-                elif d == bd:
-                    nties += 1
-                    state ^= (state << 13) & _MASK32
-                    state ^= state >> 17
-                    state ^= (state << 5) & _MASK32
-                    if state % nties == 0:
-                        best = q
-        if best < 0:
-            break
-        if tiebreak == TB_LOOKAHEAD:
-            bsum = 1 << 30
-            for i in range(ncand):
-                q = cand[i]
-                if deg[q] != bd:
-                    continue
-                s = 0
-                for k in range(nmoves):
-                    r2 = nbr[q, k]
-                    if r2 >= 0 and not vis[r2]:
-                        s += deg[r2]
-                if s < bsum:
-                    bsum = s
-                    best = q
-        cur = best
-        vis[cur] = 1
-        out[count] = cur
-        count += 1
-        if cur == switch_cells[sched] and sched + 1 < nsched:
-            sched += 1
-            while sched + 1 < nsched and switch_cells[sched] >= 0 and vis[switch_cells[sched]]:
-                sched += 1
-    st[_COUNT] = count
-    st[_CUR] = cur
-    st[_SCHED] = sched
-    st[_RNG] = state
-    return count
+    nh = holes.size
+    span = dx_of.size // 2
+    a = legs[0]
+    b = legs[1]
+    narrow = width <= 2 * b
+    start = lo - 1 if lo > 0 else lo
+    p = seq[start]
+    if p < 0 or p >= area or (nh > 0 and holes[p]):
+        return False
+    if start == lo:
+        if bits:
+            if seen[p >> 3] & (1 << (p & 7)):
+                return False
+            seen[p >> 3] |= 1 << (p & 7)
+        else:
+            if seen[p]:
+                return False
+            seen[p] = 1
+    x = p % width
+    for i in range(start + 1, hi):
+        q = seq[i]
+        if q < 0 or q >= area or (nh > 0 and holes[q]):
+            return False
+        if bits:
+            byte = q >> 3
+            bit = 1 << (q & 7)
+            if seen[byte] & bit:
+                return False
+            seen[byte] |= bit
+        else:
+            if seen[q]:
+                return False
+            seen[q] = 1
+        d = q - p
+        if narrow:
+            nx = q % width
+            ax = abs(nx - x)
+            ay = abs(q // width - p // width)
+            if not ((ax == a and ay == b) or (ax == b and ay == a)):
+                return False
+            x = nx
+        else:
+            if d < -span or d > span:
+                return False
+            dx = dx_of[d + span]
+            x += dx
+            if dx == 0 or x < 0 or x >= width:
+                return False
+        p = q
+    return True
