@@ -116,7 +116,9 @@ def test_huge_boards_answer_instantly_without_search() -> None:
     assert kt.exists("1001x1001", start="b1").exists is False  # colour parity
     assert kt.exists("1000x1000", start="b2", end="c4").exists is True
     assert kt.exists("1000x1000", start="a1", end="h8").exists is False
-    undecided = kt.exists("300x301", start="a1", end="b3")
+    built = kt.exists("300x301", start="a1", end="b3")  # divide's ends construction (issue 16)
+    assert built.exists is True and "by construction" in built.reason
+    undecided = kt.exists("5x1000", start="a1", end="b3")  # a side under 6: no construction
     assert undecided.exists is None and "too large" in undecided.reason
     assert kt.exists("3x999", start="b2").exists is True
     assert kt.exists("1000x1000", start="a1", end="b3", closed=True).exists is None

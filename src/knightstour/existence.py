@@ -21,6 +21,7 @@ from functools import lru_cache
 from knightstour.board import Board, BoardLike, brief, parse_board
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 from knightstour.solvers.backtrack import exact_search
+from knightstour.solvers.divide import plan_between
 from knightstour.theory import Existence, describe_tour, verdict
 
 __all__ = ["SEARCH_AREA", "SEARCH_NODES", "Existence", "exists", "start_squares"]
@@ -76,7 +77,22 @@ def exists(
     answer = verdict(b, s, e, closed)
     if answer.exists is not None:
         return answer
+    built = _by_construction(b, s, e, closed)
+    if built is not None:
+        return built
     return _by_search(search, b, s, e, closed, answer.reason)
+
+
+def _by_construction(b: Board, s: int | None, e: int | None, closed: bool) -> Existence | None:
+    """True where divide's construction between given ends builds the tour (both sides at least
+    6: decided from the board's sides, without building it), else None."""
+    if closed or s is None or e is None or not plan_between(b, s, e):
+        return None
+    return Existence(
+        True,
+        f"a tour runs from {b.square_name(s)} to {b.square_name(e)} on {b.spec}, by "
+        f"construction: divide and conquer builds one between the two squares (docs/divide.md)",
+    )
 
 
 def _flag(value: object, argument: str) -> bool:

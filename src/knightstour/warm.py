@@ -47,6 +47,8 @@ __all__ = ["SOLVER_STEPS", "STEPS", "warm"]
 WALK_BOARD = "230x230"
 #: Squares of the board the divide step uses: above its compiled threshold (40,000).
 DIVIDE_BOARD = "210x210"
+#: A board big enough for divide to write its rows on two cores (1 << 20 squares).
+PARALLEL_BOARD = "1030x1030"
 #: Thin boards above the divide threshold (their tours are built another way).
 THIN_BOARDS = ("3x13336", "4x10002")
 
@@ -95,6 +97,22 @@ def _divide() -> None:
     for thin in THIN_BOARDS:  # 3 and 4 wide: joined pieces instead of a grid of blocks
         solve(thin, method="divide")
     solve(THIN_BOARDS[0], closed=True, method="divide")
+    solve(DIVIDE_BOARD, start="a1", end="b1")  # given ends: the block search and tree walk
+    solve(PARALLEL_BOARD, closed=True, method="divide")  # big enough for two cores
+    _divide_to_file()
+
+
+def _divide_to_file() -> None:
+    """A tour written to a .npy file in validated pieces (its own check kernel)."""
+    import os
+    import tempfile
+
+    from knightstour.board import Board
+    from knightstour.solvers import SolveRequest
+    from knightstour.solvers.divide import divide_to_npy
+
+    with tempfile.TemporaryDirectory() as folder:
+        divide_to_npy(SolveRequest(Board(300, 300), closed=True), os.path.join(folder, "t.npy"))
 
 
 def _library() -> None:
@@ -131,6 +149,18 @@ def _magic() -> None:
         search(4, 6, MagicJournal(lib, 4, 6), workers=1)
 
 
+def _text() -> None:
+    # the command line's text of huge tours, its kernels called as the command line calls them
+    import numpy as np
+
+    from knightstour import _text_kernels
+
+    k = _jit.load(_text_kernels, compiled=True)
+    out = np.empty(64, dtype=np.uint8)
+    k.board_band(np.array([1, 0, -1, 4], dtype=np.int32), 2, 1, out)
+    k.move_names(np.array([0, 5], dtype=np.int32), 3, 1, 1, 16, 0, True, out)
+
+
 #: The steps of :func:`warm`, in order: (name, the calls it makes).
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("warnsdorff tie-breaks", _walks),
@@ -140,6 +170,7 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("library generate and import", _library),
     ("counting", _counting),
     ("magic search", _magic),
+    ("text of huge tours", _text),
 )
 
 

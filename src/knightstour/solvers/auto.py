@@ -4,7 +4,9 @@
 exist. It tries a list of strategies in order (:func:`strategies`) and returns the first tour
 found, as a :class:`~knightstour.solvers.Solution` naming the method that found it. Each method
 gets the request without the fields it does not honour (a tie-break given for Warnsdorff is not
-handed to divide), and is skipped when it cannot honour one that matters (an end square).
+handed to divide), and is skipped when it cannot honour one that matters (an end square). Given
+both a start and an end square on a plain board with both sides at least 6, divide comes first:
+it builds a tour between them in linear time (docs/divide.md).
 
 >>> import knightstour as kt
 >>> auto(SolveRequest(kt.Board(8, 8), start=0)).method
@@ -70,6 +72,16 @@ def strategies(request: SolveRequest) -> Iterator[Strategy]:
     # heuristics are unreliable (big boards, closed tours on boards past 100 x 100, long boards
     # 3 or 4 wide), before the exact search on the rest
     divide = "divide" in METHODS and end is None and board.is_plain_knight
+    # given both ends on a board with both sides at least 6: built between them, in linear time
+    if (
+        "divide" in METHODS
+        and end is not None
+        and request.start is not None
+        and not closed
+        and board.is_plain_knight
+        and min(board.width, board.height) >= 6
+    ):
+        yield Strategy("divide")
     first = (
         board.size > 250_000
         or (closed and board.size > 10_000)
@@ -107,6 +119,8 @@ def strategies(request: SolveRequest) -> Iterator[Strategy]:
 def _request_for(strategy: Strategy, request: SolveRequest) -> SolveRequest | None:
     """The request as ``strategy``'s method takes it, or None when it cannot honour it."""
     takes = REGISTRY[strategy.method].takes
+    if strategy.method == "divide" and request.end is not None:
+        return request.replace(tiebreak=None, seed=None)  # divide's construction between ends
     if request.end is not None and "end" not in takes:
         return None
     changes: dict[str, object] = {}

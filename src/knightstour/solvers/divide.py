@@ -40,6 +40,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -50,7 +51,16 @@ from knightstour.solvers import Solution, SolveRequest, _divide_kernels, _jit
 from knightstour.solvers._clock import expired, watched
 from knightstour.theory import verdict
 
-__all__ = ["GRID_SIZES", "SMALL_THIN", "THIN", "divide", "grid_edges", "thin_jumps"]
+__all__ = [
+    "GRID_SIZES",
+    "SMALL_THIN",
+    "THIN",
+    "divide",
+    "divide_to_npy",
+    "grid_edges",
+    "plan_between",
+    "thin_jumps",
+]
 
 #: Block sides of the grid construction.
 GRID_SIZES = (5, 6, 7, 8, 9, 10, 11)
@@ -251,33 +261,54 @@ def _until(deadline: float | None, fn: Callable[..., Any], *args: Any) -> Any:
     ...
     knightstour.errors.SearchFailedError: divide was stopped by the time limit before its tour was built
     """
+    return _until_all(deadline, [(fn, args)])[0]
+
+
+def _until_all(deadline: float | None, calls: list[tuple[Callable[..., Any], tuple]]) -> list[Any]:
+    """``[fn(*args, stop) for fn, args in calls]``, the calls at once in threads of their own
+    (the compiled kernels release the GIL, so two of them run on two cores), sharing one
+    ``stop`` flag that is set at ``deadline`` (raising :class:`SearchFailedError`) or when one of
+    them fails.
+
+    >>> _until_all(None, [(lambda x, stop: x + 1, (1,)), (lambda x, stop: x * 3, (2,))])
+    [2, 6]
+    """
     stop = np.zeros(1, dtype=np.uint8)
-    if deadline is None and not watched():
-        return fn(*args, stop)
+    if len(calls) == 1 and deadline is None and not watched():
+        fn, args = calls[0]
+        return [fn(*args, stop)]
     _check_deadline(deadline)
-    result: list[Any] = []
+    results: list[Any] = [None] * len(calls)
     errors: list[BaseException] = []
 
-    def work() -> None:
+    def work(i: int) -> None:
+        fn, args = calls[i]
         try:
-            result.append(fn(*args, stop))
+            results[i] = fn(*args, stop)
         except BaseException as err:  # handed to the waiting thread
             errors.append(err)
-
-    worker = threading.Thread(target=work, name="knightstour-divide", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive() and not expired(deadline):  # cancelled, or out of time
-            worker.join(0.05 if deadline is None else min(0.05, deadline - time.monotonic()))
-    finally:
-        if worker.is_alive():  # the time limit, or Ctrl-C: stop the kernel, wait for it
             stop[0] = 1
-            worker.join()
+
+    workers = [
+        threading.Thread(target=work, args=(i,), name=f"knightstour-divide-{i}", daemon=True)
+        for i in range(len(calls))
+    ]
+    for worker in workers:
+        worker.start()
+    try:
+        for worker in workers:
+            while worker.is_alive() and not expired(deadline):  # cancelled, or out of time
+                worker.join(0.05 if deadline is None else min(0.05, deadline - time.monotonic()))
+    finally:
+        if any(worker.is_alive() for worker in workers):  # the time limit, or Ctrl-C
+            stop[0] = 1
+            for worker in workers:
+                worker.join()
     if errors:
         raise errors[0]
     if stop[0]:
         raise SearchFailedError(STOPPED)
-    return result[0]
+    return results
 
 
 #: Why divide gave up when its time limit ran out.
@@ -371,8 +402,16 @@ def _block_tour(seq: np.ndarray, w: int, h: int, cycle: bool) -> _BlockTour:
     return _BlockTour(seq, cycle, f)
 
 
-def _grid(board: Board, s: int, deadline: float | None = None) -> np.ndarray:
-    """A tour of a board with both sides at least 5, from ``s``, as int32 board indices."""
+def _grid(
+    board: Board,
+    s: int,
+    deadline: float | None = None,
+    out: np.ndarray | None = None,
+    sink: Callable[[np.ndarray], None] | None = None,
+) -> np.ndarray:
+    """A tour of a board with both sides at least 5, from ``s``, as int32 board indices (written
+    into ``out`` when given). With ``sink``, the tour is handed to it in pieces, in order, instead
+    (:func:`_grid_to_sink`), and an empty array is returned."""
     W, H = board.width, board.height
     sx, sy = s % W, s // W
     both_odd = bool(W % 2 and H % 2)
@@ -425,58 +464,172 @@ def _grid(board: Board, s: int, deadline: float | None = None) -> np.ndarray:
         seqs[t, :n] = bt.seq
         posof[t, bt.seq.astype(np.int64)] = np.arange(n)
         loc = np.arange(n)
-        goff[t, :n] = (loc // w) * W + loc % w
+        goff[t, :n] = ((loc // w) * W + loc % w)[bt.seq.astype(np.int64)]  # in tour order
         lens[t] = n
         joins[t] = [v for name in names for v in grid_edges(w, h)[name]]
         cycle[t] = bt.cycle
-    fBR, fBLH, fTL, fBLV = (tabs[k][tid] for k in names)
+    # rows of blocks come in a few kinds (their side, and the start's row when it holds the path
+    # block): the orientation tables are worked out once a kind and then spread over the rows
+    row_key = ri.copy()
+    if both_odd:
+        row_key[ir] = ng  # the row holding the path block
+    _, first_row, rt = np.unique(row_key, return_index=True, return_inverse=True)
+    rt = rt.ravel()
+    kind_of = tid[first_row]
+    fBR, fBLH, fTL, fBLV = (tabs[k][kind_of] for k in names)
 
     # orientations: blocks joined by a move pair must run those moves in matching directions
-    step = np.zeros((nr, nc), dtype=np.uint8)
+    step = np.zeros(kind_of.shape, dtype=np.uint8)
     step[:, 1:] = fBR[:, :-1] ^ fBLH[:, 1:]
     P = np.bitwise_xor.accumulate(step, axis=1)
     vstep = np.zeros(nr, dtype=np.uint8)
-    vstep[1:] = fTL[:-1, 0] ^ fBLV[1:, 0]
+    vstep[1:] = fTL[rt[:-1], 0] ^ fBLV[rt[1:], 0]
     Q = np.bitwise_xor.accumulate(vstep)
-    o0 = P[root_i, root_j] ^ Q ^ Q[root_i]
-    orient = P ^ o0[:, None]
-    flag_h = fBR ^ orient  # block (i, j) runs BR from a1 to a2
+    o0 = P[rt[root_i], root_j] ^ Q ^ Q[root_i]
+    orient = P[rt] ^ o0[:, None]
+    flag_h = (fBR ^ P)[rt] ^ o0[:, None]  # block (i, j) runs BR from a1 to a2
     # block (i, 0) runs TL from a1 to a2; contiguous, so that grid_walk compiles once
-    flag_v = np.ascontiguousarray((fTL ^ orient)[:, 0])
+    flag_v = np.ascontiguousarray((fTL[:, 0] ^ P[:, 0])[rt] ^ o0)
 
     _check_deadline(deadline)
-    out = np.empty(board.size, dtype=np.int32)
+    if out is None:
+        out = np.empty(0 if sink is not None else board.size, dtype=np.int32)
     toucher = None
-    if board.size >= 1 << 24 and deadline is None:  # fault the pages in while Numba loads
+    loaded = _divide_kernels.__name__ in _jit.compiled_modules()
+    if board.size >= 1 << 24 and deadline is None and not loaded:  # fault pages while Numba loads
         toucher = threading.Thread(target=_touch, args=(out,), daemon=True)
         toucher.start()
-    walk = _kernels_for(board.size).grid_walk
+    kernels = _kernels_for(board.size)
     if toucher is not None:
         toucher.join()
+    # two cores: first the first column and the start's row, leaving out the rest of every other
+    # row (recording where each begins in the tour), then those rows, half on each core
+    split = board.size >= PARALLEL_SQUARES and nc > 1 and nr > 1
+    if split and toucher is None and sink is None:  # map the output's memory in on both cores first
+        half = board.size // 2
+        _until_all(
+            deadline, [(kernels.touch, (out, 0, half)), (kernels.touch, (out, half, board.size))]
+        )
+    rows_arr = np.asarray(rows, dtype=np.int64)
+    rowsq = rows_arr * (W - cols[0]) if split else np.zeros(0, dtype=np.int64)
+    rec_k = np.zeros(nr, dtype=np.int64)
+    rec_e = np.zeros(nr, dtype=np.int64)
+    tables = (W, X0, Y0, tid, orient, flag_h, flag_v, seqs, lens, posof, goff, joins, cycle)
+    if sink is not None:  # in pieces, to a file: the first column and the start's row first
+        return _grid_to_sink(board, kernels, tables, root_i, root_j, entry, rows, cols, sink)
     count = _until(
         deadline,
-        walk,
-        W,
-        X0,
-        Y0,
-        tid,
-        orient,
-        flag_h,
-        flag_v,
-        seqs,
-        lens,
-        posof,
-        goff,
-        joins,
-        cycle,
+        kernels.grid_walk,
+        *tables,
+        root_i,
+        root_j,
         root_i,
         root_j,
         entry,
+        rowsq,
+        rec_k,
+        rec_e,
+        _NONE,
+        0,
         out,
     )
     if count != board.size:  # pragma: no cover - a bug, never the user's fault
         raise InternalError(f"the divide construction covered {count} of {board.size} squares")
+    if split:
+        left = np.array([i for i in range(nr) if i != root_i], dtype=np.int64)
+        halves = [left[0::2], left[1::2]]
+        done = _until_all(
+            deadline,
+            [
+                (kernels.grid_rows, (*tables, root_i, root_j, half, rec_k, rec_e, out))
+                for half in halves
+            ],
+        )
+        if sum(done) != int(rowsq.sum() - rowsq[root_i]):  # pragma: no cover - a bug
+            raise InternalError("the divide construction's rows came out short")
     return out
+
+
+_NONE = np.zeros(0, dtype=np.int64)
+
+#: Squares of a piece of a tour written to a file (:func:`_grid_to_sink`): 64 MiB of int32.
+PIECE = 1 << 24
+
+
+def _grid_to_sink(
+    board: Board,
+    kernels: _jit.Kernels,
+    tables: tuple,
+    root_i: int,
+    root_j: int,
+    entry: int,
+    rows: list[int],
+    cols: list[int],
+    sink: Callable[[np.ndarray], None],
+) -> np.ndarray:
+    """Hand the tour to ``sink`` in order, in pieces of about :data:`PIECE` squares, never holding
+    it whole: first the first column of blocks and the start's row are walked into a small array
+    (each square with its place in the tour), then the other rows, a piece at a time, are written
+    into one reused buffer (half the rows of a piece on each core) with the first column's
+    squares that fall in the piece."""
+    W, n, nr = board.width, board.size, len(rows)
+    rowsq = np.asarray(rows, dtype=np.int64) * (W - cols[0])
+    if nr > 1:
+        rowsq[root_i] = 0
+    rec_k = np.zeros(nr, dtype=np.int64)
+    rec_e = np.zeros(nr, dtype=np.int64)
+    spine_n = n - int(rowsq.sum()) if nr > 1 else n
+    spine = np.empty(spine_n, dtype=np.int32)
+    at = np.empty(spine_n, dtype=np.int64)
+    rq = rowsq if nr > 1 else np.zeros(0, dtype=np.int64)
+    if nr > 1 and len(cols) == 1:  # one column: no row has a rest to leave out
+        rq = np.zeros(0, dtype=np.int64)
+        spine = np.empty(n, dtype=np.int32)
+        at = np.empty(n, dtype=np.int64)
+    stop = np.zeros(1, dtype=np.uint8)
+    count = kernels.grid_walk(
+        *tables, root_i, root_j, root_i, root_j, entry, rq, rec_k, rec_e, at, 0, spine, stop
+    )
+    if count != n:  # pragma: no cover - a bug
+        raise InternalError(f"the divide construction covered {count} of {n} squares")
+    # pieces: runs of whole rows (in tour order), with the first column's squares between them
+    order = [i for i in np.argsort(rec_k).tolist() if rq.size and rowsq[i] > 0]
+    buf = np.empty(PIECE + int(rowsq.max(initial=0)) + spine.size, dtype=np.int32)
+    lo = 0  # the tour's squares handed on so far
+    sp = 0  # the first column's squares handed on so far
+    r = 0
+    while lo < n:
+        batch = []
+        hi = lo
+        while r < len(order) and (not batch or rec_k[order[r]] + rowsq[order[r]] - lo <= PIECE):
+            batch.append(order[r])
+            hi = int(rec_k[order[r]] + rowsq[order[r]])
+            r += 1
+        if r == len(order):
+            hi = n
+        m = hi - lo
+        piece = buf[:m]
+        # the first column's squares in [lo, hi)
+        sp2 = int(np.searchsorted(at, hi, side="left"))
+        piece[at[sp:sp2] - lo] = spine[sp:sp2]
+        sp = sp2
+        if batch:
+            mine = np.asarray(batch, dtype=np.int64)
+            shifted = rec_k - lo
+            _until_all(
+                None,
+                [
+                    (kernels.grid_rows, (*tables, root_i, root_j, half, shifted, rec_e, buf))
+                    for half in (mine[0::2], mine[1::2])
+                ],
+            )
+        sink(piece)
+        lo = hi
+    return np.empty(0, dtype=np.int32)
+
+
+#: Boards of at least this many squares are written on two cores (:func:`_grid`).
+PARALLEL_SQUARES = 1 << 20
 
 
 def _touch(a: np.ndarray) -> None:
@@ -831,13 +984,133 @@ def _process_limit() -> int | None:
 # -- the method -----------------------------------------------------------------------------------
 
 
+def _between(request: SolveRequest) -> np.ndarray:
+    """An open tour between the request's start and end squares, by the ends construction of
+    :mod:`knightstour.solvers._divide_ends` (both sides at least 6)."""
+    from knightstour.solvers import _divide_ends
+
+    board, s, e = request.board, request.start, request.end
+    assert s is not None and e is not None
+    name = board.square_name
+    if request.closed:
+        raise InvalidInputError("divide builds open tours between a given start and end")
+    answer = verdict(board, s, e, False)
+    if answer.exists is False:
+        raise NoTourError(answer.reason)
+    if min(board.width, board.height) < _divide_ends.MIN_SIDE:
+        raise InvalidInputError(
+            f"divide builds tours between given ends on boards with both sides at least "
+            f"{_divide_ends.MIN_SIDE}, not {board.spec}"
+        )
+    if expired(request.deadline):
+        raise SearchFailedError("divide did not start: the time limit was reached")
+    if board.width + board.height > PLAN_SIDES:
+        raise SearchFailedError(
+            f"divide plans tours between given ends on boards whose sides add up to at most "
+            f"{PLAN_SIDES:,}, not {board.spec}"
+        )
+    if _divide_ends.plan(board, s, e) is None:
+        raise SearchFailedError(
+            f"divide has no construction of a tour from {name(s)} to {name(e)} on {board.spec}"
+        )
+    require_memory(board)
+    return _divide_ends.ends_tour(
+        board, s, e, lambda fn, *args: _until(request.deadline, fn, *args)
+    )
+
+
+def plan_between(board: Board, s: int, e: int) -> bool:
+    """Whether the ends construction builds an open tour from ``s`` to ``e`` on ``board``,
+    decided without building it (in time linear in the board's sides; False beyond
+    :data:`PLAN_SIDES`).
+
+    >>> plan_between(Board(9, 12), 0, 1), plan_between(Board(5, 12), 0, 1)
+    (True, False)
+    """
+    from knightstour.solvers import _divide_ends
+
+    if board.width + board.height > PLAN_SIDES:  # the corridor's blocks one by one: too long
+        return False
+    return board.is_plain_knight and _divide_ends.plan(board, s, e) is not None
+
+
+#: :func:`plan_between` plans boards whose sides add up to at most this (a second or so).
+PLAN_SIDES = 200_000
+
+
+def divide_to_npy(request: SolveRequest, path: str | Path) -> None:
+    """Write the tour of ``request`` (both sides at least 5, no end square) to a NumPy ``.npy``
+    file at ``path``, in pieces (:func:`_grid_to_sink`), each validated before it is written:
+    the tour is never held in memory as a whole, only a piece of it (64 MiB), the first column of
+    blocks and the validation's flag a square (1 byte).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     divide_to_npy(SolveRequest(Board(12, 10), start=0, closed=True), os.path.join(d, "t.npy"))
+    ...     np.load(os.path.join(d, "t.npy"))[:3].tolist()
+    [0, ...]
+    """
+    board, closed = request.board, request.closed
+    if not board.is_plain_knight or min(board.width, board.height) < 5 or request.end is not None:
+        raise InvalidInputError(
+            "divide writes .npy files for plain boards with both sides at least 5, without an end"
+        )
+    s = 0 if request.start is None else request.start
+    answer = verdict(board, s, None, closed)
+    if answer.exists is False:
+        raise NoTourError(answer.reason)
+    n, w = board.size, board.width
+    board.require_memory(1.5, "the validation of a tour written to a file")
+    kernels = _jit.load(_divide_kernels, compiled=True)
+    seen = np.zeros(n, dtype=np.uint8)
+    state = {"first": -1, "last": -1, "bad": 0, "count": 0}
+    dxv = np.zeros(4 * w + 5, dtype=np.int64)  # the file step of each knight's move, by index
+    for dx, dy in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
+        dxv[dy * w + dx + 2 * w + 2] = dx
+
+    with open(path, "wb") as f:
+        header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.int32))}
+        header.update(fortran_order=False, shape=(n,))
+        np.lib.format.write_array_header_1_0(f, header)
+
+        def sink(piece: np.ndarray) -> None:
+            m = piece.size
+            if m == 0:
+                return
+            if state["first"] < 0:
+                state["first"] = int(piece[0])
+            mid = m // 2
+            prev2 = int(piece[mid - 1]) if mid > 0 else state["last"]
+            bad = _until_all(
+                request.deadline,
+                [
+                    (kernels.check_piece, (piece, 0, mid, state["last"], w, dxv, seen)),
+                    (kernels.check_piece, (piece, mid, m, prev2, w, dxv, seen)),
+                ],
+            )
+            state["bad"] += sum(bad)
+            state["count"] += m
+            state["last"] = int(piece[-1])
+            piece.tofile(f)
+
+        _grid(board, s, request.deadline, sink=sink)
+    ok = state["bad"] == 0 and state["count"] == n and state["first"] == s
+    ok = ok and int(np.count_nonzero(seen)) == n
+    if ok and closed:
+        ok = board.is_move(state["last"], s)
+    if not ok:  # pragma: no cover - a bug, never the user's fault
+        raise InternalError(f"divide wrote a bad tour to {path}")
+
+
 def divide(request: SolveRequest, /) -> Solution:
     """A tour by divide and conquer, as int32 square indices, in time linear in the board.
 
     Works on every plain board that has a tour, from every start square that has one (the start
-    defaults to ``a1``); closed when asked. It takes no end square, tie-break or seed (the
-    construction is deterministic: :func:`knightstour.solve` refuses them); a deadline already
-    past stops it before it builds.
+    defaults to ``a1``); closed when asked. Given a start and an end square too (``auto`` hands
+    them on; :func:`knightstour.solve` refuses an end for ``method="divide"``), it builds an open
+    tour between them on boards with both sides at least 6 (:func:`_between`). It takes no
+    tie-break or seed (the construction is deterministic: :func:`knightstour.solve` refuses
+    them); a deadline already past stops it before it builds.
 
     >>> divide(SolveRequest(Board(5, 5), start=12)).indices[:5].tolist()
     [12, ...]
@@ -845,6 +1118,8 @@ def divide(request: SolveRequest, /) -> Solution:
     board, closed = request.board, request.closed
     if not board.is_plain_knight:
         raise InvalidInputError("divide builds tours of the knight on full rectangular boards only")
+    if request.end is not None and request.start is not None:
+        return Solution(_between(request), "divide")
     s = 0 if request.start is None else request.start
     answer = verdict(board, s, None, closed)
     if answer.exists is False:
