@@ -204,8 +204,10 @@ def test_solve_uses_divide_and_validates() -> None:
     assert t.method == "divide" and t.start == "c3" and len(t) == 930
     with pytest.raises(kt.NoTourError):
         kt.solve("7x3", start="d2", method="divide")  # exhaustive search: none from the centre
-    with pytest.raises(kt.InvalidInputError, match="the divide method takes no end square"):
-        kt.solve("8x8", start="a1", end="h7", method="divide")  # ends are not divide's business
+    between = kt.solve("8x8", start="a1", end="h7", method="divide")  # the ends construction
+    assert between.method == "divide" and between.path[0] == "a1" and between.path[-1] == "h7"
+    with pytest.raises(kt.InvalidInputError, match="both sides at least 6"):
+        kt.solve("5x8", start="a1", end="b1", method="divide")
     for option in ({"tiebreak": "first"}, {"seed": 3}):  # refused, not ignored
         with pytest.raises(kt.InvalidInputError, match="the divide method takes no"):
             kt.solve("8x8", start="a1", method="divide", **option)

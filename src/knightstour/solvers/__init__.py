@@ -178,9 +178,7 @@ def register(name: str, module: str, *, takes: frozenset[str] | set[str] = froze
     """Make ``name`` a method: ``module``'s function of that name, honouring the fields ``takes``.
 
     >>> sorted(REGISTRY["divide"].takes), sorted(REGISTRY["backtrack"].takes)
-    (['deadline'], ['deadline', 'end', 'seed'])
-    >>> sorted(REGISTRY["divide"].takes)
-    ['deadline']
+    (['deadline', 'end'], ['deadline', 'end', 'seed'])
     """
     unknown = set(takes) - set(OPTIONAL)
     if unknown:
@@ -202,7 +200,7 @@ def _lazy(name: str, module: str) -> Method:
 register("auto", "knightstour.solvers.auto", takes=set(OPTIONAL))
 register("warnsdorff", "knightstour.solvers.warnsdorff", takes=set(OPTIONAL))
 register("backtrack", "knightstour.solvers.backtrack", takes={"end", "seed", "deadline"})
-register("divide", "knightstour.solvers.divide", takes={"deadline"})
+register("divide", "knightstour.solvers.divide", takes={"end", "deadline"})
 
 
 def refusal(name: str, request: SolveRequest) -> str | None:

@@ -1107,8 +1107,8 @@ def divide(request: SolveRequest, /) -> Solution:
 
     Works on every plain board that has a tour, from every start square that has one (the start
     defaults to ``a1``); closed when asked. Given a start and an end square too (``auto`` hands
-    them on; :func:`knightstour.solve` refuses an end for ``method="divide"``), it builds an open
-    tour between them on boards with both sides at least 6 (:func:`_between`). It takes no
+    them on), it builds an open tour between them on boards with both sides at least 6
+    (:func:`_between`). It takes no
     tie-break or seed (the construction is deterministic: :func:`knightstour.solve` refuses
     them); a deadline already past stops it before it builds.
 
