@@ -115,7 +115,14 @@ def test_compare_names_the_shared_moves(api: TestClient) -> None:
 
 def test_missing_tours_and_bad_cursors(api: TestClient, lib_path: Path) -> None:
     r = api.get("/api/library/tours/99999")
-    assert r.status_code == 404 and r.json() == {"error": f"no tour 99999 in {lib_path}"}
+    # the library by its name: the server's own paths are not the client's business
+    assert r.status_code == 404 and r.json() == {"error": f"no tour 99999 in {lib_path.name}"}
+    r = api.get("/api/library/compare", params={"a": 1, "b": 99999})
+    assert r.status_code == 404 and r.json() == {"error": f"no tour 99999 in {lib_path.name}"}
+    r = api.get("/api/library/tours", params={"after": 3, "before": 9})
+    assert r.status_code == 400 and r.json() == {
+        "error": "give one cursor, after or before, not both"
+    }
     assert api.get("/api/library/tours", params={"after": -1}).status_code == 422
     assert api.get("/api/library/tours", params={"limit": 0}).status_code == 422
     r = api.get("/api/library/tours", params={"board": "9x9 leaper=99"})
@@ -169,6 +176,34 @@ def test_a_file_that_is_not_a_library_is_refused(tmp_path: Path) -> None:
         assert run.returncode == 2
         assert words in run.stderr and run.stderr.count("\n") == 1, run.stderr
     assert other.read_bytes()[:16] == b"SQLite format 3\x00"  # untouched
+
+
+def test_a_library_that_goes_bad_while_shown_is_one_clear_503(
+    lib_path: Path, tmp_path: Path
+) -> None:
+    """Replaced by another SQLite file, or removed, under the running server: the server's
+    trouble (HTTP 503, not 400 "bad input"), one line naming the file by its name; and
+    readable again once it is back."""
+    shown = tmp_path / "shown.db"
+    shown.write_bytes(lib_path.read_bytes())
+    api = TestClient(create_app(warm=False, library=shown))
+    assert api.get("/api/library/tours/1").status_code == 200
+    with sqlite3.connect(tmp_path / "other.db") as db:
+        db.execute("CREATE TABLE notes (text)")
+    shown.write_bytes((tmp_path / "other.db").read_bytes())
+    for path in ("/api/library", "/api/library/tours", "/api/library/tours/1",
+                 "/api/library/compare?a=1&b=2"):  # fmt: skip
+        r = api.get(path)
+        assert r.status_code == 503, (path, r.text)
+        assert r.json() == {
+            "error": "the tour library cannot be read: shown.db is an SQLite file but not a "
+            "tour library; not touching it"
+        }
+    shown.unlink()
+    r = api.get("/api/library/tours/2")
+    assert r.status_code == 503 and str(tmp_path) not in r.json()["error"]
+    shown.write_bytes(lib_path.read_bytes())
+    assert api.get("/api/library/tours/2").status_code == 200
 
 
 # -- 100,000 tours -----------------------------------------------------------------------------

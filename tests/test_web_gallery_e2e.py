@@ -5,6 +5,7 @@ their shared moves, and a 100,000-tour library paged in < 200 ms a page in the b
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -182,3 +183,84 @@ def test_a_100000_tour_library_pages_in_the_browser_in_under_200_ms(
     finally:
         pg.context.close()
     assert errors == []
+
+
+@pytest.fixture(scope="module")
+def shaped_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A library of 3-D tours (3x4x3) and closed 10x10 ones (100 moves: 64 colour bands)."""
+    from knightstour.library.generate import generate
+    from knightstour.library.store import Library
+
+    db = tmp_path_factory.mktemp("shaped") / "shaped.db"
+    with Library(db) as lib:
+        generate("3x4x3", 4, seed=5, db=lib, workers=1)
+        generate("10x10", 2, closed=True, seed=6, db=lib, workers=1)
+    with running_server(create_app(library=db, warm=False)) as url:
+        yield url
+
+
+def test_3d_tours_are_drawn_layer_by_layer_and_compare(browser: Browser, shaped_url: str) -> None:
+    """A 3-D tour's thumbnail has its layers side by side, every point on one of them; two 3-D
+    tours compare (their squares named c3:2) with the shared moves drawn."""
+    pg, errors = open_page(browser, f"{shaped_url}/gallery?board=3x4x3")
+    expect(pg.locator(".thumb")).to_have_count(4)
+    for box in pg.eval_on_selector_all(
+        ".thumb svg",
+        """els => els.map(svg => {
+          const [, , w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+          const pts = [...svg.querySelectorAll('polyline')].flatMap(p =>
+            p.getAttribute('points').split(' ').map(xy => xy.split(',').map(Number)));
+          return {w, h, pts};
+        })""",
+    ):
+        assert (box["w"], box["h"]) == (3 * 3 + 2, 4)  # three 3x4 layers, a square apart
+        for x, y in box["pts"]:
+            assert 0 < x < box["w"] and 0 < y < box["h"] and int(x) % 4 != 3, (x, y)
+    a, b = ids(pg)[:2]
+    pg.goto(f"{shaped_url}/gallery?compare={a},{b}")
+    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+    c = httpx.get(f"{shaped_url}/api/library/compare", params={"a": a, "b": b}).json()
+    expect(pg.locator("#compare-summary")).to_have_text(
+        f"Tours #{a} and #{b} share {c['shared_count']} of their 35 moves."
+    )
+    expect(pg.locator("#error")).to_be_hidden()
+    expect(pg.locator("#fig-a line.shared")).to_have_count(c["shared_count"])
+    pg.context.close()
+    assert errors == [], f"errors in the browser: {errors}"
+
+
+def test_the_compare_view_has_the_pictures_colour_bands(browser: Browser, shaped_url: str) -> None:
+    """The compared tours' paths are banded as the package's pictures are: the same bounds
+    (style.bands) and the same colours (style.band_colors, Python's rounding)."""
+    from knightstour.render.style import band_colors, bands
+
+    page = httpx.get(f"{shaped_url}/api/library/tours", params={"board": "10x10"}).json()
+    a, b = (t["id"] for t in page["tours"][:2])
+    pg, errors = open_page(browser, f"{shaped_url}/gallery?compare={a},{b}")
+    expect(pg.locator("#compare")).to_be_visible()
+    lines = pg.eval_on_selector_all(
+        "#fig-a polyline",
+        "els => els.map(p => [p.getAttribute('stroke'), p.getAttribute('points').split(' ').length])",
+    )
+    bounds = bands(100)  # a closed 10x10 tour: 100 moves, the closing one included
+    want = band_colors(len(bounds) - 1, True, "")
+    assert [s for s, _ in lines] == want
+    assert [n for _, n in lines] == [hi - lo + 1 for lo, hi in itertools.pairwise(bounds)]
+    pg.context.close()
+    assert errors == [], f"errors in the browser: {errors}"
+
+
+def test_a_refused_page_says_so_at_the_top(browser: Browser, gallery_url: str) -> None:
+    """A page whose parameters the JSON twin refuses says why where a phone's screen shows it
+    (above the boards, not under them), in the twin's own words."""
+    pg, errors = open_page(browser, f"{gallery_url}/gallery?after=abc", PHONE)
+    error = pg.locator("#error")
+    expect(error).to_have_text(
+        "after: Input should be a valid integer, unable to parse string as an integer"
+    )
+    expect(error).to_be_in_viewport()
+    # however long the library's list of boards: the message comes first
+    above, boards = error.bounding_box(), pg.locator("#boards-section").bounding_box()
+    assert above is not None and boards is not None and above["y"] < boards["y"]
+    pg.context.close()
+    assert [e for e in errors if "status of 422" not in e] == []

@@ -111,12 +111,14 @@ def test_a_whole_game_won_by_keyboard_alone(
         win = pg.locator("#win")
         expect(win).to_be_visible()
         expect(pg.locator("#win-title")).to_be_focused()
-        hints, undos = (1, 1) if level == "easy" else (0, 0)
+        # the counts in good English, in the summary and the share text alike
+        counts = "1 hint and 1 undo" if level == "easy" else "0 hints and 0 undos"
         expect(pg.locator("#win-summary")).to_contain_text(
-            re.compile(rf"on 5x5 \({level}\) in \d+:\d\d, with {hints} hints? and {undos} undos?")
+            re.compile(rf"on 5x5 \({level}\) in \d+:\d\d, with {counts}\.")
         )
         share = pg.locator("#share-text").input_value()
         assert f"Knight's tour on 5x5 ({level}) in" in share
+        assert f", {counts}. Replay it: " in share
         assert "moves=" + ",".join(path) in share
         expect(pg.locator("#win-best")).to_contain_text("first time")
         expect(pg.locator("#best-times")).to_contain_text(f"5x5 {level} open:")
@@ -169,6 +171,27 @@ def test_hard_has_no_undo_or_hint_and_says_when_lost(page: Page) -> None:
     page.click("#btn-restart")
     expect(page.locator("#move-list li")).to_have_count(0)
     expect(page.locator("#timer")).to_have_text("0:00")
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_onward_counts_do_not_show_the_moves_where_the_level_shows_none(
+    page: Page, level: str
+) -> None:
+    """The onward counts mark the legal next squares and the best of them (Warnsdorff's hint):
+    off at the levels without highlights and hints, even when ticked before; back on in easy."""
+    page.check("#show-counts")
+    to_puzzle(page, "8x8", level)
+    play(page, ["a1"])
+    expect(page.locator("#show-counts")).to_be_disabled()
+    expect(page.locator(".sq.best")).to_have_count(0)
+    assert (
+        page.eval_on_selector_all(".counts text", "els => els.map(e => e.textContent)") == [""] * 64
+    )
+    expect(page.locator('[aria-label*="onward"]')).to_have_count(0)
+    page.select_option("#level", "easy")
+    play(page, ["a1"])
+    expect(page.locator("#show-counts")).to_be_enabled()
+    expect(page.locator(".sq.best")).not_to_have_count(0)
 
 
 def test_a_new_level_is_a_new_game(page: Page) -> None:

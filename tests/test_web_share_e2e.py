@@ -116,6 +116,40 @@ def test_a_shared_link_reproduces_a_solved_tour(page: Page, browser: Browser) ->
     assert errors == []
 
 
+def test_a_link_followed_in_an_open_page_has_its_own_shape_and_no_old_tour(
+    browser: Browser, server_url: str
+) -> None:
+    """A link followed in a page already open (the hash changes) shows the link's board: a shape
+    the link does not name is the plain board's, not the one shown before, and a tour shown
+    before is gone when the link has none."""
+    torus = kt.solve(kt.Board(8, 8, wrap="torus"), start="a1", method="warnsdorff").path
+    pg, errors = open_page(
+        browser, f"{server_url}/#mode=solve&board=8x8&wrap=torus&holes=&moves={','.join(torus)}"
+    )
+    try:
+        expect(pg.locator("#move-label")).to_have_text("Move 64 of 64")
+        expect(pg.locator("#wrap")).to_have_value("torus")
+        plain = a_tour("8x8")
+        pg.evaluate(
+            f"() => {{ location.hash = 'mode=puzzle&board=8x8&moves={plain[0]},{plain[1]}'; }}"
+        )
+        settled(pg)
+        expect(pg.locator("#wrap")).to_have_value("")
+        assert visited(pg) == plain[:2]
+        pg.evaluate("() => { location.hash = 'mode=solve&board=8x8&wrap=torus&start=b1'; }")
+        expect(pg.locator("#start-out")).to_have_text("b1")
+        expect(pg.locator("#wrap")).to_have_value("torus")
+        expect(pg.locator("#move-label")).to_have_text("No tour yet")
+        pg.evaluate(f"() => {{ location.hash = 'mode=solve&board=8x8&moves={','.join(plain)}'; }}")
+        expect(pg.locator("#move-label")).to_have_text("Move 64 of 64")
+        expect(pg.locator("#wrap")).to_have_value("")
+        pg.evaluate("() => { location.hash = 'mode=solve&board=8x8'; }")
+        expect(pg.locator("#move-label")).to_have_text("No tour yet")
+    finally:
+        pg.context.close()
+    assert errors == []
+
+
 def test_a_link_with_a_bad_move_says_where_it_stops(browser: Browser, server_url: str) -> None:
     pg, errors = open_page(browser, f"{server_url}/#mode=puzzle&board=5x5&moves=a1,c2,c3")
     try:
@@ -220,3 +254,57 @@ def test_best_times_per_board_and_level(page: Page) -> None:
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(page.locator("#best-times li")).to_have_count(2)
+
+
+def test_the_daily_puzzle_keeps_its_start_through_undo_restart_and_level(page: Page) -> None:
+    """The daily's start is the puzzle's, not a move: undo stops there, and Restart or another
+    level starts the same daily puzzle again (not an empty board)."""
+    page.click("#tab-puzzle")
+    page.click("#btn-daily")
+    settled(page)
+    start = visited(page)
+    assert len(start) == 1
+    expect(page.locator("#btn-undo")).to_be_disabled()
+    page.keyboard.press("u")
+    assert visited(page) == start
+    page.click("#btn-hint")
+    expect(page.locator(".sq.hint")).to_have_count(1)
+    square(page, page.locator(".sq.hint").get_attribute("data-square") or "").click()
+    settled(page)
+    assert len(visited(page)) == 2
+    page.click("#btn-undo")
+    settled(page)
+    assert visited(page) == start
+    expect(page.locator("#btn-undo")).to_be_disabled()
+    for again in ("restart", "level"):
+        page.click("#btn-hint")
+        expect(page.locator("#hint-count")).not_to_have_text("0")
+        if again == "restart":
+            page.click("#btn-restart")
+        else:
+            page.select_option("#level", "medium")
+        expect(page.locator("#hint-count")).to_have_text("0")  # a new game ...
+        settled(page)
+        assert visited(page) == start  # ... of the same daily puzzle
+        expect(page.locator("#daily-note")).to_contain_text("Daily puzzle of")
+    expect(page.locator("#level")).to_have_value("medium")
+    assert "daily=" in page.url
+
+
+def test_a_reload_keeps_the_time_up_to_the_reload_not_the_last_move(page: Page) -> None:
+    """The clock runs from the first move; a reload brings back the time played until the page
+    was left (kept when it is hidden), not only the time until the last move."""
+    page.click("#tab-puzzle")
+    page.select_option("#preset", "5x5")
+    square(page, "a1").click()
+    settled(page)
+    page.wait_for_timeout(2500)
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    settled(page)
+    assert visited(page) == ["a1"]
+    seconds = page.evaluate(
+        "() => JSON.parse(localStorage.getItem('knightstour.game')).game.acc / 1000"
+    )
+    assert seconds >= 2.5
+    assert page.locator("#timer").inner_text() >= "0:02"

@@ -22,13 +22,15 @@ one tour with its numbering's verdict, and two tours compared move by move.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from knightstour.errors import InvalidInputError
+from knightstour.errors import InvalidInputError, KnightsTourError
 from knightstour.library.store import (
     Library,
     StoredTour,
@@ -38,7 +40,9 @@ from knightstour.library.store import (
     library_board,
 )
 
-__all__ = ["THUMB_POINTS", "Gallery"]
+__all__ = ["THUMB_POINTS", "Gallery", "LibraryUnreadable", "NoSuchTour"]
+
+T = TypeVar("T")
 
 #: A thumbnail's path has at most about this many points (every k-th square of a long tour).
 THUMB_POINTS = 1024
@@ -46,17 +50,32 @@ THUMB_POINTS = 1024
 OVERVIEW_SECONDS = 30.0
 
 
+class NoSuchTour(InvalidInputError):
+    """No tour of that id in the library (HTTP 404)."""
+
+    http_status = 404
+
+
+class LibraryUnreadable(KnightsTourError):
+    """The library shown cannot be read any more (damaged, replaced or removed since the server
+    started): the server's trouble, not the request's (HTTP 503)."""
+
+    http_status = 503
+
+
 class Gallery:
-    """The gallery of the tour library at ``path``; refuses a file that is not one."""
+    """The gallery of the tour library at ``path``; refuses a file that is not one.
+
+    Its answers name the library by its file name, never the server's path to it. A library that
+    stops being readable while shown is :class:`LibraryUnreadable`; a missing tour
+    :class:`NoSuchTour`; a bad filter :class:`~knightstour.errors.InvalidInputError`.
+    """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         if not os.path.exists(self.path):
             raise InvalidInputError(f"no tour library at {self.path}")
-        try:
-            Library(self.path, readonly=True).close()
-        except InvalidInputError as e:
-            raise InvalidInputError(f"cannot show {self.path}: {e}") from None
+        Library(self.path, readonly=True).close()  # its error names the file and the problem
         self._local = threading.local()
         self._overview: tuple[float, dict[str, Any]] | None = None
         self._counts: dict[tuple[Any, ...], tuple[float, int]] = {}
@@ -73,6 +92,26 @@ class Gallery:
             lib = self._local.lib = Library(self.path, readonly=True)
         return lib
 
+    def _read(self, query: Callable[[Library], T]) -> T:
+        """``query(library)``; the library's failures as :class:`LibraryUnreadable`, named by
+        the file's name (the request's own faults are checked before a query runs)."""
+        try:
+            return query(self.library())
+        except InvalidInputError as e:
+            lib, self._local.lib = getattr(self._local, "lib", None), None
+            if lib is not None:  # a fresh connection next time (the file may be back)
+                with contextlib.suppress(Exception):
+                    lib.close()
+            text = str(e).splitlines()[0].replace(self.path, self.name)
+            raise LibraryUnreadable(f"the tour library cannot be read: {text}") from None
+
+    def _get(self, tour_id: int) -> StoredTour:
+        """The tour ``tour_id``, or :class:`NoSuchTour`."""
+        tours, _, _ = self._read(lambda lib: gallery_page(lib, after=tour_id - 1, limit=1))
+        if not tours or tours[0].id != tour_id:
+            raise NoSuchTour(f"no tour {tour_id} in {self.name}")
+        return tours[0]
+
     # -- the pages' data ----------------------------------------------------------------------
 
     def overview(self) -> dict[str, Any]:
@@ -83,7 +122,7 @@ class Gallery:
                 return self._overview[1]
         boards: dict[tuple[int, int, str, bool], dict[str, Any]] = {}
         methods: dict[str, int] = {}
-        for w, h, shape, closed, method, n in gallery_kinds(self.library()):
+        for w, h, shape, closed, method, n in self._read(gallery_kinds):
             b = library_board(shape) if shape else library_board(f"{w}x{h}")
             entry = boards.setdefault(
                 (w, h, shape, closed),
@@ -117,7 +156,7 @@ class Gallery:
             hit = self._counts.get(key)
             if hit is not None and now - hit[0] < OVERVIEW_SECONDS:
                 return hit[1]
-        n = gallery_count(self.library(), board, closed, method)
+        n = self._read(lambda lib: gallery_count(lib, board, closed, method))
         with self._lock:
             if len(self._counts) > 256:
                 self._counts.clear()
@@ -137,8 +176,12 @@ class Gallery:
         """A page of tours (thumbnails' paths included) and the cursors of the pages beside it."""
         if board is not None:
             board = library_board(board).key
-        tours, earlier, later = gallery_page(
-            self.library(), board, closed, method, after=after, before=before, limit=limit
+        if before is not None and after:
+            raise InvalidInputError("give one cursor, after or before, not both")
+        tours, earlier, later = self._read(
+            lambda lib: gallery_page(
+                lib, board, closed, method, after=after, before=before, limit=limit
+            )
         )
         return {
             "tours": [self.summary(t) for t in tours],
@@ -173,7 +216,9 @@ class Gallery:
     def tour(self, tour_id: int) -> dict[str, Any]:
         """One tour: the tour JSON of the contract, its metadata, and its numbering's verdict
         (``magic``, ``semi-magic`` or ``neither``; null on a board magic sums do not cover)."""
-        t = self.library().get(tour_id)
+        return self._shown(self._get(tour_id))
+
+    def _shown(self, t: StoredTour) -> dict[str, Any]:
         out = t.tour.to_dict()
         out.update({k: v for k, v in t.info().items() if k not in ("closed", "method")})
         out["method"] = t.method
@@ -192,7 +237,7 @@ class Gallery:
 
     def compare(self, a: int, b: int) -> dict[str, Any]:
         """Two tours of one board side by side: the moves they share (either direction)."""
-        ta, tb = self.library().get(a), self.library().get(b)
+        ta, tb = self._get(a), self._get(b)
         if ta.board.key != tb.board.key:
             raise InvalidInputError(
                 f"tours {a} and {b} are on different boards ({ta.board.description} and "
@@ -210,8 +255,8 @@ class Gallery:
         name = ta.board.square_name
         shared = [[name(x), name(y)] for x, y in moves(ta) if frozenset((x, y)) in mb]
         return {
-            "a": self.tour(a),
-            "b": self.tour(b),
+            "a": self._shown(ta),
+            "b": self._shown(tb),
             "shared": shared,
             "shared_count": len(shared),
             "moves": [len(moves(ta)), len(moves(tb))],

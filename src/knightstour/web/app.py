@@ -742,7 +742,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_docs(app)
-    add_routes(app, shown, STATIC)
+    add_routes(app, shown, STATIC, ErrorOut)
 
     # -- the API ------------------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 ``knightstour serve --db tours.db`` adds the gallery: the page ``/gallery`` and its JSON twins
 under ``/api/library`` (read-only, keyset-paginated, :mod:`knightstour.library.gallery`). A file
-that is not a tour library is refused when the server starts, with the library's own words.
+that is not a tour library is refused when the server starts, with the library's own words; one
+that stops being readable while it is shown is HTTP 503 (the server's trouble, not the request's).
 
 - ``GET /api/palette``: the colours the pictures are drawn with (knightstour.render.style), so
   that the page's board and a downloaded picture match;
@@ -25,14 +26,13 @@ import datetime
 import hashlib
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Path, Query
+from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel
 
 from knightstour import __version__
 from knightstour.board import Board
 from knightstour.errors import InvalidInputError
-from knightstour.library.gallery import Gallery
+from knightstour.library.gallery import Gallery, LibraryUnreadable
 from knightstour.library.store import MAX_ID
 
 __all__ = ["DAILY_BOARDS", "add_routes", "daily_puzzle"]
@@ -41,14 +41,18 @@ __all__ = ["DAILY_BOARDS", "add_routes", "daily_puzzle"]
 DAILY_BOARDS = ((5, 5), (6, 6), (7, 7), (8, 8))
 
 
-class ErrorOut(BaseModel):
-    error: str
+class NoLibrary(InvalidInputError):
+    """The server shows no tour library (HTTP 404)."""
+
+    http_status = 404
 
 
-_ERRS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorOut, "description": "bad input (the message names the problem)"},
-    404: {"model": ErrorOut, "description": "no such tour, or the server shows no library"},
-    422: {"model": ErrorOut, "description": "a malformed parameter"},
+#: The errors of the routes here, by status (their model is the app's ``{"error": "..."}``).
+_ERRORS = {
+    400: "bad input (the message names the problem)",
+    404: "no such tour, or the server shows no library",
+    422: "a malformed parameter",
+    503: "the library cannot be read (damaged or removed)",
 }
 
 
@@ -94,12 +98,21 @@ LimitQ = Annotated[int, Query(ge=1, le=100, description="tours a page")]
 IdQ = Annotated[int, Query(ge=1, le=MAX_ID, description="a tour id")]
 
 
-def add_routes(app: FastAPI, gallery: Gallery | None, static: Any) -> None:
-    """The palette, the daily puzzle, and (with a library) the gallery, on ``app``."""
+def add_routes(app: FastAPI, gallery: Gallery | None, static: Any, error_model: Any) -> None:
+    """The palette, the daily puzzle, and (with a library) the gallery, on ``app``; their
+    errors are published with the app's ``error_model``."""
+    responses: dict[int | str, dict[str, Any]] = {
+        status: {"model": error_model, "description": text} for status, text in _ERRORS.items()
+    }
 
-    def need() -> Gallery:
+    @app.exception_handler(LibraryUnreadable)
+    async def _unreadable(request: Request, exc: LibraryUnreadable) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=exc.http_status)
+
+    def shown() -> Gallery:
+        """The library shown, or (none) :class:`NoLibrary`: HTTP 404 naming the option."""
         if gallery is None:
-            raise InvalidInputError(
+            raise NoLibrary(
                 "this server shows no tour library: start it with knightstour serve --db FILE"
             )
         return gallery
@@ -108,14 +121,6 @@ def add_routes(app: FastAPI, gallery: Gallery | None, static: Any) -> None:
         """A gallery answer: the library is read-only here, so the browser may keep it a
         minute (the thumbnails of a page seen before come back at once)."""
         return JSONResponse(data, headers={"Cache-Control": "public, max-age=60"})
-
-    def none_here() -> JSONResponse:
-        return JSONResponse(
-            {
-                "error": "this server shows no tour library: start it with knightstour serve --db FILE"
-            },
-            status_code=404,
-        )
 
     @app.get("/api/palette", tags=["api"])
     async def palette_() -> dict[str, Any]:
@@ -129,7 +134,7 @@ def add_routes(app: FastAPI, gallery: Gallery | None, static: Any) -> None:
         """The version, and the name of the tour library shown (null: none)."""
         return {"version": __version__, "library": gallery.name if gallery else None}
 
-    @app.get("/api/daily", tags=["api"], responses=_ERRS)
+    @app.get("/api/daily", tags=["api"], responses=responses)
     async def daily_(
         date: Annotated[
             str,
@@ -153,14 +158,14 @@ def add_routes(app: FastAPI, gallery: Gallery | None, static: Any) -> None:
     async def gallery_page() -> FileResponse:
         return FileResponse(static / "gallery.html", media_type="text/html")
 
-    @app.get("/api/library", tags=["library"], responses=_ERRS)
-    def library_() -> Any:
-        """The library: its boards (each kind apart) with their counts and methods."""
-        if gallery is None:
-            return none_here()
-        return cached(need().overview())
+    # sync routes: FastAPI runs them in its thread pool (each thread its own connection)
 
-    @app.get("/api/library/tours", tags=["library"], responses=_ERRS)
+    @app.get("/api/library", tags=["library"], responses=responses)
+    def library_() -> JSONResponse:
+        """The library: its boards (each kind apart) with their counts and methods."""
+        return cached(shown().overview())
+
+    @app.get("/api/library/tours", tags=["library"], responses=responses)
     def library_tours_(
         board: BoardKeyQ = "",
         closed: KindQ = "",
@@ -169,41 +174,26 @@ def add_routes(app: FastAPI, gallery: Gallery | None, static: Any) -> None:
         after: CursorQ = None,
         before: CursorQ = None,
         limit: LimitQ = 24,
-    ) -> Any:
+    ) -> JSONResponse:
         """A page of tours in id order: ``after`` the last id of the page before (``next``), or
-        ``before`` the first id of the page after (``prev``). Each with a thumbnail's path."""
-        if gallery is None:
-            return none_here()
+        ``before`` the first id of the page after (``prev``), not both. Each with a thumbnail's
+        path."""
         if magic == "true":
             method = "magic"
         kind = None if closed == "" else closed == "true"
-        return cached(need().page(
+        return cached(shown().page(
             board.strip() or None, kind, method or None,
             after=after or 0, before=before, limit=limit,
         ))  # fmt: skip
 
-    @app.get("/api/library/tours/{tour_id}", tags=["library"], responses=_ERRS)
+    @app.get("/api/library/tours/{tour_id}", tags=["library"], responses=responses)
     def library_tour_(
         tour_id: Annotated[int, Path(ge=1, le=MAX_ID, description="the tour's id")],
-    ) -> Any:
+    ) -> JSONResponse:
         """One tour: the tour JSON of the contract, its metadata and its numbering's verdict."""
-        if gallery is None:
-            return none_here()
-        try:
-            return cached(need().tour(tour_id))
-        except InvalidInputError as e:
-            if str(e).startswith("no tour"):
-                return JSONResponse({"error": str(e)}, status_code=404)
-            raise
+        return cached(shown().tour(tour_id))
 
-    @app.get("/api/library/compare", tags=["library"], responses=_ERRS)
-    def library_compare_(a: IdQ, b: IdQ) -> Any:
+    @app.get("/api/library/compare", tags=["library"], responses=responses)
+    def library_compare_(a: IdQ, b: IdQ) -> JSONResponse:
         """Two tours of one board side by side: both, and the moves they share."""
-        if gallery is None:
-            return none_here()
-        try:
-            return cached(need().compare(a, b))
-        except InvalidInputError as e:
-            if str(e).startswith("no tour"):
-                return JSONResponse({"error": str(e)}, status_code=404)
-            raise
+        return cached(shown().compare(a, b))

@@ -40,9 +40,9 @@
     easy: { highlight: true, undo: true, hints: true,
       note: "Easy: the legal next squares are shown; undo and hints allowed." },
     medium: { highlight: false, undo: true, hints: false,
-      note: "Medium: no highlighted squares and no hints; undo allowed." },
+      note: "Medium: no highlighted squares, onward counts or hints; undo allowed." },
     hard: { highlight: false, undo: false, hints: false,
-      note: "Hard: no highlighted squares, no undo, no hints." },
+      note: "Hard: no highlighted squares, onward counts, undo or hints." },
   };
   const TOUR_SECONDS = 20;  // the default playback shows a whole tour in about this long
   const STORE = { game: "knightstour.game", best: "knightstour.best", theme: "knightstour.theme" };
@@ -452,7 +452,11 @@
     for (let k = 0; k < count; k++) visitedAt[order[k]] = k + 1;
     const cur = count > 0 ? order[count - 1] : (opts.anchor ?? null);
     const showNums = $("show-numbers").checked && detailed();
-    const showCounts = $("show-counts").checked && detailed();
+    // the onward counts point at the legal moves and the best of them: a puzzle's level that
+    // shows no squares and gives no hints shows no counts either
+    const allowed = state.mode === "solve" || level().hints;
+    $("show-counts").disabled = !allowed;
+    const showCounts = $("show-counts").checked && detailed() && allowed;
     const cand = new Set();
     if (cur !== null && (count > 0 || opts.anchor !== undefined)) {
       for (const q of nbr[cur]) if (!visitedAt[q]) cand.add(q);
@@ -793,6 +797,12 @@
     return SPEEDS[+$("speed").value];
   }
 
+  function showSpeed() {
+    $("speed-out").textContent = $("auto-speed").checked ?
+      (state.order ? `${Math.round(movesPerSecond())} moves/s` : "auto") :
+      `${SPEEDS[+$("speed").value]} moves/s`;
+  }
+
   // Draw, and note in the page how long it took until the next frame was on screen
   // (body[data-draw-ms]: the browser tests read it).
   function timedDraw(draw) {
@@ -1099,6 +1109,8 @@
   }
 
   const level = () => LEVELS[state.game.level];
+  // the squares undo cannot take back: the daily puzzle's start is the puzzle's, not a move
+  const given = () => (state.game.daily ? 1 : 0);
   const gameKind = () => `${boardSpec()}${shapeSuffix()} ${state.game.level} ` +
     ($("challenge").checked ? "closed" : "open");
   function shapeSuffix() {
@@ -1194,7 +1206,7 @@
     const N = squareCount();
     $("move-label").textContent = state.view !== null ? `Move ${shown} of ${p.length} (looking back)` :
       p.length ? `Square ${p.length} of ${N}` : `0 of ${N} squares`;
-    $("btn-undo").disabled = p.length === 0 || !level().undo || state.game.done;
+    $("btn-undo").disabled = p.length <= given() || !level().undo || state.game.done;
     $("btn-hint").disabled = !level().hints || state.game.done;
     $("level-note").textContent = level().note;
     showMoveList();
@@ -1266,6 +1278,7 @@
       list.appendChild(li);
     }
   }
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   function finishGame() {
     stopClock();
     state.game.done = true;
@@ -1276,15 +1289,15 @@
     const g = state.game, N = squareCount();
     const kind = $("challenge").checked ? "closed tour" : "tour";
     const daily = g.daily ? `Daily puzzle ${g.daily}: ` : "";
+    const counts = `${plural(g.hints, "hint")} and ${plural(g.undos, "undo")}`;
     $("win-summary").textContent = `A ${kind} of all ${N} squares on ${boardSpec()} ` +
-      `(${g.level}) in ${clockText(ms)}, with ${g.hints} ${g.hints === 1 ? "hint" : "hints"} ` +
-      `and ${g.undos} ${g.undos === 1 ? "undo" : "undos"}.`;
+      `(${g.level}) in ${clockText(ms)}, with ${counts}.`;
     $("win-best").textContent = record ?
       (before === undefined ? "Your first time on this board and level." :
         `A new best time (before: ${clockText(before)}).`) :
       `Your best on this board and level: ${clockText(best[key])}.`;
     $("share-text").value = `${daily}Knight's ${kind} on ${boardSpec()}${shapeSuffix()} ` +
-      `(${g.level}) in ${clockText(ms)}, ${g.hints} hints, ${g.undos} undos. ` +
+      `(${g.level}) in ${clockText(ms)}, ${counts}. ` +
       `Replay it: ${shareURL()}`;
     $("win").hidden = false;
     $("win-title").focus();
@@ -1311,7 +1324,7 @@
   }
 
   function undo() {
-    if (state.mode !== "puzzle" || !state.puzzle.length || state.game.done) return;
+    if (state.mode !== "puzzle" || state.puzzle.length <= given() || state.game.done) return;
     if (!level().undo) { puzzleMsg("No undo at the hard level.", "lost"); return; }
     state.view = null;
     state.puzzle.pop();
@@ -1459,7 +1472,7 @@
     }
     status(message || `${data.closed ? "Closed" : "Open"} tour of ${n} squares from ` +
       `${data.path[0]} to ${data.path[n - 1]}.`, "ok");
-    if (state.speedOut) state.speedOut();
+    showSpeed();
   }
 
   // Apply an address's parameters: the board and its shape, the mode, and the moves.
@@ -1469,15 +1482,20 @@
       setMode(q.get("mode") === "puzzle" ? "puzzle" : "solve");
       const m = /^(\d+)x(\d+)(?:x(\d+))?$/.exec(q.get("board") || "");
       if (m) setSize(+m[1], +m[2], +(m[3] || 1));
-      const leaper = q.get("leaper"), wrap = q.get("wrap"), holes = q.get("holes");
-      if (leaper || wrap || holes) {
-        if (leaper && /^\d+,\d+$/.test(leaper)) {
-          state.leaper = leaper.split(",").map(Number);
-          if ([...$("leaper").options].some((o) => o.value === leaper)) $("leaper").value = leaper;
-        }
-        if (wrap === "cylinder" || wrap === "torus") { state.wrap = wrap; $("wrap").value = wrap; }
-        state.holes = new Set((holes || "").split(",").filter(Boolean).map(parseName)
-          .filter((i) => i !== null && i >= 0 && i < area()));
+      // the shape is the link's: what it does not name is the plain board's (not the last one's)
+      const leaper = q.get("leaper") || "", wrap = q.get("wrap") || "";
+      const legs = /^\d+,\d+$/.test(leaper) ? leaper.split(",").map(Number) : [1, 2];
+      const holes = new Set((q.get("holes") || "").split(",").filter(Boolean).map(parseName)
+        .filter((i) => i !== null && i >= 0 && i < area()));
+      const wrapped = wrap === "cylinder" || wrap === "torus" ? wrap : "";
+      if (legs.join() !== state.leaper.join() || wrapped !== state.wrap ||
+          [...holes].sort().join() !== [...state.holes].sort().join()) {
+        state.leaper = legs;
+        if ([...$("leaper").options].some((o) => o.value === legs.join())) $("leaper").value = legs.join();
+        state.wrap = wrapped;
+        $("wrap").value = wrapped;
+        state.holes = holes;
+        forgetTour();  // a tour of another shape
         drawBoard();
         $("holes-out").textContent = state.holes.size ? shapeParams().holes : "none";
       }
@@ -1511,6 +1529,8 @@
             xy: moves.map((i) => (state.D > 1 ? [xOf(i), yOf(i), zOf(i)] : [xOf(i), yOf(i)])),
           }, null);
           state.step = moves.length;
+        } else {
+          forgetTour();  // the link has no tour: the one shown before is not its
         }
       }
       if (read.error) status(`The link's moves stop early: ${read.error}.`, "error");
@@ -1551,25 +1571,16 @@
       status(`Could not open tour ${id} of the library: ${e.message}`, "error");
       return;
     }
-    state.restoring = true;
-    try {
-      setMode("solve");
-      setSize(data.width, data.height, data.depth || 1);
-      const q = new URLSearchParams();
-      q.set("mode", "solve");
-      q.set("board", `${data.width}x${data.height}` + (data.depth ? `x${data.depth}` : ""));
-      if (data.holes) q.set("holes", data.holes.join(","));
-      if (data.leaper) q.set("leaper", data.leaper.join(","));
-      if (data.wrap) q.set("wrap", data.wrap);
-      if (data.holes || data.leaper || data.wrap) applyParams(q, null);
-      state.restoring = true;
-      loadTour(data, `Tour ${data.id} of the library: ${data.closed ? "closed" : "open"}, ` +
-        `${data.path.length} squares from ${data.path[0]} to ${data.path[data.path.length - 1]} ` +
-        `(${data.method}).`);
-      state.step = 1;
-    } finally {
-      state.restoring = false;
-    }
+    const q = new URLSearchParams({ mode: "solve", board: `${data.width}x${data.height}` +
+      (data.depth ? `x${data.depth}` : "") });
+    if (data.holes) q.set("holes", data.holes.join(","));
+    if (data.leaper) q.set("leaper", data.leaper.join(","));
+    if (data.wrap) q.set("wrap", data.wrap);
+    applyParams(q, null);  // the tour's board and shape, as a link's
+    loadTour(data, `Tour ${data.id} of the library: ${data.closed ? "closed" : "open"}, ` +
+      `${data.path.length} squares from ${data.path[0]} to ${data.path[data.path.length - 1]} ` +
+      `(${data.method}).`);
+    state.step = 1;
     timedDraw(showSolve);
     saveState();
     const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -1722,15 +1733,9 @@
     $("btn-last").addEventListener("click", () => { setPlaying(false); setStep(Infinity); });
     $("btn-play").addEventListener("click", () => setPlaying(!state.playing));
     $("progress").addEventListener("input", (ev) => { setPlaying(false); setStep(+ev.target.value); });
-    const speedOut = () => {
-      $("speed-out").textContent = $("auto-speed").checked ?
-        (state.order ? `${Math.round(movesPerSecond())} moves/s` : "auto") :
-        `${SPEEDS[+$("speed").value]} moves/s`;
-    };
-    $("speed").addEventListener("input", () => { $("auto-speed").checked = false; speedOut(); });
-    $("auto-speed").addEventListener("change", speedOut);
-    state.speedOut = speedOut;
-    speedOut();
+    $("speed").addEventListener("input", () => { $("auto-speed").checked = false; showSpeed(); });
+    $("auto-speed").addEventListener("change", showSpeed);
+    showSpeed();
     $("show-counts").addEventListener("change", redraw);
     $("show-numbers").addEventListener("change", redraw);
     $("show-sums").addEventListener("change", () => { drawBoard(); redraw(); });
@@ -1739,8 +1744,13 @@
     }
     $("btn-undo").addEventListener("click", undo);
     $("btn-hint").addEventListener("click", hint);
-    $("btn-restart").addEventListener("click", () => { state.game.daily = null; restart(); });
-    $("level").addEventListener("change", () => { state.game.daily = null; restart(); });
+    // Restart: the same puzzle again (the daily puzzle from its start)
+    $("btn-restart").addEventListener("click", () => {
+      if (state.game.daily) daily(state.game.daily); else restart();
+    });
+    $("level").addEventListener("change", () => {  // a new game at that level (the same daily)
+      if (state.game.daily) daily(state.game.daily); else restart();
+    });
     $("btn-daily").addEventListener("click", () => daily());
     $("btn-back-to-game").addEventListener("click", backToGame);
     $("btn-new-game").addEventListener("click", () => { state.game.daily = null; restart(); $("btn-restart").focus(); });
@@ -1828,6 +1838,11 @@
     await restoreAtStart();
     state.restoring = false;
     saveState();
+    // the clock up to the moment the page is left, not only up to the last move
+    window.addEventListener("pagehide", saveState);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") saveState();
+    });
     window.addEventListener("hashchange", () => {
       const q = new URLSearchParams(location.hash.slice(1));
       if (location.hash.slice(1) !== stateParams()) {

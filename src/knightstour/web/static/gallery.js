@@ -9,7 +9,7 @@
   const $ = (id) => document.getElementById(id);
   const SVGNS = "http://www.w3.org/2000/svg";
   const query = new URLSearchParams(location.search);
-  const palette = { gradient: ["#1f3c99", "#6f2ea3", "#c0265d", "#e8620c"], colors: {} };
+  const palette = { gradient: ["#1f3c99", "#6f2ea3", "#c0265d", "#e8620c"], colors: {}, maxBands: 64 };
   const thumbs = new Map();  // tour id -> its drawn thumbnail (kept while the page lives)
   const chosen = new Map();  // tour id -> board, for compare
 
@@ -34,30 +34,41 @@
     const h = c.replace("#", "");
     return [0, 2, 4].map((k) => parseInt(h.slice(k, k + 2), 16));
   }
-  function ramp(stops, t) {
+  // Python's round (halves to even), so that a colour here is the picture's to the digit
+  function pyRound(x) {
+    const r = Math.round(x);
+    return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+  }
+  function ramp(stops, t) {  // knightstour.render.style.ramp, as app.js draws the board
+    if (stops.length === 1) return stops[0];
     t = Math.min(Math.max(t, 0), 1) * (stops.length - 1);
     const i = Math.min(Math.floor(t), stops.length - 2), f = t - i;
     const a = hexRgb(stops[i]), b = hexRgb(stops[i + 1]);
-    return "#" + a.map((u, k) => Math.round(u + (b[k] - u) * f).toString(16).padStart(2, "0")).join("");
+    return "#" + a.map((u, k) => pyRound(u + (b[k] - u) * f).toString(16).padStart(2, "0")).join("");
   }
-  const squareName = (x, y) => {
-    let n = x + 1, out = "";
-    while (n > 0) { const r = (n - 1) % 26; out = String.fromCharCode(97 + r) + out; n = Math.floor((n - 1) / 26); }
-    return out + (y + 1);
-  };
 
   // A board with a path: squares, the path in bands of the palette's ramp (a thumbnail: a few
-  // bands), the start disc; shared moves (a set of "i-j" keys) drawn wide and gold.
-  function drawTour(W, H, points, opts) {
-    const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": opts.label });
-    el("rect", { x: 0, y: 0, width: W, height: H, fill: palette.colors.light || "#f2f0eb" }, svg);
-    if (W * H <= 400) {
+  // bands; move k in band floor(k * bands / moves), as the pictures do), the start disc;
+  // shared moves (a set of "i-j" keys) drawn wide and gold. Squares are indices
+  // (z * H + y) * W + x; a 3-D board's D layers stand side by side, a square apart.
+  function drawTour(W, H, D, points, opts) {
+    const tile = W + 1, wide = D * tile - 1;
+    const svg = el("svg", { viewBox: `0 0 ${wide} ${H}`, role: "img", "aria-label": opts.label });
+    const checks = W * H * D <= 400;
+    for (let z = 0; z < D; z++) {
+      el("rect", { x: z * tile, y: 0, width: W, height: H, fill: palette.colors.light || "#f2f0eb" }, svg);
+      if (!checks) continue;
       let d = "";
-      for (let y = 0; y < H; y++) for (let x = (y % 2 === 0 ? 0 : 1); x < W; x += 2) d += `M${x} ${H - 1 - y}h1v1h-1z`;
+      for (let y = 0; y < H; y++) {
+        for (let x = (y + z) % 2 === 0 ? 0 : 1; x < W; x += 2) d += `M${z * tile + x} ${H - 1 - y}h1v1h-1z`;
+      }
       el("path", { d, fill: palette.colors.dark || "#cdd4dc" }, svg);
     }
-    const at = (i) => [(i % W) + 0.5, H - 0.5 - Math.floor(i / W)];
-    const n = points.length, bands = Math.min(opts.bands || 8, Math.max(1, n - 1));
+    const at = (i) => {
+      const z = Math.floor(i / (W * H)), r = i % (W * H);
+      return [z * tile + (r % W) + 0.5, H - 0.5 - Math.floor(r / W)];
+    };
+    const n = points.length, moves = Math.max(1, n - 1), bands = Math.min(opts.bands || 8, moves);
     const width = Math.max(0.06, Math.min(0.16, 6 / Math.max(W, H)));
     if (opts.shared) {
       for (let k = 0; k + 1 < n; k++) {
@@ -69,8 +80,8 @@
         }
       }
     }
-    for (let b = 0; b < bands; b++) {
-      const lo = Math.floor((b * (n - 1)) / bands), hi = Math.floor(((b + 1) * (n - 1)) / bands);
+    for (let b = 0; b < bands; b++) {  // band b: moves ceil(b * moves / bands) on
+      const lo = Math.ceil((b * moves) / bands), hi = Math.ceil(((b + 1) * moves) / bands);
       const pts = points.slice(lo, hi + 1).map((i) => at(i).join(",")).join(" ");
       el("polyline", { points: pts, fill: "none", stroke: ramp(palette.gradient, bands > 1 ? b / (bands - 1) : 0),
         "stroke-width": width, "stroke-linejoin": "round", "stroke-linecap": "round" }, svg);
@@ -128,7 +139,7 @@
       li.className = "thumb";
       let pic = thumbs.get(t.id);
       if (!pic) {
-        pic = drawTour(t.width, t.height, t.thumb, {
+        pic = drawTour(t.width, t.height, t.depth || 1, t.thumb, {
           label: `tour ${t.id}: ${t.board}, ${kindText(t.closed)}, ${t.start} to ${t.end}`, bands: 8,
         });
         thumbs.set(t.id, pic);
@@ -200,17 +211,22 @@
     $("results").hidden = true;
     $("filters-section").hidden = true;
     $("boards-section").hidden = true;
+    const W = c.a.width, H = c.a.height, D = c.a.depth || 1;
+    const index = ([x, y, z]) => ((z || 0) * H + y) * W + x;
+    // the shared moves by their squares' indices (the tour JSON's xy, in path order)
+    const where = new Map(c.a.path.map((name, k) => [name, index(c.a.xy[k])]));
     const shared = new Set(c.shared.map(([p, q]) => {
-      const i = idx(c.a, p), j = idx(c.a, q);
+      const i = where.get(p), j = where.get(q);
       return `${Math.min(i, j)}-${Math.max(i, j)}`;
     }));
     for (const [fig, t] of [["fig-a", c.a], ["fig-b", c.b]]) {
       const box = $(fig).querySelector(".big");
       box.textContent = "";
-      const pts = t.xy.map(([x, y]) => y * t.width + x);
+      const pts = t.xy.map(index);
       if (t.closed) pts.push(pts[0]);
-      box.appendChild(drawTour(t.width, t.height, pts, {
-        label: `tour ${t.id}, ${c.shared_count} moves shared with the other`, bands: 64, shared,
+      box.appendChild(drawTour(W, H, D, pts, {
+        label: `tour ${t.id}, ${c.shared_count} moves shared with the other`,
+        bands: palette.maxBands, shared,
       }));
       const cap = $(fig).querySelector("figcaption");
       cap.textContent = "";
@@ -226,12 +242,6 @@
     $("compare-summary").dataset.shared = String(c.shared_count);
     $("twin").href = `api/library/compare?a=${a}&b=${b}`;
     $("twin").textContent = `api/library/compare?a=${a}&b=${b}`;
-  }
-  function idx(t, name) {
-    const m = /^([a-z]+)(\d+)$/.exec(name);
-    let x = 0;
-    for (const ch of m[1]) x = x * 26 + ch.charCodeAt(0) - 96;
-    return (parseInt(m[2], 10) - 1) * t.width + (x - 1);
   }
 
   function wireTheme() {
@@ -254,6 +264,7 @@
       const [pal, over] = await Promise.all([api("api/palette"), api("api/library")]);
       palette.gradient = pal.gradient;
       palette.colors = pal.colors;
+      palette.maxBands = pal.max_bands;
       showBoards(over);
       $("btn-compare").addEventListener("click", () => {
         const [a, b] = [...chosen.keys()];
