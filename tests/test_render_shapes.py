@@ -7,6 +7,7 @@ import io
 import itertools
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -227,7 +228,7 @@ def test_cube_png_is_four_layers_wide(cube: kt.Tour, tmp_path) -> None:
     buf = io.BytesIO()
     assert write_gif(cube, buf, size=400) == 64
     gif = Image.open(buf)
-    assert gif.width == 400 and 3.5 < gif.width / gif.height < 4.75
+    assert gif.width == 400 and 3.0 < gif.width / gif.height < 4.75  # labels and layer titles
 
 
 def test_cube_with_holes_and_partial_path() -> None:
@@ -243,12 +244,64 @@ def test_cube_with_holes_and_partial_path() -> None:
     assert tour_image(partial, size=300).width == 300
 
 
-def test_wrapped_3d_boards_are_still_refused() -> None:
-    board = Board(4, 4, depth=4, wrap="cylinder")
-    with pytest.raises(kt.KnightsTourError, match="not drawn yet"):
-        board_svg(board)
-    with pytest.raises(kt.KnightsTourError, match="not drawn yet"):
-        board_image(board)
+def test_wrapped_3d_boards_draw_each_seam_move_into_its_layers() -> None:
+    """On a wrapped 3-D board a move across a seam leaves its layer at the edge and comes into
+    the other layer from the opposite edge: the first piece ends on an edge of the layer it
+    starts from, the last starts on an edge of the layer it ends in."""
+    board = Board(4, 4, depth=3, wrap="torus")
+    tour = kt.solve(board, start=0)
+    root = parse(tour_svg(tour))
+    borders = by_class(root, "rect", "border")
+    assert len(borders) == 3
+    boxes = [
+        (x, y, x + float(b.get("width")), y + float(b.get("height")))
+        for b in borders
+        for x, y in [(float(b.get("x")), float(b.get("y")))]
+    ]
+    seams = by_class(root, "path", "seam")
+    assert seams
+    idx = tour.indices.tolist()
+    for el in seams:
+        k = int(el.get("data-moves").split("-")[0])
+        a, b = idx[k - 1], idx[k]
+        pieces = subpaths(el.get("d"))
+        za, zb = a // 16, b // 16
+        assert is_centre(pieces[0][0], boxes[za]) and on_edge(pieces[0][-1], boxes[za])
+        assert on_edge(pieces[-1][0], boxes[zb]) and is_centre(pieces[-1][-1], boxes[zb])
+    assert board_image(board).width > 0 and tour_image(tour, size=300).width == 300
+
+
+def test_3d_pictures_title_their_layers(cube: kt.Tour) -> None:
+    root = parse(tour_svg(cube))
+    titles = by_class(root, "text", "layer")
+    assert [t.text for t in titles] == ["layer 1", "layer 2", "layer 3", "layer 4"]
+    borders = by_class(root, "rect", "border")
+    for title, border in zip(titles, borders, strict=True):
+        x0, w = float(border.get("x")), float(border.get("width"))
+        assert abs(float(title.get("x")) - (x0 + w / 2)) < 0.01  # centred over its layer
+        assert float(title.get("y")) < float(border.get("y"))  # above it
+    assert not by_class(parse(tour_svg(cube, coordinates=False)), "text", "layer")
+    flat = parse(tour_svg(kt.solve("5x5", start="a1")))
+    assert not by_class(flat, "text", "layer")
+
+
+def test_the_pictures_of_docs_boards_are_what_the_code_draws() -> None:
+    """docs/boards/*.svg are written by tools/make_board_pictures.py; run it after a change."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "make_board_pictures.py"
+    spec = importlib.util.spec_from_file_location("make_board_pictures", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    drawn = module.pictures()
+    assert sorted(drawn) == sorted(p.name for p in module.FOLDER.glob("*.svg"))
+    for name, svg in drawn.items():
+        assert (module.FOLDER / name).read_text() == svg, (
+            f"docs/boards/{name} is stale: run .venv/bin/python tools/make_board_pictures.py"
+        )
+    docs = (module.FOLDER.parent / "boards.md").read_text()
+    assert all(f"boards/{name}" in docs for name in drawn)
 
 
 # -- flat boards: as before ---------------------------------------------------------------------

@@ -4,8 +4,9 @@
 theorems and parity arguments of :mod:`knightstour.theory` answer instantly on any board. Where
 they are silent (given start and end squares, a closed tour through a given move, boards with
 holes), a board of at most :data:`SEARCH_AREA` squares is settled by the exact search of
-:mod:`knightstour.solvers.backtrack` within :data:`SEARCH_NODES` positions; ``None`` means that
-bound was hit, or the board is too large to search. The sources are cited in
+:mod:`knightstour.solvers.backtrack` within :data:`SEARCH_NODES` positions (within
+:data:`SEARCH_SECONDS` on boards of up to :data:`FULL_SEARCH_AREA` squares, as ``auto``);
+``None`` means that bound was hit, or the board is too large to search. The sources are cited in
 :mod:`knightstour.theory`.
 
 >>> exists("4x4").exists, exists("5x5", closed=True).reason.split(":")[0]
@@ -16,6 +17,7 @@ bound was hit, or the board is too large to search. The sources are cited in
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 
 from knightstour.board import Board, BoardLike, brief, parse_board
@@ -28,8 +30,14 @@ __all__ = ["SEARCH_AREA", "SEARCH_NODES", "Existence", "exists", "start_squares"
 
 #: Boards up to this many squares are settled by the exact search where theory is silent ...
 SEARCH_AREA = 100
-#: ... within this many positions (about a second at most).
+#: ... within this many positions (about a second at most) ...
 SEARCH_NODES = 1_000_000
+#: ... but boards of up to this many squares get the bound that ``auto`` gives the exact search,
+#: :data:`SEARCH_SECONDS` and no bound of positions, so that ``exists`` answers wherever
+#: ``solve`` does ...
+FULL_SEARCH_AREA = 64
+#: ... (seconds).
+SEARCH_SECONDS = 10.0
 
 
 def exists(
@@ -44,8 +52,9 @@ def exists(
 
     The theory's :func:`~knightstour.theory.verdict` first, instantly. Where it is silent, on
     boards of at most :data:`SEARCH_AREA` squares, the exact search decides within
-    :data:`SEARCH_NODES` positions (about a second at most) unless ``search=False``; ``exists``
-    is ``None`` when neither decides.
+    :data:`SEARCH_NODES` positions (about a second at most; on boards of up to
+    :data:`FULL_SEARCH_AREA` squares within :data:`SEARCH_SECONDS`) unless ``search=False``;
+    ``exists`` is ``None`` when neither decides.
 
     >>> exists("5x5", start="b1").reason
     'no tour from b1 on 5x5: the board has 13 squares of the corner colour and 12 of the other; a knight alternates colours, so a tour starts and ends on the corner colour, and b1 is not'
@@ -117,14 +126,17 @@ def _by_search(
 
 @lru_cache(maxsize=4096)
 def _search_answer(b: Board, s: int | None, e: int | None, closed: bool, silent: str) -> Existence:
+    full = b.size <= FULL_SEARCH_AREA
     try:
-        exact_search(b, s, e, closed, node_limit=SEARCH_NODES)
+        if full:
+            exact_search(b, s, e, closed, deadline=time.monotonic() + SEARCH_SECONDS)
+        else:
+            exact_search(b, s, e, closed, node_limit=SEARCH_NODES)
     except NoTourError as err:
         return Existence(False, err.reason)
     except SearchFailedError:
-        return Existence(
-            None, f"{silent}, and an exhaustive search gave up after {SEARCH_NODES:,} positions"
-        )
+        bound = f"{SEARCH_SECONDS:g} s" if full else f"{SEARCH_NODES:,} positions"
+        return Existence(None, f"{silent}, and an exhaustive search gave up after {bound}")
     return Existence(True, f"exhaustive search finds a {describe_tour(b, s, e, closed)}")
 
 

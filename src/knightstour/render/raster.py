@@ -26,7 +26,8 @@ whole animation lasts at most 30 seconds (:func:`~knightstour.render.style.anima
 500 ms a move on small boards, shorter frames and more moves a frame on big ones.
 
 A wrapped board's moves across a seam are split lines (out to the board's edge, in from the
-opposite edge); a 3-D board's layers stand side by side, layer 1 on the left, as in the SVG.
+opposite edge); a 3-D board's layers stand side by side, layer 1 on the left, each titled above it,
+as in the SVG.
 
 Every picture of a tour is also one of a :class:`~knightstour.tour.PartialTour`, the path of a
 search that stopped: the squares it never reached are tinted, and its end marker is where it
@@ -330,6 +331,9 @@ class _Raster:
         rx = lay.rank_label_x
         for y, text in lay.rank_labels():
             self._text((rx, y), text, font, ink, "r")
+        ty = lay.layer_title_y
+        for x, text in lay.layer_titles():  # a 3-D board's layers: "layer 1", ...
+            self._text((x, ty), text, font, ink, "m")
 
     def _text(
         self,

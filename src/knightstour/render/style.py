@@ -191,22 +191,15 @@ def band_colors(n: int, gradient: bool | Sequence[str], single: str) -> list[str
 
 
 def require_drawable(board: Board) -> None:
-    """Refuse a board the pictures cannot show yet: wrapped 3-D boards. Wrapped boards draw
-    their moves across a seam as split lines, 3-D boards their layers side by side; holes and
-    other leapers draw as usual.
+    """Refuse a board the pictures cannot show: none is left. Wrapped boards draw their moves
+    across a seam as split lines, 3-D boards their layers side by side (both at once on a
+    wrapped 3-D board); holes and other leapers draw as usual. Kept as the one place to say
+    so, should a board the pictures cannot show come along.
 
-    >>> require_drawable(Board(6, 6, wrap="torus")), require_drawable(Board(4, 4, depth=4))
+    >>> require_drawable(Board(6, 6, wrap="torus")), require_drawable(Board(4, 4, depth=4, wrap="torus"))
     (None, None)
-    >>> require_drawable(Board(4, 4, depth=4, wrap="torus"))
-    Traceback (most recent call last):
-    ...
-    knightstour.errors.InvalidInputError: pictures of wrapped 3-D boards are not drawn yet (4x4x4 wrap=torus): use the text, moves or JSON formats
     """
-    if board.wrap is not None and board.depth > 1:
-        raise InvalidInputError(
-            f"pictures of wrapped 3-D boards are not drawn yet ({board.description}): use "
-            f"the text, moves or JSON formats"
-        )
+    del board
 
 
 Point = tuple[float, float]
@@ -219,25 +212,32 @@ def move_pieces(board: Board, a: int, b: int) -> list[tuple[Point, Point]] | Non
 
     A move whose straight line is a leaper move is drawn straight; any other goes the short
     way round: out to the board's edge and in again from the opposite edge (through a corner,
-    three pieces: a bit of it crosses the opposite corner).
+    three pieces: a bit of it crosses the opposite corner). On a wrapped 3-D board the pieces
+    are those of the move's step within a layer: the first in ``a``'s layer, the rest in
+    ``b``'s.
 
     >>> move_pieces(Board(6, 6, wrap="torus"), 5, 7)  # f1 to b2, round the right edge
     [((5.5, 5.5), (6.0, 5.25)), ((0.0, 5.25), (1.5, 4.5))]
     >>> move_pieces(Board(6, 6, wrap="torus"), 0, 13) is None  # a1 to b3: straight
     True
+    >>> move_pieces(Board(4, 4, depth=3, wrap="cylinder"), 3, 32)  # d1:1 to a1:3, right edge
+    [((3.5, 3.5), (4.0, 3.5)), ((10.0, 3.5), (10.5, 3.5))]
     """
-    if board.wrap is None or board.depth > 1:
+    if board.wrap is None:
         return None
     w, h = board.width, board.height
-    ax, ay, bx, by = a % w, a // w, b % w, b // w
-    if sorted((abs(bx - ax), abs(by - ay))) == sorted(board.leaper):
+    plane = w * h
+    ax, ay, az = a % w, a // w % h, a // plane
+    bx, by, bz = b % w, b // w % h, b // plane
+    deltas = board.deltas3
+    if any(ax + dx == bx and ay + dy == by and az + dz == bz for dx, dy, dz in deltas):
         return None
     torus = board.wrap == "torus"
-    for dx, dy in board.deltas:
+    for dx, dy, dz in deltas:
         ny = ay + dy
         if torus:
             ny %= h
-        if (ax + dx) % w == bx and ny == by:
+        if (ax + dx) % w == bx and ny == by and az + dz == bz:
             break
     else:
         return None  # not a move: drawn straight, as any other line
@@ -251,15 +251,16 @@ def move_pieces(board: Board, a: int, b: int) -> list[tuple[Point, Point]] | Non
             )
     ts = sorted(cuts)
     pieces = []
-    for t0, t1 in itertools.pairwise(ts):
+    for i, (t0, t1) in enumerate(itertools.pairwise(ts)):
         mid = (t0 + t1) / 2
         ox = math.floor((x0 + mid * dx) / w) * w
         oy = math.floor((y0 + mid * dy) / h) * h if torus else 0
+        layer = (az if i == 0 else bz) * (w + LAYER_GAP)
         ends = []
         for t in (t0, t1):
             x = round(x0 + t * dx - ox, 9)
             y = round(y0 + t * dy - oy, 9)
-            ends.append((x + 0.0, h - y + 0.0))
+            ends.append((x + layer + 0.0, h - y + 0.0))
         pieces.append((ends[0], ends[1]))
     return pieces
 
@@ -281,7 +282,7 @@ def strokes(
         col, row = grid_position(w, h, gap, s)
         return col + 0.5, row + 0.5
 
-    if board.wrap is None or board.depth > 1:
+    if board.wrap is None:
         return [(lo + 1, hi, [[centre(s) for s in indices[lo : hi + 1]]])] if hi > lo else []
     out: list[tuple[int, int, list[list[Point]]]] = []
     start = lo
@@ -431,6 +432,28 @@ class Layout:
         for y in _shown(self.height, self.every):
             yield self.top + (self.height - 1 - y + 0.5) * self.square, str(y + 1)
 
+    def layer_titles(self) -> Iterator[tuple[float, str]]:
+        """``(x centre, text)`` of each layer's title above it on a 3-D board with labels:
+        ``layer 1``, ``layer 2``, ... (as the text board heads them; the square ``c3:2`` is on
+        layer 2), or just the number where the words would not fit over the layer.
+
+        >>> list(layout(2, 2, 300, depth=2).layer_titles())
+        [(78.24, 'layer 1'), (235.2, 'layer 2')]
+        """
+        if not self.font or self.depth < 2:
+            return
+        room = (self.width + self.gap * 0.8) * self.square
+        for z in range(self.depth):
+            text = f"layer {z + 1}"
+            if label_width(text, self.font) > room:
+                text = str(z + 1)
+            yield round(self.layer_left(z) + self.width * self.square / 2, 2), text
+
+    @property
+    def layer_title_y(self) -> float:
+        """The vertical centre of the layers' titles."""
+        return self.top - self.font * 0.9
+
     @property
     def file_label_y(self) -> float:
         """The vertical centre of the file labels."""
@@ -496,9 +519,15 @@ def _labels_fit(width: int, height: int, sq: float, font: float, every: int) -> 
 
 
 def _margins(
-    width: int, height: int, sq: float, coordinates: bool, pad: float | None = None
+    width: int,
+    height: int,
+    sq: float,
+    coordinates: bool,
+    pad: float | None = None,
+    depth: int = 1,
 ) -> tuple[float, ...]:
-    """``(left, top, right, bottom, font, every)`` for squares of ``sq`` pixels."""
+    """``(left, top, right, bottom, font, every)`` for squares of ``sq`` pixels (a 3-D board's
+    labels add a row for the layers' titles on top)."""
     if not coordinates:
         pad = max(2.0, sq * 0.08) if pad is None else pad
         return pad, pad, pad, pad, 0.0, 1
@@ -513,6 +542,8 @@ def _margins(
     pad = font * 0.6
     # As much margin across as down, so that a square board makes a square picture.
     right, top = pad + max(0.0, bottom - left), pad + max(0.0, left - bottom)
+    if depth > 1:
+        top = max(top, pad) + font * 1.8
     return left, top, right, bottom, font, every
 
 
@@ -524,7 +555,7 @@ def _solve(
     pad: float | None = None,
     depth: int = 1,
 ) -> Layout:
-    left, top, right, bottom, font, every = _margins(width, height, sq, coordinates, pad)
+    left, top, right, bottom, font, every = _margins(width, height, sq, coordinates, pad, depth)
     return Layout(width, height, sq, left, top, right, bottom, font, int(every), depth)
 
 
@@ -553,7 +584,9 @@ def layout(
     columns = _columns(width, depth)
     sq = size / max(columns, height)
     for _ in range(6):
-        left, top, right, bottom, _font, _every = _margins(width, height, sq, coordinates, pad)
+        left, top, right, bottom, _font, _every = _margins(
+            width, height, sq, coordinates, pad, depth
+        )
         new = min((size - left - right) / columns, (size - top - bottom) / height)
         if new <= 0:
             raise InvalidInputError(

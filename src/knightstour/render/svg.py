@@ -14,13 +14,16 @@ give the size in pixels.
 Structure a program can rely on: the path is ``<g class="path">`` holding ``<polyline>``
 elements that together have exactly one segment per move (consecutive polylines share their
 joining square), each with ``data-moves="FIRST-LAST"`` (1-based move numbers); the closing
-move is ``<line class="closing">``; the markers are ``.start`` and ``.end``.
+move is ``<line class="closing">``; the markers are ``.start`` and ``.end``; the labels are
+``.file`` and ``.rank`` texts, and on a 3-D board ``.layer`` texts title the layers.
 
 On a wrapped board a move across a seam is a ``<path class="seam" data-moves="K-K">`` of
 its pieces instead (:func:`~knightstour.render.style.move_pieces`: out to the board's edge and
 in from the opposite edge), between the polylines of the moves before and after it; a closing
 move across a seam is a ``<path class="closing">``. A 3-D board's layers stand side by side,
-layer 1 on the left, and a move between layers is a line from one layer to the other.
+layer 1 on the left, each titled above (``layer 1``, ...), and a move between layers is a line
+from one layer to the other; on a wrapped 3-D board a move across a seam leaves its layer at
+the edge and comes into the other layer from the opposite edge.
 
 ``animated=True`` draws the path one move at a time with CSS (no script): a few kilobytes
 more than the still picture, however long the tour.
@@ -231,6 +234,11 @@ class _Picture:
             labels += [
                 f'<text class="rank" x="{rx}" y="{_num(y)}" dy=".35em" text-anchor="end">{t}</text>'
                 for y, t in lay.rank_labels()
+            ]
+            ty = _num(lay.layer_title_y)
+            labels += [
+                f'<text class="layer" x="{_num(x)}" y="{ty}" dy=".35em">{t}</text>'
+                for x, t in lay.layer_titles()
             ]
             out.append(
                 f'<g class="coords" fill="{c["coord"]}" font-family="{FONT_FAMILY}" '

@@ -55,6 +55,10 @@ __kernels__ = (
     "_alternation_ok",
     "_spacing_ok",
     "_forced_ok",
+    "_enqueue",
+    "_drop",
+    "_choose",
+    "_propagate",
     "_memo_slot",
     "_expand",
     "start",
@@ -69,11 +73,19 @@ NO_SET, ALTERNATION, SPACING = 0, 1, 2
 
 # slots of the int64 ``meta`` array
 _DEPTH, _NLOW, _STAMP, _NODES, _END, _SIZE, _USEA, _A0, _A1, _FORCE = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
-_MASK, _MEMO = 10, 11
+_MASK, _MEMO, _PROP, _QHEAD, _QLEN, _BB, _BBTAKEN = 10, 11, 12, 13, 14, 15, 16
+#: Slots of ``meta``.
+META_SLOTS = 17
 #: Positions with fewer squares left than this are not remembered (they are cheap to redo).
 MEMO_LEFT = 4
-#: Rows of the int32 ``work`` array: Tarjan's search uses rows 0-4, :func:`_forced_ok` rows 5-9.
-WORK_ROWS = 10
+#: Rows of the int32 ``work`` array: Tarjan's search uses rows 0-4, :func:`_forced_ok` rows 5-9,
+#: :func:`_propagate` rows 10-16.
+WORK_ROWS = 17
+# the two planes of the int32 ``edges`` array (n x moves each): the slot of each move in its far
+# square's row, and the state of the move during :func:`_propagate`
+_REV, _STATE = 0, 1
+# the states: not a move of the rest of the path, a move it may use, a move it must use
+_GONE, _FREE, _TAKEN = 0, 1, 2
 # rows of the int32 ``info`` array: per-square data that never changes during a search
 _PRIO, _COLOUR, _INA = 0, 1, 2
 
@@ -174,6 +186,8 @@ def _blocks_ok(
     work: Array,
     mark: Array,
     meta: Array,
+    edges: Array,
+    prop: bool,
 ) -> bool:
     """Whether the unvisited squares still admit a path from ``cur`` through all of them.
 
@@ -182,6 +196,7 @@ def _blocks_ok(
     ``v`` whose far side is the subtree of ``w`` can never come back: it must end in that subtree.
     So the unvisited squares must be connected, ``cur`` must not be a cut square, the far sides
     must nest (they all hold the last square) and a fixed ``end`` must lie in the innermost.
+    With ``prop``, the moves that :func:`_propagate` ruled out are left out.
     """
     meta[_STAMP] += 1
     stamp = meta[_STAMP]
@@ -208,7 +223,7 @@ def _blocks_ok(
         if j < nn:
             it[v] = j + 1
             w = nbr[v, j]
-            if w < 0 or (vis[w] and w != cur):
+            if w < 0 or (vis[w] and w != cur) or (prop and edges[_STATE, v, j] == _GONE):
                 continue
             if mark[w] != stamp:
                 mark[w] = stamp
@@ -397,6 +412,203 @@ def _forced_ok(
     return status
 
 
+def _enqueue(v: int, work: Array, meta: Array) -> None:
+    """Queue ``v`` for :func:`_propagate`: a ring of n slots (row 15), each square at most once
+    (row 16), its head and length in ``meta``."""
+    if work[16, v]:
+        return
+    work[16, v] = 1
+    n = work.shape[1]
+    work[15, (meta[_QHEAD] + meta[_QLEN]) % n] = v
+    meta[_QLEN] += 1
+
+
+def _drop(
+    v: int,
+    j: int,
+    nbr: Array,
+    work: Array,
+    edges: Array,
+    meta: Array,
+) -> None:
+    """Rule out the move in slot ``j`` of ``v`` (at both of its squares), and queue them."""
+    w = nbr[v, j]
+    edges[_STATE, v, j] = _GONE
+    edges[_STATE, w, edges[_REV, v, j]] = _GONE
+    work[10, v] -= 1
+    work[10, w] -= 1
+    _enqueue(v, work, meta)
+    _enqueue(w, work, meta)
+
+
+def _choose(
+    v: int,
+    j: int,
+    cur: int,
+    end: int,
+    k: int,
+    nbr: Array,
+    work: Array,
+    edges: Array,
+    meta: Array,
+    info: Array,
+) -> bool:
+    """Make the move in slot ``j`` of ``v`` part of the path; False if that contradicts.
+
+    The moves taken so far form paths (fragments); row 13 names the far end of each fragment
+    at its two ends, row 14 its number of squares. A move joining the two ends of one fragment
+    would close a cycle; a fragment from ``cur`` to ``end`` must hold every square. A move
+    between two squares off the independent set A is one of the ``meta[_BB]`` the rest of the
+    path makes (when that is known, else -1); once it has them all, their other moves go.
+    """
+    w = nbr[v, j]
+    chosen = work[11]
+    req = work[12]
+    oth = work[13]
+    fsize = work[14]
+    if chosen[v] >= req[v] or chosen[w] >= req[w]:
+        return False
+    ev = oth[v]
+    ew = oth[w]
+    if ev == w:  # v and w are the two ends of one fragment: a cycle
+        return False
+    edges[_STATE, v, j] = _TAKEN
+    edges[_STATE, w, edges[_REV, v, j]] = _TAKEN
+    chosen[v] += 1
+    chosen[w] += 1
+    if meta[_BB] >= 0 and info[_INA, v] == 0 and info[_INA, w] == 0:
+        meta[_BBTAKEN] += 1
+        if meta[_BBTAKEN] > meta[_BB]:
+            return False
+        if meta[_BBTAKEN] == meta[_BB]:
+            for u in range(nbr.shape[0]):
+                if info[_INA, u]:
+                    continue
+                for jj in range(nbr.shape[1]):
+                    x = nbr[u, jj]
+                    if edges[_STATE, u, jj] == _FREE and info[_INA, x] == 0:
+                        _drop(u, jj, nbr, work, edges, meta)
+    size = fsize[ev] + fsize[ew]
+    oth[ev] = ew
+    oth[ew] = ev
+    fsize[ev] = size
+    fsize[ew] = size
+    if size < k + 1:
+        if (ev == cur and ew == end) or (ev == end and ew == cur):
+            return False
+        for jj in range(nbr.shape[1]):  # the move between the new ends would close a cycle
+            if nbr[ev, jj] == ew and edges[_STATE, ev, jj] == _FREE:
+                _drop(ev, jj, nbr, work, edges, meta)
+    _enqueue(v, work, meta)
+    _enqueue(w, work, meta)
+    return True
+
+
+def _propagate(
+    cur: int,
+    end: int,
+    k: int,
+    nbr: Array,
+    vis: Array,
+    work: Array,
+    edges: Array,
+    meta: Array,
+    info: Array,
+    bb: int,
+) -> int:
+    """The moves the rest of the path must use, followed through; -1 on a contradiction, else
+    the square the path must enter next (or -2 when none is forced).
+
+    The rest of the path runs from ``cur`` through every unvisited square to the fixed last
+    square ``end``: it uses one move at ``cur`` and at ``end``, two at every other square
+    (row 12). A square with just as many moves left (row 10) uses them all; a square that has
+    all its moves (row 11) rules out its others; a move that would close a cycle of taken
+    moves is ruled out, and one that joins ``cur`` to ``end`` before every square is on the
+    way is a contradiction. Each rule may set off others, up to a fixed point; a square left
+    with fewer moves than it needs, or given more, is a contradiction. This is the edge-based
+    reasoning of Hamiltonian cycle solvers (Vandegriend and Culberson, JAIR 9, 1998) on the
+    squares the path has still to visit.
+
+    With an independent set A (no move joins two of its squares), ``bb`` is the number of moves
+    between two squares off A that the rest makes (:func:`_expand` counts it: every other move
+    has one end on A); -1 without A. It uses no more of them (none at all when ``bb`` is 0),
+    and each square off A that has fewer moves to A left than it needs takes the rest from
+    them: at most 2 ``bb`` such ends.
+    """
+    n = nbr.shape[0]
+    nn = nbr.shape[1]
+    avail = work[10]
+    chosen = work[11]
+    req = work[12]
+    oth = work[13]
+    fsize = work[14]
+    inq = work[16]
+    state = edges[_STATE]
+    meta[_QHEAD] = 0
+    meta[_QLEN] = 0
+    meta[_BB] = bb
+    meta[_BBTAKEN] = 0
+    for v in range(n):
+        inq[v] = 0
+    for v in range(n):
+        if vis[v] and v != cur:
+            continue
+        a = 0
+        for j in range(nn):
+            w = nbr[v, j]
+            s = _GONE
+            if (
+                w >= 0
+                and (not vis[w] or w == cur)
+                and not ((v == cur and w == end) or (v == end and w == cur))
+                and not (bb == 0 and info[_INA, v] == 0 and info[_INA, w] == 0)
+            ):
+                s = _FREE
+                a += 1
+            state[v, j] = s
+        avail[v] = a
+        chosen[v] = 0
+        req[v] = 1 if (v == cur or v == end) else 2  # noqa: SIM109 (compiled: no tuples)
+        oth[v] = v
+        fsize[v] = 1
+        _enqueue(v, work, meta)
+    while meta[_QLEN] > 0:
+        v = work[15, meta[_QHEAD]]
+        meta[_QHEAD] = (meta[_QHEAD] + 1) % n
+        meta[_QLEN] -= 1
+        inq[v] = 0
+        if avail[v] < req[v]:
+            return -1
+        if chosen[v] < req[v] and avail[v] == req[v]:
+            for j in range(nn):
+                if state[v, j] == _FREE and not _choose(
+                    v, j, cur, end, k, nbr, work, edges, meta, info
+                ):
+                    return -1
+        elif chosen[v] == req[v] and avail[v] > req[v]:
+            for j in range(nn):
+                if state[v, j] == _FREE:
+                    _drop(v, j, nbr, work, edges, meta)
+    if bb > 0:  # the squares off A short of moves to A: 2 bb ends of such moves at most
+        short = 0
+        for v in range(n):
+            if (vis[v] and v != cur) or info[_INA, v]:
+                continue
+            to_a = 0
+            for j in range(nn):
+                if state[v, j] != _GONE and info[_INA, nbr[v, j]]:
+                    to_a += 1
+            if to_a < req[v]:
+                short += req[v] - to_a
+        if short > 2 * bb:
+            return -1
+    if chosen[cur] == 1:
+        for j in range(nn):
+            if state[cur, j] == _TAKEN:
+                return nbr[cur, j]
+    return -2
+
+
 def _memo_slot(mask: int, cur: int, end: int, memo: Array) -> int:
     """The slot of the position (visited squares ``mask``, on ``cur``, to ``end``) in ``memo``."""
     h = mask ^ (mask >> 23) ^ (mask >> 41) ^ (np.int64(cur) * 40503) ^ (np.int64(end) * 22643)
@@ -417,6 +629,7 @@ def _expand(
     mark: Array,
     info: Array,
     meta: Array,
+    edges: Array,
 ) -> int:
     """Fill ``cand[depth]`` with the moves worth trying from ``path[depth]``; their number."""
     cur = path[depth]
@@ -467,23 +680,41 @@ def _expand(
         return 0
     if meta[_USEA] == SPACING and not _spacing_ok(cur, end, k, info, meta):
         return 0
-    if end >= 0 and not _end_ok(cur, end, nbr, vis, deg):
-        return 0
-    if meta[_FORCE]:
-        must = _forced_ok(cur, end, nbr, vis, deg, work)
+    # with a fixed last square, _propagate does what _end_ok and _forced_ok do, and more
+    prop = meta[_PROP] != 0 and end >= 0
+    if prop:
+        bb = -1
+        if meta[_USEA] != NO_SET:
+            # the rest's k moves: A's squares take 2 each (1 at cur and end), all to squares
+            # off A; the others join two squares off A
+            bb = k - info[_INA, cur] - 2 * (meta[_A0] + meta[_A1]) + info[_INA, end]
+            if bb < 0:
+                return 0
+        must = _propagate(cur, end, k, nbr, vis, work, edges, meta, info, bb)
         if must == -1:
             return 0
         if must >= 0:
             if forced >= 0 and forced != must:
                 return 0
             forced = must
-    if not _blocks_ok(cur, end, k, nbr, vis, work, mark, meta):
+    else:
+        if end >= 0 and not _end_ok(cur, end, nbr, vis, deg):
+            return 0
+        if meta[_FORCE]:
+            must = _forced_ok(cur, end, nbr, vis, deg, work)
+            if must == -1:
+                return 0
+            if must >= 0:
+                if forced >= 0 and forced != must:
+                    return 0
+                forced = must
+    if not _blocks_ok(cur, end, k, nbr, vis, work, mark, meta, edges, prop):
         return 0
     # candidates in Warnsdorff order (insertion sort on the onward count, stable)
     n = 0
     for j in range(nn):
         q = nbr[cur, j]
-        if q < 0 or vis[q] or q == end:
+        if q < 0 or vis[q] or q == end or (prop and edges[_STATE, cur, j] == _GONE):
             continue
         if forced >= 0 and q != forced:
             continue
@@ -514,6 +745,7 @@ def start(
     info: Array,
     meta: Array,
     memo: Array,
+    edges: Array,
     first: int,
 ) -> None:
     """Set up the search from square ``first`` (``vis`` marks holes; ``meta`` holds size, end)."""
@@ -554,7 +786,9 @@ def start(
         ncand[0] = 0
         return
     depth = meta[_DEPTH]
-    ncand[0] = _expand(depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta)
+    ncand[0] = _expand(
+        depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta, edges
+    )
 
 
 def run(
@@ -572,6 +806,7 @@ def run(
     info: Array,
     meta: Array,
     memo: Array,
+    edges: Array,
     budget: int,
 ) -> int:
     """Search on from the saved state for at most ``budget`` positions: FOUND, EXHAUSTED or BUDGET.
@@ -618,7 +853,7 @@ def run(
                 return FOUND
             ci[depth] = 0
             ncand[depth] = _expand(
-                depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta
+                depth, nbr, vis, deg, low_list, low_pos, path, cand, work, mark, info, meta, edges
             )
         else:
             if depth == 0:

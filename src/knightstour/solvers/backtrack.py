@@ -38,6 +38,7 @@ from knightstour.solvers import Solution, SolveRequest, _jit, _search
 from knightstour.solvers._clock import expired
 from knightstour.solvers._search import EXHAUSTED, FOUND
 from knightstour.theory import (
+    Lines,
     colour_parity,
     describe_tour,
     four_wide,
@@ -84,7 +85,8 @@ class Search:
     :meth:`begin` sets up a search from one square (to an end square), :meth:`advance` runs it
     for a budget of positions and can be called again to go on where it stopped. ``compiled``
     chooses the kernels (default: compiled if already loaded or on a board of more than
-    :data:`INTERPRETED_SQUARES` squares; else interpreted at first).
+    :data:`INTERPRETED_SQUARES` squares; else interpreted at first). ``link`` keeps only that
+    move of the moves between two squares off the independent lines (see :func:`_links`).
 
     >>> s = Search(Board(5, 5))
     >>> s.begin(0, None)
@@ -100,6 +102,7 @@ class Search:
         compiled: bool | None = None,
         start: int | None = None,
         end: int | None = None,
+        link: tuple[int, int] | None = None,
     ) -> None:
         self.board = board
         #: the independent set A of the pruning (``info[2]``) and what is asked of it
@@ -119,6 +122,9 @@ class Search:
                 table = tight_table(board, closed, start, end)
         if table is None:
             table = board.neighbour_table()
+        if link is not None:  # the one move between two squares off the lines: see _links
+            assert lines is not None
+            table = _one_link(table, lines.mask, link)
         self.nbr = np.ascontiguousarray(table)
         n, size = board.area, max(board.size, 1)
         self.base_vis = np.zeros(n, dtype=np.uint8)
@@ -142,11 +148,19 @@ class Search:
             self.info[2] = lines.mask
         elif self.spacing:  # the outer lines of a board four wide: no move joins two of them
             self.info[2] = on_outer_line(board, idx)
-        self.meta = np.zeros(16, dtype=np.int64)
+        self.meta = np.zeros(_search.META_SLOTS, dtype=np.int64)
         #: dead positions are remembered on boards of at most 64 squares (the visited squares are
         #: one 64-bit word), but not the plain knight's, whose search is fast without
         self.memoise = not board.is_plain_knight and board.area <= 64
         self.memo = np.zeros((MEMO_SLOTS if self.memoise else 1, 2), dtype=np.int64)
+        #: the search follows the moves forced at every position through (see
+        #: ``_search._propagate``) on the boards whose dead positions it remembers, when each
+        #: move of the table is a move back too (the reverse slot of each move: ``edges[0]``)
+        self.edges = np.zeros((2, n, self.nbr.shape[1]), dtype=np.int32)
+        rev = _reverse_slots(self.nbr)
+        self.propagate = self.memoise and rev is not None
+        if rev is not None:
+            self.edges[0] = rev
         #: positions examined by every search so far
         self.nodes = 0
         #: seconds spent in the interpreted kernels (see :meth:`advance`)
@@ -173,6 +187,7 @@ class Search:
         return (
             self.nbr, self.vis, self.deg, self.low_list, self.low_pos, self.path, self.cand,
             self.ncand, self.ci, self.work, self.mark, self.info, self.meta, self.memo,
+            self.edges,
         )  # fmt: skip
 
     def begin(self, first: int, end: int | None) -> None:
@@ -189,6 +204,7 @@ class Search:
         meta[_search._USEA] = self.spacing
         meta[_search._FORCE] = self.forcing
         meta[_search._MEMO] = self.memoise
+        meta[_search._PROP] = self.propagate
         self._kernels.start(*self._args(), first)
 
     def advance(self, budget: int) -> int:
@@ -221,6 +237,39 @@ class Search:
     def partial(self) -> np.ndarray:
         """The path the search is on."""
         return self.path[: int(self.meta[_search._DEPTH]) + 1].copy()
+
+
+def _one_link(table: np.ndarray, on_lines: np.ndarray, link: tuple[int, int]) -> np.ndarray:
+    """``table`` without the moves between two squares off the lines, but for ``link``."""
+    table = table.copy()
+    off = ~on_lines
+    both = off[:, None] & off[np.maximum(table, 0)] & (table >= 0)
+    a, b = link
+    both[a] &= table[a] != b
+    both[b] &= table[b] != a
+    table[both] = -1
+    return table
+
+
+def _reverse_slots(table: np.ndarray) -> np.ndarray | None:
+    """For each move of ``table`` (square q, slot j, to r), the slot of the move r -> q in r's
+    row (0 where there is no move); None when some move has no way back.
+
+    >>> _reverse_slots(Board(3, 3).neighbour_table())[0].tolist()
+    [4, 5, 0, 0, 0, 0, 0, 0]
+    """
+    n, nn = table.shape
+    rev = np.zeros((n, nn), dtype=np.int32)
+    for q in range(n):
+        for j in range(nn):
+            r = int(table[q, j])
+            if r < 0:
+                continue
+            back = np.flatnonzero(table[r] == q)
+            if back.size != 1:
+                return None
+            rev[q, j] = int(back[0])
+    return rev
 
 
 def luby(i: int) -> int:
@@ -602,6 +651,41 @@ def _end_pairs(board: Board, start: int | None, end: int | None) -> list[tuple[i
     return pairs
 
 
+def _links(board: Board, lines: Lines | None) -> list[tuple[int, int]]:
+    """The moves between two squares off the independent lines, each once (lower square first).
+
+    >>> b = Board(7, 8, leaper="zebra", wrap="cylinder", holes=["a1", "c1", "e3", "a6", "g7", "d8"])
+    >>> len(_links(b, independent_lines(b)))
+    22
+    """
+    if lines is None:
+        return []
+    table = board.neighbours
+    out = []
+    for q in board.squares():
+        if lines.mask[q]:
+            continue
+        for r in table[q].tolist():
+            if r > q and not lines.mask[r]:
+                out.append((q, r))
+    return out
+
+
+def _link_moves(board: Board, lines: Lines, a: int, b: int) -> int:
+    """How many moves between two squares off the lines an open tour from ``a`` to ``b`` makes.
+
+    Its n - 1 moves each join two squares off the lines or one on them and one off (no move
+    joins two on them); a square on the lines is at 2 of them, 1 at an end. So those joining two
+    squares off the lines are n - 1 - (2 count - [a on them] - [b on them]).
+
+    >>> b = Board(7, 8, leaper="zebra", wrap="cylinder", holes=["a1", "c1", "e3", "a6", "g7", "d8"])
+    >>> lines = independent_lines(b)
+    >>> _link_moves(b, lines, b.parse_square("e8"), b.parse_square("a2"))
+    1
+    """
+    return board.size - 1 - 2 * lines.count + int(lines.mask[a]) + int(lines.mask[b])
+
+
 def _ends_search(
     board: Board,
     start: int | None,
@@ -619,10 +703,22 @@ def _ends_search(
     last, until one finds a tour or every one is exhausted. Dead positions are remembered
     across pairs (a pair with an end off the independent lines searches a narrower table, with
     its own memory).
+
+    When the independent lines hold so many squares that a tour between two ends makes just
+    one move between two squares off them (:func:`_link_moves`), the pair is searched once for
+    each such move (:func:`_links`), on the table without the others: each tour is found by
+    the search of its own move, and there every other square off the lines must alternate with
+    the lines, which the search's reasoning on forced moves settles mostly at once.
     """
-    searches: dict[bool, Search] = {}
-    alive = _end_pairs(board, start, end)
+    searches: dict[tuple[bool, int], Search] = {}
     lines = independent_lines(board)
+    links = _links(board, lines)
+    alive = []
+    for a, b in _end_pairs(board, start, end):
+        if lines is not None and links and _link_moves(board, lines, a, b) == 1:
+            alive += [(a, b, i) for i in range(len(links))]
+        else:
+            alive.append((a, b, -1))
     nodes = spent
     budget = PAIR_UNIT
     slice_cap = max(20, min(SLICE, SLICE_WORK // max(board.size, 1)))
@@ -638,11 +734,12 @@ def _ends_search(
 
     while alive:
         later = []
-        for a, b in alive:
+        for a, b, i in alive:
             tight = lines is not None and line_places(board, lines, a, b, False)[1]
-            if tight not in searches:
-                searches[tight] = Search(board, start=a, end=b)
-            search = searches[tight]
+            if (tight, i) not in searches:
+                link = None if i < 0 else links[i]
+                searches[tight, i] = Search(board, start=a, end=b, link=link)
+            search = searches[tight, i]
             search.begin(a, b)
             used = 0
             status = _search.BUDGET
@@ -663,7 +760,7 @@ def _ends_search(
             if status == FOUND:
                 return _orient(board, search.path.copy(), start, end, False)
             if status != EXHAUSTED:
-                later.append((a, b))
+                later.append((a, b, i))
         alive = later
         budget *= 2
     raise NoTourError(
