@@ -347,56 +347,12 @@ def _add_export(a: Any) -> None:
     )
 
 
-class _Enough(Exception):
-    """The export wrote its ``--limit`` of lines."""
-
-
-class _Lines:
-    r"""A text stream that passes on at most ``limit`` lines, then raises :class:`_Enough` (which
-    stops the export's reading too): ``library export --limit``.
-
-    >>> import io
-    >>> out = io.StringIO()
-    >>> lines = _Lines(out, 2)
-    >>> lines.write("a\nb\n")
-    >>> lines.write("c\n")
-    Traceback (most recent call last):
-    ...
-    knightstour.cli.library._Enough
-    >>> out.getvalue(), lines.lines
-    ('a\nb\n', 2)
-    """
-
-    def __init__(self, out: Any, limit: int) -> None:
-        self.out, self.limit, self.lines = out, limit, 0
-
-    def write(self, text: str) -> None:
-        left = self.limit - self.lines
-        if left <= 0:
-            raise _Enough
-        n = text.count("\n")
-        if n > left:
-            end = -1
-            for _ in range(left):
-                end = text.index("\n", end + 1)
-            text, n = text[: end + 1], left
-        self.out.write(text)
-        self.lines += n
-
-
 def _export(lib: Any, args: argparse.Namespace) -> int:
     from knightstour.library.io import export
 
-    header = 1 if args.format == "csv" else 0
     with open_output(args.output, args.force) as f:
         board = _board_filter(args)
-        if args.limit is None:
-            n = export(lib, f, fmt=args.format, board=board, closed=args.kind)
-        else:
-            out = _Lines(f, min(args.limit, 1 << 62) + header)
-            with contextlib.suppress(_Enough):
-                export(lib, out, fmt=args.format, board=board, closed=args.kind)
-            n = out.lines - header
+        n = export(lib, f, fmt=args.format, board=board, closed=args.kind, limit=args.limit)
     if args.output not in (None, "-"):
         print(f"exported {n:,} tours to {args.output}", file=sys.stderr)
     return EXIT_OK

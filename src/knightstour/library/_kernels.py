@@ -9,7 +9,12 @@ One call does a whole batch, so the Python overhead is paid once per thousands o
   canonical form and packed;
 - :func:`backtrack_batch`: randomised depth-first search with Warnsdorff ordering, for boards
   and closed tours where the walks rarely succeed;
-- :func:`canonical_batch`: canonical forms of given tours (for import).
+- :func:`canonical_batch`: canonical forms of given tours (for import);
+- :func:`decode_keys`: packed canonical forms and transform codes back to tours, each checked
+  (what :func:`knightstour.library.canonical.decode_batch` does in NumPy: validation of every
+  batch made or read, at a fraction of a microsecond a tour);
+- :func:`jsonl_lines`: the tour JSON lines of a chunk of tours, written into one byte buffer
+  (the exporter's hot loop).
 
 The canonical form, the transform code and the packed layout are defined in
 :mod:`knightstour.library.canonical`, whose pure NumPy reference the tests hold these kernels to.
@@ -42,6 +47,8 @@ __kernels__ = (
     "canonical_batch",
     "warnsdorff_batch",
     "backtrack_batch",
+    "decode_keys",
+    "jsonl_lines",
 )
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -460,3 +467,157 @@ def backtrack_batch(
             depth -= 1
             fresh = False
     return found
+
+
+_KDX = np.array([2, 1, -1, -2, -2, -1, 1, 2], dtype=np.int64)
+_KDY = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
+
+
+def decode_keys(
+    keys: np.ndarray,
+    codes: np.ndarray,
+    width: int,
+    height: int,
+    header: int,
+    invs: np.ndarray,
+    closed: bool,
+    tours: np.ndarray,
+    ok: np.ndarray,
+) -> int:
+    """Decode packed canonical forms ``keys`` with transform ``codes`` into ``tours``, row by row;
+    ``ok[t]`` is False for a damaged row. Returns the number of damaged rows.
+
+    The layout is :func:`pack`'s (and :func:`knightstour.library.canonical.pack`'s): the first
+    square in ``header`` bytes, then 3-bit move codes. A row is damaged when its first square is
+    off the board, a move leaves it or lands on a square already visited, its code names no
+    symmetry (``invs`` has one row per symmetry) or rotation, or, for a closed tour, its ends
+    are not a knight's move apart. A damaged key decodes as ``0, 1, 2, …`` (and a bad code as
+    code 0), as :func:`~knightstour.library.canonical.decode_batch` has it.
+    """
+    rows = keys.shape[0]
+    n = width * height
+    seen = np.zeros(n, dtype=np.int64)
+    canon = np.empty(n, dtype=np.int64)
+    bad = 0
+    for t in range(rows):
+        good = True
+        s = np.int64(0)
+        for b in range(header):
+            s |= np.int64(keys[t, b]) << np.int64(8 * b)
+        stamp = t + 1
+        if s >= n:
+            good = False
+        else:
+            x = s % width
+            y = s // width
+            canon[0] = s
+            seen[s] = stamp
+            bit = header * 8
+            for i in range(1, n):
+                byte = bit >> 3
+                sh = bit & 7
+                v = np.int64(keys[t, byte]) >> sh
+                if sh > 5:
+                    v |= np.int64(keys[t, byte + 1]) << (8 - sh)
+                c = v & 7
+                x += _KDX[c]
+                y += _KDY[c]
+                if x < 0 or x >= width or y < 0 or y >= height:
+                    good = False
+                    break
+                q = y * width + x
+                if seen[q] == stamp:
+                    good = False
+                    break
+                seen[q] = stamp
+                canon[i] = q
+                bit += 3
+        if not good:
+            for i in range(n):
+                canon[i] = i
+        code = np.int64(codes[t])
+        if code < 0 or (code & 7) >= invs.shape[0] or (code >> 4) >= n:
+            good = False
+            code = 0
+        g = code & 7
+        d = (code >> 3) & 1
+        r = code >> 4
+        for i in range(n):
+            j = n - 1 - i if d == 1 else i  # reversal after the rotation
+            k = j - r
+            if k < 0:
+                k += n
+            tours[t, i] = invs[g, canon[k]]
+        if closed and n > 1:
+            a = tours[t, 0]
+            z = tours[t, n - 1]
+            dx = abs(a % width - z % width)
+            dy = abs(a // width - z // width)
+            if not ((dx == 1 and dy == 2) or (dx == 2 and dy == 1)):
+                good = False
+        ok[t] = good
+        if not good:
+            bad += 1
+    return bad
+
+
+def jsonl_lines(
+    tours: np.ndarray,
+    which: np.ndarray,
+    heads: np.ndarray,
+    head_len: np.ndarray,
+    names: np.ndarray,
+    name_len: np.ndarray,
+    xys: np.ndarray,
+    xy_len: np.ndarray,
+    out: np.ndarray,
+) -> int:
+    """Write the tour JSON line of each row of ``tours`` (square indices) into ``out``; return
+    the bytes written.
+
+    A line is head ``which[t]`` (``heads[h, :head_len[h]]``: ``{"width":..,"path":[``), the
+    quoted square names separated by commas (``names[s, :name_len[s]]``: a name and its comma),
+    ``],"xy":[``, the ``[x,y]`` pairs (``xys``, ``xy_len``) likewise, and ``]}`` and a
+    newline: exactly :meth:`knightstour.Tour.to_json`. Every table is a multiple of 8 bytes
+    wide and copied 8 bytes at a time (the bytes past a fragment are overwritten by the next),
+    so ``out`` must hold the lines and one table row more (the caller sizes it).
+    """
+    rows, n = tours.shape
+    hw = heads.shape[1]
+    nw = names.shape[1]
+    xw = xys.shape[1]
+    p = 0
+    for t in range(rows):
+        h = which[t]
+        for c in range(0, hw, 8):
+            for k in range(8):
+                out[p + c + k] = heads[h, c + k]
+        p += head_len[h]
+        for i in range(n):
+            s = tours[t, i]
+            for c in range(0, nw, 8):
+                for k in range(8):
+                    out[p + c + k] = names[s, c + k]
+            p += name_len[s]
+        p -= 1  # over the last comma
+        out[p] = 93  # ]
+        out[p + 1] = 44  # ,
+        out[p + 2] = 34  # "
+        out[p + 3] = 120  # x
+        out[p + 4] = 121  # y
+        out[p + 5] = 34  # "
+        out[p + 6] = 58  # :
+        out[p + 7] = 91  # [
+        p += 8
+        for i in range(n):
+            s = tours[t, i]
+            for c in range(0, xw, 8):
+                for k in range(8):
+                    out[p + c + k] = xys[s, c + k]
+            p += xy_len[s]
+        p -= 1
+        out[p] = 93  # ]
+        out[p + 1] = 125  # }
+        out[p + 2] = 10  # newline
+        p += 3
+    return p

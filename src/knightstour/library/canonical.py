@@ -56,6 +56,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -264,13 +265,54 @@ def unpack_batch(board: Board, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return squares, ok
 
 
+#: Rows from which :func:`decode_batch` loads the compiled kernels when this process has not
+#: loaded them yet (loading costs about half a second; NumPy decodes a row in a few microseconds).
+COMPILE_DECODE_ROWS = 200_000
+
+
 def decode_batch(
     board: Board, keys: np.ndarray, codes: np.ndarray, closed: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(tours, ok)``: the stored tours from their packed canonical forms and transform codes,
-    validated (``ok`` False for a damaged row)."""
+    validated (``ok`` False for a damaged row).
+
+    On a plain board this runs the compiled :func:`~knightstour.library._kernels.decode_keys`
+    when this process has the library's kernels loaded (generation loads them) or the batch is
+    large (:data:`COMPILE_DECODE_ROWS`), else the NumPy reference below (the same answers).
+    """
     if not board.is_plain_knight:
         return _shaped_decode_batch(board, keys, codes, closed)
+    k = library_kernels(len(keys), COMPILE_DECODE_ROWS)
+    if k is not None and np.ndim(keys) == 2 and np.shape(keys)[1] == key_length(board):
+        rows = len(keys)
+        tours = np.empty((rows, board.area), dtype=np.int32)
+        ok = np.empty(rows, dtype=np.bool_)
+        k.decode_keys(
+            np.ascontiguousarray(keys, dtype=np.uint8),
+            np.ascontiguousarray(codes, dtype=np.int64),
+            board.width, board.height, header_bytes(board),
+            _invs32(board.width, board.height), bool(closed), tours, ok,
+        )  # fmt: skip
+        return tours, ok
+    return _decode_reference(board, keys, codes, closed)
+
+
+def library_kernels(work: int, threshold: int) -> Any | None:
+    """The library's compiled kernels (:mod:`knightstour.library._kernels`) when this process
+    has loaded them already or ``work`` exceeds ``threshold``; None when NumPy is the quicker
+    choice (loading them costs about half a second)."""
+    from knightstour.solvers import _jit
+
+    name = "knightstour.library._kernels"
+    if name not in _jit.compiled_modules() and work <= threshold:
+        return None
+    return _jit.load(name, compiled=True)
+
+
+def _decode_reference(
+    board: Board, keys: np.ndarray, codes: np.ndarray, closed: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`decode_batch` on a plain board in NumPy: the reference of the compiled kernel."""
     canon, ok = unpack_batch(board, keys)
     codes = np.asarray(codes, dtype=np.int64)
     n = board.area

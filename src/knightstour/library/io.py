@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import queue
 import re
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -41,7 +44,8 @@ import numpy as np
 from knightstour import notation
 from knightstour.board import Board, BoardLike, brief, file_name
 from knightstour.errors import InvalidInputError, InvalidTourError
-from knightstour.library.store import Library, canonical_batch
+from knightstour.library import canonical as cf
+from knightstour.library.store import Library, PackedRows, canonical_batch, same_kind
 from knightstour.tour import Tour
 
 __all__ = ["EXPORT_FORMATS", "ImportRejectedError", "ImportResult", "export", "import_tours"]
@@ -161,6 +165,13 @@ def _jsonl_fixed(head: str, jnames: list[str], jxy: list[str], tours: np.ndarray
     return out.tobytes().decode()
 
 
+#: Tours from which an export loads the compiled kernels (about half a second, while a thread
+#: reads ahead) rather than decode and format in NumPy.
+COMPILE_EXPORT_ROWS = 20_000
+#: Chunks a reading thread keeps ready ahead of the formatting (memory: about 1 MB each).
+READ_AHEAD = 16
+
+
 def export(
     lib: Library,
     out: IO[str],
@@ -168,58 +179,213 @@ def export(
     fmt: str = "jsonl",
     board: BoardLike | None = None,
     closed: bool | None = None,
+    limit: int | None = None,
 ) -> int:
-    """Write every tour (on ``board``, of one kind) to ``out``, one a line; how many.
+    """Write every tour (on ``board``, of one kind; the first ``limit``) to ``out``, one a line;
+    how many.
 
     Reads the library a chunk at a time and writes as it goes: memory stays flat. Each chunk is
-    decoded and validated before it is written.
+    decoded and validated before it is written. A long ``jsonl`` export reads in a thread of its
+    own while this one decodes and formats each chunk in a compiled kernel and writes its bytes
+    (to ``out.buffer`` when ``out`` is a text file that would write the same bytes).
     """
     if fmt not in EXPORT_FORMATS:
         raise InvalidInputError(
             f"unknown export format {fmt!r}: choose one of {', '.join(EXPORT_FORMATS)}"
         )
-    writer = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
-    shapes = writer is not None and lib.holds_shapes(board, closed)
-    if writer is not None:
-        writer.writerow((*CSV_COLUMNS, "board") if shapes else CSV_COLUMNS)
+    if fmt == "jsonl":
+        return _export_jsonl(lib, out, board, closed, limit)
+    writer = csv.writer(out, lineterminator="\n")
+    shapes = lib.holds_shapes(board, closed)
+    writer.writerow((*CSV_COLUMNS, "board") if shapes else CSV_COLUMNS)
     n = 0
-    for b, c, rows, tours in lib.iter_decoded(board, closed):
-        methods = {r[8]: lib.method_name(r[8]) for r in rows}
-        if not b.is_plain_knight:
-            _export_shaped(out, writer, b, c, rows, tours, methods)
-            n += len(rows)
-            continue
-        if writer is None:
-            heads = {
-                m: json.dumps(
-                    {"width": b.width, "height": b.height, "closed": c, "method": name},
-                    separators=(",", ":"),
-                )[:-1]
-                + ',"path":['
-                for m, name in methods.items()
-            }
-            out.write(_jsonl(b.width, b.height, [heads[r[8]] for r in rows], tours))
-            n += len(rows)
-            continue
-        _, _, names = _fragments(b.width, b.height)
-        for r, p in zip(rows, tours.tolist(), strict=True):
-            writer.writerow(
-                (
-                    r[0],
-                    b.width,
-                    b.height,
-                    str(c).lower(),
-                    methods[r[8]],
-                    names[p[0]],
-                    names[p[-1]],
-                    "" if r[9] is None else r[9],
-                    _iso(r[11]),
-                    " ".join([names[s] for s in p]),
-                    *([""] if shapes else []),
+    for rows in lib.iter_rows(board, closed, limit=limit):
+        for group in same_kind(rows):
+            b, c, tours = lib.decode_rows(group)
+            methods = {r[8]: lib.method_name(r[8]) for r in group}
+            if not b.is_plain_knight:
+                _export_shaped(out, writer, b, c, group, tours, methods)
+                n += len(group)
+                continue
+            _, _, names = _fragments(b.width, b.height)
+            for r, p in zip(group, tours.tolist(), strict=True):
+                writer.writerow(
+                    (
+                        r[0],
+                        b.width,
+                        b.height,
+                        str(c).lower(),
+                        methods[r[8]],
+                        names[p[0]],
+                        names[p[-1]],
+                        "" if r[9] is None else r[9],
+                        _iso(r[11]),
+                        " ".join([names[s] for s in p]),
+                        *([""] if shapes else []),
+                    )
                 )
-            )
-        n += len(rows)
+            n += len(group)
     return n
+
+
+def _export_jsonl(
+    lib: Library,
+    out: IO[str],
+    board: BoardLike | None,
+    closed: bool | None,
+    limit: int | None,
+) -> int:
+    """:func:`export` as JSON lines: chunks of :class:`PackedRows`, decoded and formatted."""
+    methods = lib.method_names()
+    span = lib.id_span(board, closed)
+    if limit is not None:
+        span = min(span, limit)
+    chunks: Iterable[PackedRows] = lib.iter_packed(board, closed, limit=limit)
+    reader = _ReadAhead(chunks) if span > COMPILE_EXPORT_ROWS else None
+    sink = _byte_sink(out)
+    n = 0
+    try:
+        # the kernels load (Numba, the cache) while the thread reads the first chunks
+        kernels = cf.library_kernels(span, COMPILE_EXPORT_ROWS)
+        for packed in reader if reader is not None else chunks:
+            b, c = packed.board, packed.closed
+            tours = _decode_packed(lib, packed)
+            if not b.is_plain_knight:
+                for m, p in zip(packed.methods.tolist(), tours.tolist(), strict=True):
+                    out.write(notation.compact_json(notation.tour_dict(b, p, c, methods[m])) + "\n")
+                n += len(packed)
+                continue
+            kinds = sorted(set(packed.methods.tolist()))
+            heads = [_head(b, c, methods.get(m, "")) for m in kinds]
+            if kernels is None:
+                which = [heads[kinds.index(m)] for m in packed.methods.tolist()]
+                out.write(_jsonl(b.width, b.height, which, tours))
+            else:
+                text = _jsonl_compiled(kernels, b, heads, kinds, packed.methods, tours)
+                if sink is not None:
+                    sink.write(text)
+                else:
+                    out.write(bytes(text).decode())
+            n += len(packed)
+    finally:
+        if reader is not None:
+            reader.stop()
+    return n
+
+
+def _head(b: Board, closed: bool, method: str) -> str:
+    """The start of a tour's JSON line, up to its path's first square."""
+    d = {"width": b.width, "height": b.height, "closed": closed, "method": method}
+    return json.dumps(d, separators=(",", ":"))[:-1] + ',"path":['
+
+
+def _decode_packed(lib: Library, packed: PackedRows) -> np.ndarray:
+    """The chunk's tours, decoded and checked (a damaged row names the library and the tour)."""
+    tours, ok = cf.decode_batch(packed.board, packed.keys, packed.codes, packed.closed)
+    ok &= tours[:, 0] == packed.starts
+    if not ok.all():
+        bad = int(packed.ids[int(np.flatnonzero(~ok)[0])])
+        raise InvalidInputError(f"{lib.path} is damaged: tour {bad} does not decode to a tour")
+    return tours
+
+
+def _byte_table(texts: list[str], sep: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """Each text and ``sep`` as a row of bytes (the rows a multiple of 8 wide, zeros after),
+    and their lengths: a table of :func:`~knightstour.library._kernels.jsonl_lines`."""
+    raw = [(t + sep).encode() for t in texts]
+    wide = -(-max(len(r) for r in raw) // 8) * 8
+    table = np.zeros((len(raw), wide), dtype=np.uint8)
+    for i, r in enumerate(raw):
+        table[i, : len(r)] = np.frombuffer(r, dtype=np.uint8)
+    return table, np.array([len(r) for r in raw], dtype=np.int64)
+
+
+@lru_cache(maxsize=16)
+def _square_tables(width: int, height: int) -> tuple[np.ndarray, ...]:
+    """The quoted square names and ``[x,y]`` pairs of a board, each with its comma, as tables."""
+    jnames, jxy, _ = _fragments(width, height)
+    return (*_byte_table(jnames, ","), *_byte_table(jxy, ","))
+
+
+def _jsonl_compiled(
+    kernels: Any,
+    b: Board,
+    heads: list[str],
+    kinds: list[int],
+    methods: np.ndarray,
+    tours: np.ndarray,
+) -> memoryview:
+    """The JSON lines of a chunk, made by the compiled kernel: a view of its bytes."""
+    names, name_len, xys, xy_len = _square_tables(b.width, b.height)
+    head_t, head_len = _byte_table(heads)
+    which = np.searchsorted(np.array(kinds, dtype=np.int64), methods)
+    rows, n = tours.shape
+    line = head_t.shape[1] + n * (names.shape[1] + xys.shape[1]) + 16
+    buf = np.empty(rows * line + 64, dtype=np.uint8)
+    size = kernels.jsonl_lines(tours, which, head_t, head_len, names, name_len, xys, xy_len, buf)
+    return memoryview(buf)[:size]
+
+
+def _byte_sink(out: IO[str]) -> Any | None:
+    """The binary file under text file ``out`` when writing ASCII bytes to it gives what
+    writing the text would (an ASCII-compatible encoding, no newline translation), else None."""
+    buffer = getattr(out, "buffer", None)
+    encoding = str(getattr(out, "encoding", "") or "").lower().replace("_", "-")
+    if buffer is None or os.linesep != "\n" or encoding not in _ASCII_SUPERSETS:
+        return None
+    out.flush()
+    return buffer
+
+
+_ASCII_SUPERSETS = frozenset(
+    ("utf-8", "utf8", "ascii", "us-ascii", "latin-1", "latin1", "iso-8859-1", "cp1252")
+)
+
+
+class _ReadAhead:
+    """Iterate ``chunks`` in a thread of its own, up to :data:`READ_AHEAD` ahead: SQLite does its
+    work without Python's lock, so reading overlaps the formatting (and the kernels' loading).
+    An error of the reading is raised here, in order; :meth:`stop` ends the thread early."""
+
+    _END = object()
+
+    def __init__(self, chunks: Iterable[Any]) -> None:
+        self.queue: queue.Queue[Any] = queue.Queue(maxsize=READ_AHEAD)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(chunks,), daemon=True)
+        self.thread.start()
+
+    def _run(self, chunks: Iterable[Any]) -> None:
+        try:
+            for item in chunks:
+                if not self._put((item, None)):
+                    return
+        except BaseException as e:  # handed to the reader, which raises it
+            self._put((self._END, e))
+            return
+        self._put((self._END, None))
+
+    def _put(self, item: tuple[Any, BaseException | None]) -> bool:
+        while not self.stopping.is_set():
+            try:
+                self.queue.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def __iter__(self) -> Iterator[Any]:
+        while True:
+            item, error = self.queue.get()
+            if error is not None:
+                raise error
+            if item is self._END:
+                return
+            yield item
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join()
 
 
 def _export_shaped(

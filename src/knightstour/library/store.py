@@ -30,6 +30,7 @@ import re
 import sqlite3
 import time
 import urllib.parse
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -51,9 +52,11 @@ __all__ = [
     "CountKey",
     "KnownCount",
     "Library",
+    "PackedRows",
     "Run",
     "StoredTour",
     "library_board",
+    "same_kind",
     "shape_of",
 ]
 
@@ -285,12 +288,16 @@ class Batch:
         return int(self.keys.shape[0])
 
     def sorted(self) -> Batch:
-        """The batch in key order (the library's index takes sorted keys faster)."""
+        """The batch in the order of its keys' first 8 bytes, equal ones in the batch's order (the
+        library's index takes keys in order faster; a stable sort of one integer a key is
+        several times quicker than sorting whole keys, and keeps the first of two equal tours
+        first, so it is the one stored)."""
         if len(self) < 2:
             return self
-        return self._take(
-            np.argsort(np.ascontiguousarray(self.keys).view(f"V{self.keys.shape[1]}")[:, 0])
-        )
+        head = np.zeros((len(self), 8), dtype=np.uint8)
+        k = min(8, self.keys.shape[1])
+        head[:, :k] = self.keys[:, :k]
+        return self._take(np.argsort(head.view(">u8")[:, 0], kind="stable"))
 
     def head(self, k: int) -> Batch:
         """The first ``k`` tours."""
@@ -307,6 +314,27 @@ class Batch:
             None if self.seeds is None else self.seeds[which],
             self.validated,
         )
+
+
+@dataclass
+class PackedRows:
+    """Consecutive tour rows of one board and kind, as arrays: what the exporter reads
+    (:meth:`Library.iter_packed`). Nothing is decoded or checked yet.
+
+    ``keys`` is ``(rows, key_length)`` uint8, the packed canonical forms; ``codes``, ``starts``
+    and ``methods`` (method ids) are int64, one a row, in id order (``ids``).
+    """
+
+    board: Board
+    closed: bool
+    ids: np.ndarray
+    keys: np.ndarray
+    codes: np.ndarray
+    starts: np.ndarray
+    methods: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.ids.shape[0])
 
 
 @dataclass
@@ -446,8 +474,13 @@ class Library:
 
     def _connect(self, uri: str | None) -> sqlite3.Connection:
         if uri is None:
-            return sqlite3.connect(self.path, isolation_level=None, timeout=60)
-        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=60)
+            return sqlite3.connect(
+                self.path, isolation_level=None, timeout=60, check_same_thread=False
+            )
+        # a reader may hand its reading to a thread of its own (the exporter does)
+        return sqlite3.connect(
+            uri, uri=True, isolation_level=None, timeout=60, check_same_thread=False
+        )
 
     def _setup(self, memory: bool) -> None:
         db = self.db
@@ -624,6 +657,14 @@ class Library:
             self._methods[name] = mid
             self._method_names[mid] = name
         return mid
+
+    @_sql
+    def method_names(self) -> dict[int, str]:
+        """Every method's name by its id."""
+        for i, n in self.db.execute("SELECT id, name FROM methods"):
+            self._method_names[i] = n
+            self._methods[n] = i
+        return dict(self._method_names)
 
     @_sql
     def method_name(self, mid: int) -> str:
@@ -1031,8 +1072,8 @@ class Library:
         mid = self.method_id(method)
         created = int(time.time()) if created is None else int(created)
         n, klen = len(batch), batch.keys.shape[1]
-        raw = np.ascontiguousarray(batch.keys, dtype=np.uint8).tobytes()
-        keys = [raw[i * klen : (i + 1) * klen] for i in range(n)]
+        # one bytes object a key, whole (a void item keeps its zero bytes, where "S" strips them)
+        keys = np.ascontiguousarray(batch.keys, dtype=np.uint8).view(f"V{klen}")[:, 0].tolist()
         seeds = [None] * n if batch.seeds is None else batch.seeds.tolist()
         # the values every row shares are written into the statement: fewer to bind per row
         const = [board.width, board.height, int(batch.closed), mid, run, created]
@@ -1153,17 +1194,178 @@ class Library:
                 left -= len(rows)
 
     @_sql
+    def id_span(self, board: BoardLike | None = None, closed: bool | None = None) -> int:
+        """A quick upper bound of how many tours (on ``board``, of one kind) the library holds:
+        ``max(id) - min(id) + 1`` of the whole table (two lookups of its key).
+
+        >>> Library(":memory:").id_span()
+        0
+        """
+        lo, hi = self.db.execute("SELECT min(id), max(id) FROM tours").fetchone()
+        return 0 if lo is None else int(hi) - int(lo) + 1
+
+    @_sql
+    def iter_packed(
+        self,
+        board: BoardLike | None = None,
+        closed: bool | None = None,
+        *,
+        limit: int | None = None,
+        chunk: int = 10_000,
+    ) -> Iterator[PackedRows]:
+        """The rows of :meth:`iter_rows` (``limit`` and ``chunk`` as there) as arrays, one
+        :class:`PackedRows` per run of rows of one board and kind.
+
+        Each chunk is one query whose aggregates hand over its columns whole (the keys as one
+        hex string, the integers as one list each): the Python objects of a row each are what
+        costs when reading a million rows. A chunk of several kinds is read row by row. The
+        rows' ids are checked to be in order (they are sorted when an SQLite ever hands the
+        aggregate its rows in another order).
+        """
+        if limit is not None:
+            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+                raise InvalidInputError(f"limit must be a non-negative integer, got {limit!r}")
+            limit = None if limit >= MAX_ID else limit
+        chunk = max(1, min(chunk, 10_000))
+        where, params = self._where(board, closed)
+        one = self._one_kind(where, params)
+        where = f"{where} {'AND' if where else 'WHERE'} id > ?"
+        shape = "shape" if self.version >= _SHAPES_FROM else "''"
+        kinds = "min(width), max(width), min(height), max(height), min(closed), max(closed), "
+        if one is not None:  # the rows then written cannot add a kind: ids up to the last
+            kinds = f"{one[0]}, {one[0]}, {one[1]}, {one[1]}, {one[2]}, {one[2]}, "
+            where += f" AND id <= {int(one[4])}"
+        sql = (
+            f"SELECT count(*), max(id), {kinds}min(shape), max(shape), group_concat(id), "
+            "group_concat(hex(canon), ''), group_concat(xform), group_concat(start_sq), "
+            "group_concat(method) FROM (SELECT id, width, height, closed, "
+            f"{shape} AS shape, canon, xform, start_sq, method FROM tours {where} "
+            "ORDER BY id LIMIT ?)"
+        )
+        if one is not None:
+            sql = sql.replace("min(shape), max(shape)", "'', ''") if not one[3] else sql
+        after, left = 0, limit
+        while left is None or left > 0:
+            size = chunk if left is None else min(chunk, left)
+            got = self.db.execute(sql, (*params, after, size)).fetchone()
+            n = got[0]
+            if not n:
+                return
+            w0, w1, h0, h1, c0, c1, s0, s1 = got[2:10]
+            if (w0, h0, c0, s0) != (w1, h1, c1, s1):  # several kinds: row by row
+                rows = self.db.execute(
+                    f"SELECT {self._cols} FROM tours {where} ORDER BY id LIMIT ?",
+                    (*params, after, size),
+                ).fetchall()
+                for group in same_kind(rows):
+                    yield self._packed_rows(group)
+            else:
+                yield self._packed(n, got[10:], self._board(w0, h0, s0), bool(c0))
+            after = int(got[1])
+            if left is not None:
+                left -= n
+
+    def _one_kind(
+        self, where: str, params: tuple[Any, ...]
+    ) -> tuple[int, int, int, str, int] | None:
+        """``(width, height, closed, shape, last id)`` when every tour (``where``) is of one
+        board and kind, found in the unique index in two lookups; else None (and for a library
+        from before shaped boards, whose index has no shape)."""
+        if self.version < _SHAPES_FROM:
+            return None
+        first = self.db.execute(
+            f"SELECT width, height, shape, closed FROM tours {where} LIMIT 1", params
+        ).fetchone()
+        if first is None:
+            return None
+        w, h, shape, c = first
+        if not (isinstance(w, int) and isinstance(h, int) and isinstance(c, int)):
+            return None  # a damaged row: read chunk by chunk, where it is named
+        key = "(width, height, shape, closed)"
+        last, below, above = self.db.execute(  # one statement: one snapshot
+            f"SELECT (SELECT max(id) FROM tours), (SELECT 1 FROM tours WHERE {key} < (?,?,?,?) "
+            f"LIMIT 1), (SELECT 1 FROM tours WHERE {key} > (?,?,?,?) LIMIT 1)",
+            (w, h, shape, c) * 2,
+        ).fetchone()
+        if below is not None or above is not None or last is None:
+            return None
+        return int(w), int(h), int(c), str(shape), int(last)
+
+    def _packed(self, n: int, cols: tuple[Any, ...], board: Board, closed: bool) -> PackedRows:
+        """A chunk's aggregates as arrays (a column of the wrong length is damage)."""
+        ids_t, keys_t, codes_t, starts_t, methods_t = cols
+        klen = cf.key_length(board)
+
+        def ints(text: Any) -> np.ndarray:
+            # the decimal text parsed in C (one that is not, or stops short, is damage)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    a = None if text is None else np.fromstring(str(text), np.int64, sep=",")
+            except ValueError:
+                a = None
+            if a is None or a.shape[0] != n:
+                raise InvalidInputError(
+                    f"{self.path} is damaged: a tour row has a missing or bad value"
+                )
+            return a
+
+        try:
+            raw = bytes.fromhex(str(keys_t))
+        except ValueError:  # pragma: no cover - hex() writes hex digits only
+            raw = b""
+        if len(raw) != klen * n:
+            raise InvalidInputError(
+                f"{self.path} is damaged: a {board.description} tour key is not {klen} bytes"
+            )
+        ids = ints(ids_t)
+        packed = PackedRows(
+            board,
+            closed,
+            ids,
+            np.frombuffer(raw, dtype=np.uint8).reshape(n, klen),
+            ints(codes_t),
+            ints(starts_t),
+            ints(methods_t),
+        )
+        if n > 1 and not (ids[1:] > ids[:-1]).all():  # pragma: no cover - SQLite keeps the order
+            order = np.argsort(ids, kind="stable")
+            packed = PackedRows(
+                board, closed, ids[order], packed.keys[order], packed.codes[order],
+                packed.starts[order], packed.methods[order],
+            )  # fmt: skip
+        return packed
+
+    def _packed_rows(self, rows: list[tuple[Any, ...]]) -> PackedRows:
+        """Rows of one board and kind (:data:`_COLS`) as a :class:`PackedRows`."""
+        board = self._board(rows[0][1], rows[0][2], rows[0][12])
+        klen = cf.key_length(board)
+        raw = b"".join(r[4] for r in rows)
+        if len(raw) != klen * len(rows):
+            raise InvalidInputError(
+                f"{self.path} is damaged: a {board.description} tour key is not {klen} bytes"
+            )
+
+        def col(i: int) -> np.ndarray:
+            return np.array([r[i] for r in rows], dtype=np.int64)
+
+        keys = np.frombuffer(raw, dtype=np.uint8).reshape(len(rows), klen)
+        return PackedRows(board, bool(rows[0][3]), col(0), keys, col(5), col(6), col(8))
+
+    @_sql
     def iter_decoded(
         self, board: BoardLike | None = None, closed: bool | None = None, *, chunk: int = 10_000
     ) -> Iterator[tuple[Board, bool, list[tuple[Any, ...]], np.ndarray]]:
         """``(board, closed, rows, tours)`` groups in id order: each row's tour decoded and
         validated, as one ``(len(rows), area)`` array (a damaged row raises)."""
         for rows in self.iter_rows(board, closed, chunk=chunk):
-            for group in _same_kind(rows):
-                b, c, tours = self._decode(group)
+            for group in same_kind(rows):
+                b, c, tours = self.decode_rows(group)
                 yield b, c, group, tours
 
-    def _decode(self, rows: list[tuple[Any, ...]]) -> tuple[Board, bool, np.ndarray]:
+    def decode_rows(self, rows: list[tuple[Any, ...]]) -> tuple[Board, bool, np.ndarray]:
+        """``(board, closed, tours)`` of rows of one board and kind (:func:`same_kind`), each
+        decoded and validated (a damaged row raises)."""
         _, w, h, closed = rows[0][:4]
         board = self._board(w, h, rows[0][12])
         klen = cf.key_length(board)
@@ -1183,7 +1385,7 @@ class Library:
         return board, bool(closed), tours
 
     def _stored(self, rows: list[tuple[Any, ...]]) -> Iterator[StoredTour]:
-        board, closed, tours = self._decode(rows)
+        board, closed, tours = self.decode_rows(rows)
         for r, p in zip(rows, tours, strict=True):
             t = Tour(board, p, closed=closed, method=self.method_name(r[8]))
             yield StoredTour(id=r[0], tour=t, seed=r[9], run=r[10], created=r[11])
@@ -1194,7 +1396,7 @@ class Library:
     ) -> Iterator[StoredTour]:
         """Every stored tour (on ``board``, of one kind) in id order, streamed."""
         for rows in self.iter_rows(board, closed):
-            for group in _same_kind(rows):
+            for group in same_kind(rows):
                 yield from self._stored(group)
 
     @_sql
@@ -1213,7 +1415,7 @@ class Library:
         """
         out: list[StoredTour] = []
         for rows in self.iter_rows(board, closed, after=after, limit=limit, chunk=limit):
-            for group in _same_kind(rows):
+            for group in same_kind(rows):
                 out.extend(self._stored(group))
         return out
 
@@ -1375,7 +1577,7 @@ def canonical_batch(board: Board, closed: bool, paths: np.ndarray) -> Batch:
     return Batch(board, closed, keys, codes, paths[:, 0].copy(), paths[:, -1].copy())
 
 
-def _same_kind(rows: list[tuple[Any, ...]]) -> Iterator[list[tuple[Any, ...]]]:
+def same_kind(rows: list[tuple[Any, ...]]) -> Iterator[list[tuple[Any, ...]]]:
     """Runs of consecutive rows of the same board and kind (decoded together)."""
     i = 0
     while i < len(rows):
@@ -1514,7 +1716,7 @@ def _gallery_page(
             is not None
         )
     tours: list[StoredTour] = []
-    for group in _same_kind(rows):
+    for group in same_kind(rows):
         tours.extend(lib._stored(group))
     return tours, earlier, later
 
