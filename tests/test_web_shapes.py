@@ -189,3 +189,18 @@ def test_pictures_of_shaped_tours(client: TestClient, fmt: str) -> None:
     del holed["holes"]  # then the tour misses two squares of the full board
     r = client.post(f"/api/render/{fmt}", json=holed)
     assert r.status_code == 400 and "never visited" in r.json()["error"]
+
+
+def test_corners_and_masks_reach_every_board_endpoint(client: TestClient) -> None:
+    """``corners`` and ``mask`` shape the board as on the command line; a mask must match."""
+    got = client.get("/api/solve", params={"board": "10x10", "corners": "2", "start": "c1"})
+    assert got.status_code == 200
+    body = got.json()
+    assert len(body["path"]) == 100 - 4 * 3 and "a1" in body["holes"] and "b1" in body["holes"]
+    cross = ".##./..../..../.##."  # 4x4 less the middle of the top and bottom ranks
+    got = client.get("/api/solve", params={"board": "4x4", "mask": cross})
+    assert got.status_code == 200 and sorted(got.json()["holes"]) == ["b1", "b4", "c1", "c4"]
+    bad = client.get("/api/solve", params={"board": "5x4", "mask": cross})
+    assert bad.status_code == 400 and "the mask draws a 4x4 board, not 5x4" in bad.json()["error"]
+    counted = client.get("/api/count", params={"board": "5x5", "corners": "1"}).json()
+    assert counted["holes"] == ["a1", "e1", "a5", "e5"] and counted["count"] == 0  # colours

@@ -288,6 +288,8 @@ SEED_PATTERN = r"^ *[0-9]{0,19} *$"
 FORMATS = {
     "board": "a board spec: WxH (width x height) like 8x8, WxHxD like 4x4x4, or N",
     "holes": "squares like d4,e5 separated by commas",
+    "corners": "a whole number of squares, like 2",
+    "mask": "ranks top first separated by /, '.' a square and '#' a hole, like .#./...",
     "leaper": "a leaper's name (knight, camel, zebra, giraffe, antelope) or legs like 1,3",
     "start": "a square: algebraic like c3, or zero-based x,y",
     "end": "a square: algebraic like c3, or zero-based x,y",
@@ -296,24 +298,40 @@ FORMATS = {
 }
 
 
-def _shaped(board: str, holes: str, leaper: str, wrap: str) -> Board:
-    """The board of the query: its spec, holes, leaper and wrap (bad ones: HTTP 400)."""
+def _shaped(
+    board: str, holes: str, leaper: str, wrap: str, corners: str = "", mask: str = ""
+) -> Board:
+    """The board of the query: its spec, holes, leaper, wrap, rounded corners and mask (the
+    mask's ranks top first, separated by ``/``; it must draw the board's size). Bad ones: 400.
+
+    >>> _shaped("3x2", "", "", "", "", ".#./...").holes, _shaped("4x4", "", "", "", "1", "").spec
+    (frozenset({4}), '4x4')
+    """
     from dataclasses import replace
 
     from knightstour.board import parse_leaper
 
     b = parse_board(board)
-    if not (holes.strip() or leaper.strip() or wrap):
+    if not (holes.strip() or leaper.strip() or wrap or corners.strip() or mask.strip()):
         return b
     options: dict[str, Any] = {"depth": b.depth}
     if leaper.strip():
         options["leaper"] = parse_leaper(leaper)
     if wrap:
         options["wrap"] = wrap
-    b = Board(b.width, b.height, **options)
+    if mask.strip():
+        drawn = Board.from_mask(mask.replace("/", "\n"), **options)
+        if (drawn.width, drawn.height, b.depth) != (b.width, b.height, 1):
+            raise InvalidInputError(f"the mask draws a {drawn.spec} board, not {b.spec}")
+        b = drawn
+    else:
+        b = Board(b.width, b.height, **options)
     names = [h for h in holes.replace(" ", ",").split(",") if h]
     if names:
-        b = replace(b, holes=frozenset(b.parse_square(h, argument="hole") for h in names))
+        extra = {b.parse_square(h, argument="hole") for h in names}
+        b = replace(b, holes=frozenset(b.holes | extra))
+    if corners.strip():
+        b = b.with_corners(int(corners))
     return b
 
 
@@ -327,6 +345,16 @@ def _text(description: str, pattern: str, example: str | None = None, longest: i
 BoardQ = _text("board spec WxH (width x height), WxHxD or N", BOARD_PATTERN, "8x8")
 HolesQ = _text("squares removed from the board, comma-separated", HOLES_PATTERN, "d4,e5", 4000)
 LeaperQ = _text("the piece: a name or legs a,b; empty: the knight", LEAPER_PATTERN, "zebra")
+CornersQ = _text(
+    "cut the four corners, rounded by R squares; empty: none", r"^ *[0-9]{0,4} *$", "2"
+)
+MaskQ = _text(
+    "the board's shape: ranks top first separated by /, '.' a square, '#' a hole (the board "
+    "spec must match its size)",
+    r"^[.# /]*$",
+    ".#./...",
+    40_000,
+)
 WrapQ = Annotated[
     Literal["", "cylinder", "torus"],
     Query(description="moves wrap round the left and right edges, or every edge"),
@@ -770,6 +798,8 @@ def create_app(
         holes: HolesQ = "",
         leaper: LeaperQ = "",
         wrap: WrapQ = "",
+        corners: CornersQ = "",
+        mask: MaskQ = "",
         method: MethodQ = "auto",
         tiebreak: TiebreakQ = "",
         seed: SeedQ = "",
@@ -785,7 +815,7 @@ def create_app(
         from knightstour.existence import exists
 
         arrived = time.monotonic()
-        b = _shaped(board, holes, leaper, wrap)
+        b = _shaped(board, holes, leaper, wrap, corners, mask)
         _capped(b, lim.max_squares, "the web board")
         s, e = _opt(start), _opt(end)
         if s is not None:
@@ -830,11 +860,13 @@ def create_app(
         holes: HolesQ = "",
         leaper: LeaperQ = "",
         wrap: WrapQ = "",
+        corners: CornersQ = "",
+        mask: MaskQ = "",
     ) -> JSONResponse:
         """Whether a tour exists, by theorems and parity alone (null: the search must decide)."""
         from knightstour.existence import exists
 
-        b = _shaped(board, holes, leaper, wrap)
+        b = _shaped(board, holes, leaper, wrap, corners, mask)
         answer = exists(b, _opt(start), end=_opt(end), closed=_flag("closed", closed), search=False)
         return JSONResponse(answer_dict(b, answer.exists, answer.reason))
 
@@ -847,6 +879,8 @@ def create_app(
         holes: HolesQ = "",
         leaper: LeaperQ = "",
         wrap: WrapQ = "",
+        corners: CornersQ = "",
+        mask: MaskQ = "",
     ) -> JSONResponse:
         """Puzzle mode: is the position won, lost or still open, and a next move that can win.
 
@@ -856,7 +890,7 @@ def create_app(
         from knightstour.puzzle import assess, legal_moves, parse_position
 
         arrived = time.monotonic()
-        b = _shaped(board, holes, leaper, wrap)
+        b = _shaped(board, holes, leaper, wrap, corners, mask)
         _capped(b, lim.puzzle_max_squares, "puzzle mode")
         pos = parse_position(b, path, _flag("closed", closed))
 
@@ -888,6 +922,8 @@ def create_app(
         holes: HolesQ = "",
         leaper: LeaperQ = "",
         wrap: WrapQ = "",
+        corners: CornersQ = "",
+        mask: MaskQ = "",
     ) -> JSONResponse:
         """The exact number of tours when it is known or quick to count; else null, and why.
 
@@ -909,7 +945,7 @@ def create_app(
         from knightstour.theory import verdict
 
         arrived = time.monotonic()
-        b = _shaped(board, holes, leaper, wrap)
+        b = _shaped(board, holes, leaper, wrap, corners, mask)
         want = {"closed": _flag("closed", closed), "directed": _flag("directed", directed)}
         refusal = None
         try:
