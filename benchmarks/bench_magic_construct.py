@@ -14,6 +14,7 @@ import sys
 import time
 
 from knightstour.magic.construct import construct, constructible
+from knightstour.magic.cross import TURNS, find_turn
 from knightstour.numbering import analyse
 
 CASES = (
@@ -22,7 +23,9 @@ CASES = (
     (16, 16, False),
     (100, 96, False),
     (400, 400, False),
+    (28, 28, False),
     (100, 100, False),
+    (20, 20, False),
     (12, 12, True),
 )
 
@@ -31,6 +34,11 @@ def main(seeds: int) -> None:
     t0 = time.perf_counter()
     construct(16, 16)  # warm-up: the cycle tables and the folded construction's units
     print(f"  first call (16x16, tables included): {time.perf_counter() - t0:.2f} s")
+    t0 = time.perf_counter()
+    construct(28, 28)  # the crossed construction's excursion units
+    print(
+        f"  first crossed call (28x28, excursion units included): {time.perf_counter() - t0:.2f} s"
+    )
     for width, height, diagonal in CASES:
         what = f"{width}x{height}{' magic' if diagonal else ''}"
         reason = constructible(width, height, diagonal)
@@ -46,6 +54,13 @@ def main(seeds: int) -> None:
         print(
             f"  {what}: {seeds} seeds, median {statistics.median(times):.3f} s, "
             f"best {min(times):.3f} s, worst {max(times):.3f} s; {', '.join(sorted(verdicts))}"
+        )
+    for seed in (0, 1, 4):  # the searches that found the stored turns
+        t0 = time.perf_counter()
+        turn = find_turn(seed)
+        took = time.perf_counter() - t0
+        print(
+            f"  find_turn(seed={seed}): {took:.1f} s, {'one of the stored turns' if turn in TURNS else turn}"
         )
 
 

@@ -160,13 +160,13 @@ def test_eight_by_eight_magic_is_refused_by_the_census() -> None:
 
 
 def test_sizes_without_a_construction_say_so_honestly() -> None:
-    for width, height in [(20, 20), (100, 100), (12, 20), (28, 20), (6, 6), (4, 8)]:
+    for width, height in [(20, 20), (12, 20), (20, 12), (12, 28), (6, 6), (4, 8)]:
         reason = constructible(width, height)
         assert reason is not None and reason.startswith(f"no construction for {width}x{height}")
         assert "no semi-magic tour" not in reason
     assert "multiples of 4" in constructible(6, 6)
-    assert "even number of 4x4 blocks" in constructible(100, 100)
-    assert "25 x 25" in constructible(100, 100)
+    assert "even number of 4x4 blocks" in constructible(20, 20)
+    assert "5 x 5" in constructible(20, 20)
     reason = constructible(12, 16, diagonal=True)
     assert reason is not None and "square board" in reason
 
@@ -214,8 +214,68 @@ def test_foldable_takes_an_even_number_of_block_rows_or_columns() -> None:
             and min(bw, bh) >= 2
             and not (min(bw, bh) == 2 and max(bw, bh) == 3)
         )
+        crossed = any(b % 2 and b >= 5 and a >= 6 for a, b in ((bw, bh), (bh, bw)))
         if (4 * bw, 4 * bh) not in ((8, 8), (8, 12), (12, 8), (12, 12)):
-            assert (constructible(4 * bw, 4 * bh) is None) == either
+            assert (constructible(4 * bw, 4 * bh) is None) == (either or crossed)
+
+
+# -- the crossed construction: an odd number of block rows --------------------------------------
+
+CROSSED = [(28, 28), (28, 20), (20, 28), (24, 28), (36, 36), (28, 36), (44, 20)]
+
+
+@pytest.mark.parametrize(("width", "height"), CROSSED)
+def test_crossed_tours_are_closed_and_semi_magic(width: int, height: int) -> None:
+    assert constructible(width, height) is None
+    order = built(width, height)
+    assert_semi_magic_tour(width, height, order)
+    assert closed_ends(width, order)
+    kt.Tour(kt.Board(width, height), order, closed=True)
+
+
+def test_a_hundred_by_a_hundred_board_is_built() -> None:
+    order = built(100, 100)
+    assert_semi_magic_tour(100, 100, order)
+    assert closed_ends(100, order)
+    other = built(100, 100, seed=5)
+    assert_semi_magic_tour(100, 100, other)
+    assert not np.array_equal(order, other)
+
+
+def test_the_stored_turns_hold_what_they_claim() -> None:
+    """Each stored turn: P and Q a knight's move on at every step, every block of its 2 x 3 on
+    its four cycles once, each column's files balanced, the upper row mirroring the lower row,
+    an antisymmetric middle row, and it ends a move from the reflection of where it starts."""
+    from knightstour.magic._blocks import knight, traversals
+    from knightstour.magic.cross import TURNS
+
+    travs = traversals()
+    assert len(TURNS) >= 3
+    for ends, need_r, need_d, steps in TURNS:
+        pe, qe = ends
+        cycles: dict[tuple[int, int], list[int]] = {}
+        rows = {dy: [0] * 4 for dy in (-1, 0, 1)}
+        cols = {dc: [0] * 4 for dc in (0, 1)}
+        for dc, dy, p, q in steps:
+            sp = [(x + 4 * dc, y + 4 * dy) for x, y in travs[p][1]]
+            sq = [(x + 4 * dc, y + 4 * dy) for x, y in travs[q][1]]
+            assert knight(pe, sp[0]) and knight(qe, sq[0])
+            assert all(knight(a, b) for a, b in itertools.pairwise(sp))
+            assert all(knight(a, b) for a, b in itertools.pairwise(sq))
+            cycles.setdefault((dc, dy), []).extend((travs[p][0], travs[q][0]))
+            for k, ((x, y), (u, v)) in enumerate(zip(sp, sq, strict=True)):
+                rows[dy][y - 4 * dy] += k + 1  # P's offsets run 1 ... 4, Q's 4 ... 1
+                rows[dy][v - 4 * dy] += 4 - k
+                cols[dc][x - 4 * dc] += k + 1
+                cols[dc][u - 4 * dc] += 4 - k
+            pe, qe = sp[-1], sq[-1]
+        assert all(sorted(c) == [0, 1, 2, 3] for c in cycles.values()) and len(cycles) == 6
+        assert knight(pe, (ends[0][0], 3 - ends[0][1])) and knight(qe, (ends[1][0], 3 - ends[1][1]))
+        assert all(v == 30 for c in cols.values() for v in c)
+        low, mid, high = ([v - 20 for v in rows[dy]] for dy in (-1, 0, 1))
+        assert high == [-low[3], -low[2], -low[1], -low[0]]
+        assert mid == [mid[0], mid[1], -mid[1], -mid[0]]
+        assert list(need_r) == [-v for v in low] and list(need_d) == [-mid[0], -mid[1]]
 
 
 def test_diagonal_magic_refusals_name_what_is_missing() -> None:

@@ -46,6 +46,7 @@ import numpy as np
 from knightstour.board import Board, symmetries
 from knightstour.errors import InternalError, InvalidInputError
 from knightstour.magic._blocks import Square, assemble, knight, traversals
+from knightstour.magic.cross import crossable, crossed
 from knightstour.magic.fold import foldable, folded
 from knightstour.numbering import analyse
 from knightstour.theory import open_tour_theorem
@@ -167,12 +168,14 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
     return (
         f"no construction for {spec} yet: the folded construction needs an even number of 4x4 "
         f"blocks along one side ({width // 4} x {height // 4} here; sides of 8 need the other "
-        f"side to have at least 4 blocks), and block patterns exist only for {_covered()}"
+        f"side to have at least 4 blocks), the crossed one an odd number of at least 5 and at "
+        f"least 6 along the other, and block patterns exist only for {_covered()}"
     )
 
 
 def _foldable(bw: int, bh: int) -> bool:
-    return foldable(bw, bh) or foldable(bh, bw)
+    """Whether the folded or the crossed construction builds ``bw`` x ``bh`` blocks."""
+    return foldable(bw, bh) or foldable(bh, bw) or crossable(bw, bh) or crossable(bh, bw)
 
 
 def _share(total: int, width: int, height: int) -> str:
@@ -213,7 +216,8 @@ def construct(
     bw, bh = width // 4, height // 4
     key = _key(bw, bh)
     if not diagonal and _foldable(bw, bh):
-        order = folded(width, height, seed=seed)
+        fold = foldable(bw, bh) or foldable(bh, bw)
+        order = (folded if fold else crossed)(width, height, seed=seed)
         variant = random.Random(0 if seed is None else seed).randrange(8 if width == height else 4)
         return _checked(width, height, _symmetry(order, width, height, variant), diagonal)
     patterns = (_MAGIC_PATTERNS if diagonal else _PATTERNS)[key]

@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import collections
 import random
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -227,6 +229,61 @@ def _add(a: Vec, b: Vec) -> Vec:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
 
 
+K = TypeVar("K", bound=Hashable)
+Layer = dict[K, tuple[K | None, list[Step]]]
+
+
+def single_moves(
+    pe: Square, qe: Square, r: Vec, x: int, y: int, row_end: bool
+) -> Iterator[tuple[Square, Square, Vec, list[Step]]]:
+    """Single-block units in block (x, y) entered from P's and Q's squares ``pe``, ``qe``: their
+    exits, the open rank's offsets after them (a finished rank must balance), and their steps."""
+    singles = _tables().singles
+    for a, b in _entries(pe, qe, x, y):
+        for p1, q1, p2, q2, pe2, qe2, ru in singles.get((a, b), ()):
+            r2 = _add(r, ru)
+            if row_end and r2 != ZERO:
+                continue
+            yield (
+                (pe2[0] + 4 * x, pe2[1] + 4 * y),
+                (qe2[0] + 4 * x, qe2[1] + 4 * y),
+                ZERO if row_end else r2,
+                [((x, y), p1, q1), ((x, y), p2, q2)],
+            )
+
+
+def capped(new: Layer[K], cap: int, rng: random.Random, size: Callable[[K], int]) -> Layer[K]:
+    """At most ``cap`` states of a layer, the smallest ``size`` first, ties in the seed's order."""
+    if len(new) <= cap:
+        return new
+    items = list(new.items())
+    rng.shuffle(items)
+    items.sort(key=lambda kv: size(kv[0]))
+    return dict(items[:cap])
+
+
+def traced(layers: list[Layer[K]], last: K) -> list[Step]:
+    """The steps that lead to state ``last`` of the final layer, followed back to the first."""
+    walk: list[Step] = []
+    cur: K | None = last
+    for layer in reversed(layers):
+        assert cur is not None
+        prev, steps = layer[cur]
+        walk[:0] = steps
+        cur = prev
+    return walk
+
+
+def folded_walk(
+    bw: int, bh: int, walk_a: list[Step], turn: list[Step]
+) -> list[tuple[int, int, int]]:
+    """*A*, the turn, and *B* (*A* reflected in the board's middle line and walked backwards), as
+    (block index, P's traversal, Q's traversal) steps."""
+    mirror = _tables().mirror
+    walk_b = [((bx, bh - 1 - by), mirror[p], mirror[q]) for (bx, by), p, q in reversed(walk_a)]
+    return [(by * bw + bx, p, q) for (bx, by), p, q in walk_a + turn + walk_b]
+
+
 def folded(width: int, height: int, seed: int | None = None) -> np.ndarray:
     """A closed semi-magic knight's tour of ``width`` x ``height`` (square indices, int32).
 
@@ -260,7 +317,6 @@ def _walk(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]]:
 
 def _try(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]] | None:
     t = _tables()
-    singles = t.singles
     half = bh // 2
     order: list[tuple[int, int]] = []
     for y in range(half):
@@ -286,26 +342,10 @@ def _try(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]] | N
         row_end = i + 1 < len(order) and order[i + 1][1] != y
         new: dict[State, tuple[State | None, list[Step]]] = {}
         for st in states:
-            pe, qe, r = st
-            for a, b in _entries(pe, qe, x, y):
-                for p1, q1, p2, q2, pe2, qe2, ru in singles.get((a, b), ()):
-                    r2 = _add(r, ru)
-                    if row_end and r2 != ZERO:
-                        continue
-                    key = (
-                        (pe2[0] + 4 * x, pe2[1] + 4 * y),
-                        (qe2[0] + 4 * x, qe2[1] + 4 * y),
-                        ZERO if row_end else r2,
-                    )
-                    if key not in new:
-                        new[key] = (st, [((x, y), p1, q1), ((x, y), p2, q2)])
-        if len(new) > _CAP:
-            items = list(new.items())
-            rng.shuffle(items)
-            items.sort(key=lambda kv: sum(map(abs, kv[0][2])))
-            new = dict(items[:_CAP])
-        layers.append(new)
-        states = new
+            for pe2, qe2, r2, steps in single_moves(st[0], st[1], st[2], x, y, row_end):
+                new.setdefault((pe2, qe2, r2), (st, steps))
+        states = capped(new, _CAP, rng, lambda k: sum(map(abs, k[2])))
+        layers.append(states)
         if not states:
             return None
 
@@ -326,18 +366,7 @@ def _try(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]] | N
         if found is not None:
             low, turn = found
             st = by_exit[ends][(-low[0], -low[1], -low[2], -low[3])]
-            walk_a: list[Step] = []
-            cur: State | None = st
-            for layer in reversed(layers):
-                assert cur is not None
-                prev, steps = layer[cur]
-                walk_a[:0] = steps
-                cur = prev
-            mirror = t.mirror
-            walk_b = [
-                ((bx, bh - 1 - by), mirror[p], mirror[q]) for (bx, by), p, q in reversed(walk_a)
-            ]
-            return [(by * bw + bx, p, q) for (bx, by), p, q in walk_a + turn + walk_b]
+            return folded_walk(bw, bh, traced(layers, st), turn)
     return None
 
 
