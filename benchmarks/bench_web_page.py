@@ -9,6 +9,7 @@ page in < 200 ms.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import statistics
@@ -29,45 +30,47 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 REPS = 5
 
 
+@contextlib.contextmanager
+def opened(browser, url: str, ready: str, timeout: float = 30_000, **context):  # type: ignore[no-untyped-def]
+    """A page at ``url`` in a new desktop-sized context, once ``ready`` (a JS predicate) holds;
+    the context closed at the block's end."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, **context)
+    try:
+        pg = ctx.new_page()
+        pg.goto(url)
+        pg.wait_for_function(ready, timeout=timeout)
+        yield pg
+    finally:
+        ctx.close()
+
+
 def draw_ms(browser, url: str) -> float:  # type: ignore[no-untyped-def]
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
-    pg = ctx.new_page()
-    pg.goto(url)
-    pg.wait_for_function("() => document.body.dataset.drawMs", timeout=60_000)
-    ms = float(pg.evaluate("() => document.body.dataset.drawMs"))
-    ctx.close()
-    return ms
+    ready = "() => document.body.dataset.drawMs"
+    with opened(browser, url, ready, timeout=60_000, reduced_motion="reduce") as pg:
+        return float(pg.evaluate("() => document.body.dataset.drawMs"))
 
 
 def frame_ms(browser, url: str) -> float:  # type: ignore[no-untyped-def]
     """The median time between frames while a 100x100 tour plays (the default speed)."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    pg = ctx.new_page()
-    pg.goto(url)
-    pg.wait_for_function("() => document.body.dataset.ready")
-    pg.click("#btn-first")
-    pg.click("#btn-play")
-    gaps = pg.evaluate(
-        """() => new Promise(done => { const t = []; const f = (now) => { t.push(now);
-             if (t.length < 120) requestAnimationFrame(f); else done(t); };
-             requestAnimationFrame(f); })"""
-    )
-    ctx.close()
+    with opened(browser, url, "() => document.body.dataset.ready") as pg:
+        pg.click("#btn-first")
+        pg.click("#btn-play")
+        gaps = pg.evaluate(
+            """() => new Promise(done => { const t = []; const f = (now) => { t.push(now);
+                 if (t.length < 120) requestAnimationFrame(f); else done(t); };
+                 requestAnimationFrame(f); })"""
+        )
     return statistics.median(b - a for a, b in itertools.pairwise(gaps))
 
 
 def page_ms(browser, url: str) -> float:  # type: ignore[no-untyped-def]
     """Fetch, draw and the next frame of the gallery's Next page, from ``url``."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    pg = ctx.new_page()
-    pg.goto(url)
-    pg.wait_for_function("() => document.body.dataset.ready && document.body.dataset.pageMs")
-    pg.evaluate("() => { document.body.dataset.pageMs = ''; }")
-    pg.click("#next")
-    pg.wait_for_function("() => document.body.dataset.pageMs")
-    ms = float(pg.evaluate("() => document.body.dataset.pageMs"))
-    ctx.close()
-    return ms
+    ready = "() => document.body.dataset.ready && document.body.dataset.pageMs"
+    with opened(browser, url, ready) as pg:
+        pg.evaluate("() => { document.body.dataset.pageMs = ''; }")
+        pg.click("#next")
+        pg.wait_for_function("() => document.body.dataset.pageMs")
+        return float(pg.evaluate("() => document.body.dataset.pageMs"))
 
 
 def main() -> None:

@@ -30,6 +30,11 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # loaded by path rather than run as the script (the tests)
+    sys.path.insert(0, str(HERE))
+
+from _report import _num  # noqa: E402  (figures printed and tabled alike)
+
 ROOT = HERE.parent
 DOC = ROOT / "docs" / "benchmarks.md"
 RESULTS = HERE / "results.json"
@@ -119,14 +124,6 @@ def table(records: list[dict]) -> list[str]:
     return rows
 
 
-def _num(v: float) -> str:
-    if v >= 1000:
-        return f"{v:,.0f}"
-    if v >= 10:
-        return f"{v:.1f}"
-    return f"{v:.3g}"
-
-
 def write_doc(results: dict) -> None:
     """Renew the generated part of docs/benchmarks.md from ``results`` (benchmark -> its last
     run: machine, date, figures)."""
@@ -163,6 +160,13 @@ def write_doc(results: dict) -> None:
 
 
 def main(argv: list[str]) -> int:
+    if {"-h", "--help"} & set(argv):
+        print(__doc__)
+        return 0
+    unknown = [a for a in argv if a.startswith("-") and a not in ("--full", "--no-write")]
+    if unknown:
+        print(f"unknown option {unknown[0]}: see --help", file=sys.stderr)
+        return 2
     full = "--full" in argv
     write = "--no-write" not in argv
     names = [a for a in argv if not a.startswith("--")]

@@ -137,3 +137,13 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def page(browser: Any, server_url: str) -> Iterator[Any]:
+    """The app's page in a new context, ready; no error in the browser by the test's end (the
+    browser test files' own ``page``, where they have one, stands in its place)."""
+    from web_helpers import opened
+
+    with opened(browser, f"{server_url}/") as pg:
+        yield pg

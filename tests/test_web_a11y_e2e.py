@@ -15,7 +15,17 @@ from playwright.sync_api import Browser, Page, expect
 from gallery_data import small_library
 from knightstour.web.app import create_app
 from knightstour.web.server import running_server
-from web_helpers import AXE, DESKTOP, PHONE, a_tour, axe_violations, open_page, settled, square
+from web_helpers import (
+    AXE,
+    DESKTOP,
+    PHONE,
+    a_tour,
+    axe_violations,
+    open_page,
+    opened,
+    settled,
+    square,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -100,20 +110,15 @@ def test_no_serious_violations_on_the_board(
 def test_no_serious_violations_in_the_gallery(browser: Browser, lib_url: str, scheme: str) -> None:
     found: dict[str, list[str]] = {}
     for where in ("gallery", "gallery?board=6x6&closed=true", "gallery?compare=41,42"):
-        pg, errors = open_page(browser, f"{lib_url}/{where}", color_scheme=scheme)
-        try:
+        with opened(browser, f"{lib_url}/{where}", color_scheme=scheme) as pg:
             bad = axe_violations(pg)
             if bad:
                 found[where] = bad
-        finally:
-            pg.context.close()
-        assert errors == []
     assert found == {}, found
 
 
 def test_moves_are_announced(browser: Browser, server_url: str) -> None:
-    pg, errors = open_page(browser, f"{server_url}/")
-    try:
+    with opened(browser, f"{server_url}/") as pg:
         pg.click("#tab-puzzle")
         pg.select_option("#preset", "5x5")
         for live in ("#puzzle-msg", "#status", "#cursor-live"):
@@ -135,9 +140,6 @@ def test_moves_are_announced(browser: Browser, server_url: str) -> None:
         pg.focus("#board-canvas")
         pg.keyboard.press("ArrowUp")
         expect(pg.locator("#cursor-live")).to_have_text("a2")
-    finally:
-        pg.context.close()
-    assert errors == []
 
 
 TABBABLE = """() => [...document.querySelectorAll(
@@ -164,8 +166,7 @@ def reached_by_tab(pg: Page, most: int = 200) -> set[str]:
 
 @pytest.mark.parametrize("mode", ["solve", "puzzle"])
 def test_every_control_is_reachable_by_tab(browser: Browser, server_url: str, mode: str) -> None:
-    pg, errors = open_page(browser, f"{server_url}/")
-    try:
+    with opened(browser, f"{server_url}/") as pg:
         if mode == "puzzle":
             pg.click("#tab-puzzle")
             pg.select_option("#preset", "5x5")
@@ -181,17 +182,10 @@ def test_every_control_is_reachable_by_tab(browser: Browser, server_url: str, mo
         controls = {c for c in controls if not c.startswith("clicksets:")}
         reached = reached_by_tab(pg)
         assert controls - reached == set(), controls - reached
-    finally:
-        pg.context.close()
-    assert errors == []
 
 
 def test_every_gallery_control_is_reachable_by_tab(browser: Browser, lib_url: str) -> None:
-    pg, errors = open_page(browser, f"{lib_url}/gallery")
-    try:
+    with opened(browser, f"{lib_url}/gallery") as pg:
         controls = set(pg.evaluate(TABBABLE))
         reached = reached_by_tab(pg, 300)
         assert controls - reached == set(), controls - reached
-    finally:
-        pg.context.close()
-    assert errors == []

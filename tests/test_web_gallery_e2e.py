@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from gallery_data import big_library, small_library
 from knightstour.web.app import create_app
 from knightstour.web.server import running_server
-from web_helpers import PHONE, open_page, shot
+from web_helpers import PHONE, open_page, opened, shot
 
 pytestmark = pytest.mark.browser
 
@@ -40,10 +40,8 @@ def big_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def page(browser: Browser, gallery_url: str) -> Iterator[Page]:
-    pg, errors = open_page(browser, f"{gallery_url}/gallery")
-    yield pg
-    pg.context.close()
-    assert errors == [], f"errors in the browser: {errors}"
+    with opened(browser, f"{gallery_url}/gallery") as pg:
+        yield pg
 
 
 def ids(pg: Page) -> list[int]:
@@ -148,21 +146,16 @@ def test_two_tours_compared_with_their_shared_moves(
 
 
 def test_a_phone_sees_the_gallery_in_one_column(browser: Browser, gallery_url: str) -> None:
-    pg, errors = open_page(browser, f"{gallery_url}/gallery", PHONE)
-    try:
+    with opened(browser, f"{gallery_url}/gallery", PHONE) as pg:
         expect(pg.locator(".thumb")).to_have_count(24)
         wide = pg.evaluate("() => document.documentElement.scrollWidth")
         assert wide <= PHONE["width"], wide
-    finally:
-        pg.context.close()
-    assert errors == []
 
 
 def test_a_100000_tour_library_pages_in_the_browser_in_under_200_ms(
     browser: Browser, big_url: str
 ) -> None:
-    pg, errors = open_page(browser, f"{big_url}/gallery")
-    try:
+    with opened(browser, f"{big_url}/gallery") as pg:
         expect(pg.locator("#boards")).to_contain_text("100,030")
         times = []
         for k in range(1, 6):
@@ -180,9 +173,6 @@ def test_a_100000_tour_library_pages_in_the_browser_in_under_200_ms(
         times.append(int(pg.evaluate("() => document.body.dataset.pageMs")))
         print(f"gallery pages in the browser, ms (fetch, draw, next frame): {times}")
         assert sorted(times)[len(times) // 2] < PAGE_MS and max(times) < 2 * PAGE_MS, times
-    finally:
-        pg.context.close()
-    assert errors == []
 
 
 @pytest.fixture(scope="module")
@@ -202,31 +192,29 @@ def shaped_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_3d_tours_are_drawn_layer_by_layer_and_compare(browser: Browser, shaped_url: str) -> None:
     """A 3-D tour's thumbnail has its layers side by side, every point on one of them; two 3-D
     tours compare (their squares named c3:2) with the shared moves drawn."""
-    pg, errors = open_page(browser, f"{shaped_url}/gallery?board=3x4x3")
-    expect(pg.locator(".thumb")).to_have_count(4)
-    for box in pg.eval_on_selector_all(
-        ".thumb svg",
-        """els => els.map(svg => {
-          const [, , w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
-          const pts = [...svg.querySelectorAll('polyline')].flatMap(p =>
-            p.getAttribute('points').split(' ').map(xy => xy.split(',').map(Number)));
-          return {w, h, pts};
-        })""",
-    ):
-        assert (box["w"], box["h"]) == (3 * 3 + 2, 4)  # three 3x4 layers, a square apart
-        for x, y in box["pts"]:
-            assert 0 < x < box["w"] and 0 < y < box["h"] and int(x) % 4 != 3, (x, y)
-    a, b = ids(pg)[:2]
-    pg.goto(f"{shaped_url}/gallery?compare={a},{b}")
-    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
-    c = httpx.get(f"{shaped_url}/api/library/compare", params={"a": a, "b": b}).json()
-    expect(pg.locator("#compare-summary")).to_have_text(
-        f"Tours #{a} and #{b} share {c['shared_count']} of their 35 moves."
-    )
-    expect(pg.locator("#error")).to_be_hidden()
-    expect(pg.locator("#fig-a line.shared")).to_have_count(c["shared_count"])
-    pg.context.close()
-    assert errors == [], f"errors in the browser: {errors}"
+    with opened(browser, f"{shaped_url}/gallery?board=3x4x3") as pg:
+        expect(pg.locator(".thumb")).to_have_count(4)
+        for box in pg.eval_on_selector_all(
+            ".thumb svg",
+            """els => els.map(svg => {
+              const [, , w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+              const pts = [...svg.querySelectorAll('polyline')].flatMap(p =>
+                p.getAttribute('points').split(' ').map(xy => xy.split(',').map(Number)));
+              return {w, h, pts};
+            })""",
+        ):
+            assert (box["w"], box["h"]) == (3 * 3 + 2, 4)  # three 3x4 layers, a square apart
+            for x, y in box["pts"]:
+                assert 0 < x < box["w"] and 0 < y < box["h"] and int(x) % 4 != 3, (x, y)
+        a, b = ids(pg)[:2]
+        pg.goto(f"{shaped_url}/gallery?compare={a},{b}")
+        expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+        c = httpx.get(f"{shaped_url}/api/library/compare", params={"a": a, "b": b}).json()
+        expect(pg.locator("#compare-summary")).to_have_text(
+            f"Tours #{a} and #{b} share {c['shared_count']} of their 35 moves."
+        )
+        expect(pg.locator("#error")).to_be_hidden()
+        expect(pg.locator("#fig-a line.shared")).to_have_count(c["shared_count"])
 
 
 def test_the_compare_view_has_the_pictures_colour_bands(browser: Browser, shaped_url: str) -> None:
@@ -236,18 +224,16 @@ def test_the_compare_view_has_the_pictures_colour_bands(browser: Browser, shaped
 
     page = httpx.get(f"{shaped_url}/api/library/tours", params={"board": "10x10"}).json()
     a, b = (t["id"] for t in page["tours"][:2])
-    pg, errors = open_page(browser, f"{shaped_url}/gallery?compare={a},{b}")
-    expect(pg.locator("#compare")).to_be_visible()
-    lines = pg.eval_on_selector_all(
-        "#fig-a polyline",
-        "els => els.map(p => [p.getAttribute('stroke'), p.getAttribute('points').split(' ').length])",
-    )
-    bounds = bands(100)  # a closed 10x10 tour: 100 moves, the closing one included
-    want = band_colors(len(bounds) - 1, True, "")
-    assert [s for s, _ in lines] == want
-    assert [n for _, n in lines] == [hi - lo + 1 for lo, hi in itertools.pairwise(bounds)]
-    pg.context.close()
-    assert errors == [], f"errors in the browser: {errors}"
+    with opened(browser, f"{shaped_url}/gallery?compare={a},{b}") as pg:
+        expect(pg.locator("#compare")).to_be_visible()
+        lines = pg.eval_on_selector_all(
+            "#fig-a polyline",
+            "els => els.map(p => [p.getAttribute('stroke'), p.getAttribute('points').split(' ').length])",
+        )
+        bounds = bands(100)  # a closed 10x10 tour: 100 moves, the closing one included
+        want = band_colors(len(bounds) - 1, True, "")
+        assert [s for s, _ in lines] == want
+        assert [n for _, n in lines] == [hi - lo + 1 for lo, hi in itertools.pairwise(bounds)]
 
 
 def test_a_refused_page_says_so_at_the_top(browser: Browser, gallery_url: str) -> None:

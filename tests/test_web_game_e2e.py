@@ -8,7 +8,6 @@ Headless Chromium (the system's) through Playwright, as test_web_e2e.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from web_helpers import (
     PHONE,
     a_tour,
     key_to,
-    open_page,
+    opened,
     settled,
     shot,
     square,
@@ -27,14 +26,6 @@ from web_helpers import (
 )
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def page(browser: Browser, server_url: str) -> Iterator[Page]:
-    pg, errors = open_page(browser, f"{server_url}/")
-    yield pg
-    pg.context.close()
-    assert errors == [], f"errors in the browser: {errors}"
 
 
 def to_puzzle(pg: Page, preset: str = "5x5", level: str = "easy") -> None:
@@ -58,8 +49,7 @@ def play(pg: Page, moves: list[str]) -> None:
 def test_a_whole_game_won_by_keyboard_alone(
     browser: Browser, server_url: str, level: str, viewport: dict[str, int], tmp_path: Path
 ) -> None:
-    pg, errors = open_page(browser, f"{server_url}/", viewport)
-    try:
+    with opened(browser, f"{server_url}/", viewport) as pg:
         # the Puzzle tab, the 5x5 preset and the level, all by the keyboard
         tab_to(pg, "#tab-solve")
         pg.keyboard.press("ArrowRight")
@@ -124,9 +114,6 @@ def test_a_whole_game_won_by_keyboard_alone(
         expect(pg.locator("#best-times")).to_contain_text(f"5x5 {level} open:")
         if viewport == DESKTOP and level == "easy":
             shot(pg, "web-win", tmp_path)
-    finally:
-        pg.context.close()
-    assert errors == [], errors
 
 
 # -- the pieces --------------------------------------------------------------------------------

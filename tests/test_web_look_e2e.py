@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -17,20 +16,12 @@ from playwright.sync_api import Browser, Page, expect
 
 import knightstour as kt
 from knightstour.render.style import DEFAULT_COLORS, GRADIENT, MAX_BANDS
-from web_helpers import DESKTOP, PHONE, open_page, shot, square
+from web_helpers import DESKTOP, PHONE, opened, shot, square
 
 pytestmark = pytest.mark.browser
 
 #: the issue's target: a 100x100 tour on screen within this long
 DRAW_100_MS = 500
-
-
-@pytest.fixture
-def page(browser: Browser, server_url: str) -> Iterator[Page]:
-    pg, errors = open_page(browser, f"{server_url}/")
-    yield pg
-    pg.context.close()
-    assert errors == [], f"errors in the browser: {errors}"
 
 
 # -- themes ------------------------------------------------------------------------------------
@@ -48,8 +39,7 @@ def test_the_theme_follows_the_system(
     viewport: dict[str, int],
     tmp_path: Path,
 ) -> None:
-    pg, errors = open_page(browser, f"{server_url}/", viewport, color_scheme=scheme)
-    try:
+    with opened(browser, f"{server_url}/", viewport, color_scheme=scheme) as pg:
         bg = pg.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
         assert bg == colour
         expect(pg.locator("#theme-toggle")).to_have_attribute(
@@ -60,14 +50,10 @@ def test_the_theme_follows_the_system(
         pg.click("#btn-last")
         if viewport == DESKTOP:
             shot(pg, f"web-solve-{scheme}", tmp_path)
-    finally:
-        pg.context.close()
-    assert errors == []
 
 
 def test_the_toggle_overrides_the_system_and_is_kept(browser: Browser, server_url: str) -> None:
-    pg, errors = open_page(browser, f"{server_url}/", color_scheme="dark")
-    try:
+    with opened(browser, f"{server_url}/", color_scheme="dark") as pg:
         html = pg.locator("html")
         pg.click("#theme-toggle")
         expect(html).to_have_attribute("data-theme", "light")
@@ -91,9 +77,6 @@ def test_the_toggle_overrides_the_system_and_is_kept(browser: Browser, server_ur
             pg.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
             == "rgb(13, 17, 23)"
         )
-    finally:
-        pg.context.close()
-    assert errors == []
 
 
 # -- one palette -------------------------------------------------------------------------------
@@ -161,8 +144,7 @@ def test_a_100x100_tour_draws_in_under_half_a_second(
     figures: dict[str, int] = {}
     for renderer in ("canvas", "svg"):
         query = "?renderer=svg" if renderer == "svg" else ""
-        pg, errors = open_page(browser, f"{server_url}/{query}{link}", reduced_motion="reduce")
-        try:
+        with opened(browser, f"{server_url}/{query}{link}", reduced_motion="reduce") as pg:
             figures[f"{renderer}, link"] = draw_ms(pg)
             expect(pg.locator("#move-label")).to_have_text("Move 10000 of 10000")
             if renderer == "canvas":
@@ -178,18 +160,11 @@ def test_a_100x100_tour_draws_in_under_half_a_second(
             pg.click("#btn-solve")
             expect(pg.locator("#status")).to_contain_text("tour of 10000 squares", timeout=20_000)
             figures[f"{renderer}, solve"] = draw_ms(pg)
-        finally:
-            pg.context.close()
-        assert errors == []
     # and on a phone
-    pg, errors = open_page(browser, f"{server_url}/{link}", PHONE, reduced_motion="reduce")
-    try:
+    with opened(browser, f"{server_url}/{link}", PHONE, reduced_motion="reduce") as pg:
         figures["canvas, link, phone"] = draw_ms(pg)
         box = pg.locator("#board-canvas").bounding_box()
         assert box and box["width"] <= PHONE["width"], box
-    finally:
-        pg.context.close()
-    assert errors == []
     print(f"100x100 tour drawn in ms: {figures}")
     assert all(ms < DRAW_100_MS for k, ms in figures.items() if k.startswith("canvas")), figures
 

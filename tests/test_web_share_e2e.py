@@ -7,7 +7,6 @@ counts; best times are kept per board and level.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -15,17 +14,9 @@ from playwright.sync_api import Browser, Page, expect
 
 import knightstour as kt
 from knightstour.web.gallery import daily_puzzle
-from web_helpers import DESKTOP, PHONE, a_tour, open_page, settled, square
+from web_helpers import DESKTOP, PHONE, a_tour, opened, settled, square
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def page(browser: Browser, server_url: str) -> Iterator[Page]:
-    pg, errors = open_page(browser, f"{server_url}/")
-    yield pg
-    pg.context.close()
-    assert errors == [], f"errors in the browser: {errors}"
 
 
 def visited(pg: Page) -> list[str]:
@@ -51,8 +42,7 @@ def test_a_shared_link_reproduces_a_game_in_a_fresh_context(
     link = page.url
     assert re.search(r"#mode=puzzle&board=6x6&level=medium&closed=1&moves=", link), link
     # a new context (at each size): nothing shared but the link
-    other, errors = open_page(browser, link, viewport)
-    try:
+    with opened(browser, link, viewport) as other:
         settled(other)
         expect(other.locator("#tab-puzzle")).to_have_attribute("aria-selected", "true")
         assert visited(other) == moves
@@ -64,9 +54,6 @@ def test_a_shared_link_reproduces_a_game_in_a_fresh_context(
                 "aria-label", re.compile(f", move {k}\\b")
             )
         expect(other.locator("#puzzle-msg")).to_have_text(page.locator("#puzzle-msg").inner_text())
-    finally:
-        other.context.close()
-    assert errors == []
 
 
 def test_a_shared_link_reproduces_a_won_game_and_its_share_text(
@@ -80,15 +67,11 @@ def test_a_shared_link_reproduces_a_won_game_and_its_share_text(
     settled(page)
     text = page.locator("#share-text").input_value()
     link = text.split("Replay it: ")[1]
-    other, errors = open_page(browser, link)
-    try:
+    with opened(browser, link) as other:
         settled(other)
         assert visited(other) == path
         expect(other.locator("#puzzle-msg")).to_contain_text("tour of all 25 squares")
         expect(other.locator("#win")).to_be_hidden()  # someone else's win: no time of ours
-    finally:
-        other.context.close()
-    assert errors == []
 
 
 def test_a_shared_link_reproduces_a_solved_tour(page: Page, browser: Browser) -> None:
@@ -100,8 +83,7 @@ def test_a_shared_link_reproduces_a_solved_tour(page: Page, browser: Browser) ->
     link = page.url
     assert "tour=closed" in link and "start=c3" in link
     shown = page.evaluate("() => location.hash")
-    other, errors = open_page(browser, link)
-    try:
+    with opened(browser, link) as other:
         expect(other.locator("#move-label")).to_have_text("Move 36 of 36")
         expect(other.locator(".lines line.closing")).to_have_count(1)
         assert other.evaluate("() => location.hash") == shown
@@ -111,9 +93,6 @@ def test_a_shared_link_reproduces_a_solved_tour(page: Page, browser: Browser) ->
             expect(square(other, name)).to_have_attribute(
                 "aria-label", re.compile(f", move {k}\\b")
             )
-    finally:
-        other.context.close()
-    assert errors == []
 
 
 def test_a_link_followed_in_an_open_page_has_its_own_shape_and_no_old_tour(
@@ -123,10 +102,9 @@ def test_a_link_followed_in_an_open_page_has_its_own_shape_and_no_old_tour(
     the link does not name is the plain board's, not the one shown before, and a tour shown
     before is gone when the link has none."""
     torus = kt.solve(kt.Board(8, 8, wrap="torus"), start="a1", method="warnsdorff").path
-    pg, errors = open_page(
+    with opened(
         browser, f"{server_url}/#mode=solve&board=8x8&wrap=torus&holes=&moves={','.join(torus)}"
-    )
-    try:
+    ) as pg:
         expect(pg.locator("#move-label")).to_have_text("Move 64 of 64")
         expect(pg.locator("#wrap")).to_have_value("torus")
         plain = a_tour("8x8")
@@ -145,20 +123,13 @@ def test_a_link_followed_in_an_open_page_has_its_own_shape_and_no_old_tour(
         expect(pg.locator("#wrap")).to_have_value("")
         pg.evaluate("() => { location.hash = 'mode=solve&board=8x8'; }")
         expect(pg.locator("#move-label")).to_have_text("No tour yet")
-    finally:
-        pg.context.close()
-    assert errors == []
 
 
 def test_a_link_with_a_bad_move_says_where_it_stops(browser: Browser, server_url: str) -> None:
-    pg, errors = open_page(browser, f"{server_url}/#mode=puzzle&board=5x5&moves=a1,c2,c3")
-    try:
+    with opened(browser, f"{server_url}/#mode=puzzle&board=5x5&moves=a1,c2,c3") as pg:
         settled(pg)
         assert visited(pg) == []
         expect(pg.locator("#status")).to_contain_text("c2 to c3 is not a move")
-    finally:
-        pg.context.close()
-    assert errors == []
 
 
 @SIZES
@@ -167,17 +138,13 @@ def test_the_daily_puzzle_is_the_same_in_two_contexts(
 ) -> None:
     seen = []
     for _ in range(2):
-        pg, errors = open_page(browser, f"{server_url}/", viewport)
-        try:
+        with opened(browser, f"{server_url}/", viewport) as pg:
             pg.click("#tab-puzzle")
             pg.click("#btn-daily")
             settled(pg)
             expect(pg.locator("#daily-note")).to_contain_text("Daily puzzle of")
             seen.append((pg.locator("#width").input_value(), pg.locator("#height").input_value(),
                          visited(pg), pg.locator("#daily-note").inner_text()))  # fmt: skip
-        finally:
-            pg.context.close()
-        assert errors == []
     assert seen[0] == seen[1]
     today = httpx.get(f"{server_url}/api/daily").json()
     assert seen[0][2] == [today["start"]]
@@ -185,17 +152,13 @@ def test_the_daily_puzzle_is_the_same_in_two_contexts(
 
 
 def test_the_daily_puzzle_from_its_link(browser: Browser, server_url: str) -> None:
-    pg, errors = open_page(browser, f"{server_url}/#daily=2026-01-01")
-    try:
+    with opened(browser, f"{server_url}/#daily=2026-01-01") as pg:
         settled(pg)
         want = daily_puzzle(__import__("datetime").date(2026, 1, 1))
         assert visited(pg) == [want["start"]]
         expect(pg.locator("#daily-note")).to_contain_text("2026-01-01")
         # the start is one a tour exists from: the exact search agrees
         assert kt.solve(want["board"], start=want["start"]).path[0] == want["start"]
-    finally:
-        pg.context.close()
-    assert errors == []
 
 
 def test_daily_puzzles_vary_and_always_have_a_tour() -> None:

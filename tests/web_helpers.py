@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,20 @@ def open_page(
     pg.goto(url)
     expect(pg.locator("body")).to_have_attribute("data-ready", "true")
     return pg, errors
+
+
+@contextmanager
+def opened(
+    browser: Browser, url: str, viewport: dict[str, int] | None = None, **context: Any
+) -> Iterator[Page]:
+    """:func:`open_page` for a ``with`` block: the context is closed at its end, and a block
+    that ends normally must have left no error in the browser."""
+    pg, errors = open_page(browser, url, viewport, **context)
+    try:
+        yield pg
+    finally:
+        pg.context.close()
+    assert errors == [], f"errors in the browser: {errors}"
 
 
 def square(pg: Page, name: str) -> Any:

@@ -16,19 +16,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-KNIGHT = ((2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1))
+from knightstour.solvers._divide_ends import _moves
+
 NB = 10  # neighbour slots: 8 knight moves and up to 2 jumps
 
 
 def neighbours(w: int, h: int) -> np.ndarray:
+    """The knight's moves of each square (the package's table, in its order), and room for jumps."""
     nb = np.full((w * h, NB), -1, dtype=np.int32)
-    for y in range(h):
-        for x in range(w):
-            k = 0
-            for dx, dy in KNIGHT:
-                if 0 <= x + dx < w and 0 <= y + dy < h:
-                    nb[y * w + x, k] = (y + dy) * w + x + dx
-                    k += 1
+    nb[:, :8] = _moves(w, h)  # a copy: the package's table is cached, jumps are added to this one
     return nb
 
 
