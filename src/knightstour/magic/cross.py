@@ -52,6 +52,7 @@ from knightstour.magic.fold import (
     capped,
     folded_walk,
     single_moves,
+    snake,
     traced,
 )
 
@@ -261,14 +262,7 @@ def _try(bw: int, bh: int, rng: random.Random, turn: Turn) -> list[tuple[int, in
     t = _tables()
     h = bh // 2
     (ends, turn_steps), need_r, need_d = _placed(bw, h, turn), turn[1], turn[2]
-    order: list[tuple[int, int]] = []
-    for y in range(h):
-        xs = list(range(bw)) if y % 2 == 0 else list(range(bw - 1, -1, -1))
-        if y == 0:
-            xs = xs[2:]  # the joint unit's blocks
-        if y == h - 1:
-            xs = xs[:-2]  # the turn's columns
-        order += [(x, y) for x in xs]
+    order = snake(bw, h)
     State = tuple[Square, Square, Vec, Pair]
     start: dict[State, tuple[State | None, list[Step]]] = {}
     joints = list(t.joints)

@@ -233,6 +233,24 @@ K = TypeVar("K", bound=Hashable)
 Layer = dict[K, tuple[K | None, list[Step]]]
 
 
+def snake(bw: int, rows: int) -> list[tuple[int, int]]:
+    """*A*'s blocks in walking order: block rows 0 ... rows - 1 in snake order, less the joint
+    unit's two blocks (the first two of row 0) and the turn's two (the last two of the last row).
+
+    >>> snake(4, 2)
+    [(2, 0), (3, 0), (3, 1), (2, 1)]
+    """
+    order: list[tuple[int, int]] = []
+    for y in range(rows):
+        xs = list(range(bw)) if y % 2 == 0 else list(range(bw - 1, -1, -1))
+        if y == 0:
+            xs = xs[2:]  # the joint unit's blocks
+        if y == rows - 1:
+            xs = xs[:-2]  # the turn's blocks
+        order += [(x, y) for x in xs]
+    return order
+
+
 def single_moves(
     pe: Square, qe: Square, r: Vec, x: int, y: int, row_end: bool
 ) -> Iterator[tuple[Square, Square, Vec, list[Step]]]:
@@ -318,14 +336,7 @@ def _walk(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]]:
 def _try(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]] | None:
     t = _tables()
     half = bh // 2
-    order: list[tuple[int, int]] = []
-    for y in range(half):
-        xs = list(range(bw)) if y % 2 == 0 else list(range(bw - 1, -1, -1))
-        if y == 0:
-            xs = xs[2:]  # the joint unit's blocks
-        if y == half - 1:
-            xs = xs[:-2]  # the turn's blocks
-        order += [(x, y) for x in xs]
+    order = snake(bw, half)
     turn_cols = (bw - 2, bw - 1) if (half - 1) % 2 == 0 else (0, 1)
 
     # the dynamic program over A: state (P's exit, Q's exit, offsets of the open rank) -> back link
