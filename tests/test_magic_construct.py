@@ -160,13 +160,13 @@ def test_eight_by_eight_magic_is_refused_by_the_census() -> None:
 
 
 def test_sizes_without_a_construction_say_so_honestly() -> None:
-    for width, height in [(20, 20), (12, 20), (20, 12), (12, 28), (6, 6), (4, 8)]:
+    for width, height in [(12, 20), (20, 12), (12, 28), (6, 6), (4, 8)]:
         reason = constructible(width, height)
         assert reason is not None and reason.startswith(f"no construction for {width}x{height}")
         assert "no semi-magic tour" not in reason
     assert "multiples of 4" in constructible(6, 6)
-    assert "even number of 4x4 blocks" in constructible(20, 20)
-    assert "5 x 5" in constructible(20, 20)
+    assert "even number of 4x4 blocks" in constructible(12, 20)
+    assert "3 x 5" in constructible(12, 20)
     reason = constructible(12, 16, diagonal=True)
     assert reason is not None and "square board" in reason
 
@@ -214,14 +214,14 @@ def test_foldable_takes_an_even_number_of_block_rows_or_columns() -> None:
             and min(bw, bh) >= 2
             and not (min(bw, bh) == 2 and max(bw, bh) == 3)
         )
-        crossed = any(b % 2 and b >= 5 and a >= 6 for a, b in ((bw, bh), (bh, bw)))
+        crossed = any(b % 2 and b >= 5 and a >= 5 for a, b in ((bw, bh), (bh, bw)))
         if (4 * bw, 4 * bh) not in ((8, 8), (8, 12), (12, 8), (12, 12)):
             assert (constructible(4 * bw, 4 * bh) is None) == (either or crossed)
 
 
 # -- the crossed construction: an odd number of block rows --------------------------------------
 
-CROSSED = [(28, 28), (28, 20), (20, 28), (24, 28), (36, 36), (28, 36), (44, 20)]
+CROSSED = [(20, 20), (28, 28), (28, 20), (20, 28), (24, 28), (36, 36), (28, 36), (44, 20)]
 
 
 @pytest.mark.parametrize(("width", "height"), CROSSED)

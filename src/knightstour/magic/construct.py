@@ -169,7 +169,7 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
         f"no construction for {spec} yet: the folded construction needs an even number of 4x4 "
         f"blocks along one side ({width // 4} x {height // 4} here; sides of 8 need the other "
         f"side to have at least 4 blocks), the crossed one an odd number of at least 5 and at "
-        f"least 6 along the other, and block patterns exist only for {_covered()}"
+        f"least 5 along the other, and block patterns exist only for {_covered()}"
     )
 
 
