@@ -271,6 +271,37 @@ def test_cli_writes_npy(tmp_path) -> None:
     check_large(Board(250, 251), p, True, 0)
 
 
+def test_npy_is_streamed_when_divide_builds_it(tmp_path, monkeypatch) -> None:
+    """The CLI's --format npy goes through solve_to_npy: where auto puts divide first, the tour is
+    streamed by divide_to_npy, and the file holds the same tour as solve() returns."""
+    from knightstour.cli import main
+
+    calls: list[int] = []
+    real = D.divide_to_npy
+    monkeypatch.setattr(D, "divide_to_npy", lambda r, f: (calls.append(r.board.size), real(r, f)))
+    out = tmp_path / "t.npy"
+    assert main(["solve", "120x121", "--closed", "--start", "c3", "--format", "npy",
+                 "--output", str(out)]) == 0  # fmt: skip
+    assert calls == [120 * 121]
+    assert np.array_equal(np.load(out), kt.solve("120x121", "c3", closed=True).indices)
+    # a request auto gives to Warnsdorff is solved and saved whole, the same tour as solve()
+    assert kt.solve_to_npy("30x30", tmp_path / "w.npy", "a1") == "warnsdorff"
+    assert calls == [120 * 121]
+    assert np.array_equal(np.load(tmp_path / "w.npy"), kt.solve("30x30", "a1").indices)
+
+
+def test_npy_answers_no_without_leaving_a_file(tmp_path, capsys) -> None:
+    from knightstour.cli import main
+
+    out = tmp_path / "t.npy"
+    assert main(["solve", "301x301", "--closed", "--format", "npy", "--output", str(out)]) == 1
+    assert "no tour" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(kt.NoTourError):
+        kt.solve_to_npy("301x301", out, closed=True, method="divide")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_missing_block_plan_is_a_bug_not_a_failed_search(monkeypatch) -> None:
     """Theory promises a tour by construction from every allowed square: no plan is a bug."""
     board = Board(4, 30)

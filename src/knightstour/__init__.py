@@ -22,7 +22,7 @@ from knightstour.errors import (
     SearchFailedError,
 )
 from knightstour.existence import Existence, exists
-from knightstour.solvers import METHODS, solve
+from knightstour.solvers import METHODS, solve, solve_to_npy
 from knightstour.tour import Problem, Tour, find_problems, validate
 
 __version__ = "0.1.0"
@@ -44,5 +44,6 @@ __all__ = [
     "find_problems",
     "parse_board",
     "solve",
+    "solve_to_npy",
     "validate",
 ]

@@ -200,14 +200,17 @@ def _first_unseen(board: Board, seen: np.ndarray) -> np.ndarray:
     holes = np.fromiter(board.holes, dtype=np.int64) if board.holes else None
     found: list[np.ndarray] = []
     got = 0
-    for a in range(0, board.area, _CHUNK):
-        miss = np.flatnonzero(~seen[a : a + _CHUNK]) + a
-        if holes is not None:
-            miss = miss[~np.isin(miss, holes)]
-        found.append(miss[: MAX_LISTED - got])
-        got += found[-1].size
-        if got >= MAX_LISTED:
-            break
+    a, stretch = 0, 1 << 10  # stretches that double: the first misses are usually early
+    while a < board.area and got < MAX_LISTED:
+        part = seen[a : a + stretch]
+        if not part.all():
+            miss = np.flatnonzero(~part) + a
+            if holes is not None:
+                miss = miss[~np.isin(miss, holes)]
+            found.append(miss[: MAX_LISTED - got])
+            got += found[-1].size
+        a += stretch
+        stretch = min(2 * stretch, _CHUNK)
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 

@@ -26,7 +26,7 @@ from knightstour.cli._options import (
     board_of,
     options_of,
 )
-from knightstour.cli._output import precheck_outputs, write_pictures, write_tour
+from knightstour.cli._output import open_output, precheck_outputs, write_pictures, write_tour
 from knightstour.errors import NoTourError, SearchFailedError
 
 if TYPE_CHECKING:
@@ -89,8 +89,15 @@ def run(args: argparse.Namespace) -> int:
         require_drawable(board)  # before any search
     precheck_outputs(args)
     t0 = time.perf_counter()
+    pictures = any(getattr(args, k, None) for k in ("svg", "svg_animated", "png", "gif"))
     try:
         asked = options_of(args, "end", "closed", "method", "tiebreak", "seed", "time_limit")
+        if args.format == "npy" and not pictures:
+            # divide and conquer streams its tour to the file, validated a piece at a time
+            with open_output(args.output, args.force, binary=True) as f:
+                kt.solve_to_npy(board, f, args.start, **asked)
+            _say_time(args, time.perf_counter() - t0)
+            return EXIT_OK
         tour = kt.solve(board, args.start, **asked)
     except NoTourError as e:
         _no_tour(args, board, False, e.reason)
@@ -108,10 +115,14 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - t0
     write_tour(args, tour)
     write_pictures(args, tour)
+    _say_time(args, elapsed)
+    return EXIT_OK
+
+
+def _say_time(args: argparse.Namespace, elapsed: float) -> None:
     if args.time:
         to_stdout = args.format == "text" and args.output is None
         print(f"solved in {elapsed:.3f} s", file=sys.stdout if to_stdout else sys.stderr)
-    return EXIT_OK
 
 
 def _no_tour(

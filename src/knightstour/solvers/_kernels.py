@@ -323,9 +323,12 @@ def warnsdorff_steps(
                             state ^= (state << 13) & _MASK32
                             state ^= state >> 17
                             state ^= (state << 5) & _MASK32
-                            if state % nties == 0:
-                                best = q
-                                bj = j
+                            # unsigned (a signed remainder pays for Python's sign rule; the
+                            # same number here) and branch-free: the draw is a coin that a
+                            # branch predictor cannot learn
+                            take = np.uint32(state) % np.uint32(nties) == 0
+                            best = q if take else best
+                            bj = j if take else bj
                 j0 += 8
                 if j0 >= nm:
                     break

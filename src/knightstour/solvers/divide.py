@@ -35,13 +35,15 @@ walked into the path (int32 per square): 8 bytes a square at the peak.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -1038,9 +1040,9 @@ def plan_between(board: Board, s: int, e: int) -> bool:
 PLAN_SIDES = 200_000
 
 
-def divide_to_npy(request: SolveRequest, path: str | Path) -> None:
+def divide_to_npy(request: SolveRequest, path: str | Path | BinaryIO) -> None:
     """Write the tour of ``request`` (both sides at least 5, no end square) to a NumPy ``.npy``
-    file at ``path``, in pieces (:func:`_grid_to_sink`), each validated before it is written:
+    file at ``path`` (or into a binary file), in pieces (:func:`_grid_to_sink`), each validated before it is written:
     the tour is never held in memory as a whole, only a piece of it (64 MiB), the first column of
     blocks and the validation's flag a square (1 byte).
 
@@ -1068,7 +1070,7 @@ def divide_to_npy(request: SolveRequest, path: str | Path) -> None:
     for dx, dy in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
         dxv[dy * w + dx + 2 * w + 2] = dx
 
-    with open(path, "wb") as f:
+    with _binary(path) as f:
         header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.int32))}
         header.update(fortran_order=False, shape=(n,))
         np.lib.format.write_array_header_1_0(f, header)
@@ -1091,7 +1093,7 @@ def divide_to_npy(request: SolveRequest, path: str | Path) -> None:
             state["bad"] += sum(bad)
             state["count"] += m
             state["last"] = int(piece[-1])
-            piece.tofile(f)
+            f.write(memoryview(np.ascontiguousarray(piece)).cast("B"))
 
         _grid(board, s, request.deadline, sink=sink)
     ok = state["bad"] == 0 and state["count"] == n and state["first"] == s
@@ -1100,6 +1102,16 @@ def divide_to_npy(request: SolveRequest, path: str | Path) -> None:
         ok = board.is_move(state["last"], s)
     if not ok:  # pragma: no cover - a bug, never the user's fault
         raise InternalError(f"divide wrote a bad tour to {path}")
+
+
+@contextlib.contextmanager
+def _binary(target: str | Path | BinaryIO) -> Iterator[BinaryIO]:
+    """``target`` opened for writing when it is a path; a file as it is (left open)."""
+    if isinstance(target, str | os.PathLike):
+        with open(target, "wb") as f:
+            yield f
+    else:
+        yield target
 
 
 def divide(request: SolveRequest, /) -> Solution:
