@@ -278,7 +278,11 @@ def test_npy_is_streamed_when_divide_builds_it(tmp_path, monkeypatch) -> None:
 
     calls: list[int] = []
     real = D.divide_to_npy
-    monkeypatch.setattr(D, "divide_to_npy", lambda r, f: (calls.append(r.board.size), real(r, f)))
+    from knightstour.solvers import files
+
+    monkeypatch.setattr(
+        files, "divide_to_npy", lambda r, f: (calls.append(r.board.size), real(r, f))
+    )
     out = tmp_path / "t.npy"
     assert main(["solve", "120x121", "--closed", "--start", "c3", "--format", "npy",
                  "--output", str(out)]) == 0  # fmt: skip

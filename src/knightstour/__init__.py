@@ -22,7 +22,8 @@ from knightstour.errors import (
     SearchFailedError,
 )
 from knightstour.existence import Existence, exists
-from knightstour.solvers import METHODS, solve, solve_to_npy
+from knightstour.solvers import METHODS, solve
+from knightstour.solvers.files import solve_to_npy
 from knightstour.tour import Problem, Tour, find_problems, validate
 
 __version__ = "0.1.0"

@@ -79,10 +79,11 @@ def add(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--range",
         dest="ranges",
-        type=int_range(1),
+        type=int_range(0),
         action="append",
         metavar="R",
-        help="walk only range R (repeatable; see docs/magic.md)",
+        help="walk only range R (repeatable; 0 is the quad pass, which 4m x 4n boards walk "
+        "first; see docs/magic.md)",
     )
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from knightstour.board import Board
 from knightstour.library.store import Batch, Library, canonical_batch
-from knightstour.magic.search import SCHEME, PartResult, Range
+from knightstour.magic.search import PartResult, Range, scheme_of
 
 __all__ = ["MagicJournal"]
 
@@ -35,12 +35,12 @@ class MagicJournal:
 
     def done_parts(self, rng: Range) -> set[int] | None:
         """The parts of ``rng`` walked so far; None when the whole range is."""
-        return self.library.magic_parts_done(self.spec, SCHEME, rng.number)
+        return self.library.magic_parts_done(self.spec, scheme_of(rng), rng.number)
 
     def saved(self, rng: Range) -> dict[int, dict[str, np.ndarray]]:
         """The walks of ``rng``'s parts stopped before their ends, by part."""
         out = {}
-        for part, blob in self.library.magic_states(self.spec, SCHEME, rng.number).items():
+        for part, blob in self.library.magic_states(self.spec, scheme_of(rng), rng.number).items():
             with np.load(io.BytesIO(blob), allow_pickle=False) as data:
                 out[part] = {key: data[key] for key in data.files}
         return out
@@ -51,13 +51,18 @@ class MagicJournal:
         buffer = io.BytesIO()
         np.savez(buffer, **result.state)
         return self.library.keep_magic_state(
-            self.spec, SCHEME, result.range, result.part, buffer.getvalue(), self._batch(result)
+            self.spec,
+            result.scheme,
+            result.range,
+            result.part,
+            buffer.getvalue(),
+            self._batch(result),
         )
 
     def record(self, result: PartResult) -> int:
         """Store a walked part and its tours; how many tours were new classes."""
         return self.library.record_magic_part(
-            self.spec, SCHEME, result.range, result.part, found=result.total_found,
+            self.spec, result.scheme, result.range, result.part, found=result.total_found,
             nodes=result.total_nodes, seconds=result.seconds, tours=self._batch(result),
         )  # fmt: skip
 
@@ -66,4 +71,4 @@ class MagicJournal:
 
     def finish_range(self, rng: Range, parts: int) -> None:
         """Mark ``rng`` walked."""
-        self.library.finish_magic_range(self.spec, SCHEME, rng.number, parts=parts)
+        self.library.finish_magic_range(self.spec, scheme_of(rng), rng.number, parts=parts)

@@ -29,6 +29,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from knightstour.board import Board, symmetries
 from knightstour.errors import InvalidInputError
+from knightstour.magic._parts import SCHEME, PartResult, Range
+from knightstour.magic.quads import QUAD_RANGE, quad_range, quad_walker
+from knightstour.magic.quads import scheme as quad_scheme
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,6 +48,7 @@ __all__ = [
     "Walker",
     "ranges",
     "refusal",
+    "scheme_of",
     "search",
 ]
 
@@ -52,42 +56,6 @@ __all__ = [
 MAX_AREA = 64
 #: Placements after the two ends that make a part (fewer on small boards: see :func:`split`).
 SPLIT = 10
-#: The version of the walk and of its part numbering: recorded parts of another scheme are
-#: walked again, so a changed walk never skips work.
-SCHEME = "two-ended/1"
-
-
-@dataclass(frozen=True)
-class Range:
-    """One class of (square of 1, square of N): ``size`` ordered pairs, ``closed`` when the two
-    squares are a move apart (the tours of the range are then closed). A ``prefix`` narrows it to
-    the tours whose next squares (placed by the low and the high end in turn: 2, N - 1, 3, ...)
-    are those, for experiments and tests."""
-
-    number: int
-    first: int
-    last: int
-    size: int
-    closed: bool
-    prefix: tuple[int, ...] = ()
-
-
-@dataclass
-class PartResult:
-    """What one part gave: the tours found (rows of squares in visiting order), the nodes tried,
-    the seconds, and whether it ran to its end (False: stopped, to be walked again)."""
-
-    range: int
-    part: int
-    tours: np.ndarray
-    nodes: int
-    seconds: float
-    done: bool
-    #: the walk's arrays when it stopped before its end (None when done): it goes on from them
-    state: dict[str, np.ndarray] | None = None
-    #: the tours and nodes of the whole part so far, over every call that walked it
-    total_found: int = 0
-    total_nodes: int = 0
 
 
 class Journal(Protocol):
@@ -110,9 +78,15 @@ class Journal(Protocol):
         """Mark ``rng`` (of ``parts`` parts) walked."""
 
 
+def scheme_of(rng: Range) -> str:
+    """The journal's name for the walk of ``rng``: :data:`SCHEME`, or the quad pass's."""
+    return quad_scheme(rng) if rng.number == QUAD_RANGE else SCHEME
+
+
 @dataclass
 class Report:
-    """The outcome of :func:`search`: what was found and how far it got."""
+    """The outcome of :func:`search`: what was found and how far it got (``ranges`` and
+    ``ranges_done`` count the numbered ranges, not the quad pass)."""
 
     ranges: int
     ranges_done: int = 0
@@ -283,9 +257,13 @@ class Walker:
                 return rows, False
 
     def parts(self, rng: Range) -> np.ndarray:
-        """The prefixes of ``rng``'s parts (squares placed by the two fronts in turn), in order."""
+        """The prefixes of ``rng``'s parts (squares placed by the two fronts in turn), in order.
+
+        The quad pass (range 0, :mod:`knightstour.magic.quads`) has parts without prefixes."""
         import numpy as np
 
+        if rng.number == QUAD_RANGE:
+            return np.zeros((quad_walker(self.width, self.height).nparts, 0), np.int32)
         st = self._state(rng.first)
         base = np.array(rng.prefix, np.int32)
         cut = len(base) + self.split
@@ -302,6 +280,8 @@ class Walker:
         from its start or from the ``state`` a stopped walk of it left."""
         import numpy as np
 
+        if rng.number == QUAD_RANGE:
+            return quad_walker(self.width, self.height).run(rng, part, stop, budget, state)
         t0 = time.perf_counter()
         stop = np.zeros(1, np.uint8) if stop is None else stop
         ks = self.ks
@@ -379,15 +359,20 @@ def search(
 
     walker = _walker(width, height)
     chosen = [r for r in ranges(width, height) if r.closed or not closed]
+    quads = quad_range(width, height, closed)
+    if quads is not None:  # the quad pass first: it finds tours in seconds where it applies
+        chosen.insert(0, quads)
     if only is not None:
         wanted = set(only)
-        bad = sorted(wanted - {r.number for r in ranges(width, height)})
+        known = {r.number for r in ranges(width, height)} | ({QUAD_RANGE} if quads else set())
+        bad = sorted(wanted - known)
         if bad:
             raise InvalidInputError(
-                f"{width}x{height} has ranges 1 to {len(ranges(width, height))}, not {bad[0]}"
+                f"{width}x{height} has ranges 1 to {len(ranges(width, height))}"
+                f"{' (and 0, the quad pass)' if quads else ''}, not {bad[0]}"
             )
         chosen = [r for r in chosen if r.number in wanted]
-    report = Report(len(chosen))
+    report = Report(sum(r.number != QUAD_RANGE for r in chosen))
     deadline = None if time_limit is None else time.monotonic() + time_limit
     stop_flags: list[np.ndarray] = []
     client = _connect(scheduler) if scheduler else None
@@ -418,7 +403,7 @@ def search(
         for rng in chosen:
             done = journal.done_parts(rng)
             if done is None:
-                report.ranges_done += 1
+                report.ranges_done += rng.number != QUAD_RANGE
                 continue
             prefixes = walker.parts(rng)
             total = len(prefixes)
@@ -471,7 +456,7 @@ def search(
                     running.clear()
             if finished == total:
                 journal.finish_range(rng, total)
-                report.ranges_done += 1
+                report.ranges_done += rng.number != QUAD_RANGE
             if report.stopped is not None:
                 break
     except KeyboardInterrupt:

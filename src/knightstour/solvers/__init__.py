@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import os
 import time
 from dataclasses import dataclass
-from typing import BinaryIO, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -56,7 +55,6 @@ __all__ = [
     "register",
     "reversed_request",
     "solve",
-    "solve_to_npy",
 ]
 
 
@@ -261,56 +259,6 @@ def _solved(request: SolveRequest, method: str) -> Tour:
         found = METHODS[method](reversed_request(request))
         return _checked(request, Solution(np.ascontiguousarray(found.indices[::-1]), found.method))
     return _checked(request, METHODS[method](request))
-
-
-def solve_to_npy(
-    board: BoardLike,
-    file: str | os.PathLike[str] | BinaryIO,
-    start: str | int | tuple[int, int] | None = None,
-    *,
-    end: str | int | tuple[int, int] | None = None,
-    closed: bool = False,
-    method: str = "auto",
-    tiebreak: str | None = None,
-    seed: int | None = None,
-    time_limit: float | None = None,
-) -> str:
-    """:func:`solve`, its tour written to ``file`` (a path or a binary file) as a NumPy ``.npy``
-    array of int32 square indices; returns the method that found it.
-
-    When divide and conquer builds the tour (``method="divide"``, or ``auto`` on a board where it
-    puts divide first: more than 250,000 squares, or a closed tour past 10,000), the tour is
-    streamed: built, validated and written a piece at a time
-    (:func:`~knightstour.solvers.divide.divide_to_npy`), never held whole, so a 30000x30000 tour
-    needs its flag a square (1 byte) rather than the tour's 4. Other requests are solved and saved.
-    Raises as :func:`solve` does.
-
-    >>> import io
-    >>> f = io.BytesIO()
-    >>> solve_to_npy("6x6", f, "a1", closed=True, method="divide")
-    'divide'
-    >>> _ = f.seek(0); tour = np.load(f); tour.size, int(tour[0])
-    (36, 0)
-    """
-    request = _request(board, start, end, closed, method, tiebreak, seed, time_limit)
-    b = request.board
-    streamed = request.end is None and b.is_plain_knight and min(b.width, b.height) >= 5
-    if streamed and method == "auto":
-        from knightstour.solvers.auto import strategies
-
-        streamed = next(strategies(request)).method == "divide"
-    if streamed and method in ("auto", "divide"):
-        from knightstour.solvers.divide import divide_to_npy
-
-        divide_to_npy(request, file)
-        return "divide"
-    tour = _solved(request, method)
-    if isinstance(file, str | os.PathLike):
-        with open(file, "wb") as f:
-            np.save(f, tour.indices, allow_pickle=False)
-    else:
-        np.save(file, tour.indices, allow_pickle=False)
-    return tour.method
 
 
 def _request(

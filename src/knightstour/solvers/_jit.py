@@ -37,6 +37,7 @@ MODULES: tuple[str, ...] = (
     "knightstour.counting._frontier_kernels",
     "knightstour.counting._enumerate_kernels",
     "knightstour.magic._search_kernels",
+    "knightstour.magic._quad_kernels",
     "knightstour._text_kernels",
 )
 

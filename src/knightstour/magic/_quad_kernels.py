@@ -1,0 +1,212 @@
+"""The kernel of the quad pass: a depth-first walk over tours made of quads of the 4 x 4 blocks.
+
+Plain Python in the subset Numba compiles, listed in ``__kernels__`` and loaded through
+:mod:`knightstour.solvers._jit` (no Numba import here). :mod:`knightstour.magic.quads` drives it.
+
+A *quad* is four squares of one 4 x 4 block joined by three knight's moves, one square in each
+rank and each file of its block. A *quad tour* is made of quads: the numbers 4j + 1 ... 4j + 4
+fill one, for every j (Beverley's tour of 1848 is one). The walk places one quad a step, its first
+square a knight's move from the last square of the quad before and its squares all empty. A
+branch is cut, each cut plainly safe,
+
+- when a rank or file can no longer reach its constant: its empty squares will hold distinct
+  numbers above the ones placed, so the line's sum lies between the smallest and the largest
+  such choices;
+- when the quads of a block row (or block column) are all placed and the sum of their j is not
+  the one its lines need (each rank of the row gets 4 x that sum, plus offsets 1 to 4 that add up
+  to 10 a quad over the row's four ranks).
+
+>>> import numpy as np
+>>> line_open(0, 8, 1, 64, 260), line_open(0, 8, 40, 64, 260)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__kernels__ = ("line_open", "add_quad", "quad_walk")
+
+#: Slots of the walk's ``meta`` array: the depth of the walk (-1: not begun), the nodes placed,
+#: the tours found, the rows written into ``out`` by the last call.
+DEPTH, NODES, FOUND, WRITTEN = 0, 1, 2, 3
+#: Length of ``meta``.
+META = 4
+#: What :func:`quad_walk` returns: the walk is over; it stopped (budget or stop flag); ``out`` is
+#: full (call again to go on).
+DONE, STOPPED, FULL = 0, 1, 2
+
+
+def line_open(total: int, empty: int, lo: int, hi: int, const: int) -> bool:
+    """Whether a line whose placed numbers add up to ``total`` can still reach ``const`` with
+    ``empty`` more distinct numbers of ``lo..hi``."""
+    least = total + empty * lo + empty * (empty - 1) // 2
+    most = total + empty * hi - empty * (empty - 1) // 2
+    return least <= const <= most
+
+
+def add_quad(
+    quads: np.ndarray,
+    width: int,
+    q: int,
+    depth: int,
+    sign: int,
+    line_sum: np.ndarray,
+    line_cnt: np.ndarray,
+    used: np.ndarray,
+) -> None:
+    """Place (``sign`` 1) or take back (-1) quad ``q`` numbered at ``depth`` (4 depth + 1 ...)."""
+    for k in range(4):
+        s = quads[q, k]
+        v = 4 * depth + k + 1
+        y = s // width
+        x = s - y * width
+        line_sum[y] += sign * v
+        line_cnt[y] += sign
+        line_sum[-1 - x] += sign * v
+        line_cnt[-1 - x] += sign
+        used[s] = sign > 0
+
+
+def quad_walk(
+    quads: np.ndarray,
+    block: np.ndarray,
+    succ: np.ndarray,
+    nsucc: np.ndarray,
+    width: int,
+    height: int,
+    targets: np.ndarray,
+    first: int,
+    seq: np.ndarray,
+    it: np.ndarray,
+    meta: np.ndarray,
+    budget: int,
+    stop: np.ndarray,
+    out: np.ndarray,
+) -> int:
+    """Walk the quad tours that begin with quad ``first``: write each semi-magic one into the
+    next row of ``out`` (its squares in visiting order).
+
+    ``quads[q]``: the four squares of quad q in order, in block ``block[q]`` (``y * (width // 4)
+    + x`` of the blocks); ``succ[s, i]``: the quads whose first square is a move from square s,
+    the first ``nsucc[s]`` of them. ``targets``: the sum of j each block row, then each block
+    column, must reach. ``seq`` (the quad of each depth), ``it`` (the next option to try at each
+    depth) and ``meta`` (:data:`META`, its depth -1 to begin) hold the walk, so that a call goes
+    on where the last stopped. Returns :data:`DONE`, :data:`STOPPED` (``budget`` nodes more, or
+    ``stop[0]`` set) or :data:`FULL`.
+    """
+    n = width * height
+    nq = n // 4
+    bw = width // 4
+    bh = height // 4
+    rank_const = width * (n + 1) // 2
+    file_const = height * (n + 1) // 2
+    # ranks 0 .. height - 1 from the front, files from the back (-1 - x)
+    line_sum = np.zeros(height + width, dtype=np.int64)
+    line_cnt = np.zeros(height + width, dtype=np.int64)
+    row_j = np.zeros(bh, dtype=np.int64)
+    row_n = np.zeros(bh, dtype=np.int64)
+    col_j = np.zeros(bw, dtype=np.int64)
+    col_n = np.zeros(bw, dtype=np.int64)
+    used = np.zeros(n, dtype=np.bool_)
+    meta[WRITTEN] = 0
+    depth = meta[DEPTH]
+    if depth == -2:  # walked to its end already
+        return DONE
+    fresh = depth < 0
+    if fresh:  # begin: the first quad, then its successors
+        seq[0] = first
+        depth = 0
+    # the placed quads, added up again (a call may go on from a stopped walk)
+    for d in range(depth + 1):
+        b = block[seq[d]]
+        row_j[b // bw] += d
+        row_n[b // bw] += 1
+        col_j[b % bw] += d
+        col_n[b % bw] += 1
+        add_quad(quads, width, seq[d], d, 1, line_sum, line_cnt, used)
+    spent = 0
+    while True:
+        if fresh:
+            fresh = False
+        else:
+            # the next option at depth + 1, or back up
+            nxt = depth + 1
+            last = quads[seq[depth], 3]
+            placed = False
+            while it[nxt] < nsucc[last]:
+                q = succ[last, it[nxt]]
+                it[nxt] += 1
+                if used[quads[q, 0]] or used[quads[q, 1]] or used[quads[q, 2]]:
+                    continue
+                if used[quads[q, 3]]:
+                    continue
+                placed = True
+                break
+            if not placed:  # every option at depth + 1 tried: take back the quad at depth
+                if depth == 0:
+                    meta[DEPTH] = -2  # over
+                    return DONE
+                b = block[seq[depth]]
+                row_j[b // bw] -= depth
+                row_n[b // bw] -= 1
+                col_j[b % bw] -= depth
+                col_n[b % bw] -= 1
+                add_quad(quads, width, seq[depth], depth, -1, line_sum, line_cnt, used)
+                depth -= 1
+                meta[DEPTH] = depth
+                continue
+            depth = nxt
+            seq[depth] = q
+            b = block[q]
+            row_j[b // bw] += depth
+            row_n[b // bw] += 1
+            col_j[b % bw] += depth
+            col_n[b % bw] += 1
+            add_quad(quads, width, q, depth, 1, line_sum, line_cnt, used)
+            meta[NODES] += 1
+            spent += 1
+        q = seq[depth]
+        b = block[q]
+        ok = True
+        lo = 4 * depth + 5
+        for k in range(4):
+            s = quads[q, k]
+            y = s // width
+            x = s - y * width
+            if not line_open(line_sum[y], width - line_cnt[y], lo, n, rank_const):
+                ok = False
+            if not line_open(line_sum[-1 - x], height - line_cnt[-1 - x], lo, n, file_const):
+                ok = False
+        r = b // bw
+        c = b % bw
+        if row_n[r] == 4 * bw and row_j[r] != targets[r]:
+            ok = False
+        if col_n[c] == 4 * bh and col_j[c] != targets[bh + c]:
+            ok = False
+        if ok and depth == nq - 1:  # a semi-magic tour: every line is complete and exact
+            row = meta[WRITTEN]
+            for d in range(nq):
+                for k in range(4):
+                    out[row, 4 * d + k] = quads[seq[d], k]
+            meta[WRITTEN] += 1
+            meta[FOUND] += 1
+            ok = False
+        if ok:
+            meta[DEPTH] = depth
+            it[depth + 1] = 0
+        else:  # take this quad back; the loop tries the next option at this depth
+            if depth == 0:
+                meta[DEPTH] = -2
+                return DONE
+            row_j[r] -= depth
+            row_n[r] -= 1
+            col_j[c] -= depth
+            col_n[c] -= 1
+            add_quad(quads, width, q, depth, -1, line_sum, line_cnt, used)
+            depth -= 1
+            meta[DEPTH] = depth
+        if meta[WRITTEN] == out.shape[0]:
+            return FULL
+        if spent >= budget or stop[0]:
+            return STOPPED

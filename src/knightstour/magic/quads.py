@@ -1,0 +1,190 @@
+"""The quad pass of the semi-magic search: every tour that walks each 4 x 4 block's 4-cycles whole.
+
+The knight's graph of a 4 x 4 block is four 4-cycles, each with one square in every rank and
+file of its block (:data:`knightstour.magic._blocks.CYCLES`). A *quad tour* walks every such
+cycle in one go, so its j-th cycle holds the numbers 4j + 1 ... 4j + 4: Beverley's semi-magic
+tour of 1848 is one. On a board of 4m x 4n squares these tours are few enough to walk them all
+in seconds (:mod:`knightstour.magic._quad_kernels`), and many semi-magic tours are among them,
+so :func:`knightstour.magic.search.search` walks them first, as *range 0*, before the numbered
+ranges that hold every tour (which take days on 8x8). The pass is cut into parts by the tour's
+first cycle and the traversal of it (4 entries x 2 directions), so it is recorded, resumed and
+spread over workers like any range.
+
+>>> w = QuadWalker(8, 8)
+>>> w.nparts, w.targets.tolist()
+(192, [60, 60, 60, 60])
+>>> result = w.run(quad_range(8, 8), 0)
+>>> result.done, result.nodes > 0
+(True, True)
+>>> applies(6, 6), applies(4, 12)
+(False, True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from functools import lru_cache
+
+import numpy as np
+
+from knightstour.magic._blocks import Square, knight
+from knightstour.magic._parts import PartResult, Range
+
+__all__ = ["QUAD_RANGE", "SCHEME", "QuadWalker", "applies", "quad_range", "quad_walker", "scheme"]
+
+#: The number of the quad pass among the ranges (the numbered ranges begin at 1).
+QUAD_RANGE = 0
+#: The version of the quad walk and its parts, as recorded in a journal (closed-only passes keep
+#: their own record: they keep only the closed tours).
+SCHEME = "quads/2"
+#: The largest board the quad pass takes (as the search).
+MAX_AREA = 64
+
+
+def applies(width: int, height: int) -> bool:
+    """Whether the quad pass walks ``width x height``: both sides multiples of 4, at most 64
+    squares, and each block row's (and column's) cycles able to share the sum their lines need.
+    """
+    if width % 4 or height % 4 or width * height > MAX_AREA or width * height == 0:
+        return False
+    return _targets(width, height) is not None
+
+
+def _targets(width: int, height: int) -> np.ndarray | None:
+    """The sum of j the cycles of each block row (then block column) must have, or None.
+
+    The cycles of a block row put one square in each of its four ranks: over those ranks they
+    add up to 16 x (the sum of their j) + 10 a cycle, which must be 4 rank constants.
+    """
+    n = width * height
+    bw, bh = width // 4, height // 4
+    rank, file = width * (n + 1), height * (n + 1)  # twice the constants
+    row_num, col_num = 2 * rank - 40 * bw, 2 * file - 40 * bh  # 16 x the sums of j
+    if rank % 2 or file % 2 or row_num % 16 or col_num % 16:
+        return None
+    return np.array([row_num // 16] * bh + [col_num // 16] * bw, dtype=np.int64)
+
+
+def quad_range(width: int, height: int, closed: bool = False) -> Range | None:
+    """The quad pass of ``width x height`` as a range (number :data:`QUAD_RANGE`), or None."""
+    if not applies(width, height):
+        return None
+    return Range(QUAD_RANGE, -1, -1, 0, closed)
+
+
+@lru_cache(maxsize=1)
+def block_quads() -> tuple[tuple[Square, ...], ...]:
+    """Every quad of a 4 x 4 block, ``(x, y)`` squares in order: four squares joined by three
+    knight's moves, one in each rank and each file of the block. There are 48: the 32 ways round
+    the block's four 4-cycles (4 entries x 2 directions), and 16 paths that are not cycles.
+
+    >>> from knightstour.magic._blocks import CYCLES
+    >>> cycles = {frozenset(c) for c in CYCLES}
+    >>> len(block_quads()), sum(frozenset(q) in cycles for q in block_quads())
+    (48, 32)
+    """
+    squares = [(x, y) for y in range(4) for x in range(4)]
+    out = []
+    for path in itertools.permutations(squares, 4):
+        moves = all(knight(path[i], path[i + 1]) for i in range(3))
+        if moves and len({x for x, _ in path}) == 4 and len({y for _, y in path}) == 4:
+            out.append(path)
+    return tuple(out)
+
+
+def scheme(rng: Range) -> str:
+    """The journal's name for the quad pass ``rng`` walks."""
+    return SCHEME + ("/closed" if rng.closed else "")
+
+
+class QuadWalker:
+    """The compiled quad walk on one board: its tables, and a part walked to its end."""
+
+    def __init__(self, width: int, height: int, *, compiled: bool = True) -> None:
+        from knightstour.errors import InvalidInputError
+        from knightstour.magic import _quad_kernels as kq
+        from knightstour.solvers import _jit
+
+        targets = _targets(width, height) if applies(width, height) else None
+        if targets is None:
+            raise InvalidInputError(f"the quad pass does not walk {width}x{height}")
+        self.width, self.height, self.targets = width, height, targets
+        self.kq = kq
+        self.k = _jit.load(kq, compiled=compiled)
+        bw = width // 4
+        shapes = block_quads()
+        nblocks = bw * (height // 4)
+        self.quads = np.zeros((nblocks * len(shapes), 4), dtype=np.int64)
+        self.block = np.repeat(np.arange(nblocks, dtype=np.int64), len(shapes))
+        for b in range(nblocks):
+            ox, oy = 4 * (b % bw), 4 * (b // bw)
+            for i, squares in enumerate(shapes):
+                self.quads[b * len(shapes) + i] = [(oy + y) * width + ox + x for x, y in squares]
+        n = width * height
+        firsts = [(int(f) % width, int(f) // width) for f in self.quads[:, 0]]
+        follow = [
+            [q for q, f in enumerate(firsts) if knight((s % width, s // width), f)]
+            for s in range(n)
+        ]
+        self.succ = np.full((n, max(map(len, follow))), -1, dtype=np.int64)
+        self.nsucc = np.array([len(f) for f in follow], dtype=np.int64)
+        for s, f in enumerate(follow):
+            self.succ[s, : len(f)] = f
+        #: the parts: one for each quad the tour may begin with
+        self.nparts = len(self.quads)
+
+    def run(
+        self,
+        rng: Range,
+        part: int,
+        stop: np.ndarray | None = None,
+        budget: int = 2**62,
+        state: dict[str, np.ndarray] | None = None,
+    ) -> PartResult:
+        """Walk part ``part`` (the tours whose first cycle and traversal are ``part``: cycle
+        ``part // 8``) to its end, or until ``stop[0]`` is set or ``budget`` nodes are spent;
+        from its start, or from the ``state`` a stopped walk of it left. Closed tours only when
+        ``rng.closed``."""
+        kq = self.kq
+        t0 = time.perf_counter()
+        stop = np.zeros(1, np.uint8) if stop is None else stop
+        nq = self.width * self.height // 4
+        if state is not None:
+            st = {key: np.array(value) for key, value in state.items()}
+        else:
+            meta = np.zeros(kq.META, dtype=np.int64)
+            meta[kq.DEPTH] = -1
+            st = {
+                "seq": np.zeros(nq, dtype=np.int64),
+                "it": np.zeros(nq, dtype=np.int64),
+                "meta": meta,
+            }
+        before = int(st["meta"][kq.NODES])
+        out = np.zeros((64, self.width * self.height), dtype=np.int32)
+        rows: list[np.ndarray] = []
+        while True:
+            status = self.k.quad_walk(
+                self.quads, self.block, self.succ, self.nsucc, self.width, self.height,
+                self.targets, part, st["seq"], st["it"], st["meta"], budget, stop, out,
+            )  # fmt: skip
+            rows.append(out[: int(st["meta"][kq.WRITTEN])].copy())
+            if status != kq.FULL:
+                break
+        tours = np.concatenate(rows)
+        if rng.closed:
+            w = self.width
+            ends = [knight((a % w, a // w), (b % w, b // w)) for a, b in tours[:, [0, -1]]]
+            tours = tours[np.array(ends, dtype=bool)] if len(tours) else tours
+        done = status == kq.DONE
+        meta = st["meta"]
+        return PartResult(
+            rng.number, part, tours, int(meta[kq.NODES]) - before, time.perf_counter() - t0,
+            done, None if done else st, int(meta[kq.FOUND]), int(meta[kq.NODES]), scheme(rng),
+        )  # fmt: skip
+
+
+@lru_cache(maxsize=4)
+def quad_walker(width: int, height: int) -> QuadWalker:
+    """This process's quad walker of ``width x height`` (made once)."""
+    return QuadWalker(width, height)

@@ -1,0 +1,154 @@
+"""The quad pass of the semi-magic search: every tour made of quads of the 4 x 4 blocks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from knightstour.board import symmetries
+from knightstour.cli import main
+from knightstour.library.magic import MagicJournal
+from knightstour.library.store import Library
+from knightstour.magic._blocks import CYCLES
+from knightstour.magic.quads import QUAD_RANGE, applies, quad_range, quad_walker
+from knightstour.magic.search import search
+from knightstour.numbering import BEVERLEY, grid_order
+
+
+def _grid(order: np.ndarray, w: int = 8, h: int = 8) -> np.ndarray:
+    grid = np.zeros((h, w), np.int64)
+    grid[order // w, order % w] = np.arange(1, w * h + 1)
+    return grid
+
+
+def _check(order: np.ndarray) -> None:
+    """Plain numpy: a knight's tour of 8x8, every rank and file 260, made of quads."""
+    assert sorted(order.tolist()) == list(range(64))
+    x, y = order % 8, order // 8
+    steps = set(zip(np.abs(np.diff(x)).tolist(), np.abs(np.diff(y)).tolist(), strict=True))
+    assert steps <= {(1, 2), (2, 1)}
+    grid = _grid(order)
+    assert grid.sum(axis=0).tolist() == [260] * 8 and grid.sum(axis=1).tolist() == [260] * 8
+    for j in range(16):  # numbers 4j + 1 ... 4j + 4: one square in each rank and file of a block
+        quad = order[4 * j : 4 * j + 4]
+        assert len({(int(s) % 8 // 4, int(s) // 32) for s in quad}) == 1
+        assert sorted(quad % 4) == [0, 1, 2, 3] and sorted(quad // 8 % 4) == [0, 1, 2, 3]
+
+
+def _classes(orders: list[np.ndarray]) -> set[tuple[int, ...]]:
+    """Each numbering's class under the 8 symmetries and the reversed numbering (the least)."""
+    perms, _ = symmetries(8, 8)
+    out = set()
+    for o in orders:
+        images = [tuple(g[o].tolist()) for g in perms]
+        images += [im[::-1] for im in images]
+        out.add(min(images))
+    return out
+
+
+@pytest.fixture(scope="module")
+def whole_pass() -> list[np.ndarray]:
+    with Library(":memory:") as lib:
+        report = search(8, 8, MagicJournal(lib, 8, 8), only=[QUAD_RANGE])
+        assert report.parts_done == 192 and report.new == 105
+        assert lib.count("8x8") == 105
+    return report.tours
+
+
+def test_the_quad_pass_finds_105_classes_of_semi_magic_8x8_tours(whole_pass) -> None:
+    """105 of the census's 140; 45 of them walk every block's 4-cycles whole."""
+    assert len(whole_pass) == 1680
+    for order in whole_pass:
+        _check(np.asarray(order))
+    assert len(_classes(whole_pass)) == 105
+    cycles = {frozenset(c) for c in CYCLES}
+    whole = [o for o in whole_pass if all(
+        frozenset((int(s) % 4, int(s) // 8 % 4) for s in o[4 * j : 4 * j + 4]) in cycles
+        for j in range(16))]  # fmt: skip
+    assert len(_classes(whole)) == 45
+
+
+def test_beverleys_tour_of_1848_is_among_them(whole_pass) -> None:
+    beverley = np.array(grid_order(BEVERLEY))
+    assert _classes([beverley]) <= _classes(whole_pass)
+
+
+def test_none_is_magic_and_some_are_closed(whole_pass) -> None:
+    """The census says no 8x8 tour is magic; a closed tour's last square is a move from its
+    first."""
+    for order in whole_pass:
+        grid = _grid(np.asarray(order))
+        assert np.trace(grid) != 260 or np.trace(grid[::-1]) != 260
+    closed = [o for o in whole_pass if {abs(o[0] % 8 - o[-1] % 8), abs(o[0] // 8 - o[-1] // 8)}
+              == {1, 2}]  # fmt: skip
+    assert len(_classes(closed)) == 44  # of the census's 63
+    with Library(":memory:") as lib:  # the closed pass keeps those, and records itself apart
+        report = search(8, 8, MagicJournal(lib, 8, 8), closed=True, only=[QUAD_RANGE])
+        assert report.new == 44 and len(report.tours) == len(closed)
+
+
+def _completions(prefix: list[int]) -> list[list[int]]:
+    """Every quad tour beginning with the quads ``prefix`` that is semi-magic: found
+    with no cut at all, only the final sums checked."""
+    w = quad_walker(8, 8)
+    used = {int(s) for q in prefix for s in w.quads[q]}
+    out: list[list[int]] = []
+
+    def grow(seq: list[int]) -> None:
+        if len(seq) == 16:
+            order = w.quads[seq].reshape(-1)
+            grid = _grid(order)
+            if (grid.sum(axis=0) == 260).all() and (grid.sum(axis=1) == 260).all():
+                out.append(order.tolist())
+            return
+        last = w.quads[seq[-1], 3]
+        for q in w.succ[last, : w.nsucc[last]].tolist():
+            squares = set(w.quads[q].tolist())
+            if not squares & used:
+                used.update(squares)
+                grow([*seq, q])
+                used.difference_update(squares)
+
+    grow(list(prefix))
+    return out
+
+
+def test_no_cut_loses_a_tour(whole_pass) -> None:
+    """Below the first 9 to 11 quads of found tours, a walk without cuts finds exactly the
+    tours the pass found there."""
+    w = quad_walker(8, 8)
+    found = {tuple(np.asarray(o).tolist()) for o in whole_pass}
+    rng = np.random.default_rng(5)
+    for k in rng.choice(len(whole_pass), 6, replace=False):
+        order = np.asarray(whole_pass[k]).tolist()
+        depth = int(rng.integers(9, 12))
+        quads = [tuple(q) for q in w.quads.tolist()]
+        prefix = [quads.index(tuple(order[4 * d : 4 * d + 4])) for d in range(depth)]
+        full = {tuple(o) for o in _completions(prefix)}
+        assert tuple(order) in full
+        assert full == {o for o in found if list(o[: 4 * depth]) == order[: 4 * depth]}
+
+
+def test_a_stopped_pass_goes_on_where_it_stopped(tmp_path, capsys) -> None:
+    db = str(tmp_path / "m.db")
+    assert main(["magic", "8x8", "--range", "0", "--count", "1", "--db", db, "--quiet"]) == 0
+    first = capsys.readouterr().out.splitlines()[-1]
+    walked = int(first.split("parts walked this run: ")[1].split(";")[0])
+    assert 0 < walked < 192
+    assert main(["magic", "8x8", "--range", "0", "--db", db, "--quiet",
+                 "--format", "json"]) == 0  # fmt: skip
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert data["parts_done"] == 192 - walked and data["classes_in_library"] == 105
+
+
+def test_which_boards_the_pass_walks() -> None:
+    assert applies(8, 8) and applies(4, 8) and applies(8, 4)
+    assert not applies(6, 6) and not applies(12, 12) and not applies(4, 6)
+    assert quad_range(6, 6) is None
+    rng = quad_range(4, 8)
+    assert rng is not None and rng.number == QUAD_RANGE
+    with Library(":memory:") as lib:  # 4x8 has quad tours, but none semi-magic
+        report = search(4, 8, MagicJournal(lib, 4, 8), only=[QUAD_RANGE])
+        assert report.parts_done == 96 and report.found == 0
