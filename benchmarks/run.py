@@ -2,7 +2,8 @@
 of each figure to its baseline, and write the table of ratios into docs/benchmarks.md.
 
     python benchmarks/run.py            # all (make bench): the heavy counts left out
-    python benchmarks/run.py --full     # all, the heavy counts too (7x7 open: about 15 minutes)
+    python benchmarks/run.py --full     # all, the heavy counts (7x7 open: about 15 minutes) and
+                                        # the divide moonshot (30000x30000 to a file) too
     python benchmarks/run.py warnsdorff # bench_warnsdorff.py only (its rows of the table renewed)
     python benchmarks/run.py roth       # bench_roth.py: where Roth's rule gets stuck, n <= 450
     python benchmarks/run.py --no-write warnsdorff   # print only, leave the docs alone
@@ -42,6 +43,8 @@ BEGIN, END = "<!-- bench:begin (made by benchmarks/run.py) -->", "<!-- bench:end
 
 #: Arguments each benchmark gets from ``make bench``; ``--full`` leaves them out.
 QUICK_ARGS: dict[str, list[str]] = {"count": ["--quick"]}
+#: Arguments each benchmark gets from ``--full`` (the moonshots).
+FULL_ARGS: dict[str, list[str]] = {"divide": ["--moonshot"]}
 
 
 def machine() -> dict[str, str]:
@@ -90,7 +93,7 @@ def run(files: list[Path], full: bool) -> tuple[int, list[dict]]:
         t0 = time.perf_counter()
         with tempfile.NamedTemporaryFile("r", suffix=".jsonl") as res:
             env = {**os.environ, "KT_BENCH_RESULTS": res.name}
-            args = [] if full else QUICK_ARGS.get(name, [])
+            args = FULL_ARGS.get(name, []) if full else QUICK_ARGS.get(name, [])
             rc = subprocess.call([sys.executable, str(f), *args], cwd=ROOT, env=env)
             got = [json.loads(line) for line in res.read().splitlines() if line.strip()]
         secs = time.perf_counter() - t0

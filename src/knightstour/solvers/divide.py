@@ -1042,9 +1042,10 @@ PLAN_SIDES = 200_000
 
 def divide_to_npy(request: SolveRequest, path: str | Path | BinaryIO) -> None:
     """Write the tour of ``request`` (both sides at least 5, no end square) to a NumPy ``.npy``
-    file at ``path`` (or into a binary file), in pieces (:func:`_grid_to_sink`), each validated before it is written:
-    the tour is never held in memory as a whole, only a piece of it (64 MiB), the first column of
-    blocks and the validation's flag a square (1 byte).
+    file at ``path`` (or into a binary file), in pieces (:func:`_grid_to_sink`), each validated
+    before it is written (by a thread of its own, while the next piece is made): the tour is never
+    held in memory as a whole, only two pieces of it (64 MiB each), the first column of blocks and
+    the validation's flag a square (1 byte).
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as d:
@@ -1070,10 +1071,21 @@ def divide_to_npy(request: SolveRequest, path: str | Path | BinaryIO) -> None:
     for dx, dy in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
         dxv[dy * w + dx + 2 * w + 2] = dx
 
-    with _binary(path) as f:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    # each piece is written by a thread of its own while the next is made (a copy: the piece's
+    # buffer is reused), one write at a time: the file's pages cost as much as making them
+    writing: list[Future[Any]] = []
+    with _binary(path) as f, ThreadPoolExecutor(1) as writer:
         header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.int32))}
         header.update(fortran_order=False, shape=(n,))
         np.lib.format.write_array_header_1_0(f, header)
+
+        def write(piece: np.ndarray) -> None:
+            if writing:
+                writing.pop().result()
+            data = memoryview(piece.copy()).cast("B")
+            writing.append(writer.submit(f.write, data))
 
         def sink(piece: np.ndarray) -> None:
             m = piece.size
@@ -1093,9 +1105,11 @@ def divide_to_npy(request: SolveRequest, path: str | Path | BinaryIO) -> None:
             state["bad"] += sum(bad)
             state["count"] += m
             state["last"] = int(piece[-1])
-            f.write(memoryview(np.ascontiguousarray(piece)).cast("B"))
+            write(piece)
 
         _grid(board, s, request.deadline, sink=sink)
+        while writing:
+            writing.pop().result()
     ok = state["bad"] == 0 and state["count"] == n and state["first"] == s
     ok = ok and int(np.count_nonzero(seen)) == n
     if ok and closed:
