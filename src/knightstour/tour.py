@@ -41,8 +41,9 @@ __all__ = ["PartialTour", "Problem", "Tour", "find_problems", "validate"]
 MAX_LISTED = 10
 
 #: A compiled check of long sequences, ``check(board, seq)``: when ``seq`` is a path (distinct
-#: squares of the board, each a move from the last), the flags of the squares it visits (empty
-#: when it visits every square of the board; then
+#: squares of the board, each a move from the last), the flags of the squares it visits (a bool
+#: a square, or uint8 bits a square, least significant first; empty when it visits every square
+#: of the board; then
 #: :func:`find_problems` has at most the missing squares and the closing move left to name);
 #: None when it cannot tell or finds a problem (then the vectorised check below looks for every
 #: problem and names it). The compiled kernels live a layer above (:mod:`knightstour.solvers`),
@@ -195,14 +196,21 @@ def _not_closed(board: Board, seq: np.ndarray, closed: bool, name: Any) -> list[
 
 
 def _first_unseen(board: Board, seen: np.ndarray) -> np.ndarray:
-    """The first :data:`MAX_LISTED` squares of the board (holes aside) not flagged in ``seen``,
-    looked for a stretch at a time (a short path on a huge board costs a stretch, not a board)."""
+    """The first :data:`MAX_LISTED` squares of the board (holes aside) not flagged in ``seen``
+    (a bool a square, or uint8 bits a square, least significant first), looked for a stretch at
+    a time (a short path on a huge board costs a stretch, not a board)."""
     holes = np.fromiter(board.holes, dtype=np.int64) if board.holes else None
     found: list[np.ndarray] = []
     got = 0
     a, stretch = 0, 1 << 10  # stretches that double: the first misses are usually early
+    packed = seen.dtype == np.uint8
     while a < board.area and got < MAX_LISTED:
-        part = seen[a : a + stretch]
+        if packed:  # a and stretch are multiples of 8
+            count = min(stretch, board.area - a)
+            bits = seen[a >> 3 : (a + count + 7) >> 3]
+            part = np.unpackbits(bits, count=count, bitorder="little").view(np.bool_)
+        else:
+            part = seen[a : a + stretch]
         if not part.all():
             miss = np.flatnonzero(~part) + a
             if holes is not None:

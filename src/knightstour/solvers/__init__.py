@@ -357,8 +357,8 @@ _CHECK_IN_HALVES = 1 << 25
 
 
 def _compiled_check(board: Board, seq: np.ndarray) -> np.ndarray | None:
-    """The squares ``seq`` visits, flagged (no flags when it visits them all), when it is a path
-    of ``board`` (distinct squares, on the board and off its holes, each a move from the last),
+    """The squares ``seq`` visits, flagged (bits a square, or a bool a square from two threads;
+    nothing when it visits them all), when it is a path of ``board`` (distinct squares, on the board and off its holes, each a move from the last),
     by the compiled kernel (:func:`~knightstour.solvers._kernels.tour_check`, a bit a square):
     about 2 ns a square on one core, where the vectorised check takes 8. None when it cannot tell (a wrapped or 3-D board; kernels not
     loaded and the sequence too short to repay loading them) or finds any problem: then
@@ -366,8 +366,9 @@ def _compiled_check(board: Board, seq: np.ndarray) -> np.ndarray | None:
 
     >>> from knightstour.solvers import _jit, _kernels
     >>> _ = _jit.load(_kernels, compiled=True)
-    >>> int(_compiled_check(Board(5, 5), np.array([0, 7, 4, 13], dtype=np.int32)).sum())
-    4
+    >>> bits = _compiled_check(Board(5, 5), np.array([0, 7, 4, 13], dtype=np.int32))
+    >>> np.flatnonzero(np.unpackbits(bits, count=25, bitorder="little")).tolist()
+    [0, 4, 7, 13]
     >>> _compiled_check(Board(5, 5), np.asarray(solve("5x5", start="a1").indices)).size
     0
     >>> print(_compiled_check(Board(5, 5), np.array([0, 7, 7], dtype=np.int32)))
@@ -403,7 +404,7 @@ def _compiled_check(board: Board, seq: np.ndarray) -> np.ndarray | None:
             return None
         if n == board.size:  # nothing missing: no flags needed
             return np.zeros(0, dtype=np.bool_)
-        return np.unpackbits(bits, count=board.area, bitorder="little").view(np.bool_)
+        return bits  # unpacked by the caller a stretch at a time, where it looks
     from concurrent.futures import ThreadPoolExecutor
 
     seen = np.zeros(board.area, dtype=np.uint8)  # a byte a square: the halves write at once
