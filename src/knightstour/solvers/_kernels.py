@@ -99,9 +99,14 @@ def flat_cells(
     pw = width + 2 * pad
     ph = height + 2 * pad
     nm = dxs.size
-    cells = np.full(pw * ph, TAKEN, dtype=np.uint8)
+    # one pass over memory: the border rows, then each rank with its border cells
+    cells = np.empty(pw * ph, dtype=np.uint8)
+    cells[: pad * pw] = TAKEN
+    cells[(pad + height) * pw :] = TAKEN
     for y in range(height):
         row = (y + pad) * pw + pad
+        cells[row - pad : row] = TAKEN
+        cells[row + width : row + width + pad] = TAKEN
         inner = pad <= y < height - pad
         x = 0
         while x < width:
