@@ -9,15 +9,15 @@ fill one, for every j (Beverley's tour of 1848 is one). The walk places one quad
 square a knight's move from the last square of the quad before and its squares all empty. A
 branch is cut, each cut plainly safe,
 
-- when a rank or file can no longer reach its constant: its empty squares will hold distinct
-  numbers above the ones placed, so the line's sum lies between the smallest and the largest
-  such choices;
-- when the quads of a block row (or block column) are all placed and the sum of their j is not
-  the one its lines need (each rank of the row gets 4 x that sum, plus offsets 1 to 4 that add up
-  to 10 a quad over the row's four ranks).
+- when a rank or file can no longer reach its constant: each of its empty squares will be
+  filled by a quad of its own, at a later step j, with one of 4j + 1 ... 4j + 4, so the line's
+  sum lies between the smallest and the largest such choices;
+- when a block row (or block column) can no longer give its quads the sum of j its lines need
+  (each rank of the row gets 4 x that sum, plus offsets 1 to 4 that add up to 10 a quad over the
+  row's four ranks): its quads still to come take distinct depths after the current one.
 
 >>> import numpy as np
->>> line_open(0, 8, 1, 64, 260), line_open(0, 8, 40, 64, 260)
+>>> line_open(0, 8, -1, 16, 260), line_open(0, 4, 12, 16, 130)
 (True, False)
 """
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__kernels__ = ("line_open", "add_quad", "quad_walk")
+__kernels__ = ("line_open", "sum_open", "add_quad", "quad_walk")
 
 #: Slots of the walk's ``meta`` array: the depth of the walk (-1: not begun), the nodes placed,
 #: the tours found, the rows written into ``out`` by the last call.
@@ -37,12 +37,22 @@ META = 4
 DONE, STOPPED, FULL = 0, 1, 2
 
 
-def line_open(total: int, empty: int, lo: int, hi: int, const: int) -> bool:
-    """Whether a line whose placed numbers add up to ``total`` can still reach ``const`` with
-    ``empty`` more distinct numbers of ``lo..hi``."""
-    least = total + empty * lo + empty * (empty - 1) // 2
-    most = total + empty * hi - empty * (empty - 1) // 2
+def line_open(total: int, empty: int, depth: int, nq: int, const: int) -> bool:
+    """Whether a line whose placed numbers add up to ``total`` can still reach ``const`` when
+    its ``empty`` squares are filled by quads at distinct depths after ``depth`` (the last is
+    ``nq - 1``): each puts one number 4j + 1 ... 4j + 4 in the line (a quad has one square in
+    every rank and file of its block), its j a depth of its own."""
+    least = total + 4 * (empty * depth + empty * (empty + 1) // 2) + empty
+    most = total + 4 * (empty * (nq - 1) - empty * (empty - 1) // 2) + 4 * empty
     return least <= const <= most
+
+
+def sum_open(total: int, left: int, depth: int, nq: int, target: int) -> bool:
+    """Whether a block row whose placed quads' j add up to ``total`` can still reach ``target``
+    with ``left`` more quads, at distinct depths after ``depth`` (the last is ``nq - 1``)."""
+    least = total + left * depth + left * (left + 1) // 2
+    most = total + left * (nq - 1) - left * (left - 1) // 2
+    return least <= target <= most
 
 
 def add_quad(
@@ -169,21 +179,24 @@ def quad_walk(
         q = seq[depth]
         b = block[q]
         ok = True
-        lo = 4 * depth + 5
         for k in range(4):
             s = quads[q, k]
             y = s // width
             x = s - y * width
-            if not line_open(line_sum[y], width - line_cnt[y], lo, n, rank_const):
+            if not line_open(line_sum[y], width - line_cnt[y], depth, nq, rank_const):
                 ok = False
-            if not line_open(line_sum[-1 - x], height - line_cnt[-1 - x], lo, n, file_const):
+            if not line_open(line_sum[-1 - x], height - line_cnt[-1 - x], depth, nq, file_const):
                 ok = False
         r = b // bw
         c = b % bw
-        if row_n[r] == 4 * bw and row_j[r] != targets[r]:
-            ok = False
-        if col_n[c] == 4 * bh and col_j[c] != targets[bh + c]:
-            ok = False
+        # every block row (and column) must still reach its sum of j: its quads to come take
+        # distinct depths after this one
+        for i in range(bh):
+            if not sum_open(row_j[i], 4 * bw - row_n[i], depth, nq, targets[i]):
+                ok = False
+        for i in range(bw):
+            if not sum_open(col_j[i], 4 * bh - col_n[i], depth, nq, targets[bh + i]):
+                ok = False
         if ok and depth == nq - 1:  # a semi-magic tour: every line is complete and exact
             row = meta[WRITTEN]
             for d in range(nq):
