@@ -23,6 +23,7 @@ import pytest
 import knightstour as kt
 from enumerator import tour_exists
 from knightstour.board import Board
+from knightstour.solvers._search import EXHAUSTED, FOUND
 from knightstour.solvers.backtrack import exact_search
 from knightstour.theory import (
     independent_lines,
@@ -330,6 +331,10 @@ HARD_CASES = [
     # gave up until the search followed forced moves through (the one move off the lines)
     ("9x6 leaper=2,3 wrap=cylinder holes=b1,f1,c2,e2,h2,c3,h5,h6", 49, False),
     ("7x8 leaper=2,3 wrap=cylinder holes=a1,c1,e3,a6,g7,d8", None, False),
+    # gave up until the search counted the moves out of the lines' neighbours and the colours,
+    # and searched each pair of ends towards the given square (tests below)
+    ("5x12 leaper=3,4 wrap=cylinder", None, False),
+    ("6x9 leaper=0,1 wrap=torus holes=e1,c5,e8,b9", 21, False),
 ]
 #: Seconds within which each hard case must be answered (auto's bound is 10 s).
 HARD_SECONDS = 5.0
@@ -445,3 +450,86 @@ def test_tours_the_stale_marks_hid(key: str) -> None:
     board = Board.from_key(key)
     assert solve_answer(board, None, False) == "tour"
     assert tour_exists(board)
+
+
+# -- the moves out of the lines' neighbours, and the colours, counted ------------------------------
+
+
+def test_the_antelope_cylinder_is_settled_at_the_first_position_of_each_pair() -> None:
+    """5x12 antelope cylinder, open: ranks 3 and 10 reach only ranks 6 and 7 (10 squares each),
+    ranks 2, 3 and 10 only ranks 5, 6 and 7, and so on. Counting the moves out of those
+    neighbours, and trying each move out where one is left, rules out each of the 1,335 pairs of
+    ends (435 of them once for each of the 20 moves off the lines) at its first position: no
+    position beyond the 50,000 of the search with the end free."""
+    from knightstour.solvers.backtrack import FREE_NODES, slack_sets
+
+    board = Board.from_key("5x12 leaper=3,4 wrap=cylinder")
+    rows = [sorted({q // 5 + 1 for q in np.flatnonzero(s).tolist()}) for s in slack_sets(board)]
+    assert rows[0] == [3, 10] and [1, 2, 3, 10] in rows
+    with pytest.raises(kt.NoTourError, match="every pair of ends") as no:
+        exact_search(board)
+    assert no.value.positions == FREE_NODES
+
+
+def test_the_holed_torus_ends_on_the_wrong_colour_are_ruled_out_at_once() -> None:
+    """6x9 torus of the (0, 1) leaper with holes e1, c5, e8 and b9, from d4: 9 ranks round, so
+    the moves across that seam keep the colour. The colours balance but for those moves: the
+    pairs ending on d4's colour need one more move between two squares of the other colour than
+    of d4's, and each of those two (d1-d9, f1-f9) taken on trial is a contradiction: every such
+    pair is ruled out at its first position, but e9's (two moves, forced) at its second."""
+    from knightstour.solvers.backtrack import Search
+
+    board = Board.from_key("6x9 leaper=0,1 wrap=torus holes=e1,c5,e8,b9")
+    start = board.parse_square("d4")
+    search = Search(board)
+    for end in board.squares():
+        if end != start and board.colour(end) == board.colour(start):
+            search.begin(end, start)
+            before = search.nodes
+            name = board.square_name(end)
+            assert search.advance(10**6) == EXHAUSTED, name
+            assert search.nodes - before == (2 if name == "e9" else 0), name
+
+
+#: Random small requests of the stress family (up to this many squares) whose pairs of ends the
+#: search settles with the new rules pushed to the limit, against the enumerator.
+RULES_SQUARES = 16
+RULES_PAIRS = 1500
+
+
+def test_the_counting_rules_against_the_enumerator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every union of the lines counted, moves tried at every position: on random small boards,
+    each search of a pair of ends (closed tours: through a move) agrees with the enumerator.
+    The first is the request on which a rule once ruled out moves at squares already visited
+    (their rows of the move table are left from older positions: now cleared)."""
+    from knightstour.solvers import backtrack
+    from knightstour.solvers.backtrack import Search
+
+    monkeypatch.setattr(backtrack, "PROBE_SLACK", 10**6)
+    monkeypatch.setattr(backtrack, "SLACK_MOST", 10**6)
+    monkeypatch.setattr(backtrack, "SLACK_SETS", 64)
+    backtrack.slack_sets.cache_clear()
+    rng = random.Random(5)
+    asks = [(Board.from_key("3x6 leaper=1,4 wrap=cylinder"), 7, 0)]
+    i = 0
+    while len(asks) < RULES_PAIRS:
+        i += 1
+        board = STRESS.draw(5, i).board
+        if 3 <= board.size <= RULES_SQUARES:
+            a, b = rng.sample(list(board.squares()), 2)
+            asks.append((board, a, b))
+    counted = 0
+    try:
+        for board, a, b in asks:
+            search = Search(board)
+            if not search.propagate:
+                continue
+            counted += len(search.sets) > 0 or not board.alternates_colours
+            search.begin(a, b)
+            found = search.advance(10**9) == FOUND
+            assert found is tour_exists(board, a, b), (board.key, a, b)
+            if found:
+                kt.Tour(board, search.path.copy())
+    finally:
+        backtrack.slack_sets.cache_clear()
+    assert counted > RULES_PAIRS // 2

@@ -30,6 +30,11 @@ squares, which the rest of the path must cover, entering at a neighbour of ``cur
 - forced moves (``meta[_FORCE]``, boards other than the plain knight's): an unvisited square with
   only two ways left uses both, and no square takes more of these moves than it has room for
   (:func:`_forced_ok`);
+- counted moves (:func:`_slack`, :func:`_parity`, with the forced moves followed through): the
+  moves out of the neighbours of a union of independent lines, and the moves between two
+  squares of one colour where an odd side wraps round, are exactly as many as the squares'
+  needs say; the few that must be taken are tried one by one (:func:`_probe`,
+  :func:`_probe_colour`);
 - dead positions (``meta[_MEMO]``, boards of up to 64 squares other than the plain knight's): a
   position every move from which failed is remembered in a table keyed by the visited squares
   (one 64-bit word), the square and the fixed last square, and skipped when met again;
@@ -58,6 +63,14 @@ __kernels__ = (
     "_enqueue",
     "_drop",
     "_choose",
+    "_settle",
+    "_slack",
+    "_parity",
+    "_closure",
+    "_keep",
+    "_try",
+    "_probe",
+    "_probe_colour",
     "_propagate",
     "_memo_slot",
     "_expand",
@@ -74,20 +87,28 @@ NO_SET, ALTERNATION, SPACING = 0, 1, 2
 # slots of the int64 ``meta`` array
 _DEPTH, _NLOW, _STAMP, _NODES, _END, _SIZE, _USEA, _A0, _A1, _FORCE = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 _MASK, _MEMO, _PROP, _QHEAD, _QLEN, _BB, _BBTAKEN = 10, 11, 12, 13, 14, 15, 16
+_NSETS, _PROBE, _PARITY = 17, 18, 19
 #: Slots of ``meta``.
-META_SLOTS = 17
+META_SLOTS = 20
+#: :func:`_probe_colour` tries the moves between two squares of one colour when at most this many
+#: are left.
+PROBE_MOVES = 8
 #: Positions with fewer squares left than this are not remembered (they are cheap to redo).
 MEMO_LEFT = 4
 #: Rows of the int32 ``work`` array: Tarjan's search uses rows 0-4, :func:`_forced_ok` rows 5-9,
-#: :func:`_propagate` rows 10-16.
-WORK_ROWS = 17
-# the two planes of the int32 ``edges`` array (n x moves each): the slot of each move in its far
-# square's row, and the state of the move during :func:`_propagate`
-_REV, _STATE = 0, 1
+#: :func:`_propagate` rows 10-16, :func:`_slack` row 17, :func:`_probe` rows 18-22.
+WORK_ROWS = 23
+# the three planes of the int32 ``edges`` array (n x moves each): the slot of each move in its far
+# square's row, the state of the move during :func:`_propagate`, and that state saved by
+# :func:`_probe`
+_REV, _STATE, _SAVED = 0, 1, 2
 # the states: not a move of the rest of the path, a move it may use, a move it must use
 _GONE, _FREE, _TAKEN = 0, 1, 2
-# rows of the int32 ``info`` array: per-square data that never changes during a search
-_PRIO, _COLOUR, _INA = 0, 1, 2
+# rows of the int32 ``info`` array: per-square data that never changes during a search (rows
+# _SETS.. hold the sets of :func:`_slack`, ``meta[_NSETS]`` of them)
+_PRIO, _COLOUR, _INA, _SETS = 0, 1, 2, 3
+#: Rows of ``info`` before the sets of :func:`_slack`.
+INFO_ROWS = 3
 
 
 def _low_add(
@@ -504,6 +525,418 @@ def _choose(
     return True
 
 
+def _settle(
+    cur: int,
+    end: int,
+    k: int,
+    nbr: Array,
+    work: Array,
+    edges: Array,
+    meta: Array,
+    info: Array,
+) -> bool:
+    """The queue of :func:`_propagate` worked through to a fixed point; False on a contradiction.
+
+    A square with just as many moves left as it needs uses them all; one that has all it needs
+    rules out its others; one left with fewer than it needs is a contradiction.
+    """
+    n = nbr.shape[0]
+    nn = nbr.shape[1]
+    avail = work[10]
+    chosen = work[11]
+    req = work[12]
+    inq = work[16]
+    state = edges[_STATE]
+    while meta[_QLEN] > 0:
+        v = work[15, meta[_QHEAD]]
+        meta[_QHEAD] = (meta[_QHEAD] + 1) % n
+        meta[_QLEN] -= 1
+        inq[v] = 0
+        if avail[v] < req[v]:
+            return False
+        if chosen[v] < req[v] and avail[v] == req[v]:
+            for j in range(nn):
+                if state[v, j] == _FREE and not _choose(
+                    v, j, cur, end, k, nbr, work, edges, meta, info
+                ):
+                    return False
+        elif chosen[v] == req[v] and avail[v] > req[v]:
+            for j in range(nn):
+                if state[v, j] == _FREE:
+                    _drop(v, j, nbr, work, edges, meta)
+    return True
+
+
+def _slack(
+    cur: int,
+    nbr: Array,
+    vis: Array,
+    work: Array,
+    edges: Array,
+    meta: Array,
+    info: Array,
+    k: int,
+    end: int,
+) -> int:
+    """The moves out of the neighbours of each independent set, counted; -1 on a contradiction,
+    1 when moves were taken or ruled out (queued for :func:`_settle`), else 0.
+
+    Take a set S of the squares the rest of the path visits (``info[_SETS + s]``, left out while
+    a move still joins two of them), and T the squares it visits that a move left joins to S.
+    Every move of the rest at S goes to T, so of the moves of the rest at T (each square's need,
+    row 12, summed: a move between two squares of T counts twice) exactly need(T) - need(S) go
+    elsewhere than S. More taken, or fewer left, is a contradiction; when the taken ones are
+    that many the others are ruled out, and when only that many are left they are all taken.
+    With S the independent lines this is the count of the moves between two squares off them.
+    """
+    n = nbr.shape[0]
+    nn = nbr.shape[1]
+    req = work[12]
+    near = work[17]  # 1 on T (zeroed again after each set)
+    state = edges[_STATE]
+    acted = 0
+    for s in range(meta[_NSETS]):
+        row = info[_SETS + s]
+        need = 0
+        apart = True
+        for v in range(n):
+            if not row[v] or (vis[v] and v != cur):
+                continue
+            need += req[v]
+            for j in range(nn):
+                if state[v, j] != _GONE:
+                    w = nbr[v, j]
+                    if row[w]:
+                        apart = False
+                    near[w] = 1
+        room = 0
+        taken = 0
+        free = 0
+        for u in range(n):
+            if not near[u]:
+                continue
+            room += req[u]
+            for j in range(nn):
+                if state[u, j] != _GONE and not row[nbr[u, j]]:
+                    if state[u, j] == _TAKEN:
+                        taken += 1
+                    else:
+                        free += 1
+        out = room - need
+        if apart and free > 0 and (taken == out or taken + free == out):
+            take = taken < out
+            for u in range(n):
+                if not near[u]:
+                    continue
+                for j in range(nn):
+                    if state[u, j] != _FREE or row[nbr[u, j]]:
+                        continue
+                    if not take:
+                        _drop(u, j, nbr, work, edges, meta)
+                    elif not _choose(u, j, cur, end, k, nbr, work, edges, meta, info):
+                        taken = -1
+                        break
+                if taken < 0:
+                    break
+            acted = 1
+        for u in range(n):
+            near[u] = 0
+        if apart and (taken < 0 or taken > out or taken + free < out):
+            return -1
+        if acted:
+            return 1
+    return 0
+
+
+def _parity(
+    cur: int,
+    end: int,
+    k: int,
+    nbr: Array,
+    vis: Array,
+    work: Array,
+    edges: Array,
+    meta: Array,
+    info: Array,
+    act: bool,
+) -> int:
+    """The moves between two squares of one colour, counted; -1 on a contradiction, 1 when moves
+    were taken or ruled out (queued for :func:`_settle`), else 0. Without ``act``, only
+    whether more of them must be taken: 1 for the first colour (0), 2 for the other, else 0.
+
+    On a board whose leaper does not always change colour (an odd side wraps round), the rest
+    of the path's moves at the squares of colour 0 add up to their need (row 12): twice the
+    moves between two of them, plus the moves between the colours; and so at colour 1. So the
+    moves between two squares of colour 0 outnumber those between two of colour 1 by exactly
+    half the difference of the two needs. The range each count may take (from the moves taken
+    and those left) must meet that; at an end of the range, all or none of the rest are taken.
+    """
+    n = nbr.shape[0]
+    nn = nbr.shape[1]
+    req = work[12]
+    state = edges[_STATE]
+    colour = info[_COLOUR]
+    diff = 0
+    taken0 = 0
+    free0 = 0
+    taken1 = 0
+    free1 = 0
+    for v in range(n):
+        if vis[v] and v != cur:
+            continue
+        c = colour[v]
+        diff += req[v] if c == 0 else -req[v]
+        for j in range(nn):
+            st = state[v, j]
+            if st == _GONE or colour[nbr[v, j]] != c:
+                continue
+            if c == 0:
+                if st == _TAKEN:
+                    taken0 += 1
+                else:
+                    free0 += 1
+            elif st == _TAKEN:
+                taken1 += 1
+            else:
+                free1 += 1
+    if diff % 2:
+        return -1
+    d = diff // 2
+    # each move counted at both of its squares
+    taken0 //= 2
+    free0 //= 2
+    taken1 //= 2
+    free1 //= 2
+    low = max(taken0, taken1 + d)
+    high = min(taken0 + free0, taken1 + free1 + d)
+    if low > high:
+        return -1
+    if not act:
+        if low > taken0 and free0 > 0:
+            return 1
+        if low - d > taken1 and free1 > 0:
+            return 2
+        return 0
+    for c in range(2):
+        free = free0 if c == 0 else free1
+        taken = taken0 if c == 0 else taken1
+        shift = 0 if c == 0 else d
+        if free == 0 or (low - shift < taken + free and high - shift > taken):
+            continue
+        take = low - shift == taken + free
+        for v in range(n):
+            if (vis[v] and v != cur) or colour[v] != c:
+                continue
+            for j in range(nn):
+                w = nbr[v, j]
+                if state[v, j] != _FREE or colour[w] != c:
+                    continue
+                if not take:
+                    _drop(v, j, nbr, work, edges, meta)
+                elif not _choose(v, j, cur, end, k, nbr, work, edges, meta, info):
+                    return -1
+        return 1
+    return 0
+
+
+def _closure(
+    cur: int,
+    end: int,
+    k: int,
+    nbr: Array,
+    vis: Array,
+    work: Array,
+    edges: Array,
+    meta: Array,
+    info: Array,
+) -> bool:
+    """:func:`_settle` and :func:`_slack` in turn up to a fixed point; False on a contradiction."""
+    while True:
+        if not _settle(cur, end, k, nbr, work, edges, meta, info):
+            return False
+        acted = 0
+        if meta[_NSETS] > 0:
+            acted = _slack(cur, nbr, vis, work, edges, meta, info, k, end)
+        if acted == 0 and meta[_PARITY]:
+            acted = _parity(cur, end, k, nbr, vis, work, edges, meta, info, True)
+        if acted < 0:
+            return False
+        if acted == 0:
+            return True
+
+
+def _keep(work: Array, edges: Array, back: bool) -> None:
+    """Save the state of :func:`_propagate` for :func:`_probe` (``back``: put it back, with an
+    empty queue)."""
+    state = edges[_STATE]
+    saved = edges[_SAVED]
+    for v in range(state.shape[0]):
+        for j in range(state.shape[1]):
+            if back:
+                state[v, j] = saved[v, j]
+            else:
+                saved[v, j] = state[v, j]
+        if back:
+            work[10, v] = work[18, v]
+            work[11, v] = work[19, v]
+            work[13, v] = work[20, v]
+            work[14, v] = work[21, v]
+            work[16, v] = 0
+        else:
+            work[18, v] = work[10, v]
+            work[19, v] = work[11, v]
+            work[20, v] = work[13, v]
+            work[21, v] = work[14, v]
+
+
+def _probe(
+    cur: int,
+    end: int,
+    k: int,
+    nbr: Array,
+    vis: Array,
+    work: Array,
+    edges: Array,
+    meta: Array,
+    info: Array,
+) -> bool:
+    """Each move out of the neighbours T of a set of :func:`_slack` that has at most
+    ``meta[_PROBE]`` such moves left to make (counted at both ends), tried (:func:`_try`): a
+    move whose taking leads :func:`_closure` to a contradiction is ruled out; False when that
+    leads to one. (A "failed literal" of SAT solvers.)
+    """
+    n = nbr.shape[0]
+    nn = nbr.shape[1]
+    req = work[12]
+    near = work[22]
+    state = edges[_STATE]
+    again = True
+    while again:
+        again = False
+        for s in range(meta[_NSETS]):
+            row = info[_SETS + s]
+            need = 0
+            apart = True
+            for v in range(n):
+                if not row[v] or (vis[v] and v != cur):
+                    continue
+                need += req[v]
+                for j in range(nn):
+                    if state[v, j] != _GONE:
+                        w = nbr[v, j]
+                        if row[w]:
+                            apart = False
+                        near[w] = 1
+            room = 0
+            taken = 0
+            for u in range(n):
+                if near[u]:
+                    room += req[u]
+                    for j in range(nn):
+                        if state[u, j] == _TAKEN and not row[nbr[u, j]]:
+                            taken += 1
+            if apart and 0 < room - need - taken <= meta[_PROBE]:
+                for u in range(n):
+                    if not near[u]:
+                        continue
+                    for j in range(nn):
+                        if state[u, j] != _FREE or row[nbr[u, j]]:
+                            continue
+                        tried = _try(u, j, cur, end, k, nbr, vis, work, edges, meta, info)
+                        if tried < 0:
+                            for v in range(n):
+                                near[v] = 0
+                            return False
+                        if tried > 0:
+                            again = True
+            for u in range(n):
+                near[u] = 0
+    return True
+
+
+def _try(
+    u: int,
+    j: int,
+    cur: int,
+    end: int,
+    k: int,
+    nbr: Array,
+    vis: Array,
+    work: Array,
+    edges: Array,
+    meta: Array,
+    info: Array,
+) -> int:
+    """Take the move in slot ``j`` of ``u`` on trial: if :func:`_closure` then finds a
+    contradiction, rule it out for good. -1 when that leads to a contradiction, 1 when the move
+    was ruled out, else 0 (the state as before).
+
+    The state of :func:`_propagate` (``edges[_STATE]``, rows 10, 11, 13 and 14 of ``work``) is
+    saved in ``edges[_SAVED]`` and rows 18 to 21 before the trial and put back after it.
+    """
+    _keep(work, edges, False)
+    bbtaken = meta[_BBTAKEN]
+    ok = _choose(u, j, cur, end, k, nbr, work, edges, meta, info)
+    ok = ok and _closure(cur, end, k, nbr, vis, work, edges, meta, info)
+    _keep(work, edges, True)
+    meta[_BBTAKEN] = bbtaken
+    meta[_QHEAD] = 0
+    meta[_QLEN] = 0
+    if ok:
+        return 0
+    _drop(u, j, nbr, work, edges, meta)
+    if not _closure(cur, end, k, nbr, vis, work, edges, meta, info):
+        return -1
+    return 1
+
+
+def _probe_colour(
+    cur: int,
+    end: int,
+    k: int,
+    nbr: Array,
+    vis: Array,
+    work: Array,
+    edges: Array,
+    meta: Array,
+    info: Array,
+) -> bool:
+    """When the rest must take more moves between two squares of one colour (:func:`_parity`),
+    and at most :data:`PROBE_MOVES` of them are left, each is tried (:func:`_try`); False on a
+    contradiction."""
+    n = nbr.shape[0]
+    nn = nbr.shape[1]
+    state = edges[_STATE]
+    colour = info[_COLOUR]
+    again = True
+    while again:
+        again = False
+        need = _parity(cur, end, k, nbr, vis, work, edges, meta, info, False)
+        if need <= 0:
+            return need == 0
+        c = need - 1
+        free = 0
+        for v in range(n):
+            if colour[v] == c and (not vis[v] or v == cur):
+                for j in range(nn):
+                    if state[v, j] == _FREE and colour[nbr[v, j]] == c:
+                        free += 1
+        if free > 2 * PROBE_MOVES:
+            return True
+        for v in range(n):
+            if colour[v] != c or (vis[v] and v != cur):
+                continue
+            for j in range(nn):
+                if state[v, j] != _FREE or colour[nbr[v, j]] != c:
+                    continue
+                tried = _try(v, j, cur, end, k, nbr, vis, work, edges, meta, info)
+                if tried < 0:
+                    return False
+                if tried > 0:
+                    again = True
+    return True
+
+
 def _propagate(
     cur: int,
     end: int,
@@ -533,7 +966,8 @@ def _propagate(
     between two squares off A that the rest makes (:func:`_expand` counts it: every other move
     has one end on A); -1 without A. It uses no more of them (none at all when ``bb`` is 0),
     and each square off A that has fewer moves to A left than it needs takes the rest from
-    them: at most 2 ``bb`` such ends.
+    them: at most 2 ``bb`` such ends. The sets of :func:`_slack` count the moves out of their
+    neighbours, and :func:`_probe` tries those moves one by one when few are left to make.
     """
     n = nbr.shape[0]
     nn = nbr.shape[1]
@@ -551,7 +985,11 @@ def _propagate(
     for v in range(n):
         inq[v] = 0
     for v in range(n):
-        if vis[v] and v != cur:
+        if vis[v] and v != cur:  # no move of the rest (rules that scan every square skip it)
+            for j in range(nn):
+                state[v, j] = _GONE
+            avail[v] = 0
+            req[v] = 0
             continue
         a = 0
         for j in range(nn):
@@ -572,23 +1010,12 @@ def _propagate(
         oth[v] = v
         fsize[v] = 1
         _enqueue(v, work, meta)
-    while meta[_QLEN] > 0:
-        v = work[15, meta[_QHEAD]]
-        meta[_QHEAD] = (meta[_QHEAD] + 1) % n
-        meta[_QLEN] -= 1
-        inq[v] = 0
-        if avail[v] < req[v]:
-            return -1
-        if chosen[v] < req[v] and avail[v] == req[v]:
-            for j in range(nn):
-                if state[v, j] == _FREE and not _choose(
-                    v, j, cur, end, k, nbr, work, edges, meta, info
-                ):
-                    return -1
-        elif chosen[v] == req[v] and avail[v] > req[v]:
-            for j in range(nn):
-                if state[v, j] == _FREE:
-                    _drop(v, j, nbr, work, edges, meta)
+    if not _closure(cur, end, k, nbr, vis, work, edges, meta, info):
+        return -1
+    if meta[_PROBE] > 0 and not _probe(cur, end, k, nbr, vis, work, edges, meta, info):
+        return -1
+    if meta[_PARITY] and not _probe_colour(cur, end, k, nbr, vis, work, edges, meta, info):
+        return -1
     if bb > 0:  # the squares off A short of moves to A: 2 bb ends of such moves at most
         short = 0
         for v in range(n):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -49,7 +50,7 @@ from knightstour.theory import (
     tight_table,
 )
 
-__all__ = ["Search", "backtrack", "exact_search", "luby"]
+__all__ = ["Search", "backtrack", "exact_search", "luby", "slack_sets"]
 
 #: Positions examined between two looks at the clock.
 SLICE = 200_000
@@ -69,6 +70,9 @@ FREE_NODES = 50_000
 ENDS_SQUARES = 1024
 #: ... and up to this many with neither (one search a pair of squares).
 PAIRS_SQUARES = 64
+#: The halves of an open tour (:func:`_split_search`) are searched with the end free for this
+#: many positions before one pair of ends at a time.
+HALF_FREE_NODES = 5_000
 #: Positions each pair of ends gets in the first round (each round doubles it).
 PAIR_UNIT = 256
 #: Boards up to this many squares start their search interpreted (see :meth:`Search.advance`) ...
@@ -140,8 +144,22 @@ class Search:
         self.ci = np.zeros(size, dtype=np.int32)
         self.work = np.zeros((_search.WORK_ROWS, n), dtype=np.int32)
         self.mark = np.zeros(n, dtype=np.int64)
+        #: dead positions are remembered on boards of at most 64 squares (the visited squares are
+        #: one 64-bit word), but not the plain knight's, whose search is fast without
+        self.memoise = memoise = not board.is_plain_knight and board.area <= 64
+        #: the search follows the moves forced at every position through (see
+        #: ``_search._propagate``) on the boards whose dead positions it remembers, when each
+        #: move of the table is a move back too (the reverse slot of each move: ``edges[0]``)
+        self.edges = np.zeros((3, n, self.nbr.shape[1]), dtype=np.int32)
+        rev = _reverse_slots(self.nbr)
+        self.propagate = memoise and rev is not None
+        if rev is not None:
+            self.edges[0] = rev
         idx = np.arange(n)
-        self.info = np.zeros((3, n), dtype=np.int32)
+        #: the sets whose neighbours' moves the search counts (see ``_search._slack``)
+        self.sets = _no_sets(n) if rev is None or not memoise else slack_sets(board)
+        self.info = np.zeros((_search.INFO_ROWS + len(self.sets), n), dtype=np.int32)
+        self.info[_search.INFO_ROWS :] = self.sets
         self.info[0] = idx  # tie-break among equal Warnsdorff counts: lower rank first
         self.info[1] = board.colour(idx)
         if lines is not None and self.spacing:  # lines that no move joins
@@ -149,18 +167,7 @@ class Search:
         elif self.spacing:  # the outer lines of a board four wide: no move joins two of them
             self.info[2] = on_outer_line(board, idx)
         self.meta = np.zeros(_search.META_SLOTS, dtype=np.int64)
-        #: dead positions are remembered on boards of at most 64 squares (the visited squares are
-        #: one 64-bit word), but not the plain knight's, whose search is fast without
-        self.memoise = not board.is_plain_knight and board.area <= 64
         self.memo = np.zeros((MEMO_SLOTS if self.memoise else 1, 2), dtype=np.int64)
-        #: the search follows the moves forced at every position through (see
-        #: ``_search._propagate``) on the boards whose dead positions it remembers, when each
-        #: move of the table is a move back too (the reverse slot of each move: ``edges[0]``)
-        self.edges = np.zeros((2, n, self.nbr.shape[1]), dtype=np.int32)
-        rev = _reverse_slots(self.nbr)
-        self.propagate = self.memoise and rev is not None
-        if rev is not None:
-            self.edges[0] = rev
         #: positions examined by every search so far
         self.nodes = 0
         #: seconds spent in the interpreted kernels (see :meth:`advance`)
@@ -190,8 +197,9 @@ class Search:
             self.edges,
         )  # fmt: skip
 
-    def begin(self, first: int, end: int | None) -> None:
-        """Set up a search for a path from ``first`` through every square (ending on ``end``)."""
+    def begin(self, first: int, end: int | None, avoid: tuple[int, ...] = ()) -> None:
+        """Set up a search for a path from ``first`` through every square (ending on ``end``),
+        whose second square is none of ``avoid``."""
         meta = self.meta
         self.vis[:] = self.base_vis
         # the stamp goes on from the last search: ``mark`` still holds that search's stamps, and
@@ -205,7 +213,14 @@ class Search:
         meta[_search._FORCE] = self.forcing
         meta[_search._MEMO] = self.memoise
         meta[_search._PROP] = self.propagate
+        meta[_search._NSETS] = len(self.sets)
+        meta[_search._PROBE] = PROBE_SLACK
+        meta[_search._PARITY] = self.propagate and not self.board.alternates_colours
         self._kernels.start(*self._args(), first)
+        if avoid:
+            kept = [q for q in self.cand[0, : self.ncand[0]].tolist() if q not in avoid]
+            self.cand[0, : len(kept)] = kept
+            self.ncand[0] = len(kept)
 
     def advance(self, budget: int) -> int:
         """Search on for at most ``budget`` positions: FOUND (see :attr:`path`), EXHAUSTED or BUDGET.
@@ -237,6 +252,67 @@ class Search:
     def partial(self) -> np.ndarray:
         """The path the search is on."""
         return self.path[: int(self.meta[_search._DEPTH]) + 1].copy()
+
+
+#: The search tries the moves out of the neighbours of a set of :func:`slack_sets` one by one
+#: (``_search._probe``) when the set has at most this many such moves left to make, counted at
+#: both ends (one move between two neighbours counts twice; 0: never).
+PROBE_SLACK = 2
+#: :func:`slack_sets` keeps the sets whose neighbours have at most this many more moves to give
+#: than the set needs (two a square; the tour's ends change it by one each) ...
+SLACK_MOST = 4
+#: ... and at most this many of them (the fewest to spare first) ...
+SLACK_SETS = 8
+#: ... made of at most this many lines (every union of them is tried).
+SLACK_LINES = 10
+
+
+def _no_sets(n: int) -> np.ndarray:
+    return np.zeros((0, n), dtype=np.int32)
+
+
+@lru_cache(maxsize=64)
+def slack_sets(board: Board) -> np.ndarray:
+    """Unions of the independent lines whose neighbours have few moves to spare: one row a set.
+
+    No move joins two squares S of the independent lines
+    (:func:`~knightstour.theory.independent_lines`), so a tour's moves at S all go to the squares
+    N that S's moves reach: N needs 2 moves a square and S takes 2 a square of them, and
+    2 |N| - 2 |S| (give or take the ends) go elsewhere. Where that is small the search counts
+    them (``_search._slack``). The unions of the lines with at most :data:`SLACK_MOST` to spare,
+    the fewest first, at most :data:`SLACK_SETS` of them; none on boards of more than 64 squares.
+
+    On the antelope's 5x12 cylinder, ranks 3 and 10 reach only ranks 6 and 7, as many squares:
+
+    >>> sets = slack_sets(Board(5, 12, leaper="antelope", wrap="cylinder"))
+    >>> sorted({q // 5 + 1 for q in np.flatnonzero(sets[0]).tolist()})
+    [3, 10]
+    """
+    n = board.area
+    lines = independent_lines(board)
+    if lines is None or n > 64 or len(lines.lines) > SLACK_LINES:
+        return _no_sets(n)
+    idx = np.arange(n)
+    w, h = board.width, board.height
+    line = {"ranks": idx // w % h, "files": idx % w, "layers": idx // (w * h)}[lines.axis]
+    table = board.neighbours
+    reach = np.zeros((n, n), dtype=bool)
+    src = np.repeat(idx, table.shape[1])
+    dst = table.reshape(-1)
+    reach[src[dst >= 0], dst[dst >= 0]] = True
+    found: dict[bytes, tuple[int, int, np.ndarray]] = {}
+    chosen = lines.lines
+    for m in range(1, 1 << len(chosen)):
+        s = lines.mask & np.isin(line, [chosen[i] for i in range(len(chosen)) if m >> i & 1])
+        if not s.any():
+            continue
+        spare = 2 * int(reach[s].any(axis=0).sum()) - 2 * int(s.sum())
+        if spare <= SLACK_MOST:
+            found.setdefault(s.tobytes(), (spare, int(s.sum()), s))
+    best = sorted(found.values(), key=lambda t: (t[0], t[1]))[:SLACK_SETS]
+    if not best:
+        return _no_sets(n)
+    return np.array([s for _, _, s in best], dtype=np.int32)
 
 
 def _one_link(table: np.ndarray, on_lines: np.ndarray, link: tuple[int, int]) -> np.ndarray:
@@ -327,9 +403,10 @@ class _Portfolio:
                 raise self.gave_up("the node limit was reached", search)
         return search.advance(budget)
 
-    def solve(self, first: int, end: int | None) -> np.ndarray | None:
-        """A path from ``first`` (to ``end``) through every square, or None if there is none."""
-        self.main.begin(first, end)
+    def solve(self, first: int, end: int | None, avoid: tuple[int, ...] = ()) -> np.ndarray | None:
+        """A path from ``first`` (to ``end``, its second square none of ``avoid``) through every
+        square, or None if there is none."""
+        self.main.begin(first, end, avoid)
         slice_ = min(PROBE_UNIT, self.slice_cap)
         while True:
             status = self._step(self.main, slice_)
@@ -342,7 +419,7 @@ class _Portfolio:
             while spent < slice_:
                 self.restarts += 1
                 self.probe.shuffle(self.rng)
-                self.probe.begin(first, end)
+                self.probe.begin(first, end, avoid)
                 before = self.probe.nodes
                 status = self._step(self.probe, self.unit * luby(self.restarts))
                 spent += self.probe.nodes - before
@@ -370,6 +447,7 @@ class _Portfolio:
 class _Plan:
     first: int
     end: int | None
+    avoid: tuple[int, ...] = ()
 
 
 def _plans(search: Search, start: int | None, end: int | None, closed: bool) -> Iterator[_Plan]:
@@ -380,11 +458,13 @@ def _plans(search: Search, start: int | None, end: int | None, closed: bool) -> 
         return
     if closed:
         # any closed tour passes through the square with fewest moves, v, and leaves it by two of
-        # its moves: search paths from v that end on each neighbour in turn, then rotate
+        # its moves: search paths from v that end on each neighbour in turn, then rotate; the
+        # path to the i-th neighbour does not begin with an earlier one (that pair of moves was
+        # the earlier search's), so the last search is left out
         pivot = min(b.squares(), key=lambda q: (search.degree(q), q))
-        for e in search.nbr[pivot].tolist():
-            if e >= 0:
-                yield _Plan(pivot, e)
+        ends = [e for e in search.nbr[pivot].tolist() if e >= 0]
+        for i, e in enumerate(ends[:-1]):
+            yield _Plan(pivot, e, tuple(ends[:i]))
         return
     if end is not None:  # searched backwards from the end
         yield _Plan(end, None)
@@ -492,16 +572,25 @@ def _split_search(
     For each move b1-b2 between the halves (both off the lines), a path through the first half
     that ends on b1 and one through the second that starts on b2: each half is searched alone,
     once for each square b1 or b2, so the search never pairs every path of one half with every
-    path of the other.
+    path of the other. A path with one end free is searched as a whole board is
+    (:func:`_from_square`): the theory, a short search with the end free, then one pair of ends
+    at a time.
     """
     lines = independent_lines(board)
     assert lines is not None
     off = ~lines.mask
     table = board.neighbours
     portfolios: list[_Portfolio] = []
+    spent = [0]  # positions of the searches with one end free
 
     def nodes() -> int:
-        return sum(p.nodes for p in portfolios)
+        return sum(p.nodes for p in portfolios) + spent[0]
+
+    def from_square(keep: np.ndarray, square: int) -> np.ndarray | None:
+        left = None if node_limit is None else max(node_limit - nodes(), 1)
+        path, positions = _from_square(_half_board(board, keep), square, deadline, left, seed)
+        spent[0] += positions
+        return path
 
     def half(keep: np.ndarray) -> _Portfolio:
         limit = None if node_limit is None else max(node_limit - nodes(), 1)
@@ -519,16 +608,45 @@ def _split_search(
                 if b1 not in tails:
                     tails[b1] = (
                         first.solve(start, b1) if start is not None
-                        else _reverse(first.solve(b1, None))
+                        else _reverse(from_square(h.first, b1))
                     )  # fmt: skip
                 if tails[b1] is None:
                     break
                 if b2 not in heads:
-                    heads[b2] = second.solve(b2, end)
+                    heads[b2] = (
+                        second.solve(b2, end) if end is not None
+                        else from_square(h.second, b2)
+                    )  # fmt: skip
                 if heads[b2] is not None:
                     path = np.concatenate([tails[b1], heads[b2]])
                     return path.astype(np.int32), nodes()
     return None, nodes()
+
+
+def _from_square(
+    board: Board, square: int, deadline: float | None, node_limit: int | None, seed: int
+) -> tuple[np.ndarray | None, int]:
+    """A path from ``square`` through every square of ``board``, its last square free, or None;
+    and the positions examined (those of a path found by pairs of ends not counted).
+
+    As :func:`exact_search` goes about an open tour from a given start: the theory, then
+    :data:`HALF_FREE_NODES` positions with the end free, then one pair of ends at a time.
+    """
+    if obstruction(board, square, None, False) is not None:
+        return None, 0
+    first = HALF_FREE_NODES if node_limit is None else min(HALF_FREE_NODES, node_limit)
+    try:
+        return _free_search(board, square, None, deadline, first, seed), 0
+    except NoTourError as no:
+        return None, no.positions or 0
+    except SearchFailedError:
+        if expired(deadline) or (node_limit is not None and node_limit <= first):
+            raise
+    left = None if node_limit is None else node_limit - first
+    try:
+        return _ends_search(board, square, None, deadline, left, first), first
+    except NoTourError as no:
+        return None, no.positions or first
 
 
 def _reverse(path: np.ndarray | None) -> np.ndarray | None:
@@ -605,7 +723,7 @@ def _free_search(
     """The search of each plan (:func:`_plans`) in turn, each with the last square it is given."""
     portfolio = _Portfolio(board, deadline, node_limit, seed, closed, start, end)
     for plan in _plans(portfolio.main, start, end, closed):
-        path = portfolio.solve(plan.first, plan.end)
+        path = portfolio.solve(plan.first, plan.end, plan.avoid)
         if path is not None:
             return _orient(board, path, start, end, closed)
     raise NoTourError(
@@ -702,7 +820,10 @@ def _ends_search(
     (:func:`_end_pairs`) are searched in rounds, each with twice the budget of positions of the
     last, until one finds a tour or every one is exhausted. Dead positions are remembered
     across pairs (a pair with an end off the independent lines searches a narrower table, with
-    its own memory).
+    its own memory). A dead position is one of a path to a given last square, so each pair is
+    searched from its other square towards the given start or end, the last square of every
+    search: the pairs then share their dead positions (from d4 on the holed 6x9 torus of the
+    (0, 1) leaper, 0.2 million positions in all instead of 0.5 million).
 
     When the independent lines hold so many squares that a tour between two ends makes just
     one move between two squares off them (:func:`_link_moves`), the pair is searched once for
@@ -740,7 +861,7 @@ def _ends_search(
                 link = None if i < 0 else links[i]
                 searches[tight, i] = Search(board, start=a, end=b, link=link)
             search = searches[tight, i]
-            search.begin(a, b)
+            search.begin(b, a)  # towards the fixed square: see above
             used = 0
             status = _search.BUDGET
             while used < budget:
@@ -758,7 +879,7 @@ def _ends_search(
                 if status != _search.BUDGET:
                     break
             if status == FOUND:
-                return _orient(board, search.path.copy(), start, end, False)
+                return _orient(board, search.path[::-1].copy(), start, end, False)
             if status != EXHAUSTED:
                 later.append((a, b, i))
         alive = later
