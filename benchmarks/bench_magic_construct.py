@@ -26,6 +26,10 @@ CASES = (
     (28, 28, False),
     (100, 100, False),
     (20, 20, False),
+    (12, 20, False),
+    (20, 12, False),
+    (12, 28, False),
+    (12, 100, False),
     (12, 12, True),
 )
 

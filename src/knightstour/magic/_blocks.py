@@ -14,6 +14,7 @@ tour: P's cycles in order, then Q's backwards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -47,9 +48,16 @@ def knight(a: Square, b: Square) -> bool:
     return (dx == 1 and dy == 2) or (dx == 2 and dy == 1)
 
 
-def assemble(bw: int, bh: int, steps: list[tuple[int, int, int]]) -> np.ndarray:
-    """The tour of a lockstep walk on ``bw`` x ``bh`` blocks: P's cycles, then Q's backwards."""
-    travs = traversals()
+def assemble(
+    bw: int,
+    bh: int,
+    steps: list[tuple[int, int, int]],
+    travs: Sequence[tuple[int, tuple[Square, ...]]] | None = None,
+) -> np.ndarray:
+    """The tour of a lockstep walk on ``bw`` x ``bh`` blocks: P's units, then Q's backwards.
+
+    A step's units index ``travs`` (default: :func:`traversals`, the cycles)."""
+    travs = traversals() if travs is None else travs
     width = 4 * bw
     out: list[int] = []
     for b, p, _ in steps:

@@ -17,7 +17,10 @@ square is a knight's move from Q's (the *joint* in the middle of the tour), is f
 depth-first search over the cycles' entries and directions along a fixed block pattern, which cuts
 a branch as soon as a block row or column is complete and unbalanced, or its last open block
 cannot balance it. It walks the pattern backwards from the joint (:func:`_reversed_walk` turns
-the walk round again), so that the joint is checked on the first step. Diagonals (``diagonal=True``) are checked as their blocks complete.
+the walk round again), so that the joint is checked on the first step. A magic tour
+(``diagonal=True``) may also take the block's open transversal paths (:func:`_paths`): with whole
+cycles no diagonal of 12x12 adds up to 870 (docs/magic.md); both diagonals are added up on the
+tour's own numbers and checked when their last squares are numbered.
 
 Every tour is validated as a knight's tour and its sums checked (:func:`knightstour.numbering.analyse`)
 before it is returned. ``seed`` picks the search order and one of the board's symmetries (and the
@@ -40,12 +43,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from knightstour.board import Board, symmetries
 from knightstour.errors import InternalError, InvalidInputError
-from knightstour.magic._blocks import Square, assemble, knight, traversals
+from knightstour.magic._blocks import CYCLES, Square, assemble, knight, traversals
 from knightstour.magic.cross import crossable, crossed
 from knightstour.magic.fold import foldable, folded
 from knightstour.numbering import analyse
@@ -166,10 +170,8 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
     if key in _PATTERNS or _foldable(width // 4, height // 4):
         return None
     return (
-        f"no construction for {spec} yet: the folded construction needs an even number of 4x4 "
-        f"blocks along one side ({width // 4} x {height // 4} here; sides of 8 need the other "
-        f"side to have at least 4 blocks), the crossed one an odd number of at least 5 and at "
-        f"least 5 along the other, and block patterns exist only for {_covered()}"
+        f"no construction for {spec} yet: the constructions tile the board with 4x4 blocks and "
+        f"need at least 2 of them along each side ({width // 4} x {height // 4} here)"
     )
 
 
@@ -235,7 +237,7 @@ def construct(
             break
     else:  # pragma: no cover - every stored pattern is found within a few attempts
         raise InternalError(f"the construction found no tour on {width}x{height}")
-    order = assemble(key[0], key[1], _reversed_walk(steps))
+    order = _assemble(key[0], key[1], _reversed_walk(steps, diagonal), diagonal)
     if key != (bw, bh):
         order = _transpose(order, 4 * key[0], 4 * key[1])
     order = _symmetry(order, width, height, variant)
@@ -258,25 +260,68 @@ def _checked(width: int, height: int, order: np.ndarray, diagonal: bool) -> np.n
 # -- the search -----------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _tables() -> tuple[
-    list[tuple[int, tuple[Square, ...]]],
-    dict[tuple[int, int], tuple[np.ndarray, np.ndarray]],
-    dict[tuple[int, int], set[tuple[int, ...]]],
-    dict[tuple[int, int], set[tuple[int, ...]]],
-]:
-    """Traversals and, for a block's first pair of cycles, the balances its second pair allows.
+class _Tables(NamedTuple):
+    """The units a strand may take in a block, and what pairs of them do to ranks and files."""
 
-    A traversal is (cycle, its four squares in order): 4 cycles x 4 entries x 2 directions. A
-    *pair* (p, q) is P's and Q's traversals in one block at one step; its rank and file vectors
-    hold the offsets it puts in each rank and file (P: 1 ... 4 along its squares, Q: 4 ... 1,
-    since Q is walked backwards in the tour).
+    #: (set, squares in walking order): a cycle's number (0 ... 3) or a path's (4 ... 11)
+    travs: list[tuple[int, tuple[Square, ...]]]
+    #: the squares of each unit as a 16-bit mask (bit 4y + x)
+    masks: list[int]
+    #: (P's unit, Q's unit) -> the offsets they put in the block's 4 ranks and 4 files
+    vec: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]
+    #: for a block's first pair, the rank (file) balances its second pair can leave
+    need_r: dict[tuple[int, int], set[tuple[int, ...]]]
+    need_c: dict[tuple[int, int], set[tuple[int, ...]]]
+    #: the masks of 8 squares that two disjoint units cover (a block's second visit)
+    cover: frozenset[int]
+    #: squares of each unit on the block's main diagonal (x == y) and anti-diagonal (x + y == 3)
+    diag: list[tuple[int, int]]
+
+
+@lru_cache(maxsize=1)
+def _paths() -> tuple[tuple[Square, ...], ...]:
+    """The 16 walks of a 4 x 4 block's transversal knight paths that are not one of its cycles.
+
+    A *transversal path* is four squares, one in every rank and file of the block, each a
+    knight's move from the one before. Twelve sets of squares are such paths: the four cycles
+    and eight open paths, each walked from either end. Each open path holds one square of each
+    long diagonal of the block (a cycle holds two or none), which is what a magic tour needs.
+
+    >>> len(_paths()), _paths()[0]
+    (16, ((0, 0), (1, 2), (3, 1), (2, 3)))
+    """
+    from itertools import permutations
+
+    cycles = {frozenset(c) for c in CYCLES}
+    out = set()
+    for files in permutations(range(4)):
+        squares = [(x, files[x]) for x in range(4)]
+        for walk in permutations(squares):
+            if frozenset(walk) not in cycles and all(map(knight, walk, walk[1:])):
+                out.add(walk)
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=2)
+def _tables(paths: bool = False) -> _Tables:
+    """Units and, for a block's first pair of units, the balances its second pair allows.
+
+    A unit is (set, its four squares in order): the 32 traversals of the four cycles (4 cycles x
+    4 entries x 2 directions), and with ``paths`` also the 16 walks of :func:`_paths`. A *pair*
+    (p, q) is P's and Q's units in one block at one step, two that share no square; its rank and
+    file vectors hold the offsets it puts in each rank and file (P: 1 ... 4 along its squares,
+    Q: 4 ... 1, since Q is walked backwards in the tour).
     """
     travs = list(traversals())
+    if paths:
+        by_set: dict[frozenset[Square], int] = {}
+        for walk in _paths():
+            travs.append((by_set.setdefault(frozenset(walk), 4 + len(by_set)), walk))
+    masks = [sum(1 << (4 * y + x) for x, y in sq) for _, sq in travs]
     vec: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-    for p, (cp, sp) in enumerate(travs):
-        for q, (cq, sq) in enumerate(travs):
-            if cp == cq:
+    for p, (_, sp) in enumerate(travs):
+        for q, (_, sq) in enumerate(travs):
+            if masks[p] & masks[q]:
                 continue
             rows, cols = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
             for k in range(4):
@@ -285,39 +330,55 @@ def _tables() -> tuple[
                 rows[sq[k][1]] += 4 - k
                 cols[sq[k][0]] += 4 - k
             vec[(p, q)] = (rows, cols)
-    by_cycles: dict[frozenset[int], list[tuple[np.ndarray, np.ndarray]]] = {}
+    by_squares: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
     for (p, q), v in vec.items():
-        by_cycles.setdefault(frozenset((travs[p][0], travs[q][0])), []).append(v)
+        by_squares.setdefault(masks[p] | masks[q], []).append(v)
     need_r: dict[tuple[int, int], set[tuple[int, ...]]] = {}
     need_c: dict[tuple[int, int], set[tuple[int, ...]]] = {}
     for (p, q), (r1, c1) in vec.items():
-        rest = by_cycles[frozenset(range(4)) - {travs[p][0], travs[q][0]}]
+        rest = by_squares.get(0xFFFF ^ masks[p] ^ masks[q], [])
         need_r[(p, q)] = {tuple((r1 + r2 - 10).tolist()) for r2, _ in rest}
         need_c[(p, q)] = {tuple((c1 + c2 - 10).tolist()) for _, c2 in rest}
-    return travs, vec, need_r, need_c
+    diag = [(sum(x == y for x, y in sq), sum(x + y == 3 for x, y in sq)) for _, sq in travs]
+    return _Tables(travs, masks, vec, need_r, need_c, frozenset(by_squares), diag)
 
 
 def _search(
-    bw: int, bh: int, beta: Sequence[int], rng: random.Random, diagonal: bool, budget: int
+    bw: int,
+    bh: int,
+    beta: Sequence[int] | None,
+    rng: random.Random,
+    diagonal: bool,
+    budget: int,
+    stats: dict[str, int] | None = None,
 ) -> list[tuple[int, int, int]] | None:
-    """One depth-first attempt along the block pattern ``beta``: (block, P's, Q's traversal) a step.
+    """One depth-first attempt along the block pattern ``beta``: (block, P's, Q's unit) a step.
+
+    With ``beta`` None the search chooses the blocks as it goes (a search over block patterns
+    too): each step in a block visited fewer than twice, the one before or a neighbour of it.
 
     Cuts a branch when a block row or column is complete and unbalanced, when its one open block
-    cannot balance it any more, or (``diagonal``) when a long diagonal is complete and wrong.
-    Gives up after ``budget`` nodes (the caller restarts in another order).
+    cannot balance it any more, or (``diagonal``) when a long diagonal can no longer reach the
+    magic constant. Gives up after ``budget`` nodes (the caller restarts in another order).
+    ``stats``, if given, gets the number of nodes visited under ``"nodes"``.
+
+    Semi-magic tours take whole cycles as units (``_tables()``); magic ones (``diagonal``) may
+    also take the open transversal paths (``_tables(True)``): with whole cycles no diagonal of
+    12x12 can add up to 870 (docs/magic.md).
     """
-    travs, vec, need_r, need_c = _tables()
+    tables = _tables(diagonal)
+    travs, masks, vec, need_r, need_c = tables[:5]
+    units = len(travs)
     nblocks = bw * bh
     squares = [
-        [tuple((x + 4 * (b % bw), y + 4 * (b // bw)) for x, y in travs[t][1]) for t in range(32)]
+        [tuple((x + 4 * (b % bw), y + 4 * (b // bw)) for x, y in travs[t][1]) for t in range(units)]
         for b in range(nblocks)
     ]
     all_r = set().union(*need_r.values())
     all_c = set().union(*need_c.values())
     visits = [0] * nblocks
     first: list[tuple[int, int] | None] = [None] * nblocks
-    first_step = [0] * nblocks
-    used: list[set[int]] = [set() for _ in range(nblocks)]
+    used = [0] * nblocks
     row_sum = [[0] * 4 for _ in range(bh)]
     col_sum = [[0] * 4 for _ in range(bw)]
     row_open, col_open = [bw] * bh, [bh] * bw
@@ -325,7 +386,8 @@ def _search(
     n = 4 * bw
     magic = n * (n * n + 1) // 2
     on_diag = [(b % bw == b // bw, b % bw + b // bw == bw - 1) for b in range(nblocks)]
-    diag, diag_open = [0, 0], [bw, bw]
+    tracked = [diagonal and (d or a) for d, a in on_diag]
+    diag, diag_done = [0, 0], [0, 0]
     path: list[tuple[int, int, int]] = []
     nodes = 0
 
@@ -349,28 +411,59 @@ def _search(
             col_open[x], col_sum[x], col, need_c
         )
 
-    def diag_sum(b: int, i1: int, pair1: tuple[int, int], i2: int, pair2: tuple[int, int]) -> list:
-        s = [0, 0]
-        for i, (p, q) in ((i1, pair1), (i2, pair2)):
-            for k, (x, y) in enumerate(travs[p][1]):
-                v = 4 * i + k + 1
-                s[0] += v if x == y else 0
-                s[1] += v if x + y == 3 else 0
-            for k, (x, y) in enumerate(travs[q][1]):
-                v = 4 * (cycles - 1 - i) + 4 - k
-                s[0] += v if x == y else 0
-                s[1] += v if x + y == 3 else 0
-        return s
+    def diag_step(b: int, i: int, p: int, q: int) -> list[tuple[int, int]]:
+        """(sum, squares) that step ``i``'s two units put on the main and the anti-diagonal.
+
+        The numbers are the tour's, after the caller turns the walk round (:func:`_reversed_walk`):
+        P's k-th square at step i holds 2 cycles - 4i - k, Q's 2 cycles + 1 + 4i + k.
+        """
+        s, c = [0, 0], [0, 0]
+        for k in range(4):
+            for v, (x, y) in (
+                (2 * cycles - 4 * i - k, travs[p][1][k]),
+                (2 * cycles + 1 + 4 * i + k, travs[q][1][k]),
+            ):
+                for d, on in enumerate((x == y, x + y == 3)):
+                    if on and on_diag[b][d]:
+                        s[d] += v
+                        c[d] += 1
+        return [(s[d], c[d]) for d in range(2)]
+
+    def diag_ok() -> bool:
+        """Whether each long diagonal, once all its squares are numbered, adds up to the constant."""
+        return all(diag_done[d] < n or diag[d] == magic for d in range(2))
 
     def step(i: int) -> bool:
         nonlocal nodes
         nodes += 1
         if nodes > budget:
             return False
-        if i == len(beta):
+        if i == 2 * nblocks:
             return True
-        b = beta[i]
-        free = [t for t in range(32) if travs[t][0] not in used[b]]
+        if beta is not None:
+            return in_block(i, beta[i])
+        # no pattern: the next block is any block visited fewer than twice that a knight's move
+        # can reach: the one before or one of its (up to) eight neighbours
+        if path:
+            y0, x0 = divmod(path[-1][0], bw)
+            near = [
+                y * bw + x
+                for y in range(max(0, y0 - 1), min(bh, y0 + 2))
+                for x in range(max(0, x0 - 1), min(bw, x0 + 2))
+            ]
+        else:
+            near = list(range(nblocks))
+        near = [b for b in near if visits[b] < 2]
+        rng.shuffle(near)
+        for b in near:
+            if in_block(i, b):
+                return True
+            if nodes > budget:
+                return False
+        return False
+
+    def in_block(i: int, b: int) -> bool:
+        free = [t for t in range(units) if not masks[t] & used[b]]
         if path:
             pb, pp, pq = path[-1]
             p_end, q_end = squares[pb][pp][3], squares[pb][pq][3]
@@ -380,10 +473,12 @@ def _search(
             ps, qs0 = list(free), free
         rng.shuffle(ps)
         for p in ps:
-            qs = [t for t in qs0 if travs[t][0] != travs[p][0]]
+            qs = [t for t in qs0 if not masks[t] & masks[p]]
+            if visits[b] == 0 and units > 32:
+                qs = [t for t in qs if 0xFFFF ^ masks[p] ^ masks[t] in tables.cover]
             rng.shuffle(qs)
             for q in qs:
-                # P's cycles all start on one colour and Q's on the other, or no joint exists
+                # P's units all start on one colour and Q's on the other, or no joint exists
                 if (sum(squares[b][p][0]) + sum(squares[b][q][0])) % 2 == 0:
                     continue
                 if i == 0 and not knight(squares[b][p][0], squares[b][q][0]):
@@ -399,14 +494,13 @@ def _search(
     undo: list[tuple] = []
 
     def _place(i: int, b: int, p: int, q: int) -> bool:
-        used[b].update((travs[p][0], travs[q][0]))
+        used[b] |= masks[p] | masks[q]
         visits[b] += 1
         path.append((b, p, q))
         y, x = divmod(b, bw)
+        dr = dc = dd = None
         if visits[b] == 1:
-            first[b], first_step[b] = (p, q), i
-            undo.append(None)
-            good = ok(b)
+            first[b] = (p, q)
         else:
             r1, c1 = vec[first[b]]
             r2, c2 = vec[(p, q)]
@@ -416,53 +510,59 @@ def _search(
                 col_sum[x][k] += dc[k]
             row_open[y] -= 1
             col_open[x] -= 1
-            dd = [0, 0]
-            if diagonal and (on_diag[b][0] or on_diag[b][1]):
-                s = diag_sum(b, first_step[b], first[b], i, (p, q))
-                for k in range(2):
-                    if on_diag[b][k]:
-                        dd[k] = s[k]
-                        diag[k] += s[k]
-                        diag_open[k] -= 1
-            undo.append((dr, dc, dd))
-            good = ok(b) and all(diag_open[k] or diag[k] == magic for k in range(2))
+        if tracked[b]:
+            dd = diag_step(b, i, p, q)
+            for d, (v, c) in enumerate(dd):
+                diag[d] += v
+                diag_done[d] += c
+        undo.append((dr, dc, dd))
+        good = ok(b) and (dd is None or diag_ok())
         if not good:
             _unplace(b, p, q)
         return good
 
     def _unplace(b: int, p: int, q: int) -> None:
-        rec = undo.pop()
+        dr, dc, dd = undo.pop()
         y, x = divmod(b, bw)
-        if rec is None:
+        if dr is None:
             first[b] = None
         else:
-            dr, dc, dd = rec
             for k in range(4):
                 row_sum[y][k] -= dr[k]
                 col_sum[x][k] -= dc[k]
             row_open[y] += 1
             col_open[x] += 1
-            for k in range(2):
-                if on_diag[b][k] and diagonal:
-                    diag[k] -= dd[k]
-                    diag_open[k] += 1
+        if dd is not None:
+            for d, (v, c) in enumerate(dd):
+                diag[d] -= v
+                diag_done[d] -= c
         visits[b] -= 1
         path.pop()
-        used[b].difference_update((travs[p][0], travs[q][0]))
+        used[b] &= ~(masks[p] | masks[q])
 
-    return list(path) if step(0) else None
+    found = step(0)
+    if stats is not None:
+        stats["nodes"] = nodes
+    return list(path) if found else None
 
 
-def _reversed_walk(steps: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    """The same walk run the other way: the steps in reverse order, each cycle walked backwards.
+def _reversed_walk(
+    steps: list[tuple[int, int, int]], paths: bool = False
+) -> list[tuple[int, int, int]]:
+    """The same walk run the other way: the steps in reverse order, each unit walked backwards.
 
-    Every block keeps its four cycles, and a cycle walked backwards puts 5 - k where it put k, so
+    Every block keeps its four units, and a unit walked backwards puts 5 - k where it put k, so
     every line that was balanced stays balanced; the first step's joint becomes the last's.
     """
-    travs = _tables()[0]
+    travs = _tables(paths).travs
     index = {squares: t for t, (_, squares) in enumerate(travs)}
     back = [index[squares[::-1]] for _, squares in travs]
     return [(b, back[p], back[q]) for b, p, q in reversed(steps)]
+
+
+def _assemble(bw: int, bh: int, steps: list[tuple[int, int, int]], paths: bool) -> np.ndarray:
+    """The tour of a lockstep walk whose units come from ``_tables(paths)``: P, then Q backwards."""
+    return assemble(bw, bh, steps, _tables(paths).travs if paths else None)
 
 
 def _transpose(order: np.ndarray, width: int, height: int) -> np.ndarray:

@@ -22,10 +22,19 @@ blocks) that line runs through the middle of a row of blocks, and the fold has t
    :data:`TURNS`, in the frame of their nearer column; the dynamic program over A is steered to
    end exactly where a stored turn begins, with the offsets it makes up for.
 
+With **three block rows** (20x12, 28x12, ..., and 12x20, 12x28, ... turned round) A is a
+single row, and the joint unit's own two blocks sit under middle-row blocks that nothing else
+visits. There the joint unit makes excursions too (:func:`_joint_excursions`): six steps over its
+two blocks and the two middle-row blocks above them, in any order, its first step's two squares
+a knight's move apart. It leaves a wide spread of offsets, so that on 20x12, where only one
+excursion follows it, A still ends where some stored turns begin. (Turned the other way, 12 wide
+with an odd number of block rows, A's last row would hold one excursion and start balanced, and
+reaches no stored turn.)
+
 The tour ends where B undoes A's joint unit, so it is closed, like the folded ones. Boards of
-m x n blocks with n odd and at least 5 and m at least 5 are built (and turned round when it is m
-that is odd) with at least 5 block columns: 20x20, 20x28, 28x36, 100x100, 100x92 and so on. Every tour is validated and its
-sums checked by the caller (:func:`knightstour.magic.construct.construct`).
+m x n blocks with n odd and at least 3 and m at least 5 are built (and turned round when it is m
+that is odd): 20x12, 20x20, 12x28, 28x36, 100x100, 100x92, 12x396 and so on. Every tour is
+validated and its sums checked by the caller (:func:`knightstour.magic.construct.construct`).
 
 >>> from knightstour.numbering import analyse
 >>> order = crossed(28, 28, seed=1)
@@ -45,6 +54,7 @@ from knightstour.errors import InternalError
 from knightstour.magic._blocks import Square, assemble, knight
 from knightstour.magic.fold import (
     _MOVES,
+    ZERO,
     Step,
     Vec,
     _add,
@@ -56,7 +66,7 @@ from knightstour.magic.fold import (
     traced,
 )
 
-__all__ = ["TURNS", "crossable", "crossed", "find_turn"]
+__all__ = ["TURNS", "crossable", "crossed", "find_turn", "short_reach"]
 
 Pair = tuple[int, int]  # the middle-row vector's two free numbers: (V(0) - V(3), V(1) - V(2))
 #: An excursion: its steps (0 the block, 1 the middle-row block above; P's and Q's traversals),
@@ -69,7 +79,10 @@ Excursion = tuple[tuple[tuple[int, int, int], ...], Square, Square, Vec, Pair]
 #: middle-row pair), and its 12 steps (column 0 or 1, block row -1, 0 or 1, P's, Q's traversal).
 Turn = tuple[tuple[Square, Square], Vec, Pair, tuple[tuple[int, int, int, int], ...]]
 
-#: Turns found by :func:`find_turn` (seeds 0 to 15; the benchmark repeats seeds 0, 1 and 4).
+#: Turns found by :func:`find_turn`: the first seven with seeds 0 to 15 (the benchmark repeats
+#: seeds 0, 1 and 4); the last five for 20x12, where A has least room, with
+#: ``find_turn(seed, wanted=short_reach())`` and seeds 1, 2, 4, 7 and 13 (2 to 60 s each; seeds
+#: 0 to 29 found only these and the fifth turn, which 20x12 reaches too).
 TURNS: tuple[Turn, ...] = (
     (
         ((-2, 3), (-2, 2)),
@@ -141,6 +154,56 @@ TURNS: tuple[Turn, ...] = (
             (0, 0, 10, 31), (0, -1, 11, 30),
         ),
     ),
+    (
+        ((-2, -1), (-2, -4)),
+        (0, -2, 2, 0),
+        (4, -4),
+        (
+            (0, -1, 22, 26), (1, -1, 22, 27), (1, 0, 0, 26), (1, -1, 4, 13), (0, -1, 4, 9),
+            (0, 0, 1, 9), (0, 0, 19, 27), (0, 1, 15, 6), (1, 1, 15, 2), (1, 0, 11, 21),
+            (1, 1, 25, 16), (0, 1, 25, 21),
+        ),
+    ),
+    (
+        ((-1, -4), (-1, -1)),
+        (2, 4, -4, -2),
+        (0, 0),
+        (
+            (0, -1, 14, 3), (0, 0, 14, 16), (0, 1, 24, 17), (1, 1, 0, 13), (1, 1, 23, 31),
+            (1, 0, 4, 12), (1, 0, 18, 26), (1, -1, 22, 30), (1, -1, 14, 7), (0, -1, 19, 30),
+            (0, 0, 1, 27), (0, 1, 1, 8),
+        ),
+    ),
+    (
+        ((-1, -1), (-1, -4)),
+        (-2, -4, 4, 2),
+        (0, 0),
+        (
+            (0, -1, 3, 14), (0, 0, 6, 15), (1, 0, 2, 15), (1, -1, 21, 28), (0, -1, 20, 24),
+            (1, -1, 3, 14), (1, 0, 16, 25), (0, 0, 21, 24), (0, 1, 17, 24), (1, 1, 13, 1),
+            (1, 1, 21, 25), (0, 1, 8, 4),
+        ),
+    ),
+    (
+        ((-1, 3), (-1, 2)),
+        (-2, 0, 0, 2),
+        (0, 0),
+        (
+            (0, 1, 17, 0), (0, 0, 20, 5), (0, -1, 20, 5), (1, -1, 12, 1), (1, -1, 27, 19),
+            (1, 0, 8, 0), (1, 0, 21, 29), (1, 1, 17, 25), (1, 1, 2, 11), (0, 1, 31, 10),
+            (0, 0, 31, 10), (0, -1, 30, 11),
+        ),
+    ),
+    (
+        ((-1, 2), (-1, 3)),
+        (2, 0, 0, -2),
+        (0, 0),
+        (
+            (0, 1, 0, 17), (0, 0, 5, 20), (0, -1, 5, 20), (1, -1, 0, 13), (1, -1, 22, 30),
+            (1, 0, 1, 9), (1, 0, 19, 27), (1, 1, 18, 26), (1, 1, 11, 2), (0, 1, 10, 31),
+            (0, 0, 10, 31), (0, -1, 11, 30),
+        ),
+    ),
 )  # fmt: skip
 
 #: States the dynamic program keeps per block below the last row, and in the last row.
@@ -151,14 +214,14 @@ _ATTEMPTS = 8
 
 def crossable(bw: int, bh: int) -> bool:
     """Whether :func:`crossed` builds a board of ``bw`` x ``bh`` blocks of 4 x 4 as it stands:
-    an odd number of block rows, at least 5, and at least 5 block columns (A's last row needs
+    an odd number of block rows, at least 3, and at least 5 block columns (A's last row needs
     room for its excursions to reach a stored turn's offsets). Turn the board round for the other
-    side.
+    side: 12x20 is built as 20x12 turned round.
 
-    >>> crossable(25, 25), crossable(5, 5), crossable(5, 3), crossable(3, 5)
-    (True, True, False, False)
+    >>> crossable(25, 25), crossable(5, 5), crossable(5, 3), crossable(3, 5), crossable(3, 3)
+    (True, True, True, False, False)
     """
-    return bh % 2 == 1 and bh >= 5 and bw >= 5
+    return bh % 2 == 1 and bh >= 3 and bw >= 5
 
 
 def crossed(width: int, height: int, seed: int | None = None) -> np.ndarray:
@@ -252,6 +315,126 @@ def _excursions() -> dict[tuple[Square, Square], list[Excursion]]:
     return dict(units)
 
 
+#: A joint excursion unit's blocks (blocks 0 and 1 of row 0 and the middle-row blocks above them)
+#: and how many visits A makes to each.
+_JOINT_BLOCKS = ((0, 0), (1, 0), (0, 1), (1, 1))
+_JOINT_VISITS = (2, 2, 1, 1)
+JointExcursion = tuple[list[Step], Square, Square, Vec, Pair]
+
+
+@lru_cache(maxsize=1)
+def _joint_excursions() -> list[JointExcursion]:
+    """The joint units of a board with a single block row below the middle row (3 block rows).
+
+    There A is that row alone, so the joint unit's two blocks must make excursions too: A visits
+    each of them twice (its four cycles) and the middle-row block above each once (one cycle of
+    each mirror pair), six steps in any order, the first step's two squares a knight's move apart
+    (they become the tour's ends). One unit per outcome: its steps, P's and Q's exits (both
+    within a knight's move of block 2's files), the offsets it leaves in the ranks of row 0 and
+    its middle-row pair (a breadth-first walk, about 0.3 s, made once).
+
+    >>> steps, pe, qe, r, d = _joint_excursions()[0]
+    >>> len(steps), sorted(block for block, _, _ in steps)
+    (6, [(0, 0), (0, 0), (0, 1), (1, 0), (1, 0), (1, 1)])
+    """
+    t = _tables()
+    travs, p_off, q_off, mirror = t.travs, t.p_off, t.q_off, t.mirror
+    cyc, _ = _cycles()
+    up = [
+        [cyc[p] != cyc[q] and cyc[mirror[p]] not in (cyc[p], cyc[q]) for q in range(32)]
+        for p in range(32)
+    ]
+    ranks = [
+        [tuple(p_off[p][0][k] + q_off[q][0][k] for k in range(4)) for q in range(32)]
+        for p in range(32)
+    ]
+
+    def square(b: int, tr: int, k: int) -> Square:
+        x, y = travs[tr][1][k]
+        return (x + 4 * _JOINT_BLOCKS[b][0], y + 4 * _JOINT_BLOCKS[b][1])
+
+    # the traversals of block b whose first square is a knight's move from s
+    onto: dict[tuple[int, Square], list[int]] = collections.defaultdict(list)
+    for b in range(4):
+        for tr in range(32):
+            first = square(b, tr, 0)
+            for mx, my in _MOVES:
+                onto[(b, (first[0] - mx, first[1] - my))].append(tr)
+
+    State = tuple[tuple[int, int, int, int], Square, Square, Vec, Pair]
+    Layer = dict[State, tuple[State | None, list[Step]]]
+
+    def visit(layer: Layer, st: State | None, b: int, p: int, q: int) -> None:
+        """Add the state after visiting block ``b`` with P on ``p`` and Q on ``q`` from ``st``."""
+        masks, r, d = ((0, 0, 0, 0), ZERO, (0, 0)) if st is None else (st[0], st[3], st[4])
+        v = ranks[p][q]
+        if b < 2:
+            r = _add(r, v)
+        else:
+            d = (d[0] + v[0] - v[3], d[1] + v[1] - v[2])
+        m = list(masks)
+        m[b] |= (1 << cyc[p]) | (1 << cyc[q])
+        key = ((m[0], m[1], m[2], m[3]), square(b, p, 3), square(b, q, 3), r, d)
+        layer.setdefault(key, (st, [(_JOINT_BLOCKS[b], p, q)]))
+
+    layer: Layer = {}
+    for b in range(4):
+        for p in range(32):
+            for q in range(32):
+                if (
+                    cyc[p] != cyc[q]
+                    and (b < 2 or up[p][q])
+                    and knight(square(b, p, 0), square(b, q, 0))
+                ):
+                    visit(layer, None, b, p, q)
+    layers = [layer]
+    for step in range(5):
+        new: Layer = {}
+        blocks = range(4) if step < 4 else (1, 3)  # the last step leaves towards block 2
+        for st in layer:
+            masks, pe, qe = st[0], st[1], st[2]
+            for b in blocks:
+                m = masks[b]
+                if m.bit_count() == 2 * _JOINT_VISITS[b]:
+                    continue
+                qs = [q for q in onto.get((b, qe), ()) if not m >> cyc[q] & 1]
+                for p in onto.get((b, pe), ()):
+                    if m >> cyc[p] & 1:
+                        continue
+                    for q in qs:
+                        if cyc[q] != cyc[p] and (b < 2 or up[p][q]):
+                            visit(new, st, b, p, q)
+        layer = new
+        layers.append(layer)
+    out: list[JointExcursion] = []
+    for st in layer:
+        _, pe, qe, r, d = st
+        if pe[0] >= 6 and qe[0] >= 6:
+            out.append((traced(layers, st), pe, qe, _add(r, (-20, -20, -20, -20)), d))
+    return out
+
+
+def short_reach() -> dict[tuple[Square, Square], set[tuple[Vec, Pair]]]:
+    """What A can leave for the turn on 20x12 (5 x 3 blocks), the board where it has least room:
+    A's ends in the turn's frame -> every (rank vector, middle-row pair) a turn there must make up
+    for. A is a joint excursion unit and one excursion; :func:`find_turn` takes this as ``wanted``.
+
+    >>> reach = short_reach()
+    >>> any(turn[0] in reach and turn[1:3] in reach[turn[0]] for turn in TURNS)
+    True
+    """
+    units = _excursions()
+    out: dict[tuple[Square, Square], set[tuple[Vec, Pair]]] = collections.defaultdict(set)
+    for _, pe, qe, r, d in _joint_excursions():
+        rp, rq = (pe[0] - 8, pe[1]), (qe[0] - 8, qe[1])  # relative to block 2
+        for a in _near(rp, 0) + _near(rp, 1):
+            for b in _near(rq, 0) + _near(rq, 1):
+                for _, e1, e2, ru, du in units.get((a, b), ()):
+                    ends = ((e1[0] - 4, e1[1] - 4), (e2[0] - 4, e2[1] - 4))
+                    out[ends].add((_add(r, ru), (d[0] + du[0], d[1] + du[1])))
+    return dict(out)
+
+
 def _near(s: Square, dy: int) -> list[Square]:
     """Squares of the block ``dy`` rows of blocks up (relative to the lower block) a knight's
     move from ``s``."""
@@ -267,9 +450,10 @@ def _walk(bw: int, bh: int, rng: random.Random) -> list[tuple[int, int, int]]:
     """The lockstep walk of the whole board: A, a stored turn, and B."""
     if not TURNS:  # pragma: no cover - the module ships with its turns
         raise InternalError("the crossed construction has no stored turns")
-    for attempt in range(_ATTEMPTS):
-        turn = TURNS[(attempt + rng.randrange(len(TURNS))) % len(TURNS)]
-        walk = _try(bw, bh, rng, turn)
+    turns = list(TURNS)
+    rng.shuffle(turns)  # every stored turn once, in the seed's order, before any twice
+    for attempt in range(max(_ATTEMPTS, len(turns))):
+        walk = _try(bw, bh, rng, turns[attempt % len(turns)])
         if walk is not None:
             return walk
     raise InternalError(f"the crossed construction found no tour of {4 * bw}x{4 * bh}")
@@ -305,10 +489,16 @@ def _try(bw: int, bh: int, rng: random.Random, turn: Turn) -> list[tuple[int, in
     order = snake(bw, h)
     State = tuple[Square, Square, Vec, Pair]
     start: dict[State, tuple[State | None, list[Step]]] = {}
-    joints = list(t.joints)
-    rng.shuffle(joints)
-    for steps, pe, qe, r in joints:
-        start.setdefault((pe, qe, r, (0, 0)), (None, steps))
+    if h == 1:  # A is a single block row: its joint unit makes excursions too
+        units_j = list(_joint_excursions())
+        rng.shuffle(units_j)
+        for steps, pe, qe, r, d in units_j:
+            start.setdefault((pe, qe, r, d), (None, steps))
+    else:
+        joints = list(t.joints)
+        rng.shuffle(joints)
+        for steps, pe, qe, r in joints:
+            start.setdefault((pe, qe, r, (0, 0)), (None, steps))
     layers = [start]
     states = start
     units = _excursions()
@@ -354,7 +544,12 @@ def _try(bw: int, bh: int, rng: random.Random, turn: Turn) -> list[tuple[int, in
     return folded_walk(bw, bh, traced(layers, next(iter(states))), turn_steps)
 
 
-def find_turn(seed: int, budget: int = 200_000, tries: int = 40) -> Turn | None:
+def find_turn(
+    seed: int,
+    budget: int = 200_000,
+    tries: int = 40,
+    wanted: dict[tuple[Square, Square], set[tuple[Vec, Pair]]] | None = None,
+) -> Turn | None:
     """Search for a turn (the depth-first search that found :data:`TURNS`; about a minute).
 
     From ``tries`` of the places an excursion can leave A's strands (in the seed's order), it
@@ -362,7 +557,9 @@ def find_turn(seed: int, budget: int = 200_000, tries: int = 40) -> Turn | None:
     move on for P and for Q, and keeps the first walk that ends a knight's move from where B
     begins (the reflection of A's ends), balances the files of both its columns, mirrors its
     lower row's ranks in its upper row and has an antisymmetric middle row. A column and the
-    middle row are checked as soon as they are complete.
+    middle row are checked as soon as they are complete. With ``wanted`` (A's ends -> the offsets
+    A can leave there, as :func:`short_reach` gives) it starts only from those ends and keeps only
+    a turn that makes up for offsets A can leave, checking its lower row as soon as it is complete.
     """
     rng = random.Random(seed)
     exits = sorted(
@@ -371,10 +568,12 @@ def find_turn(seed: int, budget: int = 200_000, tries: int = 40) -> Turn | None:
             for units in _excursions().values()
             for _, e1, e2, _, _ in units
         }
+        if wanted is None
+        else wanted
     )
     rng.shuffle(exits)
     for ends in exits[:tries]:
-        turn = _turn_from(ends, rng, budget)
+        turn = _turn_from(ends, rng, budget, None if wanted is None else wanted[ends])
         if turn is not None:
             return turn
     return None
@@ -383,8 +582,14 @@ def find_turn(seed: int, budget: int = 200_000, tries: int = 40) -> Turn | None:
 _BLOCKS = tuple((dc, dy) for dc in (0, 1) for dy in (-1, 0, 1))
 
 
-def _turn_from(ends: tuple[Square, Square], rng: random.Random, budget: int) -> Turn | None:
-    """The first turn the depth-first search finds from A's ends ``ends`` (turn frame)."""
+def _turn_from(
+    ends: tuple[Square, Square],
+    rng: random.Random,
+    budget: int,
+    wanted: set[tuple[Vec, Pair]] | None = None,
+) -> Turn | None:
+    """The first turn the depth-first search finds from A's ends ``ends`` (turn frame), one that
+    makes up for offsets in ``wanted`` (rank vector, middle-row pair) when that is given."""
     t = _tables()
     travs, p_off, q_off = t.travs, t.p_off, t.q_off
     cyc, _ = _cycles()
@@ -402,21 +607,28 @@ def _turn_from(ends: tuple[Square, Square], rng: random.Random, budget: int) -> 
         x, y = travs[tr][1][k]
         return (x + 4 * _BLOCKS[b][0], y + 4 * _BLOCKS[b][1])
 
+    need_rs = None if wanted is None else {r for r, _ in wanted}
+
     def pruned(dc: int) -> bool:
         column_done = sum(count[j] for j in range(n) if _BLOCKS[j][0] == dc) == 6
         if column_done and any(v != 30 for v in cols[dc]):
             return True
-        if sum(count[j] for j in range(n) if _BLOCKS[j][1] == 0) == 4:
-            mid = [v - 20 for v in rows[0]]
-            return mid != [mid[0], mid[1], -mid[1], -mid[0]]
-        return False
+        mid = [v - 20 for v in rows[0]]
+        mid_done = count[1] + count[4] == 4  # blocks (0, 0) and (1, 0)
+        if mid_done and mid != [mid[0], mid[1], -mid[1], -mid[0]]:
+            return True
+        if wanted is None or count[0] + count[3] < 4:  # the lower row is not complete
+            return False
+        need_r = (20 - rows[-1][0], 20 - rows[-1][1], 20 - rows[-1][2], 20 - rows[-1][3])
+        return need_r not in need_rs or (mid_done and (need_r, (-mid[0], -mid[1])) not in wanted)
 
     def finish(pe: Square, qe: Square) -> None:
         low, mid, high = ([v - 20 for v in rows[dy]] for dy in (-1, 0, 1))
         joined = knight(pe, targets[0]) and knight(qe, targets[1])
         if joined and high == [-low[3], -low[2], -low[1], -low[0]]:
             need_r = (-low[0], -low[1], -low[2], -low[3])
-            found.append((ends, need_r, (-mid[0], -mid[1]), tuple(steps)))
+            if wanted is None or (need_r, (-mid[0], -mid[1])) in wanted:
+                found.append((ends, need_r, (-mid[0], -mid[1]), tuple(steps)))
 
     def rec(pe: Square, qe: Square, last: int | None) -> None:
         nodes[0] += 1

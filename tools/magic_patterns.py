@@ -1,0 +1,323 @@
+"""Search block patterns for fully (diagonally) magic tours of the 4x4-block construction.
+
+    python tools/magic_patterns.py stored [--budget NODES] [--tries K]
+    python tools/magic_patterns.py random [--patterns N] [--seed S] [--budget NODES] [--tries K]
+    python tools/magic_patterns.py loops [--patterns N] [--seed S] [--budget NODES] [--tries K]
+    python tools/magic_patterns.py free [--patterns N] [--seed S] [--budget NODES]
+
+A *block pattern* is the order in which the two strands P and Q of ``magic/construct.py`` visit
+the 4x4 blocks of a 12x12 board: every block twice, each step in the same block as the one before
+or beside it (a knight's move can only continue there). Every mode runs the magic search
+(``_search`` with ``diagonal=True``: open transversal paths as well as cycles, both diagonals
+checked on the tour's own numbers):
+
+- ``stored`` along the stored semi-magic patterns;
+- ``random`` along patterns drawn by a randomised depth-first walk that visits every block twice
+  (``--diagonal-moves`` lets it step corner to corner as well);
+- ``loops`` along patterns made of loops, the shape of the stored patterns (``structured_pattern``);
+- ``free`` with no pattern: the search picks the blocks as it goes, ``--patterns`` attempts.
+
+Each pattern gets ``--tries`` attempts of ``--budget`` nodes in different search orders; an attempt
+that ends under its budget has searched the pattern whole. Every tour found is assembled, validated
+and checked magic, and its pattern printed as the tuple to store in ``_MAGIC_PATTERNS``; the last
+line counts the patterns tried, those with a magic tour, those searched whole, nodes and seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from functools import cache
+
+import numpy as np
+
+from knightstour.board import Board
+from knightstour.magic.construct import _PATTERNS, _assemble, _reversed_walk, _search, _tables
+from knightstour.numbering import analyse
+from knightstour.tour import validate
+
+
+def neighbours(bw: int, bh: int, b: int, diagonal_moves: bool = False) -> list[int]:
+    """Block ``b`` and the blocks beside it (and, with ``diagonal_moves``, corner to corner)."""
+    y, x = divmod(b, bw)
+    return [
+        v * bw + u
+        for v in range(max(0, y - 1), min(bh, y + 2))
+        for u in range(max(0, x - 1), min(bw, x + 2))
+        if diagonal_moves or u == x or v == y
+    ]
+
+
+def random_pattern(
+    bw: int, bh: int, rng: random.Random, diagonal_moves: bool = False
+) -> tuple[int, ...]:
+    """A random block pattern: every block twice, each step in or beside the block before.
+
+    Built backwards from the joint (the last block) by a randomised depth-first walk that prefers
+    blocks with fewer onward choices (Warnsdorff's rule on blocks), starting again when stuck.
+    """
+    while True:
+        left = [2] * (bw * bh)
+        start = rng.randrange(bw * bh)
+        left[start] -= 1
+        out = [start]
+        if _extend(bw, bh, out, left, rng, [10_000], diagonal_moves):
+            return tuple(out[::-1])
+
+
+def _extend(
+    bw: int,
+    bh: int,
+    out: list[int],
+    left: list[int],
+    rng: random.Random,
+    tries: list[int],
+    diagonal_moves: bool,
+) -> bool:
+    """Extend the walk ``out`` until every block is visited twice; False when stuck too long."""
+    tries[0] -= 1
+    if len(out) == 2 * bw * bh:
+        return True
+    if tries[0] < 0:
+        return False
+    options = [b for b in neighbours(bw, bh, out[-1], diagonal_moves) if left[b]]
+    rng.shuffle(options)
+    options.sort(key=lambda b: sum(1 for c in neighbours(bw, bh, b, diagonal_moves) if left[c]))
+    for b in options:
+        left[b] -= 1
+        out.append(b)
+        if _extend(bw, bh, out, left, rng, tries, diagonal_moves):
+            return True
+        out.pop()
+        left[b] += 1
+    return False
+
+
+def structured_pattern(bw: int, bh: int, rng: random.Random) -> tuple[int, ...]:
+    """A random pattern made of *loops*, the shape of the stored patterns that give tours.
+
+    A loop is a simple path w of blocks (each a step from the one before) walked out and back,
+    w + reversed(w), or, when its ends are neighbours, twice round, w + w; a path of one block
+    is that block twice. Each loop starts beside the block where the one before ended, and the
+    loops together cover every block.
+    """
+    nblocks = bw * bh
+    while True:
+        left = set(range(nblocks))
+        out: list[int] = []
+        last = None
+        while left:
+            starts = [b for b in left if last is None or b in neighbours(bw, bh, last)]
+            if not starts:
+                break
+            w = [rng.choice(starts)]
+            left.discard(w[0])
+            for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
+                nxt = [b for b in neighbours(bw, bh, w[-1]) if b in left]
+                if not nxt:
+                    break
+                w.append(rng.choice(nxt))
+                left.discard(w[-1])
+            if len(w) > 1 and w[0] in neighbours(bw, bh, w[-1]) and rng.random() < 0.5:
+                out += w + w
+                last = w[-1]
+            else:
+                out += w + w[::-1]
+                last = w[0]
+        if not left:
+            return tuple(out)
+
+
+@cache
+def _visit_signatures(c: int) -> frozenset[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """How a diagonal block's two visits can meet its diagonals, P's units starting on colour c.
+
+    One entry per way to cut the block into (P's, Q's unit) at its first visit and at its second:
+    for each visit and each diagonal of the block (main, anti), how many of its squares P's unit
+    holds and the sum of their places k in the unit, and the same for Q's.
+    """
+    t = _tables(True)
+    by_mask: dict[int, list[tuple[int, int]]] = {}
+    for p, q in t.vec:
+        by_mask.setdefault(t.masks[p] | t.masks[q], []).append((p, q))
+
+    def signature(p: int, q: int) -> tuple[int, ...]:
+        out = []
+        for on in (lambda x, y: x == y, lambda x, y: x + y == 3):
+            for u in (p, q):
+                places = [k for k, (x, y) in enumerate(t.travs[u][1]) if on(x, y)]
+                out += [len(places), sum(places)]
+        return tuple(out)
+
+    def starts(p: int, q: int) -> bool:
+        return sum(t.travs[p][1][0]) % 2 == c and sum(t.travs[q][1][0]) % 2 != c
+
+    return frozenset(
+        (signature(p1, q1), signature(p2, q2))
+        for p1, q1 in t.vec
+        if starts(p1, q1)
+        for p2, q2 in by_mask.get(0xFFFF ^ t.masks[p1] ^ t.masks[q1], ())
+        if starts(p2, q2)
+    )
+
+
+def diagonals_possible(bw: int, beta: tuple[int, ...]) -> bool:
+    """Whether the diagonals' numbers alone allow a magic tour along ``beta`` (a quick filter).
+
+    The tour's number on a square of P's unit at search step i (the walk from the joint: the
+    pattern backwards) is 2K - 4i - k (k its place in the unit, K the number of units), on Q's
+    2K + 1 + 4i + k; P's units start on one colour and Q's on the other. For each block on a
+    long diagonal this lists every sum its two visits can put on each diagonal, over every way
+    to cut the block into four units (knight's moves between units and the lines' balance
+    ignored), and asks whether one choice per block makes both diagonals add up to the
+    constant. False rules the pattern out; True says nothing more.
+    """
+    n = 4 * bw
+    big = 4 * bw * bw  # 2K: K = 2 bw^2 units a strand
+    magic = n * (n * n + 1) // 2
+    steps: dict[int, list[int]] = {}
+    for i, b in enumerate(beta[::-1]):
+        steps.setdefault(b, []).append(i)
+
+    def value(i: int, sig: tuple[int, ...], d: int) -> int:
+        cp, kp, cq, kq = sig[4 * d : 4 * d + 4]
+        return cp * (big - 4 * i) - kp + cq * (big + 1 + 4 * i) + kq
+
+    for c in (0, 1):
+        signatures = _visit_signatures(c)
+        main, anti, both = {0}, {0}, set()
+        for b in range(bw * bw):
+            x, y = b % bw, b // bw
+            on = (x == y, x + y == bw - 1)
+            if not any(on):
+                continue
+            i1, i2 = steps[b]
+            got = {
+                tuple(value(i1, s1, d) + value(i2, s2, d) if on[d] else 0 for d in range(2))
+                for s1, s2 in signatures
+            }
+            if all(on):
+                both = got
+            elif on[0]:
+                main = {a + g for a in main for g, _ in got}
+            else:
+                anti = {a + g for a in anti for _, g in got}
+        if not both:
+            both = {(0, 0)}
+        if any(magic - m in main and magic - a in anti for m, a in both):
+            return True
+    return False
+
+
+def magic_along(
+    bw: int, beta: tuple[int, ...], seed: int, tries: int, budget: int, stats: dict[str, int]
+) -> np.ndarray | None:
+    """A validated magic tour along ``beta`` within ``tries`` attempts of ``budget`` nodes.
+
+    ``stats`` adds up the nodes visited (``"nodes"``) and counts the attempts that walked the
+    whole tree without finding a tour (``"exhausted"``: then no such tour exists along ``beta``).
+    """
+    rng = random.Random(seed)
+    for _ in range(tries):
+        one: dict[str, int] = {}
+        rng_search = random.Random(rng.getrandbits(64))
+        steps = _search(bw, bw, beta[::-1], rng_search, True, budget, one)
+        stats["nodes"] = stats.get("nodes", 0) + one["nodes"]
+        if steps is None:
+            if one["nodes"] <= budget:
+                stats["exhausted"] = stats.get("exhausted", 0) + 1
+                return None
+            continue
+        order = _assemble(bw, bw, _reversed_walk(steps, True), True)
+        validate(Board(4 * bw, 4 * bw), order)
+        verdict = analyse(4 * bw, 4 * bw, order.tolist()).verdict
+        if verdict != "magic":
+            raise AssertionError(f"the search returned a {verdict} tour along {beta}")
+        return order
+    return None
+
+
+def free(bw: int, rng: random.Random, attempts: int, budget: int) -> int:
+    """Search blocks and units together: ``attempts`` searches of ``budget`` nodes each."""
+    t0 = time.perf_counter()
+    nodes = found = 0
+    for k in range(attempts):
+        one: dict[str, int] = {}
+        steps = _search(bw, bw, None, random.Random(rng.getrandbits(64)), True, budget, one)
+        nodes += one["nodes"]
+        if steps is None:
+            continue
+        walk = _reversed_walk(steps, True)
+        order = _assemble(bw, bw, walk, True)
+        validate(Board(4 * bw, 4 * bw), order)
+        verdict = analyse(4 * bw, 4 * bw, order.tolist()).verdict
+        if verdict != "magic":
+            raise AssertionError(f"the search returned a {verdict} tour")
+        found += 1
+        beta = tuple(b for b, _, _ in walk)
+        took = time.perf_counter() - t0
+        print(f"attempt {k}: magic tour after {took:.1f} s, {nodes:,} nodes: {beta}", flush=True)
+    print(
+        f"{attempts} attempts of {budget:,} nodes, {found} magic tours, {nodes:,} nodes, "
+        f"{time.perf_counter() - t0:.1f} s in all"
+    )
+    return 0 if found else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", choices=("stored", "random", "loops", "free"))
+    parser.add_argument("--patterns", type=int, default=100, help="random patterns to try")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--budget", type=int, default=200_000, help="nodes an attempt may visit")
+    parser.add_argument("--tries", type=int, default=3, help="attempts along each pattern")
+    parser.add_argument("--blocks", type=int, default=3, help="blocks a side (3: 12x12)")
+    parser.add_argument(
+        "--diagonal-moves", action="store_true", help="random patterns also step corner to corner"
+    )
+    parser.add_argument(
+        "--filter",
+        action="store_true",
+        help="skip the patterns that diagonals_possible rules out before searching them",
+    )
+    parser.add_argument("--verbose", action="store_true", help="a line for every pattern")
+    args = parser.parse_args(argv)
+    bw = args.blocks
+    rng = random.Random(args.seed)
+    if args.mode == "free":
+        return free(bw, rng, args.patterns, args.budget)
+    if args.mode == "stored":
+        patterns = list(_PATTERNS.get((bw, bw), ()))
+    else:
+        draw = structured_pattern if args.mode == "loops" else random_pattern
+        kw = {} if args.mode == "loops" else {"diagonal_moves": args.diagonal_moves}
+        patterns = [draw(bw, bw, rng, **kw) for _ in range(args.patterns)]
+    found = filtered = 0
+    stats: dict[str, int] = {}
+    t0 = time.perf_counter()
+    for k, beta in enumerate(patterns):
+        seed = rng.getrandbits(32)
+        if args.filter and not diagonals_possible(bw, beta):
+            filtered += 1
+            continue
+        t1 = time.perf_counter()
+        order = magic_along(bw, beta, seed, args.tries, args.budget, stats)
+        took = time.perf_counter() - t1
+        if order is not None:
+            found += 1
+            print(f"pattern {k}: magic tour in {took:.1f} s: {beta}", flush=True)
+        elif args.verbose:
+            print(f"pattern {k}: none in {took:.1f} s", flush=True)
+    print(
+        f"{len(patterns)} patterns, {filtered} ruled out by their diagonals' numbers, "
+        f"{found} with a magic tour, "
+        f"{stats.get('exhausted', 0)} searched whole without one, "
+        f"{stats.get('nodes', 0):,} nodes, {time.perf_counter() - t0:.1f} s in all"
+    )
+    return 0 if found else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
