@@ -154,6 +154,8 @@ def test_a_stopped_pass_goes_on_where_it_stopped(tmp_path, capsys) -> None:
             assert done is not None and len(done) == sum(walked)
             assert data["classes_in_library"] == lib.count("8x8") >= 1
     assert walked[0] >= 1 and sum(walked) < 192
+    assert main(["magic", "8x8", "--range", "0", "--count", "1", "--db", db, "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("the quad pass (range 0) alone;")
 
 
 def test_which_boards_the_pass_walks() -> None:

@@ -165,10 +165,16 @@ def _search(args: argparse.Namespace, board: Board) -> int:
 
 
 def _summary(report: Report, classes: int, db: str) -> str:
-    state = "every range asked for walked" if report.complete else (
+    finished = report.complete and (report.ranges or not report.stopped)
+    state = "every range asked for walked" if finished else (
         f"stopped ({report.stopped})" if report.stopped else "stopped")  # fmt: skip
+    walked = (
+        f"ranges walked: {report.ranges_done} of {report.ranges}"
+        if report.ranges
+        else "the quad pass (range 0) alone"
+    )
     return (
-        f"ranges walked: {report.ranges_done} of {report.ranges}; parts walked this run: "
+        f"{walked}; parts walked this run: "
         f"{report.parts_done:,}; found {report.found} semi-magic numberings, {report.new} new; "
         f"{classes} classes in {db}; {report.nodes:,} nodes in {report.seconds:.1f} s; {state}"
     )
