@@ -1,26 +1,27 @@
 """Search block patterns for fully (diagonally) magic tours of the 4x4-block construction.
 
-    python tools/magic_patterns.py stored [--budget NODES] [--tries K]
-    python tools/magic_patterns.py random [--patterns N] [--seed S] [--budget NODES] [--tries K]
-    python tools/magic_patterns.py loops [--patterns N] [--seed S] [--budget NODES] [--tries K]
+    python tools/magic_patterns.py stored [--budget NODES]
+    python tools/magic_patterns.py random [--patterns N | --seconds S] [--seed S] [--filter]
+    python tools/magic_patterns.py loops [--patterns N | --seconds S] [--seed S] [--filter]
     python tools/magic_patterns.py free [--patterns N] [--seed S] [--budget NODES]
 
 A *block pattern* is the order in which the two strands P and Q of ``magic/construct.py`` visit
 the 4x4 blocks of a 12x12 board: every block twice, each step in the same block as the one before
-or beside it (a knight's move can only continue there). Every mode runs the magic search
-(``_search`` with ``diagonal=True``: open transversal paths as well as cycles, both diagonals
-checked on the tour's own numbers):
+or beside it (a knight's move can only continue there). The first three modes walk each pattern
+whole with the compiled lockstep walk (``magic/lockstep.py``: open transversal paths as well as
+cycles in the blocks on a long diagonal, or in every block with ``--paths-everywhere``; both
+diagonals checked on the tour's own numbers; P's units on either colour):
 
 - ``stored`` along the stored semi-magic patterns;
-- ``random`` along patterns drawn by a randomised depth-first walk that visits every block twice
-  (``--diagonal-moves`` lets it step corner to corner as well);
+- ``random`` along patterns drawn by a randomised depth-first walk that visits every block twice;
 - ``loops`` along patterns made of loops, the shape of the stored patterns (``structured_pattern``);
-- ``free`` with no pattern: the search picks the blocks as it goes, ``--patterns`` attempts.
+  ``--diagonal-moves`` lets both step corner to corner as well;
+- ``free`` with no pattern: the Python search picks the blocks as it goes, ``--patterns`` attempts.
 
-Each pattern gets ``--tries`` attempts of ``--budget`` nodes in different search orders; an attempt
-that ends under its budget has searched the pattern whole. Every tour found is assembled, validated
-and checked magic, and its pattern printed as the tuple to store in ``_MAGIC_PATTERNS``; the last
-line counts the patterns tried, those with a magic tour, those searched whole, nodes and seconds.
+``--filter`` skips the patterns that ``diagonals_possible`` rules out. Every tour found is
+assembled, validated and checked magic, and its pattern printed as the tuple to store in
+``_MAGIC_PATTERNS``; the last line counts the patterns tried, those ruled out, those with a magic
+tour, those walked whole without one, nodes and seconds.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import numpy as np
 
 from knightstour.board import Board
 from knightstour.magic.construct import _PATTERNS, _assemble, _reversed_walk, _search, _tables
+from knightstour.magic.lockstep import EXHAUSTED, LockstepWalker, diagonal_blocks
 from knightstour.numbering import analyse
 from knightstour.tour import validate
 
@@ -95,7 +97,9 @@ def _extend(
     return False
 
 
-def structured_pattern(bw: int, bh: int, rng: random.Random) -> tuple[int, ...]:
+def structured_pattern(
+    bw: int, bh: int, rng: random.Random, diagonal_moves: bool = False
+) -> tuple[int, ...]:
     """A random pattern made of *loops*, the shape of the stored patterns that give tours.
 
     A loop is a simple path w of blocks (each a step from the one before) walked out and back,
@@ -109,18 +113,23 @@ def structured_pattern(bw: int, bh: int, rng: random.Random) -> tuple[int, ...]:
         out: list[int] = []
         last = None
         while left:
-            starts = [b for b in left if last is None or b in neighbours(bw, bh, last)]
+            near = neighbours(bw, bh, last, diagonal_moves) if last is not None else []
+            starts = [b for b in left if last is None or b in near]
             if not starts:
                 break
             w = [rng.choice(starts)]
             left.discard(w[0])
             for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
-                nxt = [b for b in neighbours(bw, bh, w[-1]) if b in left]
+                nxt = [b for b in neighbours(bw, bh, w[-1], diagonal_moves) if b in left]
                 if not nxt:
                     break
                 w.append(rng.choice(nxt))
                 left.discard(w[-1])
-            if len(w) > 1 and w[0] in neighbours(bw, bh, w[-1]) and rng.random() < 0.5:
+            if (
+                len(w) > 1
+                and w[0] in neighbours(bw, bh, w[-1], diagonal_moves)
+                and rng.random() < 0.5
+            ):
                 out += w + w
                 last = w[-1]
             else:
@@ -212,23 +221,27 @@ def diagonals_possible(bw: int, beta: tuple[int, ...]) -> bool:
 
 
 def magic_along(
-    bw: int, beta: tuple[int, ...], seed: int, tries: int, budget: int, stats: dict[str, int]
+    bw: int,
+    beta: tuple[int, ...],
+    seed: int,
+    budget: int,
+    stats: dict[str, int],
+    everywhere: bool = False,
 ) -> np.ndarray | None:
-    """A validated magic tour along ``beta`` within ``tries`` attempts of ``budget`` nodes.
+    """A validated magic tour along ``beta``, searched by the compiled lockstep walk with P's
+    units on either colour, or None. Open paths are taken in the blocks on a long diagonal, or
+    in every block (``everywhere``).
 
-    ``stats`` adds up the nodes visited (``"nodes"``) and counts the attempts that walked the
-    whole tree without finding a tour (``"exhausted"``: then no such tour exists along ``beta``).
+    ``stats`` adds up the nodes visited (``"nodes"``) and counts the patterns walked whole
+    without a magic tour (``"exhausted"``: then none exists along ``beta``).
     """
-    rng = random.Random(seed)
-    for _ in range(tries):
-        one: dict[str, int] = {}
-        rng_search = random.Random(rng.getrandbits(64))
-        steps = _search(bw, bw, beta[::-1], rng_search, True, budget, one)
-        stats["nodes"] = stats.get("nodes", 0) + one["nodes"]
+    walker = _walker(bw, everywhere)
+    whole = True
+    for colour in (0, 1):
+        status, steps, nodes = walker.walk(beta[::-1], colour, check=True, seed=seed, budget=budget)
+        stats["nodes"] = stats.get("nodes", 0) + nodes
+        whole = whole and status == EXHAUSTED
         if steps is None:
-            if one["nodes"] <= budget:
-                stats["exhausted"] = stats.get("exhausted", 0) + 1
-                return None
             continue
         order = _assemble(bw, bw, _reversed_walk(steps, True), True)
         validate(Board(4 * bw, 4 * bw), order)
@@ -236,7 +249,15 @@ def magic_along(
         if verdict != "magic":
             raise AssertionError(f"the search returned a {verdict} tour along {beta}")
         return order
+    if whole:
+        stats["exhausted"] = stats.get("exhausted", 0) + 1
     return None
+
+
+@cache
+def _walker(bw: int, everywhere: bool = False) -> LockstepWalker:
+    blocks = range(bw * bw) if everywhere else diagonal_blocks(bw)
+    return LockstepWalker(bw, bw, _tables(True), path_blocks=blocks)
 
 
 def free(bw: int, rng: random.Random, attempts: int, budget: int) -> int:
@@ -266,13 +287,24 @@ def free(bw: int, rng: random.Random, attempts: int, budget: int) -> int:
     return 0 if found else 1
 
 
+def _draws(draw, bw, rng, kw, limit, seconds):  # type: ignore[no-untyped-def]
+    """Patterns drawn one by one: ``limit`` of them, or until ``seconds`` have passed."""
+    t0 = time.perf_counter()
+    k = 0
+    while (limit is None or k < limit) and (seconds is None or time.perf_counter() - t0 < seconds):
+        yield draw(bw, bw, rng, **kw)
+        k += 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("mode", choices=("stored", "random", "loops", "free"))
     parser.add_argument("--patterns", type=int, default=100, help="random patterns to try")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=200_000, help="nodes an attempt may visit")
-    parser.add_argument("--tries", type=int, default=3, help="attempts along each pattern")
+    parser.add_argument(
+        "--seconds", type=float, default=None, help="draw patterns until this much time is spent"
+    )
     parser.add_argument("--blocks", type=int, default=3, help="blocks a side (3: 12x12)")
     parser.add_argument(
         "--diagonal-moves", action="store_true", help="random patterns also step corner to corner"
@@ -281,6 +313,11 @@ def main(argv: list[str] | None = None) -> int:
         "--filter",
         action="store_true",
         help="skip the patterns that diagonals_possible rules out before searching them",
+    )
+    parser.add_argument(
+        "--paths-everywhere",
+        action="store_true",
+        help="every block may take open paths (by default only the blocks on a long diagonal)",
     )
     parser.add_argument("--verbose", action="store_true", help="a line for every pattern")
     args = parser.parse_args(argv)
@@ -292,8 +329,9 @@ def main(argv: list[str] | None = None) -> int:
         patterns = list(_PATTERNS.get((bw, bw), ()))
     else:
         draw = structured_pattern if args.mode == "loops" else random_pattern
-        kw = {} if args.mode == "loops" else {"diagonal_moves": args.diagonal_moves}
-        patterns = [draw(bw, bw, rng, **kw) for _ in range(args.patterns)]
+        kw = {"diagonal_moves": args.diagonal_moves}
+        limit = args.patterns if args.seconds is None else None
+        patterns = _draws(draw, bw, rng, kw, limit, args.seconds)
     found = filtered = 0
     stats: dict[str, int] = {}
     t0 = time.perf_counter()
@@ -303,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
             filtered += 1
             continue
         t1 = time.perf_counter()
-        order = magic_along(bw, beta, seed, args.tries, args.budget, stats)
+        order = magic_along(bw, beta, seed, args.budget, stats, args.paths_everywhere)
         took = time.perf_counter() - t1
         if order is not None:
             found += 1
@@ -311,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.verbose:
             print(f"pattern {k}: none in {took:.1f} s", flush=True)
     print(
-        f"{len(patterns)} patterns, {filtered} ruled out by their diagonals' numbers, "
+        f"{k + 1} patterns, {filtered} ruled out by their diagonals' numbers, "
         f"{found} with a magic tour, "
         f"{stats.get('exhausted', 0)} searched whole without one, "
         f"{stats.get('nodes', 0):,} nodes, {time.perf_counter() - t0:.1f} s in all"

@@ -52,6 +52,7 @@ from knightstour.errors import InternalError, InvalidInputError
 from knightstour.magic._blocks import CYCLES, Square, assemble, knight, traversals
 from knightstour.magic.cross import crossable, crossed
 from knightstour.magic.fold import foldable, folded
+from knightstour.magic.lockstep import LockstepWalker, diagonal_blocks
 from knightstour.numbering import analyse
 from knightstour.theory import open_tour_theorem
 from knightstour.tour import validate
@@ -77,9 +78,8 @@ _PATTERNS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
 _MAGIC_PATTERNS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
 
 #: Nodes one search attempt may visit before it restarts in another order (semi-magic; a magic
-#: search walks its pattern's whole tree, which is far smaller than the budget).
+#: tour's pattern is walked whole by the compiled lockstep walk, in milliseconds).
 _BUDGET = 20_000
-_MAGIC_BUDGET = 2_000_000
 _ATTEMPTS = 400
 
 
@@ -226,22 +226,39 @@ def construct(
     rng = random.Random(0 if seed is None else seed)
     images = 8 if width == height else 4
     variant = rng.randrange(2 * images)
-    for attempt in range(2 * len(patterns) if diagonal else _ATTEMPTS):
-        beta = patterns[(attempt + rng.randrange(len(patterns))) % len(patterns)]
-        order_rng = random.Random(rng.getrandbits(64))
-        budget = _MAGIC_BUDGET if diagonal else _BUDGET
-        # searched backwards from the joint, so that the joint is the first step's check (a
-        # cheap filter) rather than the last's (a whole walk wasted when it fails)
-        steps = _search(key[0], key[1], beta[::-1], order_rng, diagonal, budget)
-        if steps is not None:
-            break
-    else:  # pragma: no cover - every stored pattern is found within a few attempts
+    steps = None
+    if diagonal:  # walked whole by the compiled lockstep walk, P's units on either colour
+        walker = _magic_walker(key)
+        start = rng.randrange(2 * len(patterns))
+        for attempt in range(2 * len(patterns)):
+            beta = patterns[(start + attempt) // 2 % len(patterns)]
+            colour = (start + attempt) % 2
+            steps = walker.walk(beta[::-1], colour, check=True, seed=rng.getrandbits(32))[1]
+            if steps is not None:
+                break
+    else:
+        for attempt in range(_ATTEMPTS):
+            beta = patterns[(attempt + rng.randrange(len(patterns))) % len(patterns)]
+            order_rng = random.Random(rng.getrandbits(64))
+            # searched backwards from the joint, so that the joint is the first step's check (a
+            # cheap filter) rather than the last's (a whole walk wasted when it fails)
+            steps = _search(key[0], key[1], beta[::-1], order_rng, diagonal, _BUDGET)
+            if steps is not None:
+                break
+    if steps is None:  # pragma: no cover - every stored pattern holds tours
         raise InternalError(f"the construction found no tour on {width}x{height}")
     order = _assemble(key[0], key[1], _reversed_walk(steps, diagonal), diagonal)
     if key != (bw, bh):
         order = _transpose(order, 4 * key[0], 4 * key[1])
     order = _symmetry(order, width, height, variant)
     return _checked(width, height, order, diagonal)
+
+
+@lru_cache(maxsize=2)
+def _magic_walker(key: tuple[int, int]) -> LockstepWalker:
+    """The compiled lockstep walk of a magic tour on ``key`` blocks (open transversal paths in
+    the blocks on a long diagonal)."""
+    return LockstepWalker(key[0], key[1], _tables(True), path_blocks=diagonal_blocks(key[0]))
 
 
 def _checked(width: int, height: int, order: np.ndarray, diagonal: bool) -> np.ndarray:

@@ -38,6 +38,7 @@ MODULES: tuple[str, ...] = (
     "knightstour.counting._enumerate_kernels",
     "knightstour.magic._search_kernels",
     "knightstour.magic._quad_kernels",
+    "knightstour.magic._lockstep_kernels",
     "knightstour._text_kernels",
 )
 
