@@ -16,7 +16,10 @@ diagonals checked on the tour's own numbers; P's units on either colour):
 - ``random`` along patterns drawn by a randomised depth-first walk that visits every block twice;
 - ``loops`` along patterns made of loops, the shape of the stored patterns (``structured_pattern``);
   ``--diagonal-moves`` lets both step corner to corner as well;
-- ``free`` with no pattern: the Python search picks the blocks as it goes, ``--patterns`` attempts.
+- ``free`` with no pattern: the Python search picks the blocks as it goes, ``--patterns`` attempts;
+- ``four``: the four-strand construction (``magic/four.py``) walked whole along one path of each
+  class of paths that step between side-by-side blocks, in every plan, on both colours
+  (``--semi``: without the diagonals' check).
 
 ``--filter`` skips the patterns that ``diagonals_possible`` rules out. Every tour found is
 assembled, validated and checked magic, and its pattern printed as the tuple to store in
@@ -36,6 +39,7 @@ import numpy as np
 
 from knightstour.board import Board
 from knightstour.magic.construct import _PATTERNS, _assemble, _reversed_walk, _search, _tables
+from knightstour.magic.four import PLANS, assemble_four, four_walker
 from knightstour.magic.lockstep import EXHAUSTED, LockstepWalker, diagonal_blocks
 from knightstour.numbering import analyse
 from knightstour.tour import validate
@@ -287,6 +291,67 @@ def free(bw: int, rng: random.Random, attempts: int, budget: int) -> int:
     return 0 if found else 1
 
 
+def side_paths(bw: int) -> list[tuple[int, ...]]:
+    """One path of blocks from each class, up to the board's 8 symmetries, of the paths that visit
+    every block once, each step to a block beside the one before."""
+
+    def steps(b: int) -> list[int]:
+        y, x = divmod(b, bw)
+        return [c for c in neighbours(bw, bw, b) if abs(c % bw - x) + abs(c // bw - y) == 1]
+
+    out: list[tuple[int, ...]] = []
+
+    def grow(path: list[int]) -> None:
+        if len(path) == bw * bw:
+            out.append(tuple(path))
+            return
+        for c in steps(path[-1]):
+            if c not in path:
+                grow([*path, c])
+
+    for b in range(bw * bw):
+        grow([b])
+
+    def image(path: tuple[int, ...], t: int) -> tuple[int, ...]:
+        def f(b: int) -> int:
+            y, x = divmod(b, bw)
+            x, y = (bw - 1 - x if t & 1 else x), (bw - 1 - y if t & 2 else y)
+            return x * bw + y if t & 4 else y * bw + x
+
+        return tuple(map(f, path))
+
+    seen: set[tuple[int, ...]] = set()
+    reps = []
+    for path in out:
+        if path not in seen:
+            seen |= {image(path, t) for t in range(8)}
+            reps.append(path)
+    return reps
+
+
+def four(bw: int, check: bool) -> int:
+    """Walk the four-strand construction whole along every class of paths, in every plan and on
+    both colours: a line for each, and the magic (or, without ``check``, semi-magic) tours found."""
+    t0 = time.perf_counter()
+    found = 0
+    for dirs in PLANS:
+        for path in side_paths(bw):
+            for colour in (0, 1):
+                w = four_walker(bw, colour, dirs)
+                _, steps, nodes = w.walk(1, check=check, path=path)
+                verdict = "none"
+                if steps is not None:
+                    order = assemble_four(bw, steps, w.travs, dirs)
+                    validate(Board(4 * bw, 4 * bw), order)
+                    m = analyse(4 * bw, 4 * bw, order.tolist())
+                    verdict = f"{m.verdict}, diagonals {m.diagonals}"
+                    found += m.verdict == "magic" or not check
+                print(f"plan {dirs} path {path} colour {colour}: {verdict} ({nodes:,} nodes)")
+    kind = "magic" if check else "semi-magic"
+    print(f"{found} walks with a {kind} tour, {time.perf_counter() - t0:.1f} s in all")
+    return 0
+
+
 def _draws(draw, bw, rng, kw, limit, seconds):  # type: ignore[no-untyped-def]
     """Patterns drawn one by one: ``limit`` of them, or until ``seconds`` have passed."""
     t0 = time.perf_counter()
@@ -298,7 +363,7 @@ def _draws(draw, bw, rng, kw, limit, seconds):  # type: ignore[no-untyped-def]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("stored", "random", "loops", "free"))
+    parser.add_argument("mode", choices=("stored", "random", "loops", "free", "four"))
     parser.add_argument("--patterns", type=int, default=100, help="random patterns to try")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=200_000, help="nodes an attempt may visit")
@@ -319,12 +384,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="every block may take open paths (by default only the blocks on a long diagonal)",
     )
+    parser.add_argument(
+        "--semi", action="store_true", help="four: report semi-magic tours (no diagonal check)"
+    )
     parser.add_argument("--verbose", action="store_true", help="a line for every pattern")
     args = parser.parse_args(argv)
     bw = args.blocks
     rng = random.Random(args.seed)
     if args.mode == "free":
         return free(bw, rng, args.patterns, args.budget)
+    if args.mode == "four":
+        return four(bw, not args.semi)
     if args.mode == "stored":
         patterns = list(_PATTERNS.get((bw, bw), ()))
     else:

@@ -43,13 +43,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
 
 import numpy as np
 
 from knightstour.board import Board, symmetries
 from knightstour.errors import InternalError, InvalidInputError
-from knightstour.magic._blocks import CYCLES, Square, assemble, knight, traversals
+from knightstour.magic._blocks import _tables, assemble, knight
 from knightstour.magic.cross import crossable, crossed
 from knightstour.magic.fold import foldable, folded
 from knightstour.magic.lockstep import LockstepWalker, diagonal_blocks
@@ -275,89 +274,6 @@ def _checked(width: int, height: int, order: np.ndarray, diagonal: bool) -> np.n
 
 
 # -- the search -----------------------------------------------------------------------------------
-
-
-class _Tables(NamedTuple):
-    """The units a strand may take in a block, and what pairs of them do to ranks and files."""
-
-    #: (set, squares in walking order): a cycle's number (0 ... 3) or a path's (4 ... 11)
-    travs: list[tuple[int, tuple[Square, ...]]]
-    #: the squares of each unit as a 16-bit mask (bit 4y + x)
-    masks: list[int]
-    #: (P's unit, Q's unit) -> the offsets they put in the block's 4 ranks and 4 files
-    vec: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]
-    #: for a block's first pair, the rank (file) balances its second pair can leave
-    need_r: dict[tuple[int, int], set[tuple[int, ...]]]
-    need_c: dict[tuple[int, int], set[tuple[int, ...]]]
-    #: the masks of 8 squares that two disjoint units cover (a block's second visit)
-    cover: frozenset[int]
-    #: squares of each unit on the block's main diagonal (x == y) and anti-diagonal (x + y == 3)
-    diag: list[tuple[int, int]]
-
-
-@lru_cache(maxsize=1)
-def _paths() -> tuple[tuple[Square, ...], ...]:
-    """The 16 walks of a 4 x 4 block's transversal knight paths that are not one of its cycles.
-
-    A *transversal path* is four squares, one in every rank and file of the block, each a
-    knight's move from the one before. Twelve sets of squares are such paths: the four cycles
-    and eight open paths, each walked from either end. Each open path holds one square of each
-    long diagonal of the block (a cycle holds two or none), which is what a magic tour needs.
-
-    >>> len(_paths()), _paths()[0]
-    (16, ((0, 0), (1, 2), (3, 1), (2, 3)))
-    """
-    from itertools import permutations
-
-    cycles = {frozenset(c) for c in CYCLES}
-    out = set()
-    for files in permutations(range(4)):
-        squares = [(x, files[x]) for x in range(4)]
-        for walk in permutations(squares):
-            if frozenset(walk) not in cycles and all(map(knight, walk, walk[1:])):
-                out.add(walk)
-    return tuple(sorted(out))
-
-
-@lru_cache(maxsize=2)
-def _tables(paths: bool = False) -> _Tables:
-    """Units and, for a block's first pair of units, the balances its second pair allows.
-
-    A unit is (set, its four squares in order): the 32 traversals of the four cycles (4 cycles x
-    4 entries x 2 directions), and with ``paths`` also the 16 walks of :func:`_paths`. A *pair*
-    (p, q) is P's and Q's units in one block at one step, two that share no square; its rank and
-    file vectors hold the offsets it puts in each rank and file (P: 1 ... 4 along its squares,
-    Q: 4 ... 1, since Q is walked backwards in the tour).
-    """
-    travs = list(traversals())
-    if paths:
-        by_set: dict[frozenset[Square], int] = {}
-        for walk in _paths():
-            travs.append((by_set.setdefault(frozenset(walk), 4 + len(by_set)), walk))
-    masks = [sum(1 << (4 * y + x) for x, y in sq) for _, sq in travs]
-    vec: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-    for p, (_, sp) in enumerate(travs):
-        for q, (_, sq) in enumerate(travs):
-            if masks[p] & masks[q]:
-                continue
-            rows, cols = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
-            for k in range(4):
-                rows[sp[k][1]] += k + 1
-                cols[sp[k][0]] += k + 1
-                rows[sq[k][1]] += 4 - k
-                cols[sq[k][0]] += 4 - k
-            vec[(p, q)] = (rows, cols)
-    by_squares: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
-    for (p, q), v in vec.items():
-        by_squares.setdefault(masks[p] | masks[q], []).append(v)
-    need_r: dict[tuple[int, int], set[tuple[int, ...]]] = {}
-    need_c: dict[tuple[int, int], set[tuple[int, ...]]] = {}
-    for (p, q), (r1, c1) in vec.items():
-        rest = by_squares.get(0xFFFF ^ masks[p] ^ masks[q], [])
-        need_r[(p, q)] = {tuple((r1 + r2 - 10).tolist()) for r2, _ in rest}
-        need_c[(p, q)] = {tuple((c1 + c2 - 10).tolist()) for _, c2 in rest}
-    diag = [(sum(x == y for x, y in sq), sum(x + y == 3 for x, y in sq)) for _, sq in travs]
-    return _Tables(travs, masks, vec, need_r, need_c, frozenset(by_squares), diag)
 
 
 def _search(

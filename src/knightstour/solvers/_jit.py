@@ -39,6 +39,7 @@ MODULES: tuple[str, ...] = (
     "knightstour.magic._search_kernels",
     "knightstour.magic._quad_kernels",
     "knightstour.magic._lockstep_kernels",
+    "knightstour.magic._four_kernels",
     "knightstour._text_kernels",
 )
 
