@@ -324,8 +324,7 @@ def test_whole_cycles_never_make_a_twelve_by_twelve_diagonal() -> None:
 def test_the_open_transversal_paths() -> None:
     """Eight open paths (16 walks) besides the four cycles: one square in every rank and file of
     the block, knight's moves between, one square on each long diagonal of the block."""
-    from knightstour.magic._blocks import CYCLES, knight
-    from knightstour.magic._blocks import _paths
+    from knightstour.magic._blocks import CYCLES, _paths, knight
 
     walks = _paths()
     assert len(walks) == 16 and len({frozenset(w) for w in walks}) == 8
