@@ -31,6 +31,7 @@ __kernels__ = (
     "knight_between",
     "apply_block",
     "balanced",
+    "follower",
     "unit_square",
     "joints_met",
     "four_walk",
@@ -114,6 +115,22 @@ def balanced(b: int, units: np.ndarray, bw: int, lsq: np.ndarray, dirs: np.ndarr
         if diff != 0:
             return False
     return True
+
+
+def follower(
+    starts: np.ndarray,
+    ends: np.ndarray,
+    dirs: np.ndarray,
+    ends_of: np.ndarray,
+    s: int,
+    b: int,
+    i: int,
+) -> int:
+    """The i-th unit of block ``b`` that strand ``s`` may take next: one starting a move from the
+    end of its unit before (going forwards) or ending a move from its start (backwards)."""
+    if dirs[s] > 0:
+        return starts[ends_of[s], b, i]
+    return ends[ends_of[s], b, i]
 
 
 def unit_square(chosen: np.ndarray, i: int, s: int, k: int, bw: int, lsq: np.ndarray) -> int:
@@ -224,36 +241,20 @@ def four_walk(
                         n2 = nstarts[ends_of[2], b] if dirs[2] > 0 else nends[ends_of[2], b]
                         n3 = nstarts[ends_of[3], b] if dirs[3] > 0 else nends[ends_of[3], b]
                         for i0 in range(n0):
-                            u0 = (
-                                starts[ends_of[0], b, i0]
-                                if dirs[0] > 0
-                                else ends[ends_of[0], b, i0]
-                            )
+                            u0 = follower(starts, ends, dirs, ends_of, 0, b, i0)
                             m0 = mask[u0]
                             for i1 in range(n1):
-                                u1 = (
-                                    starts[ends_of[1], b, i1]
-                                    if dirs[1] > 0
-                                    else ends[ends_of[1], b, i1]
-                                )
+                                u1 = follower(starts, ends, dirs, ends_of, 1, b, i1)
                                 if mask[u1] & m0:
                                     continue
                                 m1 = m0 | mask[u1]
                                 for i2 in range(n2):
-                                    u2 = (
-                                        starts[ends_of[2], b, i2]
-                                        if dirs[2] > 0
-                                        else ends[ends_of[2], b, i2]
-                                    )
+                                    u2 = follower(starts, ends, dirs, ends_of, 2, b, i2)
                                     if mask[u2] & m1:
                                         continue
                                     m2 = m1 | mask[u2]
                                     for i3 in range(n3):
-                                        u3 = (
-                                            starts[ends_of[3], b, i3]
-                                            if dirs[3] > 0
-                                            else ends[ends_of[3], b, i3]
-                                        )
+                                        u3 = follower(starts, ends, dirs, ends_of, 3, b, i3)
                                         if mask[u3] & m2 or (mask[u3] | m2) != 0xFFFF:
                                             continue
                                         if count < opts.shape[1]:

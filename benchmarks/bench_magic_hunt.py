@@ -1,0 +1,37 @@
+"""The searches for a magic 12x12 tour (docs/magic.md, "Searching for a magic 12x12").
+
+    python benchmarks/bench_magic_hunt.py [SECONDS]    # default 120
+
+Runs ``tools/magic_patterns.py loops --filter --seconds SECONDS --seed 1`` (loop patterns drawn,
+filtered by their diagonals, and walked whole by the compiled lockstep walk) and
+``tools/magic_patterns.py four`` (the four-strand construction walked whole along one path of
+each class, in every plan, on both colours), and prints the last line of each: what was walked,
+the magic tours found, and the time.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+
+TOOL = pathlib.Path(__file__).resolve().parent.parent / "tools" / "magic_patterns.py"
+
+
+def run(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(TOOL), *args], capture_output=True, text=True, check=False
+    )
+    lines = done.stdout.strip().splitlines()
+    return lines[-1] if lines else f"no output (exit {done.returncode}): {done.stderr.strip()}"
+
+
+def main(seconds: float) -> None:
+    print("loop patterns, filtered, each walked whole:")
+    print("  " + run("loops", "--filter", "--seconds", str(seconds), "--seed", "1"))
+    print("four strands abreast, along every class of side-by-side paths:")
+    print("  " + run("four"))
+
+
+if __name__ == "__main__":
+    main(float(sys.argv[1]) if len(sys.argv) > 1 else 120.0)
