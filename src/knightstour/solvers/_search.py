@@ -64,6 +64,7 @@ __kernels__ = (
     "_drop",
     "_choose",
     "_settle",
+    "_mark_near",
     "_slack",
     "_parity",
     "_closure",
@@ -567,6 +568,27 @@ def _settle(
     return True
 
 
+def _mark_near(
+    row: Array, cur: int, nbr: Array, vis: Array, req: Array, state: Array, near: Array
+) -> tuple[int, bool]:
+    """For a set S of :func:`_slack` (``row``: the squares the rest of the path visits, ``cur``
+    counted), mark T, the squares a move left joins to S, with 1 in ``near``; S's need (the
+    moves of the rest at S, row 12 of the work) and whether no move left joins two of S."""
+    need = 0
+    apart = True
+    for v in range(nbr.shape[0]):
+        if not row[v] or (vis[v] and v != cur):
+            continue
+        need += req[v]
+        for j in range(nbr.shape[1]):
+            if state[v, j] != _GONE:
+                w = nbr[v, j]
+                if row[w]:
+                    apart = False
+                near[w] = 1
+    return need, apart
+
+
 def _slack(
     cur: int,
     nbr: Array,
@@ -597,18 +619,7 @@ def _slack(
     acted = 0
     for s in range(meta[_NSETS]):
         row = info[_SETS + s]
-        need = 0
-        apart = True
-        for v in range(n):
-            if not row[v] or (vis[v] and v != cur):
-                continue
-            need += req[v]
-            for j in range(nn):
-                if state[v, j] != _GONE:
-                    w = nbr[v, j]
-                    if row[w]:
-                        apart = False
-                    near[w] = 1
+        need, apart = _mark_near(row, cur, nbr, vis, req, state, near)
         room = 0
         taken = 0
         free = 0
@@ -815,18 +826,7 @@ def _probe(
         again = False
         for s in range(meta[_NSETS]):
             row = info[_SETS + s]
-            need = 0
-            apart = True
-            for v in range(n):
-                if not row[v] or (vis[v] and v != cur):
-                    continue
-                need += req[v]
-                for j in range(nn):
-                    if state[v, j] != _GONE:
-                        w = nbr[v, j]
-                        if row[w]:
-                            apart = False
-                        near[w] = 1
+            need, apart = _mark_near(row, cur, nbr, vis, req, state, near)
             room = 0
             taken = 0
             for u in range(n):
