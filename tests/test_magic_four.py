@@ -7,7 +7,17 @@ import pytest
 
 from knightstour.board import Board
 from knightstour.magic import _four_kernels as kf
-from knightstour.magic.four import EXHAUSTED, FOUND, PLANS, SPENT, assemble_four, four_walker
+from knightstour.magic.four import (
+    EXHAUSTED,
+    FOUND,
+    P1,
+    P2,
+    PLANS,
+    SPENT,
+    assemble_four,
+    assemble_strands,
+    four_walker,
+)
 from knightstour.numbering import analyse
 from knightstour.tour import validate
 
@@ -80,3 +90,52 @@ def test_compiled_and_plain_walks_agree() -> None:
     finally:
         w.k = saved
     assert compiled == plain == (SPENT, None, 400)
+
+
+PAIRS_DIRS = (-1, 1, -1, 1)
+OWN = [P1, P2, P2, P1]  # A and D on one path, B and C on another
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_strands_on_two_paths_make_semi_magic_tours_as_described(seed: int) -> None:
+    assert P1 != P2
+    w = four_walker(3, 1, PAIRS_DIRS)
+    status, units, nodes = w.walk_paths(seed, OWN, check=False, budget=20_000_000)
+    assert status == FOUND and units is not None and nodes > 0
+    order = assemble_strands(3, OWN, units, w.travs, PAIRS_DIRS)
+    validate(Board(12, 12), order)
+    grid = numbers(order, 12).reshape(12, 12)
+    assert (grid.sum(axis=0) == 870).all() and (grid.sum(axis=1) == 870).all()
+    assert analyse(12, 12, order.tolist()).verdict in ("semi-magic", "magic")
+    covered: dict[int, int] = {}
+    for s in range(4):
+        for i in range(9):
+            j = kf.j_of(s, i, 9, PAIRS_DIRS[s] > 0)
+            b = OWN[s][i]
+            for k, (x, y) in enumerate(w.travs[units[i][s]][1]):
+                square = (4 * (b // 3) + y) * 12 + 4 * (b % 3) + x
+                assert grid.flat[square] == 4 * j + k + 1  # strand s's unit of j, in its block
+                covered[square] = covered.get(square, 0) + 1
+    assert len(covered) == 144 and set(covered.values()) == {1}
+
+
+def test_every_path_must_be_shared_with_a_strand_going_the_other_way() -> None:
+    w = four_walker(3, 1, PAIRS_DIRS)
+    with pytest.raises(ValueError, match="strand 0"):
+        w.walk_paths(1, [P1, P2, P1, P2], check=False, budget=10)  # A and C both go backwards
+    with pytest.raises(ValueError, match="strand 0"):
+        w.walk_paths(1, [(0,) * 9, P2, P2, (0,) * 9], check=False, budget=10)
+
+
+def test_compiled_and_plain_walks_on_two_paths_agree() -> None:
+    from knightstour.solvers import _jit
+
+    w = four_walker(3, 1, PAIRS_DIRS)
+    compiled = w.walk_paths(4, OWN, check=True, budget=300)
+    saved = w.k
+    w.k = _jit.load(kf, compiled=False)
+    try:
+        plain = w.walk_paths(4, OWN, check=True, budget=300)
+    finally:
+        w.k = saved
+    assert compiled[0] == plain[0] == SPENT and compiled[2] == plain[2] == 300

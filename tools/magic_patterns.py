@@ -19,7 +19,10 @@ diagonals checked on the tour's own numbers; P's units on either colour):
 - ``free`` with no pattern: the Python search picks the blocks as it goes, ``--patterns`` attempts;
 - ``four``: the four-strand construction (``magic/four.py``) walked whole along one path of each
   class of paths that step between side-by-side blocks, in every plan, on both colours
-  (``--semi``: without the diagonals' check).
+  (``--semi``: without the diagonals' check);
+- ``pairs``: the four-strand walk with each pair of strands (one forwards, one backwards) on a
+  path of its own, two paths drawn at random for each walk (``--diagonal-moves``: paths with
+  corner-to-corner steps too), ``--budget`` nodes a walk (``--semi``: stop at a semi-magic tour).
 
 ``--filter`` skips the patterns that ``diagonals_possible`` rules out. Every tour found is
 assembled, validated and checked magic, and its pattern printed as the tuple to store in
@@ -39,7 +42,7 @@ import numpy as np
 
 from knightstour.board import Board
 from knightstour.magic.construct import _PATTERNS, _assemble, _reversed_walk, _search, _tables
-from knightstour.magic.four import PLANS, assemble_four, four_walker
+from knightstour.magic.four import FOUND, PLANS, assemble_four, assemble_strands, four_walker
 from knightstour.magic.lockstep import EXHAUSTED, LockstepWalker, diagonal_blocks
 from knightstour.numbering import analyse
 from knightstour.tour import validate
@@ -352,6 +355,77 @@ def four(bw: int, check: bool) -> int:
     return 0
 
 
+def all_paths(bw: int, diagonal_moves: bool) -> list[tuple[int, ...]]:
+    """Every path of blocks that visits each block once, each step beside the block before
+    (or, with ``diagonal_moves``, corner to corner too)."""
+    out: list[tuple[int, ...]] = []
+
+    def grow(path: list[int]) -> None:
+        if len(path) == bw * bw:
+            out.append(tuple(path))
+            return
+        for c in neighbours(bw, bw, path[-1], diagonal_moves):
+            if c not in path:
+                grow([*path, c])
+
+    for b in range(bw * bw):
+        grow([b])
+    return out
+
+
+def joints_possible(bw: int, paths: list[tuple[int, ...]], dirs: tuple[int, ...]) -> bool:
+    """Whether each quarter's last block is the next quarter's first or beside it (a king's
+    move away), so that a knight's move can join them."""
+    k = bw * bw
+    for q in range(3):
+        a = paths[q][k - 1 if dirs[q] > 0 else 0]
+        b = paths[q + 1][0 if dirs[q + 1] > 0 else k - 1]
+        if abs(a % bw - b % bw) > 1 or abs(a // bw - b // bw) > 1:
+            return False
+    return True
+
+
+def pairs(
+    bw: int, rng: random.Random, check: bool, budget: int, seconds: float, diagonal_moves: bool
+) -> int:
+    """Walks of the four-strand construction with each pair of strands on a path of its own,
+    drawn at random, until one finds a magic (semi-magic without ``check``) tour or ``seconds``
+    have passed."""
+    t0 = time.perf_counter()
+    paths = all_paths(bw, diagonal_moves)
+    walks = whole = nodes = 0
+    while time.perf_counter() - t0 < seconds:
+        dirs = rng.choice(PLANS)
+        fw = [s for s in range(4) if dirs[s] > 0]
+        bk = [s for s in range(4) if dirs[s] < 0]
+        rng.shuffle(bk)
+        first, second = rng.choice(paths), rng.choice(paths)
+        own: list[tuple[int, ...]] = [()] * 4
+        own[fw[0]] = own[bk[0]] = first
+        own[fw[1]] = own[bk[1]] = second
+        if not joints_possible(bw, own, dirs):
+            continue
+        w = four_walker(bw, rng.randrange(2), dirs)
+        status, units, n = w.walk_paths(rng.randrange(2**31), own, check=check, budget=budget)
+        walks += 1
+        nodes += n
+        whole += status != FOUND and n < budget
+        if units is not None:
+            order = assemble_strands(bw, own, units, w.travs, dirs)
+            validate(Board(4 * bw, 4 * bw), order)
+            m = analyse(4 * bw, 4 * bw, order.tolist())
+            print(f"plan {dirs} paths {own}: {m.verdict}, diagonals {m.diagonals}")
+            if m.verdict == "magic" or not check:
+                print(f"{walks} walks, {nodes:,} nodes, {time.perf_counter() - t0:.1f} s")
+                return 0
+    kind = "magic" if check else "semi-magic"
+    print(
+        f"{walks} walks ({whole} walked whole), no {kind} tour, {nodes:,} nodes, "
+        f"{time.perf_counter() - t0:.1f} s"
+    )
+    return 1
+
+
 def _draws(draw, bw, rng, kw, limit, seconds):  # type: ignore[no-untyped-def]
     """Patterns drawn one by one: ``limit`` of them, or until ``seconds`` have passed."""
     t0 = time.perf_counter()
@@ -363,10 +437,15 @@ def _draws(draw, bw, rng, kw, limit, seconds):  # type: ignore[no-untyped-def]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("stored", "random", "loops", "free", "four"))
+    parser.add_argument("mode", choices=("stored", "random", "loops", "free", "four", "pairs"))
     parser.add_argument("--patterns", type=int, default=100, help="random patterns to try")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--budget", type=int, default=200_000, help="nodes an attempt may visit")
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help="nodes an attempt may visit (default 200,000; pairs 2,000,000)",
+    )
     parser.add_argument(
         "--seconds", type=float, default=None, help="draw patterns until this much time is spent"
     )
@@ -392,9 +471,14 @@ def main(argv: list[str] | None = None) -> int:
     bw = args.blocks
     rng = random.Random(args.seed)
     if args.mode == "free":
-        return free(bw, rng, args.patterns, args.budget)
+        return free(bw, rng, args.patterns, args.budget or 200_000)
     if args.mode == "four":
         return four(bw, not args.semi)
+    if args.mode == "pairs":
+        return pairs(
+            bw, random.Random(args.seed), not args.semi, args.budget or 2_000_000,
+            args.seconds or 60.0, args.diagonal_moves,
+        )  # fmt: skip
     if args.mode == "stored":
         patterns = list(_PATTERNS.get((bw, bw), ()))
     else:
@@ -411,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
             filtered += 1
             continue
         t1 = time.perf_counter()
-        order = magic_along(bw, beta, seed, args.budget, stats, args.paths_everywhere)
+        order = magic_along(bw, beta, seed, args.budget or 200_000, stats, args.paths_everywhere)
         took = time.perf_counter() - t1
         if order is not None:
             found += 1

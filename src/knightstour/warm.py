@@ -159,6 +159,7 @@ def _magic_walks() -> None:
 
     LockstepWalker(2, 2, _tables(True)).walk((0, 2, 3, 1, 3, 1, 0, 2), 0, check=True, budget=50)
     four_walker(2, 0).walk(1, check=True, budget=50)
+    four_walker(2, 0).walk_paths(1, [(0, 1, 3, 2)] * 4, check=True, budget=50)
 
 
 def _text() -> None:

@@ -35,6 +35,9 @@ __kernels__ = (
     "unit_square",
     "joints_met",
     "four_walk",
+    "strand_square",
+    "place_unit",
+    "pairs_walk",
 )
 
 #: What :func:`four_walk` returns: a tour found (in ``out``); the budget spent; walked whole.
@@ -326,5 +329,180 @@ def four_walk(
             apply_block(
                 b, chosen[depth, 1:], depth, -1, bw, nblocks, lsq, rows, cols, done, diag, dirs
             )
+    meta[0] = nodes
+    return EXHAUSTED
+
+
+def strand_square(u: int, k: int, b: int, bw: int, lsq: np.ndarray) -> int:
+    """The square (``y * width + x``) of unit ``u``'s k-th square, the unit in block ``b``."""
+    return (4 * (b // bw) + lsq[u, k, 1]) * 4 * bw + 4 * (b % bw) + lsq[u, k, 0]
+
+
+def place_unit(
+    u: int,
+    b: int,
+    j: int,
+    sign: int,
+    bw: int,
+    lsq: np.ndarray,
+    rows: np.ndarray,
+    cols: np.ndarray,
+    done: np.ndarray,
+    diag: np.ndarray,
+) -> None:
+    """Place (``sign`` 1) or take back (-1) unit ``u`` of j ``j`` in block ``b``: its offsets in
+    the block row's ranks and the block column's files, the units done in each, and its numbers
+    on the long diagonals (``diag``: sum and count of each)."""
+    bx = b % bw
+    by = b // bw
+    for k in range(4):
+        x = lsq[u, k, 0]
+        y = lsq[u, k, 1]
+        rows[by, y] += sign * (k + 1)
+        cols[bx, x] += sign * (k + 1)
+        if bx == by and x == y:
+            diag[0] += sign * (4 * j + k + 1)
+            diag[1] += sign
+        if bx + by == bw - 1 and x + y == 3:
+            diag[2] += sign * (4 * j + k + 1)
+            diag[3] += sign
+    done[by] += sign
+    done[bw + bx] += sign
+
+
+def pairs_walk(
+    bw: int,
+    dirs: np.ndarray,
+    paths: np.ndarray,
+    lsq: np.ndarray,
+    mask: np.ndarray,
+    mine: np.ndarray,
+    starts: np.ndarray,
+    nstarts: np.ndarray,
+    ends: np.ndarray,
+    nends: np.ndarray,
+    check: bool,
+    magic: int,
+    seed: int,
+    budget: int,
+    out: np.ndarray,
+    meta: np.ndarray,
+) -> int:
+    """The four-strand walk with each strand on a path of its own: strand s is in block
+    ``paths[s, i]`` at step i. Give a strand going forwards and one going backwards the same
+    path, and the other two another: every block then still gets j adding up to the same, and
+    the strands need not be abreast. One unit is chosen at a time (step i, then strand 0 ... 3),
+    in the random order of ``seed``, disjoint from the units already in its block; the outcome
+    is :func:`four_walk`'s, ``out[i, s]`` strand s's unit at step i.
+
+    ``mine``: the units that start on the tour's colour of odd numbers; the other tables are
+    :func:`four_walk`'s. A branch is cut when a rank (file) can no longer get its share of the
+    offsets, a joint between quarters is missed, or (``check``) a complete long diagonal does
+    not add up to ``magic``.
+    """
+    np.random.seed(seed)
+    nblocks = bw * bw
+    width = 4 * bw
+    line = 10 * bw
+    per = 4 * bw  # the units in a block row (column)
+    depths = 4 * nblocks
+    rows = np.zeros((bw, 4), dtype=np.int64)
+    cols = np.zeros((bw, 4), dtype=np.int64)
+    done = np.zeros(2 * bw, dtype=np.int64)
+    diag = np.zeros(4, dtype=np.int64)
+    occ = np.zeros(nblocks, dtype=np.int64)
+    opts = np.zeros((depths, mine.shape[0]), dtype=np.int64)
+    nopts = np.zeros(depths, dtype=np.int64)
+    it = np.zeros(depths, dtype=np.int64)
+    nodes = 0
+    d = 0
+    fresh = True
+    while d >= 0:
+        i = d // 4
+        s = d % 4
+        b = paths[s, i]
+        if fresh:  # this depth's units, in a random order
+            fresh = False
+            count = 0
+            if i == 0:
+                for u in mine:
+                    if mask[u] & occ[b] == 0:
+                        opts[d, count] = u
+                        count += 1
+            else:
+                pb = paths[s, i - 1]
+                if dirs[s] > 0:  # start a move from the end of the unit before
+                    sq = strand_square(out[i - 1, s], 3, pb, bw, lsq)
+                    for k in range(nstarts[sq, b]):
+                        if mask[starts[sq, b, k]] & occ[b] == 0:
+                            opts[d, count] = starts[sq, b, k]
+                            count += 1
+                else:  # end a move from the start of the unit before
+                    sq = strand_square(out[i - 1, s], 0, pb, bw, lsq)
+                    for k in range(nends[sq, b]):
+                        if mask[ends[sq, b, k]] & occ[b] == 0:
+                            opts[d, count] = ends[sq, b, k]
+                            count += 1
+            for a in range(count - 1, 0, -1):  # Fisher-Yates
+                r = np.random.randint(0, a + 1)
+                t = opts[d, a]
+                opts[d, a] = opts[d, r]
+                opts[d, r] = t
+            nopts[d] = count
+            it[d] = 0
+        if it[d] >= nopts[d]:  # every unit tried: take back the one before
+            d -= 1
+            if d >= 0:
+                i = d // 4
+                s = d % 4
+                b = paths[s, i]
+                u = out[i, s]
+                place_unit(
+                    u, b, j_of(s, i, nblocks, dirs[s] > 0), -1, bw, lsq, rows, cols, done, diag
+                )
+                occ[b] ^= mask[u]
+            continue
+        if nodes >= budget:
+            meta[0] = nodes
+            return SPENT
+        nodes += 1
+        u = opts[d, it[d]]
+        it[d] += 1
+        out[i, s] = u
+        place_unit(u, b, j_of(s, i, nblocks, dirs[s] > 0), 1, bw, lsq, rows, cols, done, diag)
+        occ[b] |= mask[u]
+        bx = b % bw
+        by = b // bw
+        ok = True
+        for k in range(4):  # every unit to come puts 1 ... 4 in each rank (file) of its own
+            need = line - rows[by, k]
+            if need < per - done[by] or need > 4 * (per - done[by]):
+                ok = False
+            need = line - cols[bx, k]
+            if need < per - done[bw + bx] or need > 4 * (per - done[bw + bx]):
+                ok = False
+        if check and magic > 0 and diag[1] == width and diag[0] != magic:
+            ok = False
+        if check and magic > 0 and diag[3] == width and diag[2] != magic:
+            ok = False
+        for q in range(3):  # a joint whose second unit this is
+            last = nblocks - 1 if dirs[q] > 0 else 0
+            nxt = 0 if dirs[q + 1] > 0 else nblocks - 1
+            da = 4 * last + q
+            db = 4 * nxt + q + 1
+            if ok and max(da, db) == d:
+                a = strand_square(out[last, q], 3, paths[q, last], bw, lsq)
+                c = strand_square(out[nxt, q + 1], 0, paths[q + 1, nxt], bw, lsq)
+                if not knight_between(a, c, width):
+                    ok = False
+        if ok and d == depths - 1:
+            meta[0] = nodes
+            return FOUND
+        if ok:
+            d += 1
+            fresh = True
+        else:
+            place_unit(u, b, j_of(s, i, nblocks, dirs[s] > 0), -1, bw, lsq, rows, cols, done, diag)
+            occ[b] ^= mask[u]
     meta[0] = nodes
     return EXHAUSTED

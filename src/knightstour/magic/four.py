@@ -42,7 +42,7 @@ import numpy as np
 
 from knightstour.magic._blocks import _tables, knight
 
-__all__ = ["PLANS", "FourWalker", "assemble_four", "four_walker"]
+__all__ = ["PLANS", "FourWalker", "assemble_four", "assemble_strands", "four_walker"]
 
 #: The directions in which the four strands may take the tour's quarters (1 along the path of
 #: blocks, -1 backwards): two each way, so that every block's four j add up to the same.
@@ -93,6 +93,7 @@ class FourWalker:
                         starts[s][b].append(u)
                     if knight(here, (ox + last[0], oy + last[1])):
                         ends[s][b].append(u)
+        self.mine = np.array(mine, dtype=np.int64)
         self.starts, self.nstarts = _packed(starts)
         self.ends, self.nends = _packed(ends)
         firsts = []
@@ -138,6 +139,48 @@ class FourWalker:
         steps = [tuple(int(v) for v in row) for row in out] if status == FOUND else None
         return status, steps, int(meta[0])
 
+    def walk_paths(
+        self, seed: int, paths: list[tuple[int, ...]], *, check: bool, budget: int = 2**62
+    ) -> tuple[int, np.ndarray | None, int]:
+        """A walk with strand s on path of blocks ``paths[s]`` (see
+        :func:`~knightstour.magic._four_kernels.pairs_walk`): (outcome, the units ``[i, s]``
+        of the tour found or None, nodes). A strand going forwards and one going backwards
+        share each path, so that every block's four j add up to the same.
+
+        >>> w = four_walker(3, 1, (-1, 1, -1, 1))
+        >>> status, units, nodes = w.walk_paths(3, [P1, P2, P2, P1], check=False)
+        >>> from knightstour.numbering import analyse
+        >>> order = assemble_strands(3, [P1, P2, P2, P1], units, w.travs, (-1, 1, -1, 1))
+        >>> analyse(12, 12, order.tolist()).verdict
+        'semi-magic'
+        """
+        nblocks = self.bw * self.bw
+        arr = np.array(paths, dtype=np.int64).reshape(4, nblocks)
+        for s in range(4):
+            partners = [
+                t for t in range(4) if (arr[t] == arr[s]).all() and self.dirs[t] != self.dirs[s]
+            ]
+            if sorted(arr[s].tolist()) != list(range(nblocks)) or not partners:
+                raise ValueError(
+                    f"strand {s}'s path must visit every block once and be shared with a strand going the other way"
+                )
+        out = np.zeros((nblocks, 4), dtype=np.int64)
+        meta = np.zeros(1, dtype=np.int64)
+        status = int(
+            self.k.pairs_walk(
+                self.bw, self.dirs, arr, self.lsq, self.mask, self.mine, self.starts, self.nstarts, self.ends,
+                self.nends, bool(check), self.magic, int(seed) % 2**32, int(budget), out, meta,
+            )
+        )  # fmt: skip
+        return status, (out if status == FOUND else None), int(meta[0])
+
+
+#: Two paths of blocks of a 12x12 board (3 x 3 blocks) along which :meth:`FourWalker.walk_paths`
+#: finds semi-magic tours with the strands going (-1, 1, -1, 1): A and D on ``P1``, B and C on
+#: ``P2``.
+P1: tuple[int, ...] = (4, 5, 2, 1, 0, 3, 6, 7, 8)
+P2: tuple[int, ...] = (0, 1, 2, 5, 4, 3, 6, 7, 8)
+
 
 def _packed(lists: list[list[list[int]]]) -> tuple[np.ndarray, np.ndarray]:
     """Ragged lists ``lists[s][b]`` as one padded array and their lengths."""
@@ -156,15 +199,27 @@ def assemble_four(
 ) -> np.ndarray:
     """The tour of a four-strand walk: each strand's units in turn, in the order of the steps
     (``dirs[s]`` 1) or backwards (-1)."""
+    path = [step[0] for step in steps]
+    return assemble_strands(bw, [path] * 4, [step[1:] for step in steps], travs, dirs)
+
+
+def assemble_strands(
+    bw: int,
+    paths: list[list[int]] | np.ndarray,
+    units: list[tuple[int, ...]] | np.ndarray,
+    travs: object,
+    dirs: tuple[int, ...],
+) -> np.ndarray:
+    """The tour of four strands, strand s in block ``paths[s][i]`` with unit ``units[i][s]`` at
+    step i: each strand's units in turn, along its path (``dirs[s]`` 1) or backwards (-1)."""
     width = 4 * bw
-    strands: list[list[list[int]]] = [[], [], [], []]
-    for b, *units in steps:
-        ox, oy = 4 * (b % bw), 4 * (b // bw)
-        for s, u in enumerate(units):
-            walk = travs[u][1]  # type: ignore[index]
-            strands[s].append([(oy + y) * width + ox + x for x, y in walk])
     order: list[int] = []
-    for s, strand in enumerate(strands):
+    for s in range(4):
+        strand = []
+        for i, b in enumerate(paths[s]):
+            ox, oy = 4 * (int(b) % bw), 4 * (int(b) // bw)
+            walk = travs[int(units[i][s])][1]  # type: ignore[index]
+            strand.append([(oy + y) * width + ox + x for x, y in walk])
         for unit in strand if dirs[s] > 0 else strand[::-1]:
             order += unit
     return np.asarray(order, dtype=np.int32)
