@@ -5,8 +5,9 @@
 Runs ``tools/magic_patterns.py loops --filter --seconds SECONDS --seed 1`` (loop patterns drawn,
 filtered by their diagonals, and walked whole by the compiled lockstep walk) and
 ``tools/magic_patterns.py four`` (the four-strand construction walked whole along one path of
-each class, in every plan, on both colours), and prints the last line of each: what was walked,
-the magic tours found, and the time.
+each class, in every plan, on both colours) and ``tools/magic_patterns.py pairs --seconds SECONDS
+--seed 1`` (pairs of strands on two paths drawn at random), and prints the last line of each:
+what was walked, the magic tours found, and the time.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def main(seconds: float) -> None:
     print("  " + run("loops", "--filter", "--seconds", str(seconds), "--seed", "1"))
     print("four strands abreast, along every class of side-by-side paths:")
     print("  " + run("four"))
+    print("pairs of strands on paths of their own, drawn at random:")
+    print("  " + run("pairs", "--seconds", str(seconds), "--seed", "1"))
 
 
 if __name__ == "__main__":
