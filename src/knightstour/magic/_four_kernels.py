@@ -76,27 +76,12 @@ def apply_block(
 ) -> None:
     """Place (``sign`` 1) or take back (-1) the four units ``units`` (A, B, C, D) in block ``b``
     at step ``i``: the offsets they put in the block row's ranks and the block column's files,
-    the blocks done in each, and the numbers they put on the long diagonals (``diag``: sum and
+    the units done in each, and the numbers they put on the long diagonals (``diag``: sum and
     count of each)."""
-    bx = b % bw
-    by = b // bw
     for s in range(4):
-        u = units[s]
-        j = j_of(s, i, nblocks, dirs[s] > 0)
-        for k in range(4):
-            x = lsq[u, k, 0]
-            y = lsq[u, k, 1]
-            rows[by, y] += sign * (k + 1)
-            cols[bx, x] += sign * (k + 1)
-            v = 4 * j + k + 1
-            if bx == by and x == y:
-                diag[0] += sign * v
-                diag[1] += sign
-            if bx + by == bw - 1 and x + y == 3:
-                diag[2] += sign * v
-                diag[3] += sign
-    done[by] += sign
-    done[bw + bx] += sign
+        place_unit(
+            units[s], b, j_of(s, i, nblocks, dirs[s] > 0), sign, bw, lsq, rows, cols, done, diag
+        )
 
 
 def balanced(b: int, units: np.ndarray, bw: int, lsq: np.ndarray, dirs: np.ndarray) -> bool:
@@ -297,11 +282,11 @@ def four_walk(
         bx = b % bw
         by = b // bw
         ok = True
-        if done[by] == bw:
+        if done[by] == 4 * bw:
             for k in range(4):
                 if rows[by, k] != line:
                     ok = False
-        if done[bw + bx] == bw:
+        if done[bw + bx] == 4 * bw:
             for k in range(4):
                 if cols[bx, k] != line:
                     ok = False
