@@ -167,3 +167,35 @@ def test_which_boards_the_pass_walks() -> None:
     with Library(":memory:") as lib:  # 4x8 has quad tours, but none semi-magic
         report = search(4, 8, MagicJournal(lib, 4, 8), only=[QUAD_RANGE])
         assert report.parts_done == 96 and report.found == 0
+
+
+def test_the_offset_cut_never_cuts_a_share_quads_can_give() -> None:
+    """``offsets_open`` accepts four lines' needs whenever ``left`` quads of one block row can
+    meet them (each quad gives the four ranks 1, 2, 3 and 4 in some order), checked against every
+    choice of up to 3 quads' orders, and its bound on pairs of lines cuts more than the bound on
+    each line alone; and the squares one or two disjoint quads leave in a block can always be cut
+    into quads, so a cut on a block's empty squares would never fire."""
+    import itertools
+
+    from knightstour.magic._quad_kernels import offsets_open
+    from knightstour.magic.quads import block_quads
+
+    orders = list(itertools.permutations(range(1, 5)))
+    for left in range(4):
+        reach = {(0, 0, 0, 0)}
+        for _ in range(left):
+            reach = {tuple(a + b for a, b in zip(r, o, strict=True)) for r in reach for o in orders}
+        for need in reach:
+            assert offsets_open(np.array(need), left)
+    assert not offsets_open(np.array([1, 1, 4, 4]), 1)  # each alone is within 1 ... 4
+    shapes = {frozenset(4 * y + x for x, y in q) for q in block_quads()}
+
+    def cuttable(rest: frozenset[int]) -> bool:
+        return not rest or any(s <= rest and cuttable(rest - s) for s in shapes if min(rest) in s)
+
+    block = frozenset(range(16))
+    for a in shapes:
+        assert cuttable(block - a)
+        for b in shapes:
+            if not a & b:
+                assert cuttable(block - a - b)

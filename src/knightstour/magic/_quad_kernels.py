@@ -14,10 +14,20 @@ branch is cut, each cut plainly safe,
   sum lies between the smallest and the largest such choices;
 - when a block row (or block column) can no longer give its quads the sum of j its lines need
   (each rank of the row gets 4 x that sum, plus offsets 1 to 4 that add up to 10 a quad over the
-  row's four ranks): its quads still to come take distinct depths after the current one.
+  row's four ranks): its quads still to come take distinct depths after the current one;
+- when a rank (or file) can no longer get the offsets it needs: as every quad of a block row puts
+  one square in each of the row's four ranks, and the row's sum of j is fixed, a rank's sum is
+  exact exactly when its offsets add up to the constant less 4 x that sum of j. Each quad still
+  to come in the row gives the four ranks 1, 2, 3 and 4 in some order, so a rank still needs
+  between 1 and 4 a quad, and two ranks together between 3 and 7 (:func:`offsets_open`);
+
+(A cut on the squares a quad leaves empty in its block would never fire: the squares that one or
+two disjoint quads leave in a 4 x 4 block can always be cut into quads.)
 
 >>> import numpy as np
 >>> line_open(0, 8, -1, 16, 260), line_open(0, 4, 12, 16, 130)
+(True, False)
+>>> offsets_open(np.array([20, 20, 20, 20]), 8), offsets_open(np.array([2, 3, 9, 26]), 8)
 (True, False)
 """
 
@@ -25,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__kernels__ = ("line_open", "sum_open", "add_quad", "quad_walk")
+__kernels__ = ("line_open", "sum_open", "offsets_open", "add_quad", "quad_walk")
 
 #: Slots of the walk's ``meta`` array: the depth of the walk (-1: not begun), the nodes placed,
 #: the tours found, the rows written into ``out`` by the last call.
@@ -55,6 +65,20 @@ def sum_open(total: int, left: int, depth: int, nq: int, target: int) -> bool:
     return least <= target <= most
 
 
+def offsets_open(need: np.ndarray, left: int) -> bool:
+    """Whether the four lines of a block row (or column) that still need offsets adding up to
+    ``need[0]`` ... ``need[3]`` can get them from ``left`` more quads, each giving the four
+    lines 1, 2, 3 and 4 in some order: one line gets between ``left`` and 4 ``left``, and two
+    lines together between 3 ``left`` and 7 ``left``."""
+    for a in range(4):
+        if need[a] < left or need[a] > 4 * left:
+            return False
+        for b in range(a + 1, 4):
+            if need[a] + need[b] < 3 * left or need[a] + need[b] > 7 * left:
+                return False
+    return True
+
+
 def add_quad(
     quads: np.ndarray,
     width: int,
@@ -64,8 +88,10 @@ def add_quad(
     line_sum: np.ndarray,
     line_cnt: np.ndarray,
     used: np.ndarray,
+    line_off: np.ndarray,
 ) -> None:
-    """Place (``sign`` 1) or take back (-1) quad ``q`` numbered at ``depth`` (4 depth + 1 ...)."""
+    """Place (``sign`` 1) or take back (-1) quad ``q`` numbered at ``depth`` (4 depth + 1 ...):
+    its numbers added to its lines' sums, its places 1 ... 4 to their offsets."""
     for k in range(4):
         s = quads[q, k]
         v = 4 * depth + k + 1
@@ -75,6 +101,8 @@ def add_quad(
         line_cnt[y] += sign
         line_sum[-1 - x] += sign * v
         line_cnt[-1 - x] += sign
+        line_off[y] += sign * (k + 1)
+        line_off[-1 - x] += sign * (k + 1)
         used[s] = sign > 0
 
 
@@ -119,6 +147,8 @@ def quad_walk(
     col_j = np.zeros(bw, dtype=np.int64)
     col_n = np.zeros(bw, dtype=np.int64)
     used = np.zeros(n, dtype=np.bool_)
+    line_off = np.zeros(height + width, dtype=np.int64)
+    need = np.zeros(4, dtype=np.int64)
     meta[WRITTEN] = 0
     depth = meta[DEPTH]
     if depth == -2:  # walked to its end already
@@ -134,7 +164,7 @@ def quad_walk(
         row_n[b // bw] += 1
         col_j[b % bw] += d
         col_n[b % bw] += 1
-        add_quad(quads, width, seq[d], d, 1, line_sum, line_cnt, used)
+        add_quad(quads, width, seq[d], d, 1, line_sum, line_cnt, used, line_off)
     spent = 0
     while True:
         if fresh:
@@ -162,7 +192,7 @@ def quad_walk(
                 row_n[b // bw] -= 1
                 col_j[b % bw] -= depth
                 col_n[b % bw] -= 1
-                add_quad(quads, width, seq[depth], depth, -1, line_sum, line_cnt, used)
+                add_quad(quads, width, seq[depth], depth, -1, line_sum, line_cnt, used, line_off)
                 depth -= 1
                 meta[DEPTH] = depth
                 continue
@@ -173,7 +203,7 @@ def quad_walk(
             row_n[b // bw] += 1
             col_j[b % bw] += depth
             col_n[b % bw] += 1
-            add_quad(quads, width, q, depth, 1, line_sum, line_cnt, used)
+            add_quad(quads, width, q, depth, 1, line_sum, line_cnt, used, line_off)
             meta[NODES] += 1
             spent += 1
         q = seq[depth]
@@ -189,6 +219,16 @@ def quad_walk(
                 ok = False
         r = b // bw
         c = b % bw
+        # the offsets the four ranks of its block row, and the four files of its block column,
+        # still need from the quads to come there
+        for k in range(4):
+            need[k] = rank_const - 4 * targets[r] - line_off[4 * r + k]
+        if not offsets_open(need, 4 * bw - row_n[r]):
+            ok = False
+        for k in range(4):
+            need[k] = file_const - 4 * targets[bh + c] - line_off[-1 - (4 * c + k)]
+        if not offsets_open(need, 4 * bh - col_n[c]):
+            ok = False
         # every block row (and column) must still reach its sum of j: its quads to come take
         # distinct depths after this one
         for i in range(bh):
@@ -216,7 +256,7 @@ def quad_walk(
             row_n[r] -= 1
             col_j[c] -= depth
             col_n[c] -= 1
-            add_quad(quads, width, q, depth, -1, line_sum, line_cnt, used)
+            add_quad(quads, width, q, depth, -1, line_sum, line_cnt, used, line_off)
             depth -= 1
             meta[DEPTH] = depth
         if meta[WRITTEN] == out.shape[0]:

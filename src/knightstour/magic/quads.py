@@ -37,7 +37,7 @@ __all__ = ["QUAD_RANGE", "SCHEME", "QuadWalker", "applies", "quad_range", "quad_
 QUAD_RANGE = 0
 #: The version of the quad walk and its parts, as recorded in a journal (closed-only passes keep
 #: their own record: they keep only the closed tours).
-SCHEME = "quads/2"
+SCHEME = "quads/3"
 #: The largest board the quad pass takes (as the search).
 MAX_AREA = 64
 
