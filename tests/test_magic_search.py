@@ -227,3 +227,43 @@ def test_a_time_limited_search_resumes_its_stopped_parts() -> None:
     assert again.complete
     got = sorted(tuple(t) for t in [*first.tours, *again.tours] for t in [np.asarray(t).tolist()])
     assert got == sorted(tuple(np.asarray(t).tolist()) for t in whole.tours)
+
+
+def _class_sums(w: int, h: int, order: list[int]) -> dict[tuple[int, int], int]:
+    """The odd numbers' sum on each class of squares by (file, rank) parities."""
+    sums: dict[tuple[int, int], int] = {}
+    for k, s in enumerate(order, start=1):
+        if k % 2:
+            key = (s % w % 2, s // w % 2)
+            sums[key] = sums.get(key, 0) + k
+    return sums
+
+
+def test_no_semi_magic_tour_when_both_sides_are_2_more_than_a_multiple_of_4(capsys) -> None:
+    """Jelliss's theorem, each step of the argument checked on real tours: a semi-magic
+    numbering gives the two classes of the odd numbers' colour equal sums (Beverley's tour);
+    on 6x10 and 10x10 each of those classes holds an odd count of odd numbers, so an odd sum,
+    while equal sums would be even (random tours); the exhaustive walk of 6x6 above agrees."""
+    from knightstour.cli import main
+    from knightstour.theory import semi_magic_obstruction
+
+    beverley = _class_sums(8, 8, _order(BEVERLEY).tolist())
+    assert len(beverley) == 2 and len(set(beverley.values())) == 1
+    for w, h in ((6, 10), (10, 10)):
+        tours = []
+        for seed in range(30):
+            with contextlib.suppress(kt.SearchFailedError):
+                tours.append(kt.solve(f"{w}x{h}", method="warnsdorff", tiebreak="random",
+                                      start="a1", seed=seed))  # fmt: skip
+        assert len(tours) >= 3
+        for tour in tours:
+            sums = _class_sums(w, h, tour.indices.tolist())
+            assert len(sums) == 2 and sum(sums.values()) == (w * h // 2) ** 2
+            assert all(v % 2 == 1 for v in sums.values()) and (w * h // 2) ** 2 // 2 % 2 == 0
+    assert semi_magic_obstruction(6, 6) is not None  # 6x6: walked whole above, none found
+    for ok in ((8, 8), (6, 8), (8, 10), (12, 12), (4, 6)):
+        assert semi_magic_obstruction(*ok) is None
+    for board in ("6x10", "10x10", "6x6", "14x10"):
+        assert main(["magic", board, "--quiet"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "Jelliss 2003" in err, err

@@ -223,6 +223,37 @@ def open_tour_theorem(board: Board) -> Existence:
     )
 
 
+def semi_magic_obstruction(width: int, height: int) -> str | None:
+    """Why no knight's tour of ``width x height`` is semi-magic, for boards with both sides 2
+    more than a multiple of 4 (6x6, 6x10, 10x10, ...), as Jelliss showed (2003); else None.
+
+    The argument: split the squares into four classes by the parities of (file, rank). Every
+    rank of one parity holds the squares of two classes, and both parities hold half the ranks,
+    so a semi-magic numbering gives equal sums to (even, even) + (odd, even) and to (even, odd) +
+    (odd, odd); the files likewise give (even, even) + (even, odd) = (odd, even) + (odd, odd).
+    Together: the classes (even, even) and (odd, odd) add up to the same, and so do (odd, even)
+    and (even, odd). The knight changes colour every move, so the odd numbers 1, 3, ..., N - 1
+    fill the two classes of one colour, and each class holds half their sum, (N/2)^2 / 2: an even
+    number, as N/2 is even. But each class has (width/2)(height/2) squares, an odd number when
+    both sides are 2 more than a multiple of 4, and an odd count of odd numbers has an odd sum.
+
+    >>> semi_magic_obstruction(6, 10).split(" (")[0]
+    'no semi-magic tour on 6x10: both sides are 2 more than a multiple of 4'
+    >>> semi_magic_obstruction(8, 10) is None, semi_magic_obstruction(6, 8) is None
+    (True, True)
+    """
+    if width % 4 != 2 or height % 4 != 2:
+        return None
+    cells = (width // 2) * (height // 2)
+    return (
+        f"no semi-magic tour on {width}x{height}: both sides are 2 more than a multiple of 4 "
+        f"(Jelliss 2003). Sort the squares into four classes by the parities of file and rank: "
+        f"equal ranks and files force the two classes of the odd numbers' colour to equal sums, "
+        f"{(width * height // 2) ** 2 // 2} each, an even number, but each class holds "
+        f"{cells} odd numbers, an odd count, so its sum is odd"
+    )
+
+
 # -- facts that hold on every board ---------------------------------------------------------------
 
 

@@ -91,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     """Search or construct; exit 0, 1 (proved none), 2 (bad input) or 3 (stopped early)."""
     from knightstour.board import parse_board
     from knightstour.magic.search import refusal
+    from knightstour.theory import semi_magic_obstruction
 
     board = parse_board(args.board)
     if board.depth > 1:
@@ -98,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
     w, h = board.width, board.height
     small = w * h <= 64  # searched; bigger boards are built, and construct says why not
     reason = refusal(w, h) if small else None
+    if reason is None and min(w, h) > 2:  # a side of 1 or 2 has no tour at all: said above
+        reason = semi_magic_obstruction(w, h)
     if reason is not None:
         raise UsageError(reason)
     if args.diagonal and small:

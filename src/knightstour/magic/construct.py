@@ -53,7 +53,7 @@ from knightstour.magic.cross import crossable, crossed
 from knightstour.magic.fold import foldable, folded
 from knightstour.magic.lockstep import LockstepWalker, diagonal_blocks
 from knightstour.numbering import analyse
-from knightstour.theory import open_tour_theorem
+from knightstour.theory import open_tour_theorem, semi_magic_obstruction
 from knightstour.tour import validate
 
 __all__ = ["MAX_SIDE", "construct", "constructible"]
@@ -100,6 +100,8 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
        when that is not a whole number there is no semi-magic numbering at all.
     3. *A board with no knight's tour* (the open-tour theorem: 1 x n, 2 x n, 3 x 3, 3 x 5, 3 x 6,
        4 x 4) has no semi-magic one.
+    4. *Both sides 2 more than a multiple of 4* (6x6, 6x10, 10x10, ...) allow no semi-magic tour
+       (Jelliss 2003; :func:`knightstour.theory.semi_magic_obstruction` gives the argument).
 
     The census of Stertenbrink, Meyrignac and Mackay (2003) found all 140 semi-magic tours of 8x8
     up to symmetry, none of them magic. Other sizes are refused as "no construction", which claims
@@ -145,6 +147,9 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
             f"one fewer square of that colour, so neighbouring {side} hold different numbers of "
             f"odd numbers and their sums differ in parity"
         )
+    ruled_out = semi_magic_obstruction(width, height)
+    if ruled_out is not None:
+        return ruled_out
     if diagonal and width != height:
         return f"no magic tour on {spec}: a magic tour needs a square board (two long diagonals)"
     if diagonal and width == 8:
