@@ -146,7 +146,7 @@ def test_theorem_three_boards_without_tours() -> None:
     for width, height in [(2, 8), (8, 2), (1, 5), (4, 4), (3, 3), (3, 6)]:
         reason = constructible(width, height)
         assert reason is not None and reason.startswith(f"no semi-magic tour on {width}x{height}")
-        assert "no tour" in reason
+        assert "has no knight's tour at all" in reason
     assert constructible(1, 1) is None
     assert construct(1, 1).tolist() == [0]
 

@@ -199,3 +199,17 @@ def test_the_offset_cut_never_cuts_a_share_quads_can_give() -> None:
         for b in shapes:
             if not a & b:
                 assert cuttable(block - a - b)
+
+
+def test_a_board_and_its_transpose_are_walked_alike() -> None:
+    """Turning the board swaps ranks and files, so the pass walks 4x16 and 16x4 to the same
+    number of nodes (every part walked whole): a cut that mixed up a rank's needs with a file's
+    would cut the two differently. Neither has a semi-magic quad tour."""
+    counts = []
+    for w, h in ((4, 16), (16, 4)):
+        walker, rng = quad_walker(w, h), quad_range(w, h)
+        assert rng is not None
+        results = [walker.run(rng, part) for part in range(walker.nparts)]
+        assert all(r.done for r in results) and sum(len(r.tours) for r in results) == 0
+        counts.append(sum(r.nodes for r in results))
+    assert counts[0] == counts[1] > 100_000

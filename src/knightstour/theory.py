@@ -71,6 +71,7 @@ __all__ = [
     "obstruction",
     "on_outer_line",
     "open_tour_theorem",
+    "semi_magic_obstruction",
     "start_mask",
     "tight_table",
     "verdict",
@@ -247,10 +248,10 @@ def semi_magic_obstruction(width: int, height: int) -> str | None:
     cells = (width // 2) * (height // 2)
     return (
         f"no semi-magic tour on {width}x{height}: both sides are 2 more than a multiple of 4 "
-        f"(Jelliss 2003). Sort the squares into four classes by the parities of file and rank: "
-        f"equal ranks and files force the two classes of the odd numbers' colour to equal sums, "
-        f"{(width * height // 2) ** 2 // 2} each, an even number, but each class holds "
-        f"{cells} odd numbers, an odd count, so its sum is odd"
+        f"(Jelliss 2003): equal rank and file sums would share the odd numbers equally between "
+        f"the {cells} squares of even file and rank and the {cells} of odd file and rank (or the "
+        f"other colour's two classes), {(width * height // 2) ** 2 // 2} each, an even number, "
+        f"but {cells} odd numbers always add up to an odd number"
     )
 
 

@@ -250,5 +250,6 @@ def _construct(args: argparse.Namespace, board: Board) -> int:
         print(json.dumps({"board": f"{w}x{h}", "built": len(tours), "new": new, "tours": shown}))
     else:
         kind = "magic" if args.diagonal else "semi-magic"
-        print(f"built {len(tours)} {kind} tours of {w}x{h}; {new} new in {args.db}")
+        noun = "tour" if len(tours) == 1 else "tours"
+        print(f"built {len(tours)} {kind} {noun} of {w}x{h}; {new} new in {args.db}")
     return EXIT_OK if len(tours) == wanted else EXIT_GAVE_UP

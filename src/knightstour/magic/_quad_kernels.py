@@ -17,9 +17,11 @@ branch is cut, each cut plainly safe,
   row's four ranks): its quads still to come take distinct depths after the current one;
 - when a rank (or file) can no longer get the offsets it needs: as every quad of a block row puts
   one square in each of the row's four ranks, and the row's sum of j is fixed, a rank's sum is
-  exact exactly when its offsets add up to the constant less 4 x that sum of j. Each quad still
-  to come in the row gives the four ranks 1, 2, 3 and 4 in some order, so a rank still needs
-  between 1 and 4 a quad, and two ranks together between 3 and 7 (:func:`offsets_open`);
+  exact exactly when its offsets add up to the constant less 4 x that sum of j. That is the same
+  for the row's four ranks, and they share 10 a quad, so each needs 10 x (the blocks along a
+  rank) in all (likewise a file: 10 x the blocks along it). Each quad still to come in the row
+  gives the four ranks 1, 2, 3 and 4 in some order, so a rank still needs between 1 and 4 a quad,
+  and two ranks together between 3 and 7 (:func:`offsets_open`);
 
 (A cut on the squares a quad leaves empty in its block would never fire: the squares that one or
 two disjoint quads leave in a 4 x 4 block can always be cut into quads.)
@@ -222,11 +224,11 @@ def quad_walk(
         # the offsets the four ranks of its block row, and the four files of its block column,
         # still need from the quads to come there
         for k in range(4):
-            need[k] = rank_const - 4 * targets[r] - line_off[4 * r + k]
+            need[k] = 10 * bw - line_off[4 * r + k]
         if not offsets_open(need, 4 * bw - row_n[r]):
             ok = False
         for k in range(4):
-            need[k] = file_const - 4 * targets[bh + c] - line_off[-1 - (4 * c + k)]
+            need[k] = 10 * bh - line_off[-1 - (4 * c + k)]
         if not offsets_open(need, 4 * bh - col_n[c]):
             ok = False
         # every block row (and column) must still reach its sum of j: its quads to come take

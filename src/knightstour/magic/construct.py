@@ -114,7 +114,7 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
     >>> constructible(7, 7).split(";")[0]
     'no semi-magic tour on 7x7: the knight changes colour every move, so every odd number stands on one colour'
     >>> constructible(4, 4)
-    'no semi-magic tour on 4x4: no tour on 4x4: one of the four exceptions of the open-tour theorem (3x3, 3x5, 3x6, 4x4; Conrad et al. 1994), confirmed by exhaustive search'
+    'no semi-magic tour on 4x4, as it has no knight's tour at all: one of the four exceptions of the open-tour theorem (3x3, 3x5, 3x6, 4x4; Conrad et al. 1994), confirmed by exhaustive search'
     """
     for name, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -130,7 +130,8 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
         )
     existence = open_tour_theorem(Board(width, height))
     if existence.exists is False:
-        return f"no semi-magic tour on {spec}: {existence.reason}"
+        why = existence.reason.removeprefix(f"no tour on {spec}: ")
+        return f"no semi-magic tour on {spec}, as it has no knight's tour at all: {why}"
     if width == height == 1:
         return None
     n = width * height
@@ -165,7 +166,12 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
     key = _key(width // 4, height // 4)
     if diagonal:
         if key not in _MAGIC_PATTERNS:
-            magic = ", ".join(f"{4 * w}x{4 * h}" for w, h in sorted(_MAGIC_PATTERNS)) or "none yet"
+            if not _MAGIC_PATTERNS:
+                return (
+                    f"no construction for a magic tour on {spec} yet: no diagonally magic block "
+                    f"pattern is known (docs/magic.md says how the search for one stands)"
+                )
+            magic = ", ".join(f"{4 * w}x{4 * h}" for w, h in sorted(_MAGIC_PATTERNS))
             return (
                 f"no construction for a magic tour on {spec}: the construction knows diagonally "
                 f"magic block patterns only for these sizes: {magic}"
