@@ -114,7 +114,7 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
     >>> constructible(7, 7).split(";")[0]
     'no semi-magic tour on 7x7: the knight changes colour every move, so every odd number stands on one colour'
     >>> constructible(4, 4)
-    'no semi-magic tour on 4x4, as it has no knight's tour at all: one of the four exceptions of the open-tour theorem (3x3, 3x5, 3x6, 4x4; Conrad et al. 1994), confirmed by exhaustive search'
+    "no semi-magic tour on 4x4, as it has no knight's tour at all: one of the four exceptions of the open-tour theorem (3x3, 3x5, 3x6, 4x4; Conrad et al. 1994), confirmed by exhaustive search"
     """
     for name, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
