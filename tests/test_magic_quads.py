@@ -155,7 +155,15 @@ def test_a_stopped_pass_goes_on_where_it_stopped(tmp_path, capsys) -> None:
             assert data["classes_in_library"] == lib.count("8x8") >= 1
     assert walked[0] >= 1 and sum(walked) < 192
     assert main(["magic", "8x8", "--range", "0", "--count", "1", "--db", db, "--quiet"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].startswith("the quad pass (range 0) alone;")
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[-1]
+        .startswith("the quad pass (range 0) alone, under way;")
+    )
+    # without --range the summary counts the quad pass apart from the numbered ranges
+    assert main(["magic", "8x8", "--count", "1", "--db", db, "--quiet"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("the quad pass (range 0) under way; numbered ranges walked: 0 of 136;")
 
 
 def test_which_boards_the_pass_walks() -> None:

@@ -171,11 +171,13 @@ def _summary(report: Report, classes: int, db: str) -> str:
     finished = report.complete and (report.ranges or not report.stopped)
     state = "every range asked for walked" if finished else (
         f"stopped ({report.stopped})" if report.stopped else "stopped")  # fmt: skip
-    walked = (
-        f"ranges walked: {report.ranges_done} of {report.ranges}"
-        if report.ranges
-        else "the quad pass (range 0) alone"
-    )
+    quads = "walked whole" if report.quads_done else "under way"
+    if report.ranges and report.quads:
+        walked = f"the quad pass (range 0) {quads}; numbered ranges walked: {report.ranges_done} of {report.ranges}"
+    elif report.ranges:
+        walked = f"numbered ranges walked: {report.ranges_done} of {report.ranges}"
+    else:
+        walked = f"the quad pass (range 0) alone, {quads}"
     return (
         f"{walked}; parts walked this run: "
         f"{report.parts_done:,}; found {report.found} semi-magic numberings, {report.new} new; "

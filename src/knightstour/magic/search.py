@@ -90,6 +90,9 @@ class Report:
 
     ranges: int
     ranges_done: int = 0
+    #: whether the quad pass was asked for, and whether it is walked to its end
+    quads: bool = False
+    quads_done: bool = False
     parts_done: int = 0
     found: int = 0
     new: int = 0
@@ -372,7 +375,10 @@ def search(
                 f"{' (and 0, the quad pass)' if quads else ''}, not {bad[0]}"
             )
         chosen = [r for r in chosen if r.number in wanted]
-    report = Report(sum(r.number != QUAD_RANGE for r in chosen))
+    report = Report(
+        sum(r.number != QUAD_RANGE for r in chosen),
+        quads=any(r.number == QUAD_RANGE for r in chosen),
+    )
     deadline = None if time_limit is None else time.monotonic() + time_limit
     stop_flags: list[np.ndarray] = []
     client = _connect(scheduler) if scheduler else None
@@ -404,6 +410,7 @@ def search(
             done = journal.done_parts(rng)
             if done is None:
                 report.ranges_done += rng.number != QUAD_RANGE
+                report.quads_done |= rng.number == QUAD_RANGE
                 continue
             prefixes = walker.parts(rng)
             total = len(prefixes)
@@ -457,6 +464,7 @@ def search(
             if finished == total:
                 journal.finish_range(rng, total)
                 report.ranges_done += rng.number != QUAD_RANGE
+                report.quads_done |= rng.number == QUAD_RANGE
             if report.stopped is not None:
                 break
     except KeyboardInterrupt:
