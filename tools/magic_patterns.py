@@ -405,8 +405,10 @@ def pairs(
         own[fw[1]] = own[bk[1]] = second
         if not joints_possible(bw, own, dirs):
             continue
-        w = four_walker(bw, rng.randrange(2), dirs)
-        status, units, n = w.walk_paths(rng.randrange(2**31), own, check=check, budget=budget)
+        colour = rng.randrange(2)
+        w = four_walker(bw, colour, dirs)
+        seed = rng.randrange(2**31)
+        status, units, n = w.walk_paths(seed, own, check=check, budget=budget)
         walks += 1
         nodes += n
         whole += status != FOUND and n < budget
@@ -414,7 +416,8 @@ def pairs(
             order = assemble_strands(bw, own, units, w.travs, dirs)
             validate(Board(4 * bw, 4 * bw), order)
             m = analyse(4 * bw, 4 * bw, order.tolist())
-            print(f"plan {dirs} paths {own}: {m.verdict}, diagonals {m.diagonals}")
+            print(f"plan {dirs} paths {own} colour {colour} seed {seed}: {m.verdict}, "
+                  f"diagonals {m.diagonals}")  # fmt: skip
             if m.verdict == "magic" or not check:
                 print(f"{walks} walks, {nodes:,} nodes, {time.perf_counter() - t0:.1f} s")
                 return 0
