@@ -98,9 +98,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"magic tours are numbered on flat boards, not on {board.spec}")
     w, h = board.width, board.height
     small = w * h <= 64  # searched; bigger boards are built, and construct says why not
-    reason = refusal(w, h) if small else None
-    if reason is None and min(w, h) > 2:  # a side of 1 or 2 has no tour at all: said above
-        reason = semi_magic_obstruction(w, h)
+    # bigger boards: construct's gate says why not, this theorem included
+    reason = (refusal(w, h) or semi_magic_obstruction(w, h)) if small else None
     if reason is not None:
         raise UsageError(reason)
     if args.diagonal and small:
