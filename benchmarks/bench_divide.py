@@ -101,9 +101,10 @@ def parallel_efficiency() -> float:
     check) once alone, then twice at once on two threads; 1.0 means two free cores, 0.5 one."""
     import threading
 
-    from knightstour.solvers import _divide_kernels, _jit
+    from knightstour.kernels import divide as _divide_kernels
+    from knightstour.kernels import jit
 
-    k = _jit.load(_divide_kernels, compiled=True)
+    k = jit.load(_divide_kernels, compiled=True)
     n = 1 << 25
     piece = np.arange(n, dtype=np.int32)
     dxv = np.zeros(4 * 1000 + 5, dtype=np.int64)

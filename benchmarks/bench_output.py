@@ -23,7 +23,7 @@ from _report import figure, median_of
 
 import knightstour as kt
 from knightstour import notation
-from knightstour.cli._output import COMPILED_TEXT, _text_kernels, write_chunks
+from knightstour.cli._output import write_chunks
 
 BIG = 10_000
 SMALL = 1000
@@ -58,17 +58,16 @@ def child(argv: list[str]) -> tuple[float, float]:
 
 def makers(fmt: str, b: kt.Board, idx: object) -> dict[str, Callable[[], Iterable[bytes]]]:
     """The text of ``fmt``: line by line (today's), vectorised NumPy, compiled (the CLI's)."""
-    band, names = _text_kernels(COMPILED_TEXT)  # type: ignore[misc]
     if fmt == "board":
         return {
             "lines": lambda: (line + "\n" for line in notation.board_lines(b, idx)),
-            "numpy": lambda: notation.board_chunks(b, idx),
-            "compiled": lambda: notation.board_chunks(b, idx, band),
+            "numpy": lambda: notation.board_chunks(b, idx, compiled=False),
+            "compiled": lambda: notation.board_chunks(b, idx, compiled=True),
         }
     return {
         "lines": lambda: (line + "\n" for line in notation.moves_lines(b, idx)),
-        "numpy": lambda: notation.moves_chunks(b, idx),
-        "compiled": lambda: notation.moves_chunks(b, idx, 16, names),
+        "numpy": lambda: notation.moves_chunks(b, idx, compiled=False),
+        "compiled": lambda: notation.moves_chunks(b, idx, 16, compiled=True),
     }
 
 

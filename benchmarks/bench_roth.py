@@ -15,7 +15,7 @@ import sys
 import time
 
 from knightstour.board import Board
-from knightstour.solvers import _kernels
+from knightstour.kernels import walk as _kernels
 from knightstour.solvers.warnsdorff import Walker
 
 #: Sizes n <= 450 on which ``center`` from a1 gets stuck (this benchmark's figure).

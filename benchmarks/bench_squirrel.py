@@ -14,7 +14,7 @@ import sys
 import time
 
 from knightstour.board import Board
-from knightstour.solvers import _kernels
+from knightstour.kernels import walk as _kernels
 from knightstour.solvers.squirrel import EXCEPTIONS, _from_a1, schedule
 from knightstour.solvers.warnsdorff import Walker
 

@@ -25,7 +25,8 @@ from _report import figure, median_of, timed
 import knightstour as kt
 from knightstour.board import Board
 from knightstour.errors import SearchFailedError
-from knightstour.solvers import _jit, _kernels
+from knightstour.kernels import jit
+from knightstour.kernels import walk as _kernels
 from knightstour.solvers.warnsdorff import TIEBREAKS, Walker
 from knightstour.tour import find_problems
 
@@ -77,7 +78,7 @@ def _seed(tiebreak: str) -> dict[str, int]:
 def breakdown(n: int, rounds: int) -> dict[str, float]:
     """Where the time of ``center`` goes, ns a square: the cells' set-up, the walk, the check."""
     board = Board(n, n)
-    k = _jit.load(_kernels, compiled=True)
+    k = jit.load(_kernels, compiled=True)
     parts: dict[str, list[float]] = {"set-up": [], "walk": [], "validation": []}
     for _ in range(rounds):
         t0 = time.perf_counter()

@@ -8,6 +8,7 @@ and checked against the layers; the graph must have no cycle.
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -20,10 +21,10 @@ PACKAGE = Path(knightstour.__file__).resolve().parent
 
 #: Layers, lowest first: a module may import its own layer or a lower one, never a higher one.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "progress"),
+    ("errors", "progress", "kernels"),  # the kernel loader and the compiled kernels: NumPy only
     ("board",),
     ("numbering",),
-    ("tour", "notation", "_text_kernels", "theory", "render"),
+    ("tour", "notation", "theory", "render"),
     ("solvers",),
     ("existence",),
     ("counting", "magic"),
@@ -100,6 +101,7 @@ class _Imports(ast.NodeVisitor):
 MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
     graph = {}
     for module, path in MODULES.items():
@@ -163,8 +165,79 @@ def _sources(skip: set[str]) -> list[tuple[str, str]]:
 
 
 def test_numba_only_in_the_kernel_loader() -> None:
-    users = [m for m, src in _sources({"solvers._jit"}) if "numba" in src or "njit" in src]
-    assert not users, f"compiled kernels must go through solvers/_jit.py: {users}"
+    users = [m for m, src in _sources({"kernels.jit"}) if "numba" in src or "njit" in src]
+    assert not users, f"compiled kernels must go through kernels/jit.py: {users}"
+
+
+def test_kernel_modules_import_only_numpy_and_each_other() -> None:
+    """The kernels sit at the bottom, so that every layer can use them: no package import."""
+    for module in MODULES:
+        if module.startswith("kernels."):
+            assert _graph()[module] <= {m for m in MODULES if m.startswith("kernels")}, module
+
+
+def _assignments_into_imports(source: str) -> list[str]:
+    """Assignments (``x.attr = ...``, ``setattr(x, ...)``, ``del x.attr``) into a module or a
+    class imported from the package: a hook wired by assignment, which the import graph misses."""
+    tree = ast.parse(source)
+    imported: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (
+            node.level or (node.module or "").startswith("knightstour")
+        ):
+            imported |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("knightstour"):
+                    imported.add(a.asname or a.name.split(".")[0])
+    found = []
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign | ast.Delete):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("setattr", "delattr")
+            and node.args
+        ):
+            targets = [ast.Attribute(value=node.args[0], attr="?")]
+        while targets:
+            sub = targets.pop()
+            if isinstance(sub, ast.Tuple | ast.List | ast.Starred):
+                targets.extend(sub.elts if not isinstance(sub, ast.Starred) else [sub.value])
+            elif isinstance(sub, ast.Attribute | ast.Subscript):  # x.a.b = ..., x.a[i] = ...
+                if (
+                    isinstance(sub, ast.Attribute)
+                    and isinstance(sub.value, ast.Name)
+                    and sub.value.id in imported
+                ):
+                    found.append(f"line {getattr(node, 'lineno', '?')}: {sub.value.id}.{sub.attr}")
+                targets.append(sub.value)
+    return found
+
+
+def test_the_assignment_check_sees_hooks() -> None:
+    """The check below can fail: each way of wiring a hook by assignment is seen."""
+    hooks = (
+        "from knightstour import tour as t\nt.fast_check = len\n",
+        "from knightstour.errors import SearchFailedError\nSearchFailedError.make = len\n",
+        "import knightstour.notation\nknightstour.notation.kernels = 1\n",
+        "from knightstour import notation\nsetattr(notation, 'kernels', 1)\n",
+    )
+    for source in hooks:
+        assert _assignments_into_imports(source), source
+    assert not _assignments_into_imports(
+        "from knightstour.board import Board\nb = Board\nb.x = 1\n"
+    )
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_assigns_into_another(module: str) -> None:
+    found = _assignments_into_imports(MODULES[module].read_text(encoding="utf-8"))
+    assert not found, f"{module} assigns into another module or its classes: {found}"
 
 
 def test_sql_only_in_the_store() -> None:

@@ -13,8 +13,8 @@ import knightstour as kt
 from conftest import assert_is_partial_path, assert_is_tour
 from enumerator import count_tours, tour_ends, tour_exists
 from knightstour import Board, NoTourError, SearchFailedError
+from knightstour.kernels.search import FOUND
 from knightstour.solvers import backtrack as backtrack_module
-from knightstour.solvers._search import FOUND
 from knightstour.solvers.backtrack import Search, exact_search
 
 TINY = [Board(w, h) for w in range(1, 21) for h in range(w, 21) if w * h <= 20]

@@ -14,7 +14,6 @@ import pytest
 import knightstour as kt
 from knightstour import notation
 from knightstour.board import Board, file_name
-from knightstour.cli import _output
 from knightstour.notation import board_chunks, board_lines, moves_chunks, moves_lines
 from knightstour.solvers.warnsdorff import Walker, default_start
 
@@ -46,14 +45,6 @@ BOARDS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def kernels() -> tuple[Any, Any]:
-    """The command line's compiled text makers."""
-    compiled = _output._text_kernels(_output.COMPILED_TEXT)
-    assert compiled is not None
-    return compiled
-
-
 @pytest.mark.parametrize("board", BOARDS, ids=str)
 @pytest.mark.parametrize("chunk", [notation.TEXT_CHUNK, 64, 1])
 @pytest.mark.parametrize("maker", ["numpy", "compiled"])
@@ -61,29 +52,29 @@ def test_same_bytes_as_the_lines(
     board: Board,
     chunk: int,
     maker: str,
-    kernels: tuple[Any, Any],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(notation, "TEXT_CHUNK", chunk)
-    band, names = kernels if maker == "compiled" else (None, None)
+    compiled = maker == "compiled"
     path = path_of(board).astype(np.int32)
-    assert b"".join(board_chunks(board, path, band)) == lines_bytes(board_lines(board, path))
+    got = b"".join(board_chunks(board, path, compiled=compiled))
+    assert got == lines_bytes(board_lines(board, path))
     for per_line in (1, 3, 16, 1000):
-        got = b"".join(moves_chunks(board, path, per_line, names))
+        got = b"".join(moves_chunks(board, path, per_line, compiled=compiled))
         assert got == lines_bytes(moves_lines(board, path, per_line))
 
 
 @pytest.mark.parametrize("n", [1, 2, 9, 10, 11, 99, 100, 9999, 10000, 10001, 123457])
-def test_every_width_of_move_number(n: int, kernels: tuple[Any, Any]) -> None:
+def test_every_width_of_move_number(n: int) -> None:
     """A partial path of n squares on a board with room: numbers of every width, dots."""
     board = Board(400, 400)
     path = np.arange(n, dtype=np.int32) * 3 % board.area  # not a path: the text does not care
     path = np.unique(path)[:n]
-    for band, names in ((None, None), kernels):
+    for compiled in (False, True):
         want = lines_bytes(board_lines(board, path))
-        assert b"".join(board_chunks(board, path, band)) == want
+        assert b"".join(board_chunks(board, path, compiled=compiled)) == want
         want = lines_bytes(moves_lines(board, path))
-        assert b"".join(moves_chunks(board, path, 16, names)) == want
+        assert b"".join(moves_chunks(board, path, 16, compiled=compiled)) == want
 
 
 def test_decimal_in_groups() -> None:
@@ -100,12 +91,12 @@ def test_letters_beyond_the_table() -> None:
     assert names == [file_name(int(v)) for v in x]
 
 
-def test_wide_board_moves_without_a_table(kernels: tuple[Any, Any]) -> None:
+def test_wide_board_moves_without_a_table() -> None:
     board = Board(70000, 3)
     path = np.array([0, 69999, 70000 * 2 + 123, 18277], dtype=np.int32)
     want = lines_bytes(moves_lines(board, path))
-    assert b"".join(moves_chunks(board, path)) == want
-    assert b"".join(moves_chunks(board, path, 16, kernels[1])) == want
+    assert b"".join(moves_chunks(board, path, compiled=False)) == want
+    assert b"".join(moves_chunks(board, path, 16, compiled=True)) == want
 
 
 def test_three_dimensional_boards_are_line_by_line() -> None:
@@ -148,15 +139,16 @@ def test_the_command_uses_the_compiled_kernels_for_big_tours(
 ) -> None:
     from knightstour.cli import main
 
-    monkeypatch.setattr(_output, "COMPILED_TEXT", 0)
+    monkeypatch.setattr(notation, "COMPILED_TEXT", 0)
     calls: list[int] = []
-    made = _output._text_kernels
+    made = notation.text_makers
 
-    def spy(squares: int) -> Any:
-        calls.append(squares)
-        return made(squares)
+    def spy(squares: int, compiled: bool | None = None) -> Any:
+        made_here = made(squares, compiled)
+        calls.append(squares if made_here else -squares)
+        return made_here
 
-    monkeypatch.setattr(_output, "_text_kernels", spy)
+    monkeypatch.setattr(notation, "text_makers", spy)
     out = tmp_path / "b.txt"
     assert main(["solve", "30x30", "--format", "board", "--output", str(out)]) == 0
     assert calls == [900]

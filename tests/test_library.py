@@ -19,12 +19,13 @@ import knightstour as kt
 from conftest import assert_is_tour
 from knightstour.board import Board
 from knightstour.errors import KnightsTourError, NoTourError, SearchFailedError
-from knightstour.library import Library, _kernels, canonical_form
+from knightstour.kernels import jit
+from knightstour.kernels import library as _kernels
+from knightstour.library import Library, canonical_form
 from knightstour.library import canonical as cf
 from knightstour.library.generate import Plan, generate, run_batch, walk_starts
 from knightstour.library.io import ImportRejectedError, export, import_tours
 from knightstour.library.store import MIGRATIONS, canonical_batch
-from knightstour.solvers import _jit
 
 # -- an independent statement of the symmetries -------------------------------------------------
 
@@ -167,7 +168,7 @@ def test_kernel_matches_reference() -> None:
         board = kt.parse_board(spec)
         method = "backtrack" if spec in ("5x5", "3x10") else "warnsdorff"
         paths = np.array(tours_of(spec, closed, 40, seed=3, method=method), dtype=np.int32)
-        k = _jit.load(_kernels, compiled=True)
+        k = jit.load(_kernels, compiled=True)
         perms, invs = cf.symmetries(board.width, board.height)
         keys = np.zeros((len(paths), cf.key_length(board)), dtype=np.uint8)
         codes = np.zeros(len(paths), dtype=np.int64)

@@ -79,12 +79,12 @@ def test_no_magic_tour_along_these_paths(path: tuple[int, ...]) -> None:
 
 def test_compiled_and_plain_walks_agree() -> None:
     """The kernels compiled and as plain Python: the same outcome after the same nodes."""
-    from knightstour.solvers import _jit
+    from knightstour.kernels import jit
 
     w = four_walker(3, 0)
     compiled = w.walk(5, check=True, budget=400, path=SNAKE)
     saved = w.k
-    w.k = _jit.load(kf, compiled=False)
+    w.k = jit.load(kf, compiled=False)
     try:
         plain = w.walk(5, check=True, budget=400, path=SNAKE)
     finally:
@@ -128,12 +128,12 @@ def test_every_path_must_be_shared_with_a_strand_going_the_other_way() -> None:
 
 
 def test_compiled_and_plain_walks_on_two_paths_agree() -> None:
-    from knightstour.solvers import _jit
+    from knightstour.kernels import jit
 
     w = four_walker(3, 1, PAIRS_DIRS)
     compiled = w.walk_paths(4, OWN, check=True, budget=300)
     saved = w.k
-    w.k = _jit.load(kf, compiled=False)
+    w.k = jit.load(kf, compiled=False)
     try:
         plain = w.walk_paths(4, OWN, check=True, budget=300)
     finally:

@@ -37,12 +37,12 @@ def test_the_stored_patterns_hold_semi_magic_tours_and_no_magic_one(
 
 def test_compiled_and_plain_walks_agree() -> None:
     """The kernels compiled and as plain Python: the same tour, the same count of nodes."""
-    from knightstour.solvers import _jit
+    from knightstour.kernels import jit
 
     beta = _PATTERNS[(2, 2)][0][::-1]
     walker = LockstepWalker(2, 2, _tables(True), path_blocks=range(4))
     compiled = walker.walk(beta, 0, check=False, seed=3)
-    walker.k = _jit.load(kl, compiled=False)
+    walker.k = jit.load(kl, compiled=False)
     plain = walker.walk(beta, 0, check=False, seed=3)
     assert compiled == plain and compiled[0] == FOUND
     order = tour_of(2, 2, compiled[1])

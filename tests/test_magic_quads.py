@@ -185,7 +185,7 @@ def test_the_offset_cut_never_cuts_a_share_quads_can_give() -> None:
     into quads, so a cut on a block's empty squares would never fire."""
     import itertools
 
-    from knightstour.magic._quad_kernels import offsets_open
+    from knightstour.kernels.magic_quads import offsets_open
     from knightstour.magic.quads import block_quads
 
     orders = list(itertools.permutations(range(1, 5)))

@@ -18,7 +18,7 @@ from knightstour.cli import main
 from knightstour.render import style
 from knightstour.render.raster import tour_image, write_gif, write_png
 from knightstour.render.svg import tour_svg
-from knightstour.tour import PartialTour
+from knightstour.tour import PartialTour, search_failed
 
 STUCK = ["solve", "7x7", "--start", "c3", "--method", "warnsdorff", "--tiebreak", "first"]
 
@@ -47,11 +47,8 @@ def test_partial_tour_is_validated() -> None:
         with pytest.raises(kt.InvalidInputError, match="not a partial path"):
             PartialTour("5x5", bad)
     with pytest.raises(kt.InternalError):  # a solver's broken path is a bug, not an answer
-        kt.SearchFailedError("stuck", partial=np.array([0, 1]), board=kt.Board(5, 5))
-    assert (
-        kt.SearchFailedError("stuck", partial=np.zeros(0, int), board=kt.Board(5, 5)).partial
-        is None
-    )
+        search_failed("stuck", kt.Board(5, 5), np.array([0, 1]), "warnsdorff")
+    assert search_failed("stuck", kt.Board(5, 5), np.zeros(0, int), "warnsdorff").partial is None
 
 
 def test_json_answer_has_the_partial_path(capsys: pytest.CaptureFixture) -> None:

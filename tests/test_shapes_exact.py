@@ -23,7 +23,7 @@ import pytest
 import knightstour as kt
 from enumerator import tour_exists
 from knightstour.board import Board
-from knightstour.solvers._search import EXHAUSTED, FOUND
+from knightstour.kernels.search import EXHAUSTED, FOUND
 from knightstour.solvers.backtrack import exact_search
 from knightstour.theory import (
     independent_lines,

@@ -10,7 +10,7 @@ import knightstour as kt
 from conftest import assert_is_partial_path, assert_is_tour
 from knightstour import Board, KnightsTourError, SearchFailedError
 from knightstour.board import file_name
-from knightstour.solvers import _kernels
+from knightstour.kernels import walk as _kernels
 from knightstour.solvers.squirrel import EXCEPTIONS, PAPER_MOVES, published_rows, schedule
 from knightstour.solvers.warnsdorff import Walker
 

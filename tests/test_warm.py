@@ -7,7 +7,7 @@ import inspect
 import pytest
 
 from knightstour.errors import InternalError
-from knightstour.solvers import _jit
+from knightstour.kernels import jit
 from knightstour.warm import STEPS, warm
 
 
@@ -25,9 +25,9 @@ def test_every_step_reports_its_time(steps: list[tuple[str, float]]) -> None:
 
 
 def test_every_kernel_module_is_compiled(steps: list[tuple[str, float]]) -> None:
-    assert set(_jit.MODULES) <= _jit.compiled_modules()
-    for module in _jit.MODULES:  # machine code made (or loaded from the cache) for each
-        kernels = _jit.load(module, compiled=True)
+    assert set(jit.MODULES) <= jit.compiled_modules()
+    for module in jit.MODULES:  # machine code made (or loaded from the cache) for each
+        kernels = jit.load(module, compiled=True)
         assert any(getattr(kernels, n).signatures for n in kernels.names()), module
 
 
@@ -36,8 +36,8 @@ def test_every_kernel_is_compiled_or_called_by_one_that_is(
 ) -> None:
     """A kernel with no compiled signature after ``warm`` must be a helper another kernel of its
     module calls (compiled into that kernel's cached code); else a real call would compile it."""
-    for module in _jit.MODULES:
-        kernels = _jit.load(module, compiled=True)
+    for module in jit.MODULES:
+        kernels = jit.load(module, compiled=True)
         compiled = {n for n in kernels.names() if getattr(kernels, n).signatures}
         sources = {n: inspect.getsource(getattr(kernels, n).py_func) for n in kernels.names()}
         for name in kernels.names():
@@ -48,7 +48,7 @@ def test_every_kernel_is_compiled_or_called_by_one_that_is(
 
 
 def test_a_module_warm_misses_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_jit, "MODULES", (*_jit.MODULES, "knightstour.solvers._missing"))
+    monkeypatch.setattr(jit, "MODULES", (*jit.MODULES, "knightstour.solvers._missing"))
     monkeypatch.setattr("knightstour.warm.STEPS", ())
     with pytest.raises(InternalError, match=r"knightstour\.solvers\._missing"):
         warm()

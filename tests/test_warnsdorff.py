@@ -12,7 +12,8 @@ import pytest
 import knightstour as kt
 from conftest import assert_is_partial_path, assert_is_tour
 from knightstour import Board, SearchFailedError
-from knightstour.solvers import SolveRequest, _kernels
+from knightstour.kernels import walk as _kernels
+from knightstour.solvers import SolveRequest
 from knightstour.solvers.warnsdorff import TIEBREAKS, Walker, warnsdorff
 
 PLAIN = ("first", "center", "lookahead")

@@ -22,8 +22,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 __all__ = [
     "InputLimitError",
@@ -71,47 +70,20 @@ class SearchFailedError(KnightsTourError):
 
     ``partial`` is how far it got, when the method has such a path to show: a
     :class:`knightstour.tour.PartialTour` (its board, its squares validated as a path, the
-    ``method`` and this message as its ``reason``), or None. A method raises it with the bare
-    square indices and the board, ``SearchFailedError(msg, partial=indices, board=board)``, and
-    the path becomes a ``PartialTour`` here; an empty path is None.
+    ``method`` and this message as its ``reason``), or None. A method that has a path builds
+    the error with :func:`knightstour.tour.search_failed`, which makes the ``PartialTour``.
 
-    >>> import knightstour as kt
-    >>> e = SearchFailedError("stuck", partial=[0, 5], board=kt.Board(3, 3), method="warnsdorff")
-    >>> e.partial
-    <PartialTour 3x3 a1->c2 2 of 9 squares method='warnsdorff'>
-    >>> e.partial.reason, SearchFailedError("stuck").partial
-    ('stuck', None)
+    >>> e = SearchFailedError("stuck")
+    >>> e.partial is None, str(e)
+    (True, 'stuck')
     """
 
     exit_code = 3
     http_status = 200
 
-    #: ``(board, indices, method, reason) -> PartialTour``: set by :mod:`knightstour.tour`,
-    #: which this module (the lowest layer) cannot import.
-    partial_factory: ClassVar[Callable[[Any, Any, str, str], Any] | None] = None
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        partial: Any = None,
-        board: Any = None,
-        method: str = "",
-    ) -> None:
+    def __init__(self, message: str, *, partial: Any = None) -> None:
         super().__init__(message)
-        self.board = board
-        self.partial = self._partial(partial, board, method, message)
-
-    @classmethod
-    def _partial(cls, partial: Any, board: Any, method: str, message: str) -> Any:
-        if partial is None or len(partial) == 0:
-            return None
-        if hasattr(partial, "reason") and hasattr(partial, "board"):  # a PartialTour already
-            return partial
-        factory = cls.partial_factory
-        if board is None or factory is None:
-            raise InternalError("SearchFailedError: a partial path needs its board")
-        return factory(board, partial, method, message)
+        self.partial = partial
 
 
 class InputLimitError(InvalidInputError):

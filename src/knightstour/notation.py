@@ -41,6 +41,8 @@ from knightstour.board import (
     parse_name,
 )
 from knightstour.errors import InputLimitError, InvalidInputError
+from knightstour.kernels import jit
+from knightstour.kernels import text as _text
 
 __all__ = [
     "ANSWER_WORDS",
@@ -468,17 +470,60 @@ def bulk_text(board: Board) -> bool:
     return board.depth == 1
 
 
+#: Squares from which the text of a tour is made by compiled kernels (loading them costs about
+#: what vectorised NumPy takes for this many).
+COMPILED_TEXT = 1 << 20
+
+BandText = Callable[[np.ndarray, int, int], bytes | memoryview]
+NamesText = Callable[[np.ndarray, int, int, int, int, int, bool], bytes | memoryview]
+
+
+def text_makers(squares: int, compiled: bool | None = None) -> tuple[BandText, NamesText] | None:
+    """The compiled makers of board and move-list text (None: vectorised NumPy does it).
+
+    ``compiled`` None chooses: compiled for :data:`COMPILED_TEXT` squares or more, or once this
+    process has loaded the kernels anyway.
+
+    ``band_text(band, width, cw)`` makes the text of a band of ranks (its move numbers, top
+    rank first, 0 unvisited, -1 a hole; ``cw`` characters a number);
+    ``names_text(squares, width, fw, rw, per_line, first, last)`` the text of a chunk of the
+    move list (``fw``, ``rw``: the most letters of a file and digits of a rank; ``first``: the
+    number of the chunk's first name in the whole list; ``last``: whether it ends the list).
+
+    >>> text_makers(100, compiled=False) is None
+    True
+    >>> band_text, names_text = text_makers(100, compiled=True)
+    >>> bytes(band_text(np.array([2, 0, 1], dtype=np.int32), 3, 1)).decode()
+    '2 . 1\\n'
+    """
+    if compiled is None:
+        compiled = squares >= COMPILED_TEXT or _text.__name__ in jit.compiled_modules()
+    if not compiled:
+        return None
+    k = jit.load(_text, compiled=True)
+
+    def band_text(band: np.ndarray, width: int, cw: int) -> memoryview:
+        out = np.empty(band.size * (cw + 1), dtype=np.uint8)
+        return memoryview(out)[: k.board_band(np.ascontiguousarray(band), width, cw, out)]
+
+    def names_text(
+        seq: np.ndarray, width: int, fw: int, rw: int, per_line: int, first: int, last: bool
+    ) -> memoryview:
+        out = np.empty(seq.size * (fw + rw + 1), dtype=np.uint8)
+        return memoryview(out)[: k.move_names(seq, width, fw, rw, per_line, first, last, out)]
+
+    return band_text, names_text
+
+
 def board_chunks(
-    board: Board,
-    indices: Sequence[int] | np.ndarray,
-    band_text: Callable[[np.ndarray, int, int], bytes | memoryview] | None = None,
+    board: Board, indices: Sequence[int] | np.ndarray, *, compiled: bool | None = None
 ) -> Iterator[bytes | memoryview]:
     """The board of move numbers of :func:`board_lines` (no labels), each line ended by a
     newline, as UTF-8 bytes made a band of ranks at a time.
 
-    ``band_text(band, width, cw)`` makes the text of a band (its move numbers, top rank first,
-    0 unvisited, -1 a hole; ``cw`` characters a number): by default vectorised NumPy
-    (:func:`_band_text`); the command line hands in a compiled kernel. Memory: the move number
+    A band's text is made by vectorised NumPy (:func:`_band_text`) or by the compiled kernel of
+    :mod:`knightstour.kernels.text`: ``compiled`` says which, None chooses by the tour's length
+    (:func:`text_makers`). Memory: the move number
     of each square (4 bytes a square, as :func:`board_lines`) and one band of text
     (:data:`TEXT_CHUNK` bytes).
 
@@ -487,8 +532,9 @@ def board_chunks(
     """
     if not bulk_text(board):
         raise InvalidInputError("the board text of a 3-D board is written line by line")
-    text = band_text or _band_text
     n = len(indices)
+    makers = text_makers(n, compiled)
+    text = makers[0] if makers else _band_text
     w, h = board.width, board.height
     m = np.zeros(board.area, dtype=np.int32 if n < 2**31 - 1 else np.int64)
     seq = np.asarray(indices)
@@ -520,24 +566,24 @@ def moves_chunks(
     board: Board,
     indices: Sequence[int] | np.ndarray,
     per_line: int = 16,
-    names_text: Callable[[np.ndarray, int, int, int, int, int, bool], bytes | memoryview]
-    | None = None,
+    *,
+    compiled: bool | None = None,
 ) -> Iterator[bytes | memoryview]:
     """The move list of :func:`moves_lines`, each line ended by a newline, as UTF-8 bytes made
     a chunk of squares at a time, in constant memory.
 
-    ``names_text(squares, width, fw, rw, per_line, first, last)`` makes the text of a chunk
-    (``fw``, ``rw``: the most letters of a file and digits of a rank; ``first``: the number of
-    the chunk's first name in the whole list; ``last``: whether it ends the list): by default
-    vectorised NumPy (:func:`_names_text`); the command line hands in a compiled kernel.
+    A chunk's text is made by vectorised NumPy (:func:`_names_text`) or by the compiled kernel
+    of :mod:`knightstour.kernels.text`: ``compiled`` says which, None chooses by the tour's
+    length (:func:`text_makers`).
 
     >>> b"".join(moves_chunks(Board(30, 12), [0, 29, 359], per_line=2)).decode()
     'a1 ad1\\nad12\\n'
     """
     if not bulk_text(board):
         raise InvalidInputError("the move list of a 3-D board is written line by line")
-    text = names_text or _names_text
     seq = np.asarray(indices)
+    makers = text_makers(seq.size, compiled)
+    text = makers[1] if makers else _names_text
     w, h = board.width, board.height
     fw, rw = len(file_name(w - 1)), len(str(h))
     step = max(per_line, TEXT_CHUNK // (fw + rw + 1) // per_line * per_line)

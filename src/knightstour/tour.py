@@ -19,7 +19,7 @@ knightstour.errors.InvalidTourError: not a valid tour: move 12 (c3 to c1) is not
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,18 +40,79 @@ __all__ = ["PartialTour", "Problem", "Tour", "find_problems", "validate"]
 #: At most this many problems of each kind are listed one by one; the rest are counted.
 MAX_LISTED = 10
 
-#: A compiled check of long sequences, ``check(board, seq)``: when ``seq`` is a path (distinct
-#: squares of the board, each a move from the last), the flags of the squares it visits (a bool
-#: a square, or uint8 bits a square, least significant first; empty when it visits every square
-#: of the board; then
-#: :func:`find_problems` has at most the missing squares and the closing move left to name);
-#: None when it cannot tell or finds a problem (then the vectorised check below looks for every
-#: problem and names it). The compiled kernels live a layer above (:mod:`knightstour.solvers`),
-#: which installs it when imported, as :mod:`knightstour.errors` is handed its
-#: ``partial_factory``.
-fast_check: Callable[[Board, np.ndarray], np.ndarray | None] | None = None
-#: Sequences at least this long are offered to :data:`fast_check` first.
+#: Sequences at least this long are offered to :func:`compiled_check` first.
 FAST_CHECK_MIN = 1 << 12
+
+
+#: Sequences from this long are checked by the compiled kernel even when this process has not
+#: loaded it yet (loading Numba costs about as much as the vectorised check of that many).
+_LOAD_FOR_CHECK = 1 << 26
+#: Sequences from this long are checked in two halves at once (the kernel releases the GIL).
+_CHECK_IN_HALVES = 1 << 25
+
+
+def compiled_check(board: Board, seq: np.ndarray) -> np.ndarray | None:
+    """The squares ``seq`` visits, flagged (bits a square, or a bool a square from two threads;
+    nothing when it visits them all), when it is a path of ``board`` (distinct squares, on the board and off its holes, each a move from the last),
+    by the compiled kernel (:func:`~knightstour.kernels.walk.tour_check`, a bit a square):
+    about 2 ns a square on one core, where the vectorised check takes 8. None when it cannot tell (a wrapped or 3-D board; kernels not
+    loaded and the sequence too short to repay loading them) or finds any problem: then
+    :func:`knightstour.tour.find_problems` looks again and names each one.
+
+    >>> from knightstour.kernels import jit, walk as _kernels
+    >>> _ = jit.load(_kernels, compiled=True)
+    >>> bits = compiled_check(Board(5, 5), np.array([0, 7, 4, 13], dtype=np.int32))
+    >>> np.flatnonzero(np.unpackbits(bits, count=25, bitorder="little")).tolist()
+    [0, 4, 7, 13]
+    >>> tour = "a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1".split()
+    >>> compiled_check(Board(3, 4), notation.square_indices(Board(3, 4), tour, {})).size
+    0
+    >>> print(compiled_check(Board(5, 5), np.array([0, 7, 7], dtype=np.int32)))
+    None
+    """
+    from knightstour.kernels import jit
+    from knightstour.kernels import walk as _kernels
+
+    if not board.is_flat or board.area >= 2**31:
+        return None
+    if _kernels.__name__ not in jit.compiled_modules() and seq.size < _LOAD_FOR_CHECK:
+        return None
+    k = jit.load(_kernels, compiled=True)
+    # one specialisation (the one warm compiles): contiguous int32, copied only if need be
+    if seq.dtype != np.int32:
+        if seq.min() < 0 or seq.max() >= board.area:
+            return None
+        seq = seq.astype(np.int32)
+    seq = np.ascontiguousarray(seq)
+    w, (a, b) = board.width, board.leaper
+    span = b * w + b
+    dx_of = np.zeros(2 * span + 1, dtype=np.int64)
+    for dx, dy in board.deltas:
+        dx_of[dy * w + dx + span] = dx
+    holes = np.zeros(0, dtype=np.uint8)
+    if board.holes:
+        holes = np.zeros(board.area, dtype=np.uint8)
+        holes[np.fromiter(board.holes, dtype=np.int64)] = 1
+    legs = np.array([a, b], dtype=np.int64)
+    n = seq.size
+    if n < _CHECK_IN_HALVES:  # one thread, a bit a square
+        bits = np.zeros((board.area + 7) // 8, dtype=np.uint8)
+        if not k.tour_check(seq, 0, n, w, board.area, holes, dx_of, legs, bits, True):
+            return None
+        if n == board.size:  # nothing missing: no flags needed
+            return np.zeros(0, dtype=np.bool_)
+        return bits  # unpacked by the caller a stretch at a time, where it looks
+    from concurrent.futures import ThreadPoolExecutor
+
+    seen = np.zeros(board.area, dtype=np.uint8)  # a byte a square: the halves write at once
+
+    def part(lo: int, hi: int) -> bool:
+        return bool(k.tour_check(seq, lo, hi, w, board.area, holes, dx_of, legs, seen, False))
+
+    with ThreadPoolExecutor(2) as pool:
+        ok = all(pool.map(lambda h: part(*h), [(0, n // 2), (n // 2, n)]))
+    # the halves may both have visited a square unseen by the other: count the squares
+    return seen.view(np.bool_) if ok and int(np.count_nonzero(seen)) == n else None
 
 
 @dataclass(frozen=True)
@@ -110,8 +171,8 @@ def find_problems(
         return [Problem("empty", "the tour has no squares")]
     if not np.issubdtype(seq.dtype, np.integer):
         return [Problem("empty", f"square indices must be integers, not {seq.dtype}")]
-    if fast_check is not None and seq.size >= FAST_CHECK_MIN:
-        flags = fast_check(board, seq)
+    if seq.size >= FAST_CHECK_MIN:
+        flags = compiled_check(board, seq)
         if flags is not None:  # a path: what it misses, and whether it closes
             missing = board.size - seq.size
             found = _missing(missing, _first_unseen(board, flags), name) if missing else []
@@ -719,14 +780,21 @@ class PartialTour(_Path):
         return tour_svg(self)
 
 
-def _partial_of_search(board: Any, indices: Any, method: str, reason: str) -> PartialTour:
-    """A solver's stuck path as a :class:`PartialTour`; a path that is none is a bug."""
-    try:
-        return PartialTour(board, np.asarray(indices), method=method, reason=reason)
-    except InvalidInputError as e:
-        raise InternalError(f"a search stopped with a broken partial path: {e}") from None
+def search_failed(message: str, board: Board, indices: Any, method: str) -> SearchFailedError:
+    """The error of a search that stopped, carrying its path so far as a :class:`PartialTour`.
 
+    An empty path gives no partial tour; a path that is none is a bug in the method.
 
-# errors.py, the lowest layer, cannot import this module: it calls this to make the
-# PartialTour of every SearchFailedError.
-SearchFailedError.partial_factory = _partial_of_search
+    >>> e = search_failed("stuck", Board(3, 3), [0, 5], "warnsdorff")
+    >>> e.partial
+    <PartialTour 3x3 a1->c2 2 of 9 squares method='warnsdorff'>
+    >>> e.partial.reason, search_failed("stuck", Board(3, 3), [], "warnsdorff").partial
+    ('stuck', None)
+    """
+    partial = None
+    if len(indices):
+        try:
+            partial = PartialTour(board, np.asarray(indices), method=method, reason=message)
+        except InvalidInputError as e:
+            raise InternalError(f"a search stopped with a broken partial path: {e}") from None
+    return SearchFailedError(message, partial=partial)

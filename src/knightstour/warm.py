@@ -6,7 +6,7 @@ through the public API, so the cached specialisations are exactly the ones later
 Warnsdorff walks with each tie-break on a board big enough to be compiled, closed tours and an
 end square, the exact search (``solve`` and ``exists``), divide and conquer above its threshold,
 and the tour library's generation (walks and searches, open and closed) and import. It then
-checks that every module of :data:`knightstour.solvers._jit.MODULES` was loaded compiled: a new
+checks that every module of :data:`knightstour.kernels.jit.MODULES` was loaded compiled: a new
 kernel module that no step reaches is a bug (:class:`~knightstour.errors.InternalError`), and
 ``tests/test_warm.py`` holds it to that.
 
@@ -38,8 +38,9 @@ from knightstour.errors import (
     SearchFailedError,
 )
 from knightstour.existence import exists
+from knightstour.kernels import jit
 from knightstour.progress import Progress
-from knightstour.solvers import _jit, solve
+from knightstour.solvers import solve
 
 __all__ = ["SOLVER_STEPS", "STEPS", "warm"]
 
@@ -166,9 +167,9 @@ def _text() -> None:
     # the command line's text of huge tours, its kernels called as the command line calls them
     import numpy as np
 
-    from knightstour import _text_kernels
+    from knightstour.kernels import text as _text_kernels
 
-    k = _jit.load(_text_kernels, compiled=True)
+    k = jit.load(_text_kernels, compiled=True)
     out = np.empty(64, dtype=np.uint8)
     k.board_band(np.array([1, 0, -1, 4], dtype=np.int32), 2, 1, out)
     k.move_names(np.array([0, 5], dtype=np.int32), 3, 1, 1, 16, 0, True, out)
@@ -207,7 +208,7 @@ def warm(
     ``progress(done, total)`` is called after each step. ``only`` names the steps to make (of
     :data:`STEPS`, in their order; an unknown name is an
     :class:`~knightstour.errors.InvalidInputError`); all by default. When every step runs,
-    raises :class:`InternalError` if a kernel module of :data:`knightstour.solvers._jit.MODULES`
+    raises :class:`InternalError` if a kernel module of :data:`knightstour.kernels.jit.MODULES`
     was not loaded compiled by any of them (a kernel module that ``warm`` misses).
     """
     steps = STEPS
@@ -233,7 +234,7 @@ def warm(
             progress(i, len(steps))
     if len(steps) < len(STEPS):
         return times
-    missed = [m for m in _jit.MODULES if m not in _jit.compiled_modules()]
+    missed = [m for m in jit.MODULES if m not in jit.compiled_modules()]
     if missed:
         raise InternalError(f"warm compiled no kernel of {', '.join(missed)}: add a step for it")
     return times

@@ -227,12 +227,11 @@ def write_tour(args: argparse.Namespace, tour: Tour) -> None:
             and not getattr(args, "magic", False)
             and notation.bulk_text(b)
         ):
-            # the same bytes as the lines below, made a chunk at a time by vectorised NumPy
-            compiled = _text_kernels(len(idx))
+            # the same bytes as the lines below, made a chunk at a time (vectorised or compiled)
             if fmt == "board":
-                write_chunks(f, notation.board_chunks(b, idx, compiled and compiled[0]))
+                write_chunks(f, notation.board_chunks(b, idx))
             else:
-                write_chunks(f, notation.moves_chunks(b, idx, 16, compiled and compiled[1]))
+                write_chunks(f, notation.moves_chunks(b, idx, 16))
             return
         lines = {
             "board": lambda: notation.board_lines(b, idx),
@@ -248,36 +247,6 @@ def write_tour(args: argparse.Namespace, tour: Tour) -> None:
             )
         for line in lines:
             f.write(line + "\n")
-
-
-#: Squares from which the text of a tour is made by compiled kernels (loading them costs about
-#: what vectorised NumPy takes for this many).
-COMPILED_TEXT = 1 << 20
-
-
-def _text_kernels(squares: int) -> tuple[Any, Any] | None:
-    """The compiled makers of board and move-list text, for ``squares`` squares (None: few
-    enough for vectorised NumPy)."""
-    from knightstour.solvers import _jit
-
-    name = "knightstour._text_kernels"
-    if squares < COMPILED_TEXT and name not in _jit.compiled_modules():
-        return None
-    import numpy as np
-
-    k = _jit.load(name, compiled=True)
-
-    def band_text(band: Any, width: int, cw: int) -> memoryview:
-        out = np.empty(band.size * (cw + 1), dtype=np.uint8)
-        return memoryview(out)[: k.board_band(np.ascontiguousarray(band), width, cw, out)]
-
-    def names_text(
-        seq: Any, width: int, fw: int, rw: int, per_line: int, first: int, last: bool
-    ) -> memoryview:
-        out = np.empty(seq.size * (fw + rw + 1), dtype=np.uint8)
-        return memoryview(out)[: k.move_names(seq, width, fw, rw, per_line, first, last, out)]
-
-    return band_text, names_text
 
 
 def write_chunks(f: IO[str], chunks: Iterable[bytes | memoryview]) -> None:

@@ -41,10 +41,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from knightstour.board import Board, symmetries
-from knightstour.counting import _enumerate_kernels as _ek
 from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
+from knightstour.kernels import enumerate as _ek
+from knightstour.kernels import jit
 from knightstour.progress import Progress
-from knightstour.solvers import _jit
 
 __all__ = [
     "MAX_CLOSED",
@@ -54,7 +54,7 @@ __all__ = [
     "representatives",
 ]
 
-_KERNELS = "knightstour.counting._enumerate_kernels"
+_KERNELS = "knightstour.kernels.enumerate"
 #: The most squares ``count(method="enumerate")`` walks for open tours and for closed ones.
 #: Measured on this project's 2-core machine: open 6 x 6 (3,318,960 paths) 4.5 s, 4 x 9 1.8 s,
 #: 5 x 7 1.7 s (4 x 10, 40 squares: 10 s); closed 6 x 7 (1,067,638 cycles) 5.7 s, 5 x 8 0.3 s,
@@ -107,7 +107,7 @@ class _Walker:
     def __init__(self, board: Board, closed: bool) -> None:
         self.board, self.closed = board, closed
         n = board.area
-        self.k = _jit.for_work(_KERNELS, n, threshold=COMPILE_THRESHOLD)
+        self.k = jit.for_work(_KERNELS, n, threshold=COMPILE_THRESHOLD)
         self.nbr, self.nn = self.k.compact_neighbours(board.neighbour_table())
         self.blocked = np.zeros(n, dtype=np.uint8)
         self.blocked[list(board.holes)] = 1

@@ -6,7 +6,7 @@ order: ``2w + 1`` for the knight on a board ``w`` wide) are summarised by a stat
 squares are untouched, finished, or piece ends, and which ends belong together. Tours that look
 the same at the frontier continue the same way, so each state carries only a count of the ways to
 reach it, and the sweep never lists tours one by one. The kernels are in
-:mod:`knightstour.counting._frontier_kernels`; docs/counting.md works a small example through.
+:mod:`knightstour.kernels.frontier`; docs/counting.md works a small example through.
 
 >>> count_paths(Board(5, 5), (), False)     # undirected open tours of 5x5
 864
@@ -28,8 +28,8 @@ import numpy as np
 
 from knightstour.board import Board, available_memory
 from knightstour.errors import InputLimitError, InternalError, InvalidInputError, SearchFailedError
+from knightstour.kernels import jit
 from knightstour.progress import Progress
-from knightstour.solvers import _jit
 
 __all__ = [
     "Sweep",
@@ -40,7 +40,7 @@ __all__ = [
     "run",
 ]
 
-_KERNELS = "knightstour.counting._frontier_kernels"
+_KERNELS = "knightstour.kernels.frontier"
 SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _NO_CHECK = -(1 << 40)  # the kernels' "no colour check" (a leaper that keeps its colour)
 DONE = 1
@@ -276,8 +276,8 @@ _MEASURED_PEAKS: dict[str, tuple[int, int]] = {
 }
 
 
-def _kernels(sweep: Sweep) -> _jit.Kernels:
-    return _jit.for_work(_KERNELS, sweep.steps * sweep.width, threshold=12 * 5)
+def _kernels(sweep: Sweep) -> jit.Kernels:
+    return jit.for_work(_KERNELS, sweep.steps * sweep.width, threshold=12 * 5)
 
 
 def _to_int(limbs: np.ndarray) -> int:
@@ -698,7 +698,7 @@ def trace(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) -
     sweep = plan(board, terminals, closed)
     if sweep.steps > 64:
         raise InvalidInputError("a trace is for boards of up to 64 squares")
-    k = _jit.load(_KERNELS, compiled=False)
+    k = jit.load(_KERNELS, compiled=False)
     held = LocalShards(sweep, 1)
     lines = []
     slots = np.zeros(sweep.width + 1, dtype=np.int64)

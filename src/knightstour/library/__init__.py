@@ -5,7 +5,7 @@
 - :mod:`.store`: the SQLite file (migrations, atomic batches, streaming reads, statistics);
 - :mod:`.io`: export (JSON lines, CSV) and import (every tour validated);
 - :mod:`.generate`: :func:`~knightstour.library.generate.generate` fills it, with the batch
-  kernels of :mod:`._kernels` (loaded through :mod:`knightstour.solvers._jit`).
+  kernels of :mod:`._kernels` (loaded through :mod:`knightstour.kernels.jit`).
 
 The store owns every SQL statement; the other modules call its methods.
 

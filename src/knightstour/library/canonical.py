@@ -157,7 +157,7 @@ def canonical_form(board: Board, indices: np.ndarray, closed: bool) -> tuple[byt
     """``(key, code)``: the packed canonical form of a tour and the transform code that turns the
     canonical form back into it (see :func:`apply_transform`).
 
-    The plain NumPy reference; :mod:`knightstour.library._kernels` computes the same for batches.
+    The plain NumPy reference; :mod:`knightstour.kernels.library` computes the same for batches.
     The tour is assumed valid (validate it first). Shaped boards use their own group
     (:func:`shape_group`) and packing (see the module's notes).
     """
@@ -276,7 +276,7 @@ def decode_batch(
     """``(tours, ok)``: the stored tours from their packed canonical forms and transform codes,
     validated (``ok`` False for a damaged row).
 
-    On a plain board this runs the compiled :func:`~knightstour.library._kernels.decode_keys`
+    On a plain board this runs the compiled :func:`~knightstour.kernels.library.decode_keys`
     when this process has the library's kernels loaded (generation loads them) or the batch is
     large (:data:`COMPILE_DECODE_ROWS`), else the NumPy reference below (the same answers).
     """
@@ -298,15 +298,15 @@ def decode_batch(
 
 
 def library_kernels(work: int, threshold: int) -> Any | None:
-    """The library's compiled kernels (:mod:`knightstour.library._kernels`) when this process
+    """The library's compiled kernels (:mod:`knightstour.kernels.library`) when this process
     has loaded them already or ``work`` exceeds ``threshold``; None when NumPy is the quicker
     choice (loading them costs about half a second)."""
-    from knightstour.solvers import _jit
+    from knightstour.kernels import jit
 
-    name = "knightstour.library._kernels"
-    if name not in _jit.compiled_modules() and work <= threshold:
+    name = "knightstour.kernels.library"
+    if name not in jit.compiled_modules() and work <= threshold:
         return None
-    return _jit.load(name, compiled=True)
+    return jit.load(name, compiled=True)
 
 
 def _decode_reference(

@@ -192,23 +192,23 @@ def _arrays(plan: Plan) -> dict[str, Any]:
         _STATE.clear()
         _STATE.update(plan=plan, table=shaped.Table.of(plan.board))
         return _STATE
-    from knightstour.library import _kernels
-    from knightstour.solvers import _jit
-    from knightstour.solvers import _kernels as walk_kernels
+    from knightstour.kernels import jit
+    from knightstour.kernels import library as _kernels
+    from knightstour.kernels import walk as walk_kernels
 
     board = plan.board
     g = board.padded()
     perms, invs = cf.symmetries(board.width, board.height)
     # the walk's cells of an empty board: plain Python is quicker than loading a kernel
     work = g.blocked.size
-    cells = _jit.for_work(walk_kernels, work, threshold=walk_kernels.COMPILE_THRESHOLD).flat_cells
+    cells = jit.for_work(walk_kernels, work, threshold=walk_kernels.COMPILE_THRESHOLD).flat_cells
     dxs = np.array([dx for dx, _ in board.deltas], dtype=np.int64)
     dys = np.array([dy for _, dy in board.deltas], dtype=np.int64)
     order = np.arange(len(board.deltas), dtype=np.int64)[None, :]
     _STATE.clear()
     _STATE.update(
         plan=plan,
-        kernels=_jit.load(_kernels, compiled=True),
+        kernels=jit.load(_kernels, compiled=True),
         grid=g,
         cells0=cells(board.width, board.height, g.pad, dxs, dys, np.zeros(0, dtype=np.int64)),
         rows=walk_kernels.move_rows(g.offsets, dxs, dys, order, 0),

@@ -291,7 +291,7 @@ def _decode_packed(lib: Library, packed: PackedRows) -> np.ndarray:
 
 def _byte_table(texts: list[str], sep: str = "") -> tuple[np.ndarray, np.ndarray]:
     """Each text and ``sep`` as a row of bytes (the rows a multiple of 8 wide, zeros after),
-    and their lengths: a table of :func:`~knightstour.library._kernels.jsonl_lines`."""
+    and their lengths: a table of :func:`~knightstour.kernels.library.jsonl_lines`."""
     raw = [(t + sep).encode() for t in texts]
     wide = -(-max(len(r) for r in raw) // 8) * 8
     table = np.zeros((len(raw), wide), dtype=np.uint8)

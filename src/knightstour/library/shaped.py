@@ -50,7 +50,7 @@ def _splitmix(x: int) -> int:
 
 def walk_seed(seed: int, j: int) -> int:
     """The seed of walk ``j`` of a run seeded ``seed``: the batch kernels' own
-    (:func:`knightstour.library._kernels.walk_seed`), in Python integers.
+    (:func:`knightstour.kernels.library.walk_seed`), in Python integers.
 
     >>> walk_seed(1, 0), walk_seed(1, 1) != walk_seed(1, 0)
     (6791897765849424158, True)

@@ -1555,11 +1555,11 @@ def canonical_batch(board: Board, closed: bool, paths: np.ndarray) -> Batch:
     keys = np.zeros((b, klen), dtype=np.uint8)
     codes = np.zeros(b, dtype=np.int64)
     if b * n > 20_000 and board.is_plain_knight:
-        from knightstour.library import _kernels
-        from knightstour.solvers import _jit
+        from knightstour.kernels import jit
+        from knightstour.kernels import library as _kernels
 
         perms, invs = cf.symmetries(board.width, board.height)
-        _jit.load(_kernels, compiled=True).canonical_batch(
+        jit.load(_kernels, compiled=True).canonical_batch(
             paths,
             closed,
             perms,

@@ -1,7 +1,7 @@
 """The compiled walk of the four-strand construction (:mod:`knightstour.magic.four`).
 
 Plain Python in the subset Numba compiles, listed in ``__kernels__`` and loaded through
-:mod:`knightstour.solvers._jit` (no Numba import here).
+:mod:`knightstour.kernels.jit` (no Numba import here).
 
 Four strands walk the 4 x 4 blocks together: at step i all four are in block ``path[i]``, each
 taking one unit there (a traversal of one of its 4-cycles or one of its open transversal paths,

@@ -1,7 +1,7 @@
 """The compiled lockstep walk: the two strands of the block construction along one block pattern.
 
 Plain Python in the subset Numba compiles, listed in ``__kernels__`` and loaded through
-:mod:`knightstour.solvers._jit` (no Numba import here). :mod:`knightstour.magic.lockstep` drives
+:mod:`knightstour.kernels.jit` (no Numba import here). :mod:`knightstour.magic.lockstep` drives
 it; the construction and its pattern search (``tools/magic_patterns.py``) use it.
 
 The walk is the search of :mod:`knightstour.magic.construct`, compiled: at search step i both

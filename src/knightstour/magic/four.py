@@ -67,10 +67,10 @@ class FourWalker:
     def __init__(
         self, bw: int, colour: int, tables: object, dirs: tuple[int, ...] = (1, -1, 1, -1)
     ) -> None:
+        from knightstour.kernels import jit
         from knightstour.magic import _four_kernels as kf
-        from knightstour.solvers import _jit
 
-        self.k = _jit.load(kf, compiled=True)
+        self.k = jit.load(kf, compiled=True)
         self.bw, self.colour = bw, colour
         self.dirs = np.array(dirs, dtype=np.int64)
         travs, masks = tables.travs, tables.masks  # type: ignore[attr-defined]

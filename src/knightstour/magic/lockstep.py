@@ -49,10 +49,10 @@ class LockstepWalker:
     """
 
     def __init__(self, bw: int, bh: int, tables: Any, *, path_blocks: Collection[int] = ()) -> None:
+        from knightstour.kernels import jit
         from knightstour.magic import _lockstep_kernels as kl
-        from knightstour.solvers import _jit
 
-        self.k = _jit.load(kl, compiled=True)
+        self.k = jit.load(kl, compiled=True)
         self.bw, self.bh = bw, bh
         travs, masks = tables.travs, tables.masks
         nu = len(travs)

@@ -4,7 +4,7 @@ The knight's graph of a 4 x 4 block is four 4-cycles, each with one square in ev
 file of its block (:data:`knightstour.magic._blocks.CYCLES`). A *quad tour* walks every such
 cycle in one go, so its j-th cycle holds the numbers 4j + 1 ... 4j + 4: Beverley's semi-magic
 tour of 1848 is one. On a board of 4m x 4n squares these tours are few enough to walk them all
-in seconds (:mod:`knightstour.magic._quad_kernels`), and many semi-magic tours are among them,
+in seconds (:mod:`knightstour.kernels.magic_quads`), and many semi-magic tours are among them,
 so :func:`knightstour.magic.search.search` walks them first, as *range 0*, before the numbered
 ranges that hold every tour (which take days on 8x8). The pass is cut into parts by the tour's
 first cycle and the traversal of it (4 entries x 2 directions), so it is recorded, resumed and
@@ -103,15 +103,15 @@ class QuadWalker:
 
     def __init__(self, width: int, height: int, *, compiled: bool = True) -> None:
         from knightstour.errors import InvalidInputError
-        from knightstour.magic import _quad_kernels as kq
-        from knightstour.solvers import _jit
+        from knightstour.kernels import jit
+        from knightstour.kernels import magic_quads as kq
 
         targets = _targets(width, height) if applies(width, height) else None
         if targets is None:
             raise InvalidInputError(f"the quad pass does not walk {width}x{height}")
         self.width, self.height, self.targets = width, height, targets
         self.kq = kq
-        self.k = _jit.load(kq, compiled=compiled)
+        self.k = jit.load(kq, compiled=compiled)
         bw = width // 4
         shapes = block_quads()
         nblocks = bw * (height // 4)

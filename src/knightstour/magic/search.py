@@ -8,7 +8,7 @@ the branches of its walk at :data:`SPLIT` placements, numbered in the walk's ord
 unit of work that a worker runs to its end, and that a journal records. A part stopped by the
 time limit or Ctrl-C keeps its walk (the arrays it is made of) and its tours so far, and goes on
 from there; a killed process loses at most the parts under way. The walk itself is
-:mod:`knightstour.magic._search_kernels`, compiled.
+:mod:`knightstour.kernels.magic_search`, compiled.
 
 >>> rs = ranges(8, 8)
 >>> len(rs), sum(r.size for r in rs), sum(r.closed for r in rs)
@@ -174,16 +174,16 @@ class Walker:
     def __init__(self, width: int, height: int, *, compiled: bool = True) -> None:
         import numpy as np
 
-        from knightstour.counting._enumerate_kernels import compact_neighbours
-        from knightstour.magic import _search_kernels as ks
-        from knightstour.solvers import _jit
+        from knightstour.kernels import jit
+        from knightstour.kernels import magic_search as ks
+        from knightstour.kernels.enumerate import compact_neighbours
 
         reason = refusal(width, height)
         if reason is not None:
             raise InvalidInputError(reason)
         self.width, self.height = width, height
         self.n = n = width * height
-        self.k = _jit.load(ks, compiled=compiled)
+        self.k = jit.load(ks, compiled=compiled)
         self.ks = ks
         self.nbr, self.nn = compact_neighbours(Board(width, height).neighbour_table())
         self.adj = np.zeros((n, n), np.uint8)

@@ -34,11 +34,10 @@ from typing import Protocol
 
 import numpy as np
 
-from knightstour import tour as tour_module
 from knightstour.board import Board, BoardLike, parse_board
 from knightstour.errors import InternalError, InvalidInputError, InvalidTourError, NoTourError
+from knightstour.kernels.walk import TIEBREAK_CODES
 from knightstour.solvers._clock import cancellable
-from knightstour.solvers._kernels import TIEBREAK_CODES
 from knightstour.theory import verdict
 from knightstour.tour import Tour
 
@@ -347,78 +346,6 @@ def _check_types(*, method: object, tiebreak: object, closed: object) -> None:
         raise InvalidInputError(f"tiebreak must be a tie-break name (a string), got {tiebreak!r}")
     if not isinstance(closed, bool | np.bool_):
         raise InvalidInputError(f"closed must be true or false, got {closed!r}")
-
-
-#: Sequences from this long are checked by the compiled kernel even when this process has not
-#: loaded it yet (loading Numba costs about as much as the vectorised check of that many).
-_LOAD_FOR_CHECK = 1 << 26
-#: Sequences from this long are checked in two halves at once (the kernel releases the GIL).
-_CHECK_IN_HALVES = 1 << 25
-
-
-def _compiled_check(board: Board, seq: np.ndarray) -> np.ndarray | None:
-    """The squares ``seq`` visits, flagged (bits a square, or a bool a square from two threads;
-    nothing when it visits them all), when it is a path of ``board`` (distinct squares, on the board and off its holes, each a move from the last),
-    by the compiled kernel (:func:`~knightstour.solvers._kernels.tour_check`, a bit a square):
-    about 2 ns a square on one core, where the vectorised check takes 8. None when it cannot tell (a wrapped or 3-D board; kernels not
-    loaded and the sequence too short to repay loading them) or finds any problem: then
-    :func:`knightstour.tour.find_problems` looks again and names each one.
-
-    >>> from knightstour.solvers import _jit, _kernels
-    >>> _ = _jit.load(_kernels, compiled=True)
-    >>> bits = _compiled_check(Board(5, 5), np.array([0, 7, 4, 13], dtype=np.int32))
-    >>> np.flatnonzero(np.unpackbits(bits, count=25, bitorder="little")).tolist()
-    [0, 4, 7, 13]
-    >>> _compiled_check(Board(5, 5), np.asarray(solve("5x5", start="a1").indices)).size
-    0
-    >>> print(_compiled_check(Board(5, 5), np.array([0, 7, 7], dtype=np.int32)))
-    None
-    """
-    from knightstour.solvers import _jit, _kernels
-
-    if not board.is_flat or board.area >= 2**31:
-        return None
-    if _kernels.__name__ not in _jit.compiled_modules() and seq.size < _LOAD_FOR_CHECK:
-        return None
-    k = _jit.load(_kernels, compiled=True)
-    # one specialisation (the one warm compiles): contiguous int32, copied only if need be
-    if seq.dtype != np.int32:
-        if seq.min() < 0 or seq.max() >= board.area:
-            return None
-        seq = seq.astype(np.int32)
-    seq = np.ascontiguousarray(seq)
-    w, (a, b) = board.width, board.leaper
-    span = b * w + b
-    dx_of = np.zeros(2 * span + 1, dtype=np.int64)
-    for dx, dy in board.deltas:
-        dx_of[dy * w + dx + span] = dx
-    holes = np.zeros(0, dtype=np.uint8)
-    if board.holes:
-        holes = np.zeros(board.area, dtype=np.uint8)
-        holes[np.fromiter(board.holes, dtype=np.int64)] = 1
-    legs = np.array([a, b], dtype=np.int64)
-    n = seq.size
-    if n < _CHECK_IN_HALVES:  # one thread, a bit a square
-        bits = np.zeros((board.area + 7) // 8, dtype=np.uint8)
-        if not k.tour_check(seq, 0, n, w, board.area, holes, dx_of, legs, bits, True):
-            return None
-        if n == board.size:  # nothing missing: no flags needed
-            return np.zeros(0, dtype=np.bool_)
-        return bits  # unpacked by the caller a stretch at a time, where it looks
-    from concurrent.futures import ThreadPoolExecutor
-
-    seen = np.zeros(board.area, dtype=np.uint8)  # a byte a square: the halves write at once
-
-    def part(lo: int, hi: int) -> bool:
-        return bool(k.tour_check(seq, lo, hi, w, board.area, holes, dx_of, legs, seen, False))
-
-    with ThreadPoolExecutor(2) as pool:
-        ok = all(pool.map(lambda h: part(*h), [(0, n // 2), (n // 2, n)]))
-    # the halves may both have visited a square unseen by the other: count the squares
-    return seen.view(np.bool_) if ok and int(np.count_nonzero(seen)) == n else None
-
-
-tour_module.fast_check = _compiled_check
 
 
 def _checked(request: SolveRequest, solution: Solution) -> Tour:

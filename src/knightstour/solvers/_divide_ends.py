@@ -3,7 +3,7 @@
 The board is cut into blocks 6 to 11 squares on a side. A *corridor* of blocks runs from the
 block S holding the start ``s`` along its row of blocks to the column of blocks of the end ``t``,
 then along that column to the block T holding ``t``. Each corridor block holds a Hamiltonian path
-of the block, found by a small exact search (:func:`knightstour.solvers._divide_kernels.
+of the block, found by a small exact search (:func:`knightstour.kernels.divide.
 block_path`): S from ``s`` to a square next to the following block, the blocks after it from the
 square a knight's move across the cut to one next to the block after, and T on to ``t``. Every
 other block holds its stored closed tour (the divide data), and those cycles are *absorbed*: a
@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 
 from knightstour.board import Board
-from knightstour.solvers import _divide_kernels, _jit
+from knightstour.kernels import divide as _divide_kernels
+from knightstour.kernels import jit
 
 __all__ = ["MIN_SIDE", "Plan", "ends_tour", "plan"]
 
@@ -69,8 +70,8 @@ def _data() -> dict[str, np.ndarray]:
         return {k: z[k] for k in z.files if k.startswith("grid_closed/")}
 
 
-def _kernels() -> _jit.Kernels:
-    return _jit.load(_divide_kernels, compiled=True)
+def _kernels() -> jit.Kernels:
+    return jit.load(_divide_kernels, compiled=True)
 
 
 # -- the small exact search, remembered -------------------------------------------------------------
@@ -635,7 +636,7 @@ def build(p: Plan, run: Callable[..., Any] | None = None) -> np.ndarray:
     """The tour of plan ``p`` in its frame, as int32 square indices from ``s`` to ``t``.
 
     Written block by block in tour order by the compiled walk over the tree of blocks
-    (:func:`knightstour.solvers._divide_kernels.tree_walk`): 4 bytes a square. ``run(kernel,
+    (:func:`knightstour.kernels.divide.tree_walk`): 4 bytes a square. ``run(kernel,
     *args)`` calls the kernel with its ``stop`` flag appended (divide's ``_until``, which stops it
     at a deadline); by default it runs to the end.
     """

@@ -2,7 +2,7 @@
 
 The classic Java and Qt programs back up Warnsdorff's rule with a depth-first search whose
 candidates are sorted by Warnsdorff's count. This is that search, compiled
-(:mod:`knightstour.solvers._search`, loaded by :mod:`knightstour.solvers._jit`), with pruning that makes it prove absence quickly: squares
+(:mod:`knightstour.kernels.search`, loaded by :mod:`knightstour.kernels.jit`), with pruning that makes it prove absence quickly: squares
 left with no way in or out, more than one square forced to be the last, unvisited squares cut off
 from the knight, and colour counts; on other boards also forced moves, lines that no move
 joins (cut in halves where they hold half the board) and a table of dead positions. It never
@@ -35,9 +35,11 @@ import numpy as np
 
 from knightstour.board import Board
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
-from knightstour.solvers import Solution, SolveRequest, _jit, _search
+from knightstour.kernels import jit
+from knightstour.kernels import search as _search
+from knightstour.kernels.search import EXHAUSTED, FOUND
+from knightstour.solvers import Solution, SolveRequest
 from knightstour.solvers._clock import expired
-from knightstour.solvers._search import EXHAUSTED, FOUND
 from knightstour.theory import (
     Lines,
     colour_parity,
@@ -49,6 +51,7 @@ from knightstour.theory import (
     on_outer_line,
     tight_table,
 )
+from knightstour.tour import search_failed
 
 __all__ = ["Search", "backtrack", "exact_search", "luby", "slack_sets"]
 
@@ -173,9 +176,9 @@ class Search:
         #: seconds spent in the interpreted kernels (see :meth:`advance`)
         self.interpreted_seconds = 0.0
         if compiled is None:  # compiled when already loaded, or on a big board
-            warm = _search.__name__ in _jit.compiled_modules()
+            warm = _search.__name__ in jit.compiled_modules()
             compiled = warm or board.size > INTERPRETED_SQUARES
-        self._kernels = _jit.load(_search, compiled=compiled)
+        self._kernels = jit.load(_search, compiled=compiled)
 
     @property
     def compiled(self) -> bool:
@@ -242,7 +245,7 @@ class Search:
             if status != _search.BUDGET:
                 break
             if self.interpreted_seconds > INTERPRETED_SECONDS:
-                self._kernels = _jit.load(_search, compiled=True)
+                self._kernels = jit.load(_search, compiled=True)
         if left > 0 and self.compiled and status == _search.BUDGET:
             status = int(self._kernels.run(*self._args(), left))
         self.nodes += int(self.meta[_search._NODES]) - before
@@ -435,11 +438,12 @@ class _Portfolio:
             raise self.gave_up("the time limit was reached", self.main)
 
     def gave_up(self, why: str, search: Search) -> SearchFailedError:
-        return SearchFailedError(
+        return search_failed(
             f"exact search gave up: {why} after {self.nodes:,} positions, with neither a tour "
             f"nor a proof that none exists",
-            partial=search.partial,
-            board=search.board,
+            search.board,
+            search.partial,
+            "backtrack",
         )
 
 
@@ -846,11 +850,12 @@ def _ends_search(
     search: Search | None = None
 
     def gave_up(why: str) -> SearchFailedError:
-        return SearchFailedError(
+        return search_failed(
             f"exact search gave up: {why} after {nodes:,} positions, with neither a tour "
             f"nor a proof that none exists",
-            partial=None if search is None else search.partial,
-            board=board,
+            board,
+            [] if search is None else search.partial,
+            "backtrack",
         )
 
     while alive:

@@ -49,7 +49,9 @@ import numpy as np
 
 from knightstour.board import Board
 from knightstour.errors import InternalError, InvalidInputError, NoTourError, SearchFailedError
-from knightstour.solvers import Solution, SolveRequest, _divide_kernels, _jit
+from knightstour.kernels import divide as _divide_kernels
+from knightstour.kernels import jit
+from knightstour.solvers import Solution, SolveRequest
 from knightstour.solvers._clock import expired, watched
 from knightstour.theory import verdict
 
@@ -344,9 +346,9 @@ def _assemble(
     return out
 
 
-def _kernels_for(n: int) -> _jit.Kernels:
+def _kernels_for(n: int) -> jit.Kernels:
     """The divide kernels for a board of ``n`` squares: compiled for big boards."""
-    return _jit.for_work(_divide_kernels, n, threshold=_divide_kernels.COMPILE_THRESHOLD)
+    return jit.for_work(_divide_kernels, n, threshold=_divide_kernels.COMPILE_THRESHOLD)
 
 
 def _succ(seq: np.ndarray, cycle: bool) -> np.ndarray:
@@ -497,7 +499,7 @@ def _grid(
     if out is None:
         out = np.empty(0 if sink is not None else board.size, dtype=np.int32)
     toucher = None
-    loaded = _divide_kernels.__name__ in _jit.compiled_modules()
+    loaded = _divide_kernels.__name__ in jit.compiled_modules()
     if board.size >= 1 << 24 and deadline is None and not loaded:  # fault pages while Numba loads
         toucher = threading.Thread(target=_touch, args=(out,), daemon=True)
         toucher.start()
@@ -560,7 +562,7 @@ PIECE = 1 << 24
 
 def _grid_to_sink(
     board: Board,
-    kernels: _jit.Kernels,
+    kernels: jit.Kernels,
     tables: tuple,
     root_i: int,
     root_j: int,
@@ -1064,7 +1066,7 @@ def divide_to_npy(request: SolveRequest, path: str | Path | BinaryIO) -> None:
         raise NoTourError(answer.reason)
     n, w = board.size, board.width
     board.require_memory(1.5, "the validation of a tour written to a file")
-    kernels = _jit.load(_divide_kernels, compiled=True)
+    kernels = jit.load(_divide_kernels, compiled=True)
     seen = np.zeros(n, dtype=np.uint8)
     state = {"first": -1, "last": -1, "bad": 0, "count": 0}
     dxv = np.zeros(4 * w + 5, dtype=np.int64)  # the file step of each knight's move, by index

@@ -14,7 +14,7 @@ gives a tour on every ``n`` from 5 to 1000 except 74, the exception reported for
 (``benchmarks/bench_squirrel.py``), and walks exactly as a plain square-by-square reading of the
 rule does (``tests/test_squirrel.py``).
 
-The compiled walk (:func:`knightstour.solvers._kernels.warnsdorff_walk`) switches orderings on
+The compiled walk (:func:`knightstour.kernels.walk.warnsdorff_walk`) switches orderings on
 reaching a square, exactly as the rule says, so the schedule is data: no extra walks. From the
 other three corners the walk is the same, mirrored: the move orderings and the squares are
 reflected.

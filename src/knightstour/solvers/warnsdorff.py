@@ -1,6 +1,6 @@
 """Warnsdorff's rule: always move to the square with the fewest onward moves.
 
-One compiled walk (:func:`knightstour.solvers._kernels.warnsdorff_walk`) serves every tie-break:
+One compiled walk (:func:`knightstour.kernels.walk.warnsdorff_walk`) serves every tie-break:
 
 - ``first``: the first candidate in the fixed move order (:attr:`Board.deltas`), as the classic
   8 × 8 programs do;
@@ -37,9 +37,12 @@ import numpy as np
 
 from knightstour.board import Board
 from knightstour.errors import InvalidInputError, SearchFailedError
-from knightstour.solvers import Solution, SolveRequest, _jit, _kernels
+from knightstour.kernels import jit
+from knightstour.kernels import walk as _kernels
+from knightstour.kernels.walk import TIEBREAK_CODES
+from knightstour.solvers import Solution, SolveRequest
 from knightstour.solvers._clock import expired, watched
-from knightstour.solvers._kernels import TIEBREAK_CODES
+from knightstour.tour import search_failed
 
 __all__ = ["DEFAULT_TIEBREAK", "TIEBREAKS", "Walker", "default_start", "honours_seed", "warnsdorff"]
 
@@ -95,7 +98,7 @@ class Walker:
     def __post_init__(self) -> None:
         self.board.require_memory(6, "Warnsdorff's rule")
         work = self.board.size * self.walks
-        kernels = _jit.for_work(_kernels, work, threshold=_kernels.COMPILE_THRESHOLD)
+        kernels = jit.for_work(_kernels, work, threshold=_kernels.COMPILE_THRESHOLD)
         self._walk = kernels.warnsdorff_walk
         self._steps = kernels.warnsdorff_steps
         self.state = np.zeros(_kernels.STATE_SIZE, dtype=np.int64)
@@ -313,4 +316,4 @@ def _stuck(board: Board, path: np.ndarray, what: str) -> NoReturn:
     else:
         at = board.square_name(int(path[-1])) if covered else "the start"
         msg = f"{what} at {at} after covering {covered} of {board.size} squares"
-    raise SearchFailedError(msg, partial=path, board=board)
+    raise search_failed(msg, board, path, "warnsdorff")

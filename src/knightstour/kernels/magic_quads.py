@@ -1,7 +1,7 @@
 """The kernel of the quad pass: a depth-first walk over tours made of quads of the 4 x 4 blocks.
 
 Plain Python in the subset Numba compiles, listed in ``__kernels__`` and loaded through
-:mod:`knightstour.solvers._jit` (no Numba import here). :mod:`knightstour.magic.quads` drives it.
+:mod:`knightstour.kernels.jit` (no Numba import here). :mod:`knightstour.magic.quads` drives it.
 
 A *quad* is four squares of one 4 x 4 block joined by three knight's moves, one square in each
 rank and each file of its block. A *quad tour* is made of quads: the numbers 4j + 1 ... 4j + 4

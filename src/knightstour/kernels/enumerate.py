@@ -1,7 +1,7 @@
 """The kernels of the ``enumerate`` counting method: a resumable depth-first walk over every path.
 
 Plain Python in the subset Numba compiles, listed in ``__kernels__`` and loaded through
-:mod:`knightstour.solvers._jit` (no Numba import here). :mod:`knightstour.counting.enumerate`
+:mod:`knightstour.kernels.jit` (no Numba import here). :mod:`knightstour.counting.enumerate`
 drives them.
 
 The walk extends a path square by square, trying every unvisited neighbour of its last square (the

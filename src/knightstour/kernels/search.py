@@ -1,7 +1,7 @@
 """The depth-first search behind ``method="backtrack"``: kernels in the subset Numba compiles.
 
 Plain Python listed in ``__kernels__``; :mod:`knightstour.solvers.backtrack` loads them compiled
-through :mod:`knightstour.solvers._jit` (no Numba import here). The search works on a neighbour
+through :mod:`knightstour.kernels.jit` (no Numba import here). The search works on a neighbour
 table (one row of up to eight squares per square, ``-1`` for none), so holes and other leapers
 need nothing special.
 

@@ -1,9 +1,9 @@
 """Compiled text of huge tours: the board of move numbers and the move list, a chunk at a time.
 
 Plain Python in the subset that Numba compiles, loaded through
-:func:`knightstour.solvers._jit.load`; the command line hands the compiled kernels to
+:func:`knightstour.kernels.jit.load`, by :func:`knightstour.notation.text_makers` for
 :func:`knightstour.notation.board_chunks` and :func:`~knightstour.notation.moves_chunks`,
-which make the same bytes with vectorised NumPy when they have none (``tests/test_bulk_text.py``
+which make the same bytes with vectorised NumPy for smaller tours (``tests/test_bulk_text.py``
 holds both to the line writers).
 
 >>> import numpy as np

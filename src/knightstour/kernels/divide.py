@@ -1,6 +1,6 @@
 """Loops of the divide method: plain Python in the subset that Numba compiles.
 
-Loaded by :mod:`knightstour.solvers._jit`: compiled (the machine code cached on disk) for boards
+Loaded by :mod:`knightstour.kernels.jit`: compiled (the machine code cached on disk) for boards
 of more than :data:`COMPILE_THRESHOLD` squares, interpreted below.
 
 >>> import numpy as np

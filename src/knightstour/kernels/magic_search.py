@@ -1,7 +1,7 @@
 """The kernels of the semi-magic tour search: a two-ended depth-first walk with line-sum bounds.
 
 Plain Python in the subset Numba compiles, listed in ``__kernels__`` and loaded through
-:mod:`knightstour.solvers._jit` (no Numba import here). :mod:`knightstour.magic.search` drives
+:mod:`knightstour.kernels.jit` (no Numba import here). :mod:`knightstour.magic.search` drives
 them.
 
 The squares of 1 and of N (the last number) are fixed first; the walk then grows two paths at

@@ -8,7 +8,7 @@ walk keeps one byte a cell (:func:`flat_cells`, :func:`table_cells`): the onward
 free cell, or :data:`TAKEN` for a blocked or visited one, so that a candidate costs one load.
 The kernels know nothing of knights: the leaper is a list of offsets.
 
-They are loaded by :mod:`knightstour.solvers._jit`, compiled when the work (squares times walks)
+They are loaded by :mod:`knightstour.kernels.jit`, compiled when the work (squares times walks)
 is above :data:`COMPILE_THRESHOLD` and interpreted otherwise, so that ``knightstour solve 8x8``
 answers in a blink.
 

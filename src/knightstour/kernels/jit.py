@@ -7,7 +7,7 @@ on disk beside the module. A compiled kernel calls the compiled versions of the 
 from its own module or another kernel module, because the loader compiles each kernel over a copy
 of its module's namespace in which every kernel is replaced by its compiled version.
 
->>> from knightstour.solvers import _kernels
+>>> from knightstour.kernels import walk as _kernels
 >>> plain = load(_kernels, compiled=False)
 >>> plain.flat_cells is _kernels.flat_cells
 True
@@ -30,17 +30,17 @@ __all__ = ["MODULES", "Kernels", "compiled_modules", "for_work", "load"]
 
 #: Every module of compiled kernels (each lists its kernels in ``__kernels__``).
 MODULES: tuple[str, ...] = (
-    "knightstour.solvers._kernels",
-    "knightstour.solvers._search",
-    "knightstour.solvers._divide_kernels",
-    "knightstour.library._kernels",
-    "knightstour.counting._frontier_kernels",
-    "knightstour.counting._enumerate_kernels",
-    "knightstour.magic._search_kernels",
-    "knightstour.magic._quad_kernels",
+    "knightstour.kernels.walk",
+    "knightstour.kernels.search",
+    "knightstour.kernels.divide",
+    "knightstour.kernels.library",
+    "knightstour.kernels.frontier",
+    "knightstour.kernels.enumerate",
+    "knightstour.kernels.magic_search",
+    "knightstour.kernels.magic_quads",
     "knightstour.magic._lockstep_kernels",
     "knightstour.magic._four_kernels",
-    "knightstour._text_kernels",
+    "knightstour.kernels.text",
 )
 
 _lock = threading.RLock()

@@ -1,11 +1,11 @@
 """Batch kernels of the tour library: many random walks or searches, canonical forms, packing.
 
 Plain Python in the subset Numba compiles, loaded (compiled, cached on disk) through the one
-kernel loader, :func:`knightstour.solvers._jit.load`; importing this module imports no Numba.
+kernel loader, :func:`knightstour.kernels.jit.load`; importing this module imports no Numba.
 One call does a whole batch, so the Python overhead is paid once per thousands of tours:
 
 - :func:`warnsdorff_batch`: random-tie Warnsdorff walks (the foundation's
-  :func:`~knightstour.solvers._kernels.warnsdorff_walk` itself), each finished tour put in
+  :func:`~knightstour.kernels.walk.warnsdorff_walk` itself), each finished tour put in
   canonical form and packed;
 - :func:`backtrack_batch`: randomised depth-first search with Warnsdorff ordering, for boards
   and closed tours where the walks rarely succeed;
@@ -23,9 +23,9 @@ compiled versions of the kernels it calls), so a stored seed reproduces its tour
 :func:`knightstour.solve`. (Numba's disk cache does not see changes to that callee;
 ``tests/test_library.py`` checks the seeds still reproduce.)
 
->>> import knightstour.library._kernels as mod
->>> from knightstour.solvers import _jit
->>> k = _jit.load(mod, compiled=False)     # plain Python: the same results, slowly
+>>> import knightstour.kernels.library as mod
+>>> from knightstour.kernels import jit
+>>> k = jit.load(mod, compiled=False)     # plain Python: the same results, slowly
 >>> int(k.xorshift(np.uint64(1)))
 33554433
 >>> "warnsdorff_batch" in k.names()
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightstour.solvers._kernels import TAKEN, TB_RANDOM, warnsdorff_walk
+from knightstour.kernels.walk import TAKEN, TB_RANDOM, warnsdorff_walk
 
 __kernels__ = (
     "splitmix",
