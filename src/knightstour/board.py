@@ -28,7 +28,7 @@ import reprlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from knightstour.errors import InvalidInputError
 
@@ -693,11 +693,18 @@ class Board:
         holes = self.holes
         return (s for s in range(self.area) if s not in holes)
 
-    def colour(self, square: int) -> int:
-        """0 for the colour of ``a1`` (the corner colour), 1 for the other.
+    @overload
+    def colour(self, square: int) -> int: ...
+    @overload
+    def colour(self, square: np.ndarray) -> np.ndarray: ...
 
-        >>> Board(8, 8).colour(0), Board(8, 8).colour(1)
-        (0, 1)
+    def colour(self, square: int | np.ndarray) -> int | np.ndarray:
+        """0 for the colour of ``a1`` (the corner colour), 1 for the other; of each square of an
+        array of squares, elementwise.
+
+        >>> import numpy as np
+        >>> Board(8, 8).colour(0), Board(8, 8).colour(1), Board(3, 3).colour(np.arange(3))
+        (0, 1, array([0, 1, 0]))
         """
         x, y = square % self.width, square // self.width
         if self.depth > 1:

@@ -27,7 +27,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from knightstour.board import (
 from knightstour.errors import InputLimitError, InvalidInputError
 from knightstour.kernels import jit
 from knightstour.kernels import text as _text
+
+if TYPE_CHECKING:
+    from knightstour.tour import PartialTour
 
 __all__ = [
     "ANSWER_WORDS",
@@ -504,13 +507,13 @@ def text_makers(squares: int, compiled: bool | None = None) -> tuple[BandText, N
 
     def band_text(band: np.ndarray, width: int, cw: int) -> memoryview:
         out = np.empty(band.size * (cw + 1), dtype=np.uint8)
-        return memoryview(out)[: k.board_band(np.ascontiguousarray(band), width, cw, out)]
+        return out.data[: k.board_band(np.ascontiguousarray(band), width, cw, out)]
 
     def names_text(
         seq: np.ndarray, width: int, fw: int, rw: int, per_line: int, first: int, last: bool
     ) -> memoryview:
         out = np.empty(seq.size * (fw + rw + 1), dtype=np.uint8)
-        return memoryview(out)[: k.move_names(seq, width, fw, rw, per_line, first, last, out)]
+        return out.data[: k.move_names(seq, width, fw, rw, per_line, first, last, out)]
 
     return band_text, names_text
 
@@ -746,11 +749,11 @@ def write_tour_json(
         sep = ","
     f.write('],"xy":[')
     sep = ""
-    for chunk in _chunks(np.asarray(indices)):
+    for part in _chunks(np.asarray(indices)):
         if board.depth > 1:
-            f.write(sep + ",".join(f"[{x},{y},{z}]" for x, y, z in xy_pairs(board, chunk)))
+            f.write(sep + ",".join(f"[{x},{y},{z}]" for x, y, z in xy_pairs(board, part)))
         else:
-            f.write(sep + ",".join(f"[{x},{y}]" for x, y in xy_pairs(board, chunk)))
+            f.write(sep + ",".join(f"[{x},{y}]" for x, y in xy_pairs(board, part)))
         sep = ","
     f.write("]}")
 
@@ -914,7 +917,9 @@ def read_tour_dict(data: Any) -> TourFields:
                     f"'xy' item {i} must be {pair} of integers, got {brief(item)}"
                 )
         found.append(square_indices(board, value, shown, repr(key)).astype(np.int64))
-    disagreements = _disagreements(board, path, xy, found) if len(found) == 2 else []
+    disagreements = []
+    if path is not None and xy is not None:  # both given: they must name the same squares
+        disagreements = _disagreements(board, path, xy, found)
     return TourFields(board, found[0], closed, method, shown, disagreements)
 
 
@@ -945,7 +950,7 @@ def answer_dict(
     board: Board,
     exists: bool | None,
     reason: str,
-    partial: Sequence[int] | np.ndarray | None = None,
+    partial: Sequence[int] | np.ndarray | PartialTour | None = None,
 ) -> dict[str, Any]:
     """The JSON answer to "is there a tour?": ``exists`` true, false or null (unknown, or the
     search gave up), with the reason; and when a search gave up with a ``partial`` path (square

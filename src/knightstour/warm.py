@@ -26,6 +26,7 @@ knightstour.errors.InvalidInputError: no warm step named 'the kitchen sink' (the
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import time
 from collections.abc import Callable, Collection
@@ -60,6 +61,10 @@ def _attempt(call: Callable[[], object]) -> None:
         call()
 
 
+def _walk(tiebreak: str, seed: int | None) -> None:
+    solve(WALK_BOARD, start="a1", method="warnsdorff", tiebreak=tiebreak, seed=seed)
+
+
 def _walks() -> None:
     from knightstour.board import Board
 
@@ -67,11 +72,7 @@ def _walks() -> None:
     _attempt(lambda: solve(Board(w, w, wrap="torus"), start=0, method="warnsdorff"))
     for tiebreak in ("first", "center", "random", "lookahead", "squirrel"):
         seed = 1 if tiebreak == "random" else None  # a seed steers only random ties
-        _attempt(
-            lambda tb=tiebreak, sd=seed: solve(
-                WALK_BOARD, start="a1", method="warnsdorff", tiebreak=tb, seed=sd
-            )
-        )
+        _attempt(functools.partial(_walk, tiebreak, seed))
 
 
 def _walks_closed_and_to_an_end() -> None:
@@ -149,7 +150,7 @@ def _magic() -> None:
     with Library(":memory:") as lib:  # the semi-magic search's walk, on a board it finishes
         search(4, 6, MagicJournal(lib, 4, 6), workers=1)
     with Library(":memory:") as lib:  # the quad pass (4x8 has none; walked whole in a moment)
-        search(4, 8, MagicJournal(lib, 4, 8), workers=1, only=[0])
+        search(4, 8, MagicJournal(lib, 4, 8), workers=1, only=iter([0]))
 
 
 def _magic_walks() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from knightstour import notation
 from knightstour.cli._options import (
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "npy" and not pictures:
             # divide and conquer streams its tour to the file, validated a piece at a time
             with open_output(args.output, args.force, binary=True) as f:
-                kt.solve_to_npy(board, f, args.start, **asked)
+                kt.solve_to_npy(board, cast(BinaryIO, f), args.start, **asked)
             _say_time(args, time.perf_counter() - t0)
             return EXIT_OK
         tour = kt.solve(board, args.start, **asked)

@@ -63,7 +63,7 @@ def splitmix(x: np.uint64) -> np.uint64:
     return x ^ (x >> np.uint64(31))
 
 
-def walk_seed(seed: int, j: int) -> int:
+def walk_seed(seed: int, j: int) -> np.int64:
     """The seed of walk ``j`` of a run seeded ``seed``: a 63-bit hash, so walks are independent."""
     return np.int64(splitmix(splitmix(np.uint64(seed)) ^ np.uint64(j)) & _MASK63)
 
@@ -250,7 +250,7 @@ def warnsdorff_batch(
         rs = np.uint64(ws) | np.uint64(1)
         while k < slack_moves:
             m = 0
-            dmin = 1 << 30
+            dmin = np.int64(1 << 30)
             for t in range(offsets.size):
                 q = cur + offsets[t]
                 if cells[q] < TAKEN:
@@ -538,7 +538,7 @@ def decode_keys(
         code = np.int64(codes[t])
         if code < 0 or (code & 7) >= invs.shape[0] or (code >> 4) >= n:
             good = False
-            code = 0
+            code = np.int64(0)
         g = code & 7
         d = (code >> 3) & 1
         r = code >> 4

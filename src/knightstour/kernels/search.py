@@ -113,7 +113,7 @@ INFO_ROWS = 3
 
 
 def _low_add(
-    q: int,
+    q: int | np.int32,
     low_list: Array,
     low_pos: Array,
     meta: Array,

@@ -176,8 +176,8 @@ def warnsdorff_walk(
     start: int,
     end: int,
     n_squares: int,
-    tiebreak: int,
-    seed: int,
+    tiebreak: int | np.int64,
+    seed: int | np.int64,
     pwidth: int,
     pad: int,
     width: int,
@@ -220,8 +220,8 @@ def warnsdorff_steps(
     start: int,
     end: int,
     n_squares: int,
-    tiebreak: int,
-    seed: int,
+    tiebreak: int | np.int64,
+    seed: int | np.int64,
     pwidth: int,
     pad: int,
     width: int,
@@ -281,8 +281,8 @@ def warnsdorff_steps(
         while count < limit:
             best = -1
             bj = 0
-            bd = 1 << 30
-            bkey = -1
+            bd = np.int64(1 << 30)
+            bkey = np.int64(-1)
             nties = 0
             ncand = 0
             j0 = 0
@@ -342,12 +342,12 @@ def warnsdorff_steps(
                 stuck = True
                 break
             if tiebreak == TB_LOOKAHEAD:
-                bsum = 1 << 30
+                bsum = np.int64(1 << 30)
                 for i in range(ncand):
                     q = cand[i]
                     if cells[q] != bd:
                         continue
-                    s = 0
+                    s = np.int64(0)
                     for k in range(nreal):
                         r2 = q + mrow[k] if flat else table[q, mrow[k]]
                         c = cells[r2]

@@ -53,10 +53,12 @@ from knightstour.progress import Progress
 from knightstour.render import style as st
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from knightstour.board import Board
     from knightstour.tour import PartialTour, Tour
 
-    Drawable = Tour | PartialTour
+    Drawable: TypeAlias = Tour | PartialTour
 
 __all__ = ["board_image", "frame_count", "tour_image", "write_gif", "write_png"]
 
@@ -493,7 +495,7 @@ class _DigitStamp:
         for d in digits:
             w = math.ceil(self.advance[d]) + 2 * halo_width + 2
             for masks, stroke in ((self.fill, 0), (self.halo, halo_width)):
-                m = Image.new("L", (w, height))
+                m = Image.new("L", (w, math.ceil(height)))
                 ImageDraw.Draw(m).text(
                     (halo_width, -top), d, font=font, fill=255, stroke_width=stroke, stroke_fill=255
                 )
@@ -655,7 +657,8 @@ class _Animation(_Raster):
             if last:
                 self.draw_markers(indices[0], indices[-1], ink=self.ink, which="end")
                 box = _union(box, end_box)
-            emit(tuple(box), None if last else indices[hi], final_ms if last else frame_ms)
+            x0, y0, x1, y1 = box
+            emit((x0, y0, x1, y1), None if last else indices[hi], final_ms if last else frame_ms)
             if progress:
                 progress(fr + 1, total)
         f.write(b";")

@@ -94,7 +94,7 @@ class SolveRequest:
             if not 0 <= sq < b.area:
                 raise InvalidInputError(f"{role} square {sq} is off the {b.spec} board")
             if sq in b.holes:
-                raise InvalidInputError(f"{role} square {b.square_name(sq)} is a hole")
+                raise InvalidInputError(f"{role} square {b.square_name(int(sq))} is a hole")
             object.__setattr__(self, role, int(sq))
         if not isinstance(self.closed, bool):
             raise InvalidInputError(f"closed must be true or false, got {self.closed!r}")

@@ -42,7 +42,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -603,7 +602,7 @@ def _grid_to_sink(
     sp = 0  # the first column's squares handed on so far
     r = 0
     while lo < n:
-        batch = []
+        batch: list[Any] = []
         hi = lo
         while r < len(order) and (not batch or rec_k[order[r]] + rowsq[order[r]] - lo <= PIECE):
             batch.append(order[r])
@@ -1042,7 +1041,7 @@ def plan_between(board: Board, s: int, e: int) -> bool:
 PLAN_SIDES = 200_000
 
 
-def divide_to_npy(request: SolveRequest, path: str | Path | BinaryIO) -> None:
+def divide_to_npy(request: SolveRequest, path: str | os.PathLike[str] | BinaryIO) -> None:
     """Write the tour of ``request`` (both sides at least 5, no end square) to a NumPy ``.npy``
     file at ``path`` (or into a binary file), in pieces (:func:`_grid_to_sink`), each validated
     before it is written (by a thread of its own, while the next piece is made): the tour is never
@@ -1079,14 +1078,17 @@ def divide_to_npy(request: SolveRequest, path: str | Path | BinaryIO) -> None:
     # buffer is reused), one write at a time: the file's pages cost as much as making them
     writing: list[Future[Any]] = []
     with _binary(path) as f, ThreadPoolExecutor(1) as writer:
-        header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.int32))}
-        header.update(fortran_order=False, shape=(n,))
+        header = {
+            "descr": np.lib.format.dtype_to_descr(np.dtype(np.int32)),
+            "fortran_order": False,
+            "shape": (n,),
+        }
         np.lib.format.write_array_header_1_0(f, header)
 
         def write(piece: np.ndarray) -> None:
             if writing:
                 writing.pop().result()
-            data = memoryview(piece.copy()).cast("B")
+            data = piece.copy().data.cast("B")
             writing.append(writer.submit(f.write, data))
 
         def sink(piece: np.ndarray) -> None:
@@ -1121,7 +1123,7 @@ def divide_to_npy(request: SolveRequest, path: str | Path | BinaryIO) -> None:
 
 
 @contextlib.contextmanager
-def _binary(target: str | Path | BinaryIO) -> Iterator[BinaryIO]:
+def _binary(target: str | os.PathLike[str] | BinaryIO) -> Iterator[BinaryIO]:
     """``target`` opened for writing when it is a path; a file as it is (left open)."""
     if isinstance(target, str | os.PathLike):
         with open(target, "wb") as f:

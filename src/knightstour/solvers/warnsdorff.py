@@ -177,8 +177,8 @@ class Walker:
         if b.is_flat:
             pwidth, pad = self.pwidth, self.pad
             switch_cells = np.where(cells >= 0, self._padded(cells), -1)
-            first = int(self._padded(np.int64(start)))
-            last = -1 if end is None else int(self._padded(np.int64(end)))
+            first = int(self._padded(np.array(start, dtype=np.int64)))
+            last = -1 if end is None else int(self._padded(np.array(end, dtype=np.int64)))
         else:
             pwidth, pad = 1, 0
             switch_cells = cells.astype(np.int64)
