@@ -86,23 +86,19 @@ class Magic:
         """
         from knightstour.board import file_name
 
+        total = self.width * self.height * (self.width * self.height + 1) // 2
         out = []
-        if self.row_constant is None:
-            total = self.width * self.height * (self.width * self.height + 1) // 2
-            out.append(f"no rank constant: {total} is not divisible by {self.height} ranks")
-        else:
-            bad = [(y, s) for y, s in enumerate(self.ranks) if s != self.row_constant]
+        lines = (
+            ("rank", self.height, self.row_constant, self.ranks, lambda y: str(y + 1)),
+            ("file", self.width, self.column_constant, self.files, file_name),
+        )
+        for kind, count, constant, sums, line_name in lines:
+            if constant is None:
+                out.append(f"no {kind} constant: {total} is not divisible by {count} {kind}s")
+                continue
+            bad = [(line_name(i), s) for i, s in enumerate(sums) if s != constant]
             if bad:
-                out.append(_line("ranks", self.row_constant, [(str(y + 1), s) for y, s in bad]))
-        if self.column_constant is None:
-            total = self.width * self.height * (self.width * self.height + 1) // 2
-            out.append(f"no file constant: {total} is not divisible by {self.width} files")
-        else:
-            bad = [(x, s) for x, s in enumerate(self.files) if s != self.column_constant]
-            if bad:
-                out.append(
-                    _line("files", self.column_constant, [(file_name(x), s) for x, s in bad])
-                )
+                out.append(_line(f"{kind}s", constant, bad))
         if self.diagonals is None:
             out.append("not a square board: no diagonal constant")
         else:
