@@ -36,6 +36,7 @@ from knightstour.puzzle import DAILY_BOARDS, daily_puzzle
 
 __all__ = ["DAILY_BOARDS", "add_routes", "daily_puzzle"]
 
+
 class NoLibrary(InvalidInputError):
     """The server shows no tour library (HTTP 404)."""
 
