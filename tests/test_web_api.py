@@ -414,11 +414,11 @@ def test_the_app_warms_the_solver_steps_of_warm_once(monkeypatch: pytest.MonkeyP
     import threading
 
     from knightstour import warm
-    from knightstour.web import app
+    from knightstour.web import state
 
     calls: list[object] = []
     monkeypatch.setattr(warm, "warm", lambda progress=None, *, only=None: calls.append(only))
-    monkeypatch.setattr(app, "_compiled", threading.Event())
+    monkeypatch.setattr(state, "_compiled", threading.Event())
     with TestClient(create_app()) as c:  # start-up warms in the background, a search waits
         assert c.get("/api/solve", params={"board": "5x5", "start": "a1"}).status_code == 200
         c.get("/api/solve", params={"board": "6x6", "start": "a1"})
@@ -449,7 +449,7 @@ def test_a_failed_warm_up_is_logged_not_a_failed_search(
     import threading
 
     from knightstour import warm
-    from knightstour.web import app
+    from knightstour.web import state
 
     calls: list[object] = []
 
@@ -458,7 +458,7 @@ def test_a_failed_warm_up_is_logged_not_a_failed_search(
         raise kt.errors.InternalError("warm: exact search failed: broken")
 
     monkeypatch.setattr(warm, "warm", broken)
-    monkeypatch.setattr(app, "_compiled", threading.Event())
+    monkeypatch.setattr(state, "_compiled", threading.Event())
     with TestClient(create_app(warm=False)) as c:
         for board in ("5x5", "6x6"):
             r = c.get("/api/solve", params={"board": board, "start": "a1"})

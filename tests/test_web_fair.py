@@ -19,9 +19,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 import knightstour as kt
-from knightstour.web import app as web_app
 from knightstour.web.app import Limits, create_app
-from knightstour.web.lanes import Busy, Lane
+from knightstour.web.lanes import Busy, ClientGone, Lane
+from knightstour.web.routes import render as render_route
 
 SLOW = "10x10"  # 100 squares: the search lane; 5x5 (25) is quick work
 
@@ -248,13 +248,13 @@ def test_bodies_are_parsed_off_the_event_loop(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: list[str] = []
-    real = web_app.parse_tour_body
+    real = render_route.parse_tour_body
 
     def spy(raw: bytes) -> Any:
         threads.append(threading.current_thread().name)
         return real(raw)
 
-    monkeypatch.setattr(web_app, "parse_tour_body", spy)
+    monkeypatch.setattr(render_route, "parse_tour_body", spy)
     tour = kt.solve("5x5", "a1").to_dict()
     r = client.post("/api/render/svg", content=json.dumps(tour))
     assert r.status_code == 200 and r.text.startswith("<svg")
@@ -307,7 +307,7 @@ def test_a_running_search_stops_when_its_client_goes() -> None:
         await asyncio.sleep(0.2)  # the client hangs up while the search runs
 
     async def main() -> None:
-        with pytest.raises(web_app.ClientGone):
+        with pytest.raises(ClientGone):
             await lane.run(search, deadline=time.monotonic() + 10, gone=gone)
 
     t0 = time.monotonic()

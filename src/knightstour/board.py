@@ -28,7 +28,7 @@ import reprlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from knightstour.errors import InvalidInputError
 
@@ -473,8 +473,9 @@ class Board:
 
     @classmethod
     def from_mask(cls, text: str, **options: object) -> Board:
-        """A board from a picture of it: one line a rank, top rank first; ``.`` a square, ``#``
-        or a space a hole. The board is as wide as the longest line; short lines end in holes.
+        """A board from a picture of it: one line a rank (or ranks separated by ``/``, as in a
+        web address), top rank first; ``.`` a square, ``#`` or a space a hole. The board is as
+        wide as the longest line; short lines end in holes.
 
         >>> b = Board.from_mask('''
         ... .#.
@@ -482,8 +483,10 @@ class Board:
         ... ''')
         >>> b.spec, [b.square_name(h) for h in sorted(b.holes)]
         ('3x2', ['b2'])
+        >>> Board.from_mask(".#./...") == b
+        True
         """
-        lines = [line.rstrip("\r") for line in text.split("\n")]
+        lines = [line.rstrip("\r") for line in text.replace("/", "\n").split("\n")]
         while lines and not lines[0].strip():
             lines.pop(0)
         while lines and not lines[-1].strip():
@@ -675,7 +678,7 @@ class Board:
             shown = _shown_text(s)
         else:
             try:
-                x, y, z = (_as_int(v, "a coordinate") for v in text)  # type: ignore[union-attr]
+                x, y, z = (_as_int(v, "a coordinate") for v in cast("Iterable[object]", text))
             except (TypeError, ValueError, InvalidInputError):
                 raise InvalidInputError(f"{label} must be {expected}, got {brief(text)}") from None
             shown = f"({x}, {y}, {z})"
@@ -798,7 +801,7 @@ class Board:
         self.require_memory(8 + 4 * len(deltas), "a neighbour table")
         n = self.area
         w, h, d = self.width, self.height, self.depth
-        idx = np.arange(n, dtype=np.int64 if n > 2**30 else np.int32)
+        idx: np.ndarray = np.arange(n, dtype=np.int64 if n > 2**30 else np.int32)
         x, y, z = idx % w, idx // w % h, idx // (w * h)
         table = np.full((n, len(deltas)), -1, dtype=np.int32)
         hole_mask = np.zeros(n, dtype=bool)
@@ -838,12 +841,12 @@ class Board:
         pw, ph = self.width + 2 * pad, self.height + 2 * pad
         blocked = np.ones((ph, pw), dtype=np.uint8)
         blocked[pad : pad + self.height, pad : pad + self.width] = 0
-        blocked = blocked.reshape(-1)
+        flat = blocked.reshape(-1)
         if self.holes:
             h = np.fromiter(self.holes, dtype=np.int64)
-            blocked[(h // self.width + pad) * pw + h % self.width + pad] = 1
+            flat[(h // self.width + pad) * pw + h % self.width + pad] = 1
         offsets = np.array([dy * pw + dx for dx, dy in self.deltas], dtype=np.int64)
-        return PaddedGrid(pad, pw, ph, blocked, offsets)
+        return PaddedGrid(pad, pw, ph, flat, offsets)
 
     # -- resources ------------------------------------------------------------------------
 
@@ -891,18 +894,130 @@ def _shown_text(s: str) -> str:
 
 
 BoardLike = Board | str | int | tuple[int, int]
+#: A square as the Python API takes it: a name (``'c3'``), an index, or an ``(x, y)`` pair.
+SquareLike = str | int | tuple[int, int]
+#: What separates the names of a list of holes: commas, semicolons, white space, in any mix.
+_HOLE_SEPARATORS = re.compile(r"[,;\s]+")
+_T = TypeVar("_T")
 
 
-def parse_board(spec: BoardLike) -> Board:
-    """A :class:`Board` from ``'WxH'``, ``'N'`` (``NxN``), ``(W, H)``, ``N`` or a Board.
+def parse_board(
+    spec: BoardLike | None,
+    *,
+    holes: str | Iterable[SquareLike] | None = None,
+    mask: str | None = None,
+    corners: int | str | None = None,
+    leaper: str | tuple[int, int] | None = None,
+    wrap: str | None = None,
+) -> Board:
+    """A :class:`Board` from a spec and the options that shape it: the one parser of boards,
+    for the command line, the web and the Python API alike (docs/boards.md, "The specs").
+
+    ``spec`` is ``'WxH'``, ``'WxHxD'``, ``'N'`` (``NxN``), ``(W, H)``, ``N`` or a Board (the
+    options then apply on top of it); it may be None when a ``mask`` draws the board. An option
+    left out (None, or blank text) leaves the board as the spec gives it:
+
+    - ``holes``: squares removed, as text (names separated by commas, semicolons or spaces, in
+      any mix: ``'d4,e5'``, ``'d4; e5'``, ``'d4 e5'``; ``'c3:2'`` on a 3-D board) or as a
+      collection of names, indices or ``(x, y)`` pairs;
+    - ``mask``: the board drawn as text (:meth:`Board.from_mask`): one rank a line, or ranks
+      separated by ``/``, top rank first; ``.`` a square, ``#`` or a space a hole. With a spec
+      too, the spec must be the mask's ``WxH``;
+    - ``corners``: a whole number R (or its digits): the four corners cut off, rounded by R
+      squares (:meth:`Board.with_corners`; 0 cuts nothing);
+    - ``leaper``: a name (``'zebra'``) or legs (``'2,3'``, ``(2, 3)``): :func:`parse_leaper`;
+    - ``wrap``: ``'cylinder'`` or ``'torus'``, in any case.
+
+    The holes named, the mask's holes and the corners add up (a square removed twice is one
+    hole). Bad input is an :class:`InvalidInputError` naming the problem.
 
     >>> parse_board("8"), parse_board((3, 4)), parse_board(" 10 x 3 ")
     (Board(width=8, height=8), Board(width=3, height=4), Board(width=10, height=3))
+    >>> parse_board("8x8", holes="d4; e5 d5,e4", leaper="zebra").description
+    '8x8 leaper=2,3 holes=d4,e4,d5,e5'
+    >>> parse_board(None, mask=".#./...").description, parse_board("4x4", corners="1").key
+    ('3x2 holes=b2', '4x4 holes=a1,d1,a4,d4')
     >>> parse_board("8y8")
     Traceback (most recent call last):
     ...
     knightstour.errors.InvalidInputError: not a board spec: '8y8' (expected WxH like 8x8, WxHxD like 4x4x4, or N)
+    >>> parse_board("5x4", mask=".#./...")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: the mask draws a 3x2 board, not 5x4
     """
+    holes, mask, corners = _unless_blank(holes), _unless_blank(mask), _unless_blank(corners)
+    leaper, wrap = _unless_blank(leaper), _unless_blank(wrap)
+    base = None if spec is None else _parse_spec(spec)
+    if mask is None:
+        if base is None:
+            raise InvalidInputError(
+                "no board: give a spec (WxH like 8x8, WxHxD like 4x4x4, or N), or a mask that "
+                "draws one"
+            )
+        if holes is None and corners is None and leaper is None and wrap is None:
+            return base
+    options: dict[str, Any] = {}
+    if leaper is not None:
+        options["leaper"] = parse_leaper(leaper)
+    if wrap is not None:
+        if not isinstance(wrap, str):
+            raise InvalidInputError(f"wrap must be cylinder or torus, got {brief(wrap)}")
+        options["wrap"] = wrap.strip().lower()
+    if mask is None:
+        assert base is not None  # refused above
+        board = replace(base, **options)
+    else:
+        if not isinstance(mask, str):
+            raise InvalidInputError(f"a mask is text, one line a rank; got {brief(mask)}")
+        board = Board.from_mask(mask, **options)
+        if base is not None:
+            if (base.width, base.height, base.depth) != (board.width, board.height, 1):
+                raise InvalidInputError(f"the mask draws a {board.spec} board, not {base.spec}")
+            board = replace(board, holes=board.holes | base.holes)
+    if holes is not None:
+        board = replace(board, holes=board.holes | _parse_holes(board, holes))
+    if corners is not None:
+        board = board.with_corners(_parse_corners(corners))
+    return board
+
+
+def _unless_blank(value: _T) -> _T | None:
+    """``value``, or None for blank text: an option of :func:`parse_board` not given."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+def _parse_holes(board: Board, holes: str | Iterable[SquareLike]) -> frozenset[int]:
+    """The squares that ``holes`` names (text or a collection) on ``board``, holes or not."""
+    if isinstance(holes, str):
+        items: list[object] = [h for h in _HOLE_SEPARATORS.split(holes) if h]
+    else:
+        try:
+            if isinstance(holes, bytes | int):
+                raise TypeError
+            items = list(holes)
+        except TypeError:
+            raise InvalidInputError(
+                f"holes must be squares (text like 'd4,e5', or a collection), got {brief(holes)}"
+            ) from None
+    plain = replace(board, holes=frozenset())
+    return frozenset(plain.parse_square(h, argument="hole") for h in items)  # type: ignore[arg-type]
+
+
+def _parse_corners(corners: int | str) -> int:
+    """The R of ``corners``: a whole number of squares, or its digits."""
+    if not isinstance(corners, str):
+        return _as_int(corners, "corners")
+    text = corners.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > _MAX_RANK_DIGITS:
+        raise InvalidInputError(
+            f"corners must be a whole number of squares, like 2; got {brief(corners)}"
+        )
+    return int(text)
+
+
+def _parse_spec(spec: BoardLike) -> Board:
+    """The board of a spec alone: :func:`parse_board` without options."""
     if isinstance(spec, Board):
         return spec
     expected = "(expected WxH like 8x8, WxHxD like 4x4x4, or N)"

@@ -22,14 +22,26 @@ the 21 unvisited squares cannot all be visited from c4: the exact search proves 
 
 from __future__ import annotations
 
+import datetime
+import hashlib
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from knightstour.board import Board
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
 
-__all__ = ["STATUSES", "Assessment", "Position", "assess", "legal_moves", "parse_position"]
+__all__ = [
+    "DAILY_BOARDS",
+    "STATUSES",
+    "Assessment",
+    "Position",
+    "assess",
+    "daily_puzzle",
+    "legal_moves",
+    "parse_position",
+]
 
 #: What :func:`assess` can say of a position.
 STATUSES = ("playing", "won", "stuck", "lost", "unknown")
@@ -224,3 +236,34 @@ def assess(pos: Position, *, time_limit: float = 2.0) -> Assessment:
         )
     hint = name(rest[0])
     return Assessment("playing", hint, f"a {what} can still be completed, for example via {hint}")
+
+
+#: The boards a daily puzzle is drawn from (small enough for the exact search behind hints).
+DAILY_BOARDS = ((5, 5), (6, 6), (7, 7), (8, 8))
+
+
+def daily_puzzle(date: datetime.date) -> dict[str, Any]:
+    """The puzzle of ``date``: a board of :data:`DAILY_BOARDS` and a start from which the
+    theorems say an open tour exists, both from a hash of the date (no state, no clock), so
+    that it is the same for everyone that day (the web's ``/api/daily``).
+
+    >>> daily_puzzle(datetime.date(2026, 1, 1)) == daily_puzzle(datetime.date(2026, 1, 1))
+    True
+    >>> sorted(daily_puzzle(datetime.date(2026, 1, 1)))
+    ['board', 'closed', 'date', 'height', 'start', 'width']
+    """
+    from knightstour.existence import exists
+
+    h = int.from_bytes(hashlib.sha256(f"knightstour daily {date.isoformat()}".encode()).digest())
+    w, ht = DAILY_BOARDS[h % len(DAILY_BOARDS)]
+    b = Board(w, ht)
+    starts = [s for s in range(b.area) if exists(b, s, search=False).exists is True]
+    start = starts[(h // len(DAILY_BOARDS)) % len(starts)]
+    return {
+        "date": date.isoformat(),
+        "board": f"{w}x{ht}",
+        "width": w,
+        "height": ht,
+        "start": b.square_name(start),
+        "closed": False,
+    }

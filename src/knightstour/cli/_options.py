@@ -19,10 +19,13 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from knightstour.board import brief
 from knightstour.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from knightstour.board import Board
 
 __all__ = [
     "EXIT_GAVE_UP",
@@ -243,7 +246,11 @@ PICTURE_FILES = PICTURE_OPTIONS[:4]
 BOARD_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "holes": (
         ("--holes",),
-        {"metavar": "SQ,SQ", "help": "squares removed from the board, like d4,e5"},
+        {
+            "metavar": "SQ,SQ",
+            "help": "squares removed from the board, like d4,e5 (commas, semicolons or spaces "
+            "between them)",
+        },
     ),
     "mask": (
         ("--mask",),
@@ -292,49 +299,36 @@ def add_board_options(parser: argparse.ArgumentParser) -> None:
         group.add_argument(*flags, **kwargs)
 
 
-def board_of(args: argparse.Namespace) -> Any:
-    """The :class:`~knightstour.board.Board` that BOARD and the shape options describe.
+def board_of(args: argparse.Namespace) -> Board:
+    """The :class:`~knightstour.board.Board` that BOARD and the shape options describe: the
+    mask file read, then :func:`~knightstour.board.parse_board` (its rules, docs/boards.md).
 
     >>> args = argparse.Namespace(board="8x8", holes="d4,e5", mask=None, corners=None,
     ...                           leaper="zebra", wrap=None)
     >>> board_of(args).description
     '8x8 leaper=2,3 holes=d4,e5'
     """
-    from dataclasses import replace
+    from knightstour.board import parse_board
 
-    from knightstour.board import Board, parse_board, parse_leaper
-
-    options: dict[str, Any] = {}
-    if args.leaper is not None:
-        options["leaper"] = parse_leaper(args.leaper)
-    if args.wrap is not None:
-        options["wrap"] = args.wrap
+    mask = None
     if args.mask is not None:
         try:
             with open(args.mask, encoding="utf-8") as f:
-                text = f.read(1 << 20)
-        except (OSError, UnicodeDecodeError) as e:
+                mask = f.read(1 << 20)
+        except OSError as e:
             raise UsageError(f"cannot read the mask {args.mask}: {e.strerror or e}") from None
-        board = Board.from_mask(text, **options)
-        if args.board is not None and parse_board(args.board).spec != board.spec:
-            raise UsageError(
-                f"the mask {args.mask} draws a {board.spec} board, not {args.board}: leave BOARD "
-                f"out or make them agree"
-            )
+        except UnicodeDecodeError as e:
+            raise UsageError(f"cannot read the mask {args.mask}: {e}") from None
     elif args.board is None:
         raise UsageError("the BOARD argument is required: give one like 8x8, or --mask FILE")
-    else:
-        base = parse_board(args.board)
-        board = Board(base.width, base.height, depth=base.depth, **options)
-    if args.holes:
-        names = [h for h in args.holes.replace(";", " ").replace(",", " ").split() if h]
-        if board.depth > 1:  # 3-D names hold no commas: c3:2
-            names = [h for h in args.holes.replace(" ", ",").split(",") if h]
-        holes = {board.parse_square(h, argument="hole") for h in names}
-        board = replace(board, holes=board.holes | holes)
-    if args.corners:
-        board = board.with_corners(args.corners)
-    return board
+    return parse_board(
+        args.board,
+        holes=args.holes,
+        mask=mask,
+        corners=args.corners,
+        leaper=args.leaper,
+        wrap=args.wrap,
+    )
 
 
 def add_command(subparsers: Any, name: str, help: str, description: str) -> Parser:

@@ -8,7 +8,7 @@ that stops being readable while it is shown is HTTP 503 (the server's trouble, n
 - ``GET /api/palette``: the colours the pictures are drawn with (knightstour.render.style), so
   that the page's board and a downloaded picture match;
 - ``GET /api/daily?date=YYYY-MM-DD``: the daily puzzle, the board and start of a date (UTC
-  today by default), the same for everyone;
+  today by default), the same for everyone (:func:`knightstour.puzzle.daily_puzzle`);
 - ``GET /api/about``: the version, and the library's name when the server shows one;
 - ``GET /api/library``: boards and counts; ``GET /api/library/tours?board=&closed=&method=&
   magic=&after=&before=&limit=``: a page of tours; ``GET /api/library/tours/{id}``: one tour;
@@ -23,22 +23,18 @@ True
 from __future__ import annotations
 
 import datetime
-import hashlib
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 
 from knightstour import __version__
-from knightstour.board import Board
 from knightstour.errors import InvalidInputError
 from knightstour.library.gallery import Gallery, LibraryUnreadable
 from knightstour.library.store import MAX_ID
+from knightstour.puzzle import DAILY_BOARDS, daily_puzzle
 
 __all__ = ["DAILY_BOARDS", "add_routes", "daily_puzzle"]
-
-#: The boards a daily puzzle is drawn from (small enough for the exact search behind hints).
-DAILY_BOARDS = ((5, 5), (6, 6), (7, 7), (8, 8))
 
 
 class NoLibrary(InvalidInputError):
@@ -54,26 +50,6 @@ _ERRORS = {
     422: "a malformed parameter",
     503: "the library cannot be read (damaged or removed)",
 }
-
-
-def daily_puzzle(date: datetime.date) -> dict[str, Any]:
-    """The puzzle of ``date``: a board of :data:`DAILY_BOARDS` and a start from which the
-    theorems say an open tour exists, both from a hash of the date (no state, no clock)."""
-    from knightstour.existence import exists
-
-    h = int.from_bytes(hashlib.sha256(f"knightstour daily {date.isoformat()}".encode()).digest())
-    w, ht = DAILY_BOARDS[h % len(DAILY_BOARDS)]
-    b = Board(w, ht)
-    starts = [s for s in range(b.area) if exists(b, s, search=False).exists is True]
-    start = starts[(h // len(DAILY_BOARDS)) % len(starts)]
-    return {
-        "date": date.isoformat(),
-        "board": f"{w}x{ht}",
-        "width": w,
-        "height": ht,
-        "start": b.square_name(start),
-        "closed": False,
-    }
 
 
 TriState = Literal["", "true", "false"]

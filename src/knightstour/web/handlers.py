@@ -1,0 +1,93 @@
+"""The web API's errors: always ``{"error": "..."}``, with the status the error carries.
+
+The library's errors carry their HTTP status (:attr:`~knightstour.errors.KnightsTourError.http_status`:
+bad input 400); a malformed parameter is 422 naming every field; a full lane is 503 with
+``Retry-After``; anything else is a bug, 500.
+
+>>> malformed_message([{"loc": ("query", "seed"), "type": "string_pattern_mismatch", "input": "x"}])
+"seed: 'x' is not a non-negative integer below 10**19"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from knightstour.errors import KnightsTourError
+from knightstour.web.lanes import Busy, ClientGone
+from knightstour.web.queries import FORMATS
+
+__all__ = ["BodyTooLarge", "add_handlers", "malformed_message"]
+
+
+class BodyTooLarge(KnightsTourError):
+    """A request body over :attr:`~knightstour.web.state.Limits.max_body_bytes` (HTTP 413)."""
+
+    http_status = 413
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def malformed_message(errors: Iterable[Any]) -> str:
+    """One line naming every malformed field of a request (pydantic's errors)."""
+    parts = []
+    for err in errors:
+        loc = [str(p) for p in err.get("loc", ())]
+        if loc and loc[0] in ("query", "path", "body"):  # where it came from, not what
+            loc = loc[1:]
+        where = ".".join(loc) or "request"
+        if err.get("type") == "string_pattern_mismatch" and where in FORMATS:
+            parts.append(f"{where}: {err.get('input')!r} is not {FORMATS[where]}")
+        else:
+            parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "malformed request"
+
+
+async def _knights_tour_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, KnightsTourError)
+    if exc.http_status >= 500:
+        return _error(exc.http_status, f"internal error ({exc}); please report it")
+    status = exc.http_status if exc.http_status >= 400 else 400
+    return _error(status, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+
+async def _malformed(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    return _error(422, malformed_message(exc.errors()))
+
+
+async def _busy(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Busy)
+    return _error(503, str(exc), {"Retry-After": str(exc.retry_after)})
+
+
+async def _gone(request: Request, exc: Exception) -> Response:
+    return Response(status_code=499)  # nobody is listening; uvicorn drops it
+
+
+async def _http(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    return JSONResponse(
+        {"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
+    )
+
+
+async def _bug(request: Request, exc: Exception) -> Response:
+    return _error(500, f"internal error ({type(exc).__name__}); please report it")
+
+
+def add_handlers(app: FastAPI) -> None:
+    """Answer every error of ``app`` as ``{"error": "..."}`` with its status."""
+    app.add_exception_handler(KnightsTourError, _knights_tour_error)
+    app.add_exception_handler(RequestValidationError, _malformed)
+    app.add_exception_handler(Busy, _busy)
+    app.add_exception_handler(ClientGone, _gone)
+    app.add_exception_handler(StarletteHTTPException, _http)
+    app.add_exception_handler(Exception, _bug)

@@ -1,0 +1,154 @@
+"""The web API's request and response models, for its OpenAPI schema.
+
+Every answer about a board starts with the board's fields (:class:`BoardFields`, the JSON of
+:func:`knightstour.notation.board_fields`): width and height, then only the options the board
+has, so that a plain board's JSON is unchanged.
+
+>>> list(TourOut.model_fields)[:6] == list(BoardFields.model_fields)
+True
+>>> TourIn.model_validate({"width": 4, "height": 4, "depth": 2, "xy": [[0, 0, 1]]}).xy
+[(0, 0, 1)]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
+
+__all__ = [
+    "ERRORS",
+    "BoardFields",
+    "CountOut",
+    "ErrorOut",
+    "ExistsOut",
+    "NoTourOut",
+    "PartialOut",
+    "PuzzleOut",
+    "TourIn",
+    "TourOut",
+]
+
+
+class BoardFields(BaseModel):
+    """The board: width and height, and the options where it is not the plain knight's board."""
+
+    width: int
+    height: int
+    depth: int | None = Field(None, description="layers of a 3-D board (absent: flat)")
+    leaper: list[int] | None = Field(None, description="the piece's legs a, b (absent: knight)")
+    wrap: Literal["cylinder", "torus"] | None = Field(
+        None, description="the edges that moves wrap round (absent: none)"
+    )
+    holes: list[str] | None = Field(None, description="squares removed from the board")
+
+
+class TourOut(BoardFields):
+    """A tour: the contract's tour JSON."""
+
+    closed: bool
+    method: str
+    path: list[str] = Field(description="squares in visit order, algebraic (a1 bottom-left)")
+    xy: list[tuple[int, int] | tuple[int, int, int]] = Field(
+        description="zero-based [x, y] pairs ([x, y, z] on 3-D boards) in visit order"
+    )
+
+
+class PartialOut(BaseModel):
+    """How far a search that gave up got: the squares it visited, in order."""
+
+    path: list[str] = Field(description="squares in visit order, algebraic")
+    xy: list[tuple[int, int]] = Field(description="zero-based [x, y] pairs in visit order")
+
+
+class ExistsOut(BoardFields):
+    """The existence theory's answer: true, false or null (no theorem decides) and why."""
+
+    exists: bool | None
+    reason: str
+
+
+class NoTourOut(ExistsOut):
+    """No tour: ``exists`` is false when none exists (proved), null when the search gave up.
+
+    A search that gave up may carry its ``partial`` path.
+    """
+
+    partial: PartialOut | None = None
+
+
+class PuzzleOut(BoardFields):
+    """Puzzle mode's verdict on a partly built tour."""
+
+    closed: bool
+    path: list[str]
+    status: Literal["playing", "won", "stuck", "lost", "unknown"]
+    hint: str | None = Field(description="a next square from which a full tour can be completed")
+    moves: list[str] = Field(description="the legal next squares")
+    reason: str
+
+
+class CountOut(BoardFields):
+    """The number of tours, when it is known or quick to count; else ``count`` null and why.
+
+    A shaped board's answer also carries its ``depth``, ``leaper``, ``wrap`` or ``holes``.
+    """
+
+    kind: Literal["closed", "open"]
+    start: str | None
+    end: str | None
+    directed: bool
+    count: int | None = Field(description="the exact number of tours; null: not counted here")
+    count_text: str | None = Field(
+        description="the number in decimal digits (exact in JavaScript, whatever its size)"
+    )
+    convention: str = Field(description="what the number counts, in words")
+    known: bool = Field(description="whether the number is given")
+    source: Literal["theory", "published", "computed"] | None = Field(
+        description="theory: no tour can exist; published: a figure from the literature; "
+        "computed: counted by this server (now or earlier)"
+    )
+    cached: bool = Field(description="counted by this server for an earlier request")
+    method: str | None
+    seconds: float | None = Field(description="how long the count took")
+    reason: str | None = Field(description="why the number is not given, or where it is from")
+
+
+class ErrorOut(BaseModel):
+    """Bad input: the message names the problem."""
+
+    error: str
+
+
+class TourIn(BoardFields):
+    """A tour to draw: the contract's tour JSON (``path`` or ``xy``), on any board shape."""
+
+    closed: bool = False
+    method: str = ""
+    path: list[str] | None = None
+    xy: list[tuple[int, int] | tuple[int, int, int]] | None = None
+
+    @field_validator("xy")
+    @classmethod
+    def _xy_fits_the_layers(cls, xy: list[tuple[int, ...]] | None, info: ValidationInfo) -> Any:
+        """[x, y] pairs on a flat board, [x, y, z] triples on a 3-D one (``depth`` > 1)."""
+        depth = info.data.get("depth") or 1
+        want, shape = (3, "[x, y, z] triples") if depth > 1 else (2, "[x, y] pairs")
+        for k, item in enumerate(xy or ()):
+            if len(item) != want:
+                raise ValueError(
+                    f"item {k + 1} is {list(item)}: a board of depth {depth} has {shape}"
+                )
+        return xy
+
+
+#: The error answers of the API's operations, for the schema (each ``{"error": "..."}``).
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "bad input (the message names the problem)"},
+    422: {"model": ErrorOut, "description": "a malformed parameter"},
+    503: {
+        "model": ErrorOut,
+        "description": "the server is busy (try again after Retry-After seconds)",
+        "headers": {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}},
+    },
+}

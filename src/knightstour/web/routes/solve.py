@@ -1,0 +1,100 @@
+"""``/api/solve``, ``/api/exists`` and ``/api/limits``: a tour, whether one exists, the caps.
+
+>>> from fastapi.testclient import TestClient
+>>> from knightstour.web.app import create_app
+>>> client = TestClient(create_app(warm=False))
+>>> client.get("/api/exists", params={"board": "4x4"}).json()["exists"]
+False
+>>> client.get("/api/limits").json()["time_limit"]
+5
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, Response
+
+from knightstour.errors import NoTourError, SearchFailedError
+from knightstour.notation import answer_dict
+from knightstour.web.models import ERRORS, ExistsOut, NoTourOut, TourOut
+from knightstour.web.queries import ExistsQuery, SolveQuery, capped, flag, opt, seed
+from knightstour.web.state import ServerDep, ensure_compiled, limits_json
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["api"])
+
+
+@router.get("/api/limits")
+async def limits_(server: ServerDep) -> dict[str, int | float]:
+    """The server's limits: board caps (squares), time caps (seconds), workers, queue."""
+    return limits_json(server.limits)
+
+
+@router.get(
+    "/api/solve",
+    response_model=TourOut | NoTourOut,
+    responses={**ERRORS, 200: {"description": "a tour, or why there is none"}},
+)
+async def solve_(
+    request: Request, server: ServerDep, q: Annotated[SolveQuery, Query()]
+) -> Response:
+    """A tour (the contract's tour JSON), or why there is none (HTTP 200, exists false/null).
+
+    Boards above the server's ``max_squares`` are refused; the search stops at the time cap,
+    counted from the request's arrival (a wait for a worker included). When theory says no,
+    the answer is instant; a search that gave up carries its ``partial`` path.
+    """
+    import knightstour as kt
+    from knightstour.existence import exists
+
+    lim = server.limits
+    arrived = time.monotonic()
+    b = q.shaped()
+    capped(b, lim.max_squares, "the web board")
+    s, e = opt(q.start), opt(q.end)
+    if s is not None:
+        b.parse_square(s)
+    if e is not None:
+        b.parse_square(e)
+    want_closed = flag("closed", q.closed)
+    sd = seed(q.seed)
+    cap = lim.time_limit if q.time_limit is None else min(q.time_limit, lim.time_limit)
+    t0 = time.perf_counter()
+    theory = exists(b, s, end=e, closed=want_closed, search=False)
+    if theory.exists is False:  # instant: never queued behind searches
+        ms = (time.perf_counter() - t0) * 1000
+        data = answer_dict(b, False, theory.reason)
+        return JSONResponse(data, headers={"Server-Timing": f"theory;dur={ms:.1f}"})
+
+    def work(_remaining: float | None) -> dict[str, Any]:
+        ensure_compiled()
+        try:
+            tour = kt.solve(
+                b, s, end=e, closed=want_closed, method=q.method, tiebreak=q.tiebreak or None,
+                seed=sd, time_limit=max(0.001, min(cap, arrived + cap - time.monotonic())),
+            )  # fmt: skip
+        except NoTourError as err:
+            return answer_dict(b, False, err.reason)
+        except SearchFailedError as err:
+            return answer_dict(b, None, str(err), partial=err.partial)
+        return tour.to_dict()
+
+    # the lane refuses a request still waiting when the server's cap has passed; the
+    # search gets what is left of the request's own cap (a wait for a worker included)
+    data = await server.run(request, b, work, arrived + lim.time_limit)
+    ms = (time.perf_counter() - t0) * 1000
+    return JSONResponse(data, headers={"Server-Timing": f"solve;dur={ms:.1f}"})
+
+
+@router.get("/api/exists", response_model=ExistsOut, responses=ERRORS)
+async def exists_(q: Annotated[ExistsQuery, Query()]) -> JSONResponse:
+    """Whether a tour exists, by theorems and parity alone (null: the search must decide)."""
+    from knightstour.existence import exists
+
+    b = q.shaped()
+    answer = exists(b, opt(q.start), end=opt(q.end), closed=flag("closed", q.closed), search=False)
+    return JSONResponse(answer_dict(b, answer.exists, answer.reason))
