@@ -22,7 +22,7 @@ PACKAGE = Path(knightstour.__file__).resolve().parent
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "progress"),
     ("board",),
-    ("numbering",),
+    ("numbering", "published"),
     ("tour", "notation", "_text_kernels", "theory", "render"),
     ("solvers",),
     ("existence",),
