@@ -289,13 +289,15 @@ def test_a_file_that_is_not_a_library_is_refused_before_counting(
 def test_scheduler_failures_are_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from knightstour.counting import distributed
+
     asked: list[object] = []
 
-    def no_dask(*args: object, **kwargs: object) -> int:
-        asked.append(kwargs["scheduler"])
+    def no_dask(sweep: object, scheduler: str, **kwargs: object) -> int:
+        asked.append(scheduler)
         raise ModuleNotFoundError("No module named 'distributed'")
 
-    monkeypatch.setattr(compute, "count_for", no_dask)
+    monkeypatch.setattr(distributed, "run_on_cluster", no_dask)
     code, _, err = run(capsys, "5x5", "--scheduler", "tcp://10.0.0.1:8786")
     assert code == 2 and "needs Dask" in one_line_error(err)
     assert asked == ["tcp://10.0.0.1:8786"]
@@ -303,7 +305,7 @@ def test_scheduler_failures_are_one_line(
     def unreachable(*args: object, **kwargs: object) -> int:
         raise OSError("Timed out trying to connect to tcp://10.0.0.1:8786")
 
-    monkeypatch.setattr(compute, "count_for", unreachable)
+    monkeypatch.setattr(distributed, "run_on_cluster", unreachable)
     code, _, err = run(capsys, "5x5", "--scheduler", "tcp://10.0.0.1:8786")
     assert code == 2 and "cannot use the Dask scheduler at tcp://10.0.0.1:8786" in err
     one_line_error(err)

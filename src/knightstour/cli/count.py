@@ -94,11 +94,16 @@ def _conventions() -> str:
         body = textwrap.wrap(text, 78 - width - 4) or [""]
         lines.append(f"  {name.ljust(width)}  {body[0]}")
         lines.extend(f"  {'':{width}}  {more}" for more in body[1:])
-    lines += [
-        "",
-        "Examples: 'count 5x5' prints 1728 (directed open tours, OEIS A165134); "
-        "'count 6x6 --closed --undirected' prints 9862 (A175881).",
-    ]
+    from knightstour import published
+    from knightstour.board import Board
+
+    five, six = published.find(Board(5, 5), closed=False), published.find(Board(6, 6), closed=True)
+    if five is not None and six is not None:  # the published figures, with their sources
+        lines += [
+            "",
+            f"Examples: 'count 5x5' prints {five.count} (directed open tours, {five.source}); "
+            f"'count 6x6 --closed --undirected' prints {six.count} ({six.source}).",
+        ]
     return "\n".join(lines)
 
 

@@ -130,7 +130,13 @@ def tally(
             request, earlier.count, earlier.method or "", earlier.seconds or 0.0, recalled=earlier
         )
     t0 = time.perf_counter()
-    number = _computed(request, progress, scheduler, time_limit, checkpoint)
+    number = count_for(
+        request,
+        progress=progress,
+        scheduler=scheduler,
+        time_limit=time_limit,
+        checkpoint=checkpoint,
+    )
     seconds = time.perf_counter() - t0
     used = request.method_used
     replaced = earlier if earlier is not None and earlier.count != number else None
@@ -144,36 +150,6 @@ def tally(
     return Tally(request, number, used, seconds, replaced=replaced, stored=True)
 
 
-def _computed(
-    request: CountRequest,
-    progress: Progress | None,
-    scheduler: str | None,
-    time_limit: float | None,
-    checkpoint: str | None,
-) -> int:
-    """:func:`count_for`, a Dask scheduler's failures turned into one line of bad input."""
-    try:
-        return count_for(
-            request,
-            progress=progress,
-            scheduler=scheduler,
-            time_limit=time_limit,
-            checkpoint=checkpoint,
-        )
-    except ImportError as e:
-        if scheduler is None:
-            raise
-        raise InvalidInputError(
-            f"--scheduler needs Dask: pip install 'knightstour[cluster]' ({e})"
-        ) from None
-    except (OSError, TimeoutError) as e:
-        if scheduler is None:
-            raise
-        raise InvalidInputError(
-            f"cannot use the Dask scheduler at {scheduler}: {e or type(e).__name__}"
-        ) from None
-
-
 def count_for(
     request: CountRequest,
     *,
@@ -182,7 +158,8 @@ def count_for(
     time_limit: float | None = None,
     checkpoint: str | None = None,
 ) -> int:
-    """:func:`count` for a checked request: computed, never recalled."""
+    """:func:`count` for a checked request: computed, never recalled. A Dask scheduler that
+    cannot be used is bad input (one line: Dask missing, the scheduler unreachable)."""
     if scheduler is not None and request.method == "enumerate":
         raise InvalidInputError("the enumerate method runs in this process: drop --scheduler")
     if time_limit is not None and (
@@ -227,10 +204,19 @@ def _base_count(
     from knightstour.counting.frontier import plan
 
     if scheduler is not None:
-        from knightstour.counting.distributed import run_on_cluster
-
         sweep = plan(b, terminals, closed)
-        return run_on_cluster(sweep, scheduler, progress=progress, deadline=deadline)
+        try:
+            from knightstour.counting.distributed import run_on_cluster
+
+            return run_on_cluster(sweep, scheduler, progress=progress, deadline=deadline)
+        except ImportError as e:
+            raise InvalidInputError(
+                f"--scheduler needs Dask: pip install 'knightstour[cluster]' ({e})"
+            ) from None
+        except (OSError, TimeoutError) as e:
+            raise InvalidInputError(
+                f"cannot use the Dask scheduler at {scheduler}: {e or type(e).__name__}"
+            ) from None
     return frontier_count(
         b, terminals, closed, progress=progress, deadline=deadline, checkpoint=checkpoint
     )

@@ -174,9 +174,8 @@ class QuickCounts:
             if expired(None):  # the client went away
                 raise SearchFailedError("the count was cancelled")
 
-        t0 = time.perf_counter()
         try:
-            number = compute.count_for(req, progress=progress, time_limit=self.time_limit)
+            done = compute.tally(req, progress=progress, time_limit=self.time_limit)
         except InputLimitError as e:
             return self._published_or(req, str(e).splitlines()[0])
         except SearchFailedError:
@@ -184,7 +183,7 @@ class QuickCounts:
             if swept and time.monotonic() - swept[0] >= self.time_limit / 2:
                 self._put(req.key(), None)
             return self._published_or(req, self._slow(req.board))
-        made = (number, req.method_used, time.perf_counter() - t0)
+        made = (done.number, done.method, done.seconds)
         self._put(req.key(), made)
         return self._computed(req, made)
 
