@@ -83,6 +83,10 @@ def count(
 class Tally:
     """A count and where it came from (:func:`tally`).
 
+    >>> t = tally(count_request("3x4", directed=False))
+    >>> t.number, t.method, t.recalled, t.stored
+    (8, 'frontier', None, False)
+
     ``recalled``: the library's record when the number was recalled, not computed.
     ``replaced``: the library's record when it held another number for this count, now
     replaced by the one computed. ``stored``: the number computed is now in the library;
@@ -112,8 +116,8 @@ def tally(
     (``auto`` method only: an explicit method counts again), else compute it (timed) and
     remember it there; the number with where it came from.
 
-    The library is read before any counting (a file that is not a library is refused then) and
-    written only once the number is known.
+    The library is asked before any counting, and told only once the number is known; a
+    library that cannot take it leaves the number the answer (``not_stored`` says why).
 
     >>> from knightstour.library import Library
     >>> lib = Library(":memory:")

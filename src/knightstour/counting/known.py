@@ -62,6 +62,10 @@ class CountMemory(Protocol):
 class Known:
     """A number of tours known without counting, and where it comes from.
 
+    >>> k = known("7x7")
+    >>> k.count, k.source, k.convention
+    (165575218320, 'published', 'directed open tours on 7x7 (each path counted in both directions)')
+
     ``source``: ``theory`` (no tour can exist: ``citation`` is the reason), ``published`` (a
     figure from the literature: ``citation`` names it) or ``remembered`` (counted by this
     program before and kept in a library: ``citation`` says how and when, and ``method``,

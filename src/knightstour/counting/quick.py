@@ -56,6 +56,10 @@ class QuickAnswer:
     ``source``: ``theory`` (no tour can exist), ``published`` (a figure from the literature,
     named in ``reason``) or ``computed`` (counted by this process: now, or earlier when
     ``cached``).
+
+    >>> a = QuickCounts().ask(Board(3, 3))
+    >>> a.count, a.source, a.pending
+    (0, 'theory', False)
     """
 
     request: CountRequest
@@ -98,6 +102,10 @@ class QuickCounts:
     least recently used dropped; a count that took longer than the budget is remembered as
     such). ``time_limit``: the seconds a count may take; ``max_side``, ``max_squares``: the
     largest board counted, by its short side and its squares. Safe to share between threads.
+
+    >>> counts = QuickCounts(max_side=5)
+    >>> counts.ask(Board(6, 6), closed=True, directed=False).reason   # not counted: too wide
+    'published: OEIS A175881'
     """
 
     _MISSING: Any = object()
