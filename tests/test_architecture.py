@@ -23,7 +23,7 @@ PACKAGE = Path(knightstour.__file__).resolve().parent
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "progress", "kernels"),  # the kernel loader and the compiled kernels: NumPy only
     ("board",),
-    ("numbering",),
+    ("numbering", "published"),
     ("tour", "notation", "theory", "render"),
     ("solvers",),
     ("existence",),

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 import knightstour as kt
-import knightstour.counting as counting
 import oldlib
 from knightstour.cli import main
-from knightstour.counting import CONVENTIONS
+from knightstour.counting import CONVENTIONS, compute
 from knightstour.errors import SearchFailedError
 from knightstour.library import Library, store
 
@@ -59,7 +58,7 @@ def no_counting(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> int:
         raise AssertionError("counted, though the library remembers the count")
 
-    monkeypatch.setattr(counting, "count_for", refuse)
+    monkeypatch.setattr(compute, "count_for", refuse)
 
 
 # -- counting ---------------------------------------------------------------------------------
@@ -107,7 +106,7 @@ def test_json_numbers_of_any_size(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     huge = 19_591_828_170_979_904 * 10**20
-    monkeypatch.setattr(counting, "count_for", lambda *a, **k: huge)
+    monkeypatch.setattr(compute, "count_for", lambda *a, **k: huge)
     code, out, _ = run(capsys, "8x8", "--format", "json")
     assert code == 0 and f'"count": {huge},' in out and json.loads(out)["count"] == huge
     code, out, _ = run(capsys, "8x8")
@@ -128,7 +127,7 @@ def test_remembered_in_db_and_listed(
     def refuse(*args: object, **kwargs: object) -> int:
         raise AssertionError("counted again")
 
-    monkeypatch.setattr(counting, "count_for", refuse)
+    monkeypatch.setattr(compute, "count_for", refuse)
     code, out, _ = run(capsys, "5x5", "--db", db)
     first, second = out.splitlines()
     assert code == 0 and first == "1728"
@@ -224,7 +223,7 @@ def test_the_time_limit_is_exit_3(
         assert kwargs["time_limit"] == 0.5
         raise SearchFailedError("counting on 6x6 stopped at the time limit, square 9 of 36")
 
-    monkeypatch.setattr(counting, "count_for", slow)
+    monkeypatch.setattr(compute, "count_for", slow)
     db = tmp_path / "c.db"
     code, out, err = run(capsys, "6x6", "--time-limit", "0.5", "--db", str(db))
     assert code == 3 and out == "" and "stopped at the time limit" in one_line_error(err)
@@ -245,7 +244,7 @@ def test_ctrl_c_is_one_line_and_exit_130(
     def interrupted(*args: object, **kwargs: object) -> int:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(counting, "count_for", interrupted)
+    monkeypatch.setattr(compute, "count_for", interrupted)
     db = tmp_path / "c.db"
     code, out, err = run(capsys, "6x6", "--db", str(db))
     assert (code, out) == (130, "")
@@ -290,13 +289,15 @@ def test_a_file_that_is_not_a_library_is_refused_before_counting(
 def test_scheduler_failures_are_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from knightstour.counting import distributed
+
     asked: list[object] = []
 
-    def no_dask(*args: object, **kwargs: object) -> int:
-        asked.append(kwargs["scheduler"])
+    def no_dask(sweep: object, scheduler: str, **kwargs: object) -> int:
+        asked.append(scheduler)
         raise ModuleNotFoundError("No module named 'distributed'")
 
-    monkeypatch.setattr(counting, "count_for", no_dask)
+    monkeypatch.setattr(distributed, "run_on_cluster", no_dask)
     code, _, err = run(capsys, "5x5", "--scheduler", "tcp://10.0.0.1:8786")
     assert code == 2 and "needs Dask" in one_line_error(err)
     assert asked == ["tcp://10.0.0.1:8786"]
@@ -304,7 +305,7 @@ def test_scheduler_failures_are_one_line(
     def unreachable(*args: object, **kwargs: object) -> int:
         raise OSError("Timed out trying to connect to tcp://10.0.0.1:8786")
 
-    monkeypatch.setattr(counting, "count_for", unreachable)
+    monkeypatch.setattr(distributed, "run_on_cluster", unreachable)
     code, _, err = run(capsys, "5x5", "--scheduler", "tcp://10.0.0.1:8786")
     assert code == 2 and "cannot use the Dask scheduler at tcp://10.0.0.1:8786" in err
     one_line_error(err)

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import knightstour.counting as counting
-from knightstour.counting import count_request, describe
+from knightstour.counting import compute, count_request, describe
 from knightstour.errors import SearchFailedError
 from knightstour.web.app import Limits, create_app
 
@@ -39,6 +39,23 @@ def client() -> TestClient:
         yield c
 
 
+def request_of(params: dict[str, str]) -> dict[str, object]:
+    """The arguments of ``counting.count`` for the query ``params``."""
+    return {
+        "board": params["board"],
+        "closed": params.get("closed") == "true",
+        "start": params.get("start") or None,
+        "directed": params.get("directed") != "false",
+    }
+
+
+def published(params: dict[str, str]) -> int:
+    """The published figure (knightstour/data/published.json) of the query ``params``."""
+    figure = counting.known(**request_of(params))
+    assert figure is not None and figure.source == "published", params
+    return figure.count
+
+
 def get(client: TestClient, **params: str) -> dict:
     r = client.get("/api/count", params=params)
     assert r.status_code == 200, r.text
@@ -62,16 +79,11 @@ def test_quick_counts_are_computed_then_cached(
     client: TestClient, params: dict[str, str], number: int
 ) -> None:
     data = get(client, **params)
+    assert number == published(params)  # the program's own count, checked against the file
     assert (data["count"], data["count_text"], data["known"]) == (number, str(number), True)
     assert (data["source"], data["cached"], data["method"]) == ("computed", False, "frontier")
     assert data["seconds"] >= 0 and data["reason"] is None
-    request = count_request(
-        params["board"],
-        closed=params.get("closed") == "true",
-        start=params.get("start"),
-        directed=params.get("directed") != "false",
-    )
-    assert data["convention"] == describe(request)
+    assert data["convention"] == describe(count_request(**request_of(params)))
     again = get(client, **params)
     assert again["cached"] is True and again["count"] == number
 
@@ -89,23 +101,51 @@ def test_theory_and_published_figures_are_instant(
     def refuse(*args: object, **kwargs: object) -> int:
         raise AssertionError("counted")
 
-    monkeypatch.setattr(counting, "count_for", refuse)
+    monkeypatch.setattr(compute, "count_for", refuse)
     data = get(client, board="4x9", closed="true")
     assert (data["count"], data["source"]) == (0, "theory") and "Schwenk" in data["reason"]
-    data = get(client, board="8x7", closed="true", directed="false")
-    assert (data["count"], data["source"]) == (34_524_432_316, "published")
-    assert "A193054" in data["reason"]
-    data = get(client, board="7x7")  # directed open: A165134's figure
-    assert data["count"] == 165_575_218_320
-    assert data["count_text"] == "165575218320"
+    for params in (
+        {"board": "8x7", "closed": "true", "directed": "false"},
+        {"board": "7x7"},  # directed open
+        {"board": "8x8"},  # directed open
+        {"board": "8x8", "closed": "true"},  # directed: twice the cycles
+    ):
+        data = get(client, **params)
+        figure = published(params)
+        assert (data["count"], data["source"], data["cached"]) == (figure, "published", False)
+        assert data["count_text"] == str(figure) and data["known"] is True
+        source = counting.known(**request_of(params)).citation
+        assert data["reason"] == f"published: {source}" and "OEIS A" in source
+
+
+def test_a_board_that_counts_too_slowly_gets_the_published_figure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """6x6 open takes seconds: past the budget the page shows the published figure, labelled."""
+
+    calls: list[int] = []
+
+    def slow(request: object, **kwargs: object) -> int:
+        calls.append(1)
+        progress = kwargs["progress"]
+        progress(1, 36)  # type: ignore[operator]
+        time.sleep(0.2)
+        raise SearchFailedError("counting on 6x6 stopped at the time limit, square 1 of 36")
+
+    monkeypatch.setattr(compute, "count_for", slow)
+    with TestClient(create_app(Limits(count_time_limit=0.3), warm=False)) as c:
+        for _ in range(2):
+            data = get(c, board="6x6")
+            assert (data["count"], data["source"]) == (published({"board": "6x6"}), "published")
+            assert data["reason"] == "published: OEIS A165134" and data["cached"] is False
+    assert len(calls) == 1  # the second answer knew the count was too slow
 
 
 def test_too_large_boards_are_null_with_a_reason(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(counting, "count_for", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(compute, "count_for", lambda *a, **k: 1 / 0)
     for params in (
-        {"board": "8x8"},
         {"board": "8x8", "start": "a1"},
         {"board": "7x8"},
         {"board": "6x40"},
@@ -120,13 +160,13 @@ def test_a_slow_count_is_null_and_not_tried_again() -> None:
     with TestClient(create_app(lim, warm=False)) as c:
         counting.count("5x5")  # the kernels loaded: the budget goes to counting
         t0 = time.monotonic()
-        data = get(c, board="6x6")
+        data = get(c, board="6x6", start="a1")  # not published
         took = time.monotonic() - t0
         assert data["count"] is None and data["known"] is False
         assert "takes longer than the 0.3 s" in data["reason"]
         assert took < 5
         t0 = time.monotonic()
-        again = get(c, board="6x6")
+        again = get(c, board="6x6", start="a1")
         assert again["cached"] is True and again["reason"] == data["reason"]
         assert time.monotonic() - t0 < 0.5
 
@@ -138,25 +178,25 @@ def test_a_count_cut_short_by_compiling_is_tried_again(monkeypatch: pytest.Monke
     def first_slow(request: object, **kwargs: object) -> int:
         calls.append(1)
         if len(calls) == 1:
-            raise SearchFailedError("counting on 5x5 stopped at the time limit, square 0 of 25")
-        return 1728
+            raise SearchFailedError("counting on 5x7 stopped at the time limit, square 0 of 35")
+        return 1234
 
-    monkeypatch.setattr(counting, "count_for", first_slow)
-    with TestClient(create_app(warm=False)) as c:
-        assert get(c, board="5x5")["count"] is None
-        assert get(c, board="5x5")["count"] == 1728
+    monkeypatch.setattr(compute, "count_for", first_slow)
+    with TestClient(create_app(warm=False)) as c:  # 5x7: no published figure to fall back on
+        assert get(c, board="5x7")["count"] is None
+        assert get(c, board="5x7")["count"] == 1234
     assert len(calls) == 2
 
 
 def test_counts_run_in_their_own_lane(monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
-    real = counting.count_for
+    real = compute.count_for
 
     def spy(*args: object, **kwargs: object) -> int:
         threads.append(threading.current_thread().name)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(counting, "count_for", spy)
+    monkeypatch.setattr(compute, "count_for", spy)
     with TestClient(create_app(warm=False)) as c:
         assert get(c, board="3x4")["count"] == 16
     assert len(threads) == 1 and threads[0].startswith("knightstour-counts"), threads

@@ -44,10 +44,10 @@ from knightstour.cli._options import (
 )
 from knightstour.cli._output import err
 from knightstour.cli.progress import progress_bar
-from knightstour.errors import InvalidInputError, KnightsTourError, SearchFailedError
+from knightstour.errors import InvalidInputError, SearchFailedError
 
 if TYPE_CHECKING:
-    from knightstour.counting import CountRequest
+    from knightstour.counting import CountRequest, Tally
     from knightstour.library.store import KnownCount
 
 NAME = "count"
@@ -94,11 +94,16 @@ def _conventions() -> str:
         body = textwrap.wrap(text, 78 - width - 4) or [""]
         lines.append(f"  {name.ljust(width)}  {body[0]}")
         lines.extend(f"  {'':{width}}  {more}" for more in body[1:])
-    lines += [
-        "",
-        "Examples: 'count 5x5' prints 1728 (directed open tours, OEIS A165134); "
-        "'count 6x6 --closed --undirected' prints 9862 (A175881).",
-    ]
+    from knightstour import published
+    from knightstour.board import Board
+
+    five, six = published.find(Board(5, 5), closed=False), published.find(Board(6, 6), closed=True)
+    if five is not None and six is not None:  # the published figures, with their sources
+        lines += [
+            "",
+            f"Examples: 'count 5x5' prints {five.count} (directed open tours, {five.source}); "
+            f"'count 6x6 --closed --undirected' prints {six.count} ({six.source}).",
+        ]
     return "\n".join(lines)
 
 
@@ -164,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         return _table(args)
     if args.board is None and args.mask is None:
         raise UsageError("give a BOARD to count, or --table (see 'knightstour count --help')")
-    from knightstour.counting import count_request
+    from knightstour.counting import count_request, tally
 
     request = count_request(
         board_of(args),
@@ -175,17 +180,21 @@ def run(args: argparse.Namespace) -> int:
         method=args.method,
     )
     db = _library_path(args.db)
-    known = _recall(db, request.key()) if db is not None else None
-    if known is not None and request.method == "auto":
-        _print(args, request, known.number, known.method, known.seconds, db, remembered=known)
-        return EXIT_OK
-    used = "frontier" if request.method == "auto" else request.method
     t0 = time.perf_counter()
     try:
-        number = _compute(args, request)
+        label = f"{request.board.spec} {request.kind}"
+        with progress_bar(label, unit="sq", quiet=args.quiet) as bar:
+            result = tally(
+                request,
+                library=None if db is None else _LibraryFile(db),
+                progress=bar,
+                scheduler=args.scheduler,
+                time_limit=args.time_limit,
+                checkpoint=args.checkpoint,
+            )
     except SearchFailedError as e:
         if args.format == "json":
-            data = _data(request, None, used, time.perf_counter() - t0)
+            data = _data(request, None, request.method_used, time.perf_counter() - t0)
             print(json.dumps({**data, "reason": str(e).splitlines()[0]}))
         else:
             err(str(e).splitlines()[0])
@@ -196,41 +205,15 @@ def run(args: argparse.Namespace) -> int:
         else:
             err("stopped; nothing was counted" + ("" if db is None else f" or stored in {db}"))
         return 130
-    seconds = time.perf_counter() - t0
-    stored = db is not None and _remember(db, request, number, used, seconds, known)
-    _print(args, request, number, used, seconds, db if stored else None)
+    if result.replaced is not None:
+        err(
+            f"warning: {db} remembered {result.replaced.count} ({result.replaced.method}) for "
+            f"this count; replaced by {result.number} ({result.method})"
+        )
+    if result.not_stored is not None:
+        err(f"the count was not remembered: {result.not_stored}")
+    _print(args, result, db if result.stored or result.recalled else None)
     return EXIT_OK
-
-
-# -- counting ---------------------------------------------------------------------------------
-
-
-def _compute(args: argparse.Namespace, request: CountRequest) -> int:
-    """The count, with the progress bar; a scheduler's failures as one line of bad input."""
-    from knightstour.counting import count_for
-
-    label = f"{request.board.spec} {request.kind}"
-    with progress_bar(label, unit="sq", quiet=args.quiet) as bar:
-        if args.scheduler is None:
-            return count_for(
-                request, progress=bar, time_limit=args.time_limit, checkpoint=args.checkpoint
-            )
-        try:
-            return count_for(
-                request,
-                progress=bar,
-                scheduler=args.scheduler,
-                time_limit=args.time_limit,
-                checkpoint=args.checkpoint,
-            )
-        except ImportError as e:
-            raise InvalidInputError(
-                f"--scheduler needs Dask: pip install 'knightstour[cluster]' ({e})"
-            ) from None
-        except (OSError, TimeoutError) as e:
-            raise InvalidInputError(
-                f"cannot use the Dask scheduler at {args.scheduler}: {e or type(e).__name__}"
-            ) from None
 
 
 def _data(request: CountRequest, number: int | None, method: str, seconds: float) -> dict[str, Any]:
@@ -252,28 +235,22 @@ def _data(request: CountRequest, number: int | None, method: str, seconds: float
     }
 
 
-def _print(
-    args: argparse.Namespace,
-    request: CountRequest,
-    number: int,
-    method: str,
-    seconds: float,
-    db: str | None,
-    remembered: KnownCount | None = None,
-) -> None:
+def _print(args: argparse.Namespace, result: Tally, db: str | None) -> None:
+    """The number, then what it counts and where it came from (or the JSON answer)."""
     from knightstour.counting import describe
 
+    request = result.request
     if args.format == "json":
-        data = _data(request, number, method, seconds)
-        print(json.dumps({**data, "remembered": remembered is not None, "db": db}))
+        data = _data(request, result.number, result.method, result.seconds)
+        print(json.dumps({**data, "remembered": result.recalled is not None, "db": db}))
         return
-    if remembered is not None:
-        source = f"remembered in {db} ({method}, {seconds:.2f} s, {remembered.created_iso})"
+    if result.recalled is not None:
+        source = f"remembered in {db} ({result.recalled.citation})"
     else:
-        source = f"computed in {seconds:.2f} s ({method})"
+        source = f"computed in {result.seconds:.2f} s ({result.method})"
         if db is not None:
             source += f"; remembered in {db}"
-    print(number)
+    print(result.number)
     print(f"{describe(request)}: {source}")
 
 
@@ -295,40 +272,29 @@ def _library_path(given: str | None) -> str | None:
     return given
 
 
-def _recall(db: str, key: tuple[str, str, str, str, bool]) -> KnownCount | None:
-    """The count the library remembers, read without writing (None when the file is new)."""
-    from knightstour.library import Library
+class _LibraryFile:
+    """The tour library at ``path`` as the memory of counts: read without writing (nothing
+    remembered when the file is new), opened for writing (made or migrated if need be) only
+    to remember a count made."""
 
-    if db == ":memory:" or not os.path.exists(db):
-        return None
-    with Library(db, readonly=True) as lib:
-        return lib.known_count(key)
+    def __init__(self, path: str) -> None:
+        self.path = path
 
+    def known_count(self, key: tuple[str, str, str, str, bool]) -> KnownCount | None:
+        from knightstour.library import Library
 
-def _remember(
-    db: str,
-    request: CountRequest,
-    number: int,
-    method: str,
-    seconds: float,
-    known: KnownCount | None,
-) -> bool:
-    """Store the count (the file is made or migrated if need be); False, said on stderr, when
-    it cannot be: the count itself is still the answer."""
-    from knightstour.library import Library
+        if self.path == ":memory:" or not os.path.exists(self.path):
+            return None
+        with Library(self.path, readonly=True) as lib:
+            return lib.known_count(key)
 
-    if known is not None and known.number != number:
-        err(
-            f"warning: {db} remembered {known.number} ({known.method}) for this count; "
-            f"replaced by {number} ({method})"
-        )
-    try:
-        with Library(db) as lib:
-            lib.remember_count(request.key(), number, method=method, seconds=seconds)
-    except KnightsTourError as e:
-        err(f"the count was not remembered: {str(e).splitlines()[0]}")
-        return False
-    return True
+    def remember_count(
+        self, key: tuple[str, str, str, str, bool], number: int, *, method: str, seconds: float
+    ) -> None:
+        from knightstour.library import Library
+
+        with Library(self.path) as lib:
+            lib.remember_count(key, number, method=method, seconds=seconds)
 
 
 # -- the table --------------------------------------------------------------------------------

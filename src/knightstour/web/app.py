@@ -84,7 +84,7 @@ def create_app(
     from knightstour.web.gallery import add_routes
 
     shown = Gallery(library) if library is not None else None
-    server = Server(limits or Limits(), count.CountCache())
+    server = Server(limits or Limits())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

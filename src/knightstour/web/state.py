@@ -4,8 +4,7 @@
 ``app.state.server``; a route asks for it by a parameter of type :data:`ServerDep` (a FastAPI
 dependency), so that nothing reaches it through a closure or a module global.
 
->>> from knightstour.web.routes.count import CountCache
->>> server = Server(Limits(quick_squares=25), CountCache())
+>>> server = Server(Limits(quick_squares=25))
 >>> server.lane_for(Board(5, 5)).name, server.lane_for(Board(6, 6)).name, server.lane("count").name
 ('quick', 'searches', 'counts')
 >>> server.close()
@@ -18,16 +17,14 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 
 from knightstour.board import Board
+from knightstour.counting import QuickCounts
 from knightstour.errors import InvalidInputError
 from knightstour.web.lanes import Lane
-
-if TYPE_CHECKING:
-    from knightstour.web.routes.count import CountCache
 
 __all__ = ["Limits", "Server", "ServerDep", "ensure_compiled", "server_of"]
 
@@ -75,7 +72,7 @@ class Limits:
 
 
 class Server:
-    """The state of one web app: its :class:`Limits`, the counts it made (``counts``), and
+    """The state of one web app: its :class:`Limits`, its count policy (``counts``), and
     its three lanes of worker threads (:mod:`knightstour.web.lanes`), made when first used:
 
     - ``quick``: boards of at most ``quick_squares`` squares, never behind a search;
@@ -83,9 +80,13 @@ class Server:
     - ``count``: one count at a time, at a low priority, so that counts never starve searches.
     """
 
-    def __init__(self, limits: Limits, counts: CountCache) -> None:
+    def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.counts = counts
+        self.counts = QuickCounts(
+            time_limit=limits.count_time_limit,
+            max_side=limits.count_max_side,
+            max_squares=limits.count_max_squares,
+        )
         self._lanes: dict[str, Lane] | None = None
 
     def lane(self, name: str) -> Lane:

@@ -1,0 +1,226 @@
+"""Counting a request: :func:`count` (the public front door), :func:`tally` (the same, saying
+where the number came from) and :func:`count_for` (a checked request, always computed).
+
+>>> count("5x5", closed=True)      # theory's 0: no sweep
+0
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from knightstour.counting.known import CountMemory, Known, by_theory, recalled
+from knightstour.counting.request import CountRequest, SquareLike, count_request
+from knightstour.errors import InvalidInputError, KnightsTourError
+
+if TYPE_CHECKING:
+    from knightstour.board import Board, BoardLike
+    from knightstour.progress import Progress
+
+__all__ = ["Tally", "count", "count_for", "tally"]
+
+
+def count(
+    board: BoardLike | Board,
+    *,
+    closed: bool = False,
+    start: SquareLike | None = None,
+    end: SquareLike | None = None,
+    directed: bool = True,
+    method: str = "auto",
+    library: CountMemory | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+    time_limit: float | None = None,
+    checkpoint: str | None = None,
+) -> int:
+    """The exact number of knight's tours on ``board`` (a Python int): see the module's conventions.
+
+    ``method``: ``auto``/``frontier`` (dynamic programming over the frontier of a sweep) or
+    ``enumerate`` (exhaustive, small boards only). ``library``: a tour library
+    (``knightstour.library.Library``) that remembers counts: with ``method="auto"`` a count it
+    remembers is the answer at once, and a count made is remembered in it (a warning, not an
+    error, when it cannot be). ``scheduler``: the address of a Dask scheduler
+    to spread the frontier sweep over (``frontier`` only; None: in this process).
+    ``time_limit``: seconds to give up after (:class:`~knightstour.errors.SearchFailedError`).
+    ``checkpoint``: a file the frontier sweep saves its states to every minute; counting again
+    with the same file goes on from there (after Ctrl-C, a crash or the time limit).
+    A count that would not fit in memory is refused before it starts
+    (:class:`~knightstour.errors.InputLimitError`).
+
+    >>> count("6x6", closed=True, directed=False)
+    9862
+    >>> count("4x9", closed=True)   # Schwenk: no closed tour on 4 x n
+    0
+    >>> from knightstour.counting import known
+    >>> from knightstour.library import Library
+    >>> lib = Library(":memory:")
+    >>> count("5x5", start="a1", library=lib), known("5x5", start="a1", library=lib).source
+    (304, 'remembered')
+    """
+    request = count_request(
+        board, closed=closed, start=start, end=end, directed=directed, method=method
+    )
+    result = tally(
+        request,
+        library=library,
+        progress=progress,
+        scheduler=scheduler,
+        time_limit=time_limit,
+        checkpoint=checkpoint,
+    )
+    if result.not_stored is not None:
+        warnings.warn(
+            f"the count was not remembered: {result.not_stored}", RuntimeWarning, stacklevel=2
+        )
+    return result.number
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A count and where it came from (:func:`tally`).
+
+    >>> t = tally(count_request("3x4", directed=False))
+    >>> t.number, t.method, t.recalled, t.stored
+    (8, 'frontier', None, False)
+
+    ``recalled``: the library's record when the number was recalled, not computed.
+    ``replaced``: the library's record when it held another number for this count, now
+    replaced by the one computed. ``stored``: the number computed is now in the library;
+    ``not_stored``: why it could not be put there (the number is still the answer).
+    """
+
+    request: CountRequest
+    number: int
+    method: str
+    seconds: float
+    recalled: Known | None = None
+    replaced: Known | None = None
+    stored: bool = False
+    not_stored: str | None = None
+
+
+def tally(
+    request: CountRequest,
+    *,
+    library: CountMemory | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+    time_limit: float | None = None,
+    checkpoint: str | None = None,
+) -> Tally:
+    """Count ``request`` the way ``knightstour count`` does: recall it from ``library``
+    (``auto`` method only: an explicit method counts again), else compute it (timed) and
+    remember it there; the number with where it came from.
+
+    The library is asked before any counting, and told only once the number is known; a
+    library that cannot take it leaves the number the answer (``not_stored`` says why).
+
+    >>> from knightstour.library import Library
+    >>> lib = Library(":memory:")
+    >>> first = tally(count_request("5x5"), library=lib)
+    >>> first.number, first.method, first.stored, first.recalled
+    (1728, 'frontier', True, None)
+    >>> again = tally(count_request("5x5"), library=lib)
+    >>> again.number, again.recalled.source
+    (1728, 'remembered')
+    """
+    earlier = None if library is None else recalled(request, library)
+    if earlier is not None and request.method == "auto":
+        return Tally(
+            request, earlier.count, earlier.method or "", earlier.seconds or 0.0, recalled=earlier
+        )
+    t0 = time.perf_counter()
+    number = count_for(
+        request,
+        progress=progress,
+        scheduler=scheduler,
+        time_limit=time_limit,
+        checkpoint=checkpoint,
+    )
+    seconds = time.perf_counter() - t0
+    used = request.method_used
+    replaced = earlier if earlier is not None and earlier.count != number else None
+    if library is None:
+        return Tally(request, number, used, seconds)
+    try:
+        library.remember_count(request.key(), number, method=used, seconds=seconds)
+    except KnightsTourError as e:
+        reason = str(e).splitlines()[0]
+        return Tally(request, number, used, seconds, replaced=replaced, not_stored=reason)
+    return Tally(request, number, used, seconds, replaced=replaced, stored=True)
+
+
+def count_for(
+    request: CountRequest,
+    *,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+    time_limit: float | None = None,
+    checkpoint: str | None = None,
+) -> int:
+    """:func:`count` for a checked request: computed, never recalled. A Dask scheduler that
+    cannot be used is bad input (one line: Dask missing, the scheduler unreachable)."""
+    if scheduler is not None and request.method == "enumerate":
+        raise InvalidInputError("the enumerate method runs in this process: drop --scheduler")
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or time_limit <= 0
+    ):
+        raise InvalidInputError(
+            f"time limit must be a positive number of seconds, got {time_limit!r}"
+        )
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if checkpoint is not None and (scheduler is not None or request.method == "enumerate"):
+        raise InvalidInputError("a checkpoint is kept by the frontier sweep in this process only")
+    theory = by_theory(request)
+    if theory is not None:
+        return theory.count
+    return _base_count(request, progress, scheduler, deadline, checkpoint) * request.factor
+
+
+def _base_count(
+    request: CountRequest,
+    progress: Progress | None,
+    scheduler: str | None,
+    deadline: float | None,
+    checkpoint: str | None = None,
+) -> int:
+    """Undirected: cycles (closed), paths with the given ends (open, or closed with both ends)."""
+    b, s, e = request.board, request.start, request.end
+    if b.size == 1:
+        return 1  # open: standing on the one square is the tour (closed: theory's 0)
+    if request.closed and s is not None and e is not None:
+        # closed tours from s to e (a move apart) are the open paths from s to e
+        terminals: tuple[int, ...] = (s, e)
+        closed = False
+    elif request.closed:
+        terminals, closed = (), True
+    else:
+        terminals, closed = tuple(x for x in (s, e) if x is not None), False
+    if request.method == "enumerate":
+        from knightstour.counting.enumerate import count_paths
+
+        return count_paths(b, terminals, closed, progress=progress, deadline=deadline)
+    from knightstour.counting.frontier import count_paths as frontier_count
+    from knightstour.counting.frontier import plan
+
+    if scheduler is not None:
+        sweep = plan(b, terminals, closed)
+        try:
+            from knightstour.counting.distributed import run_on_cluster
+
+            return run_on_cluster(sweep, scheduler, progress=progress, deadline=deadline)
+        except ImportError as e:
+            raise InvalidInputError(
+                f"--scheduler needs Dask: pip install 'knightstour[cluster]' ({e})"
+            ) from None
+        except (OSError, TimeoutError) as e:
+            raise InvalidInputError(
+                f"cannot use the Dask scheduler at {scheduler}: {e or type(e).__name__}"
+            ) from None
+    return frontier_count(
+        b, terminals, closed, progress=progress, deadline=deadline, checkpoint=checkpoint
+    )
