@@ -330,8 +330,9 @@ def representatives(
     The caller bounds the work: there is no size limit here. ``progress(done, total)`` counts
     the parts walked; arrays are handed over at least every :data:`YIELD_SECONDS`.
 
-    >>> [t.shape for t in representatives(Board(5, 5), False)]
-    [(112, 25)]
+    >>> tours = np.concatenate(list(representatives(Board(5, 5), False)))
+    >>> tours.shape, len({tuple(t) for t in tours.tolist()})
+    ((112, 25), 112)
     >>> sum(len(t) for t in representatives(Board(5, 5), False, start=12, batch=5))   # from c3
     8
     """
