@@ -38,8 +38,6 @@ MODULES: tuple[str, ...] = (
     "knightstour.counting._enumerate_kernels",
     "knightstour.magic._search_kernels",
     "knightstour.magic._quad_kernels",
-    "knightstour.magic._lockstep_kernels",
-    "knightstour.magic._four_kernels",
     "knightstour._text_kernels",
 )
 
