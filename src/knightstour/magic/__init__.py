@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from knightstour.magic.census import CENSUS_8X8, Census
 from knightstour.magic.search import Journal
 
 if TYPE_CHECKING:
@@ -32,25 +33,6 @@ if TYPE_CHECKING:
     from knightstour.tour import Tour
 
 __all__ = ["CENSUS_8X8", "Census", "Found", "Keeper", "MagicTour", "find", "refusal", "searched"]
-
-
-@dataclass(frozen=True)
-class Census:
-    """A published census of the semi-magic tours of a board: figures this program did not
-    compute (its search reaches part of them, docs/magic.md), quoted with their source."""
-
-    board: str
-    source: str
-    #: semi-magic tours up to the 16 symmetries that keep one semi-magic, closed ones, magic ones
-    semi_magic: int
-    closed: int
-    magic: int
-    #: the classes of (square of 1, square of N) the census walked (the search makes as many)
-    ranges: int
-
-
-#: The census of 8x8 by Stertenbrink, Meyrignac and Mackay (2003): published, not computed here.
-CENSUS_8X8 = Census("8x8", "Stertenbrink, Meyrignac and Mackay (2003)", 140, 63, 0, 136)
 
 
 class Keeper(Journal, Protocol):
