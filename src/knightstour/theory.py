@@ -842,7 +842,7 @@ def island_obstruction(
         sides = ("off the lines", "on the lines")
     elif board.alternates_colours:
         table = board.neighbours
-        side = board.colour(np.arange(board.area)).astype(np.int64)
+        side = np.asarray(board.colour(np.arange(board.area)), np.int64)  # type: ignore[arg-type]
         zeros, ones = _colour_counts(board)
         if zeros != ones:
             big = 0 if zeros > ones else 1
@@ -1143,7 +1143,7 @@ def start_mask(board: Board, closed: bool = False) -> np.ndarray:
             mask[q] = verdict(board, q, None, closed).exists is not False
         return mask
     squares = np.arange(n, dtype=np.int64)
-    cls = board.colour(squares)
+    cls = np.asarray(board.colour(squares))  # type: ignore[arg-type]
     if four_wide(board):
         cls = cls + 2 * on_outer_line(board, squares)
     for c in np.unique(cls[free]).tolist():

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,7 +55,8 @@ class MagicJournal:
         """Keep a stopped part's walk and its tours so far; how many tours were new classes."""
         assert result.state is not None
         buffer = io.BytesIO()
-        np.savez(buffer, **result.state)
+        arrays: dict[str, Any] = dict(result.state)
+        np.savez(buffer, **arrays)
         return self.library.keep_magic_state(
             self.spec,
             result.scheme,

@@ -193,12 +193,11 @@ def find(
         raise InvalidInputError(reason)
     found = Found(b, built=not searched(b), outcome="done", closed=closed)
 
-    def keep(order: Any) -> MagicTour:
+    def keep(order: Any) -> None:
         out = _checked(b, order, diagonal)
         found.tours.append(out)
         if on_found is not None:
             on_found(out)
-        return out
 
     if found.built:
         _build(found, keeper, diagonal, count or 1, time_limit, progress, keep)
@@ -226,22 +225,21 @@ def _build(
     wanted: int,
     time_limit: float | None,
     progress: Progress | None,
-    keep: Callable[[Any], MagicTour],
+    keep: Callable[[Any], None],
 ) -> None:
     """Build ``wanted`` tours of ``found.board`` (seeds 0, 1, ...) and store them."""
     from knightstour.magic.construct import construct
 
     b = found.board
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    tours: list[Tour] = []
     for seed in range(wanted):
         if deadline is not None and time.monotonic() > deadline:
             break
-        tours.append(keep(construct(b.width, b.height, diagonal=diagonal, seed=seed)).tour)
+        keep(construct(b.width, b.height, diagonal=diagonal, seed=seed))
         if progress is not None:
             progress(seed + 1, wanted)
-    found.new = keeper.add(tours, method="magic-construct")
-    found.outcome = "done" if len(tours) == wanted else "stopped"
+    found.new = keeper.add([t.tour for t in found.tours], method="magic-construct")
+    found.outcome = "done" if len(found.tours) == wanted else "stopped"
 
 
 def _search(
@@ -253,7 +251,7 @@ def _search(
     scheduler: str | None,
     ranges: Iterable[int] | None,
     progress: Progress | None,
-    keep: Callable[[Any], MagicTour],
+    keep: Callable[[Any], None],
 ) -> None:
     """Search ``found.board``; a complete walk without a tour (every range, open tours too)
     proves there is none."""

@@ -59,6 +59,7 @@ from knightstour.magic.fold import (
     Vec,
     _add,
     _tables,
+    _vec,
     capped,
     folded_walk,
     single_moves,
@@ -345,7 +346,7 @@ def _joint_excursions() -> list[JointExcursion]:
         for p in range(32)
     ]
     ranks = [
-        [tuple(p_off[p][0][k] + q_off[q][0][k] for k in range(4)) for q in range(32)]
+        [_vec([p_off[p][0][k] + q_off[q][0][k] for k in range(4)]) for q in range(32)]
         for p in range(32)
     ]
 
@@ -607,7 +608,7 @@ def _turn_from(
         x, y = travs[tr][1][k]
         return (x + 4 * _BLOCKS[b][0], y + 4 * _BLOCKS[b][1])
 
-    need_rs = None if wanted is None else {r for r, _ in wanted}
+    need_rs = set() if wanted is None else {r for r, _ in wanted}  # read when wanted is given
 
     def pruned(dc: int) -> bool:
         column_done = sum(count[j] for j in range(n) if _BLOCKS[j][0] == dc) == 6
