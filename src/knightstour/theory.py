@@ -226,8 +226,10 @@ def open_tour_theorem(board: Board) -> Existence:
 
 
 def semi_magic_verdict(board: Board) -> Existence | None:
-    """Why no knight's tour of ``board`` is semi-magic (an :class:`Existence` that says no), or
-    None when no theorem rules it out. The one gate of the magic search and the constructions.
+    """Why no tour of ``board`` is semi-magic (an :class:`Existence` saying no), or None.
+
+    The one gate of the magic search, the constructions and :func:`knightstour.magic.find`; None
+    when no theorem rules the board out.
 
     Theorems, in order (plain knight's boards only; theory is silent on the others):
 

@@ -116,10 +116,13 @@ def refusal(
     workers: int | None = None,
     scheduler: str | None = None,
 ) -> str | None:
-    """Why :func:`find` refuses ``board`` with these options, or None: a board that is not flat
-    and plain, a theorem (:func:`knightstour.theory.semi_magic_verdict`), the census of 8x8
-    (:data:`CENSUS_8X8`) for magic tours, an option of the search asked of a board that is built,
-    or a size the constructions do not build (:func:`knightstour.magic.construct.constructible`).
+    """Why :func:`find` refuses ``board`` with these options, or None when it takes them.
+
+    The reasons: a board that is not flat and plain, a theorem
+    (:func:`knightstour.theory.semi_magic_verdict`), the census of 8x8
+    (:data:`knightstour.magic.census.CENSUS_8X8`) for magic tours, an option of the search asked
+    of a board that is built, or a size the constructions do not build
+    (:func:`knightstour.magic.construct.constructible`).
 
     >>> refusal("8x8"), refusal("4x4x4")
     (None, 'magic tours are numbered on flat boards, not on 4x4x4')
@@ -169,10 +172,9 @@ def find(
     progress: Progress | None = None,
     on_found: Callable[[MagicTour], None] | None = None,
 ) -> Found:
-    """Find semi-magic tours of ``board`` (magic ones with ``diagonal``), keeping them in
-    ``keeper``: searched on boards of up to 64 squares, built on bigger ones.
+    """Semi-magic tours of ``board`` (magic with ``diagonal``), searched or built, kept in ``keeper``.
 
-    Refuses (:class:`~knightstour.errors.InvalidInputError`) what :func:`refusal` names. The
+    Boards of up to 64 squares are searched, bigger ones built. Refuses (:class:`~knightstour.errors.InvalidInputError`) what :func:`refusal` names. The
     search walks the ranges in order (only closed tours with ``closed``, only the range numbers
     in ``ranges``), recording each part in ``keeper``, on ``workers`` threads or the Dask cluster
     at ``scheduler``, until ``count`` new classes are found, ``time_limit`` seconds pass or every
@@ -181,6 +183,12 @@ def find(
     then handed to ``on_found`` as it comes; ``progress(done, total)`` counts the parts of the
     range under way (search) or the tours built. Ctrl-C stops a search cleanly (what is recorded
     stays) and is raised again.
+
+    >>> from knightstour.library.magic import MagicJournal
+    >>> from knightstour.library.store import Library
+    >>> found = find("16x16", MagicJournal(Library(":memory:"), 16, 16))
+    >>> found.built, found.outcome, found.new, found.tours[0].reentrant
+    (True, 'done', 1, True)
     """
     from knightstour.board import parse_board
     from knightstour.errors import InvalidInputError
