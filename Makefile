@@ -33,8 +33,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks tools research
+	$(BIN)/ruff format --check src tests benchmarks tools research
 	$(BIN)/mypy
 
 clean:

@@ -14,7 +14,6 @@ import sys
 import time
 
 from knightstour.magic.construct import construct, constructible
-from knightstour.magic.cross import TURNS, find_turn
 from knightstour.numbering import analyse
 
 CASES = (
@@ -58,13 +57,6 @@ def main(seeds: int) -> None:
         print(
             f"  {what}: {seeds} seeds, median {statistics.median(times):.3f} s, "
             f"best {min(times):.3f} s, worst {max(times):.3f} s; {', '.join(sorted(verdicts))}"
-        )
-    for seed in (0, 1, 4):  # the searches that found the stored turns
-        t0 = time.perf_counter()
-        turn = find_turn(seed)
-        took = time.perf_counter() - t0
-        print(
-            f"  find_turn(seed={seed}): {took:.1f} s, {'one of the stored turns' if turn in TURNS else turn}"
         )
 
 

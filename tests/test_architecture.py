@@ -160,6 +160,19 @@ def test_theory_imports_only_the_board_and_errors() -> None:
     assert _graph()["theory"] <= {"board", "errors"}
 
 
+def test_the_package_never_imports_research() -> None:
+    """research/ (experiments) stays out of the package: no module imports it, lazily or not."""
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert not any(n.split(".")[0] == "research" for n in names), module
+
+
 def _sources(skip: set[str]) -> list[tuple[str, str]]:
     return [(m, p.read_text(encoding="utf-8")) for m, p in sorted(MODULES.items()) if m not in skip]
 

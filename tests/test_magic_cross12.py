@@ -13,7 +13,7 @@ import pytest
 from knightstour.cli import main
 from knightstour.magic._blocks import CYCLES, knight, traversals
 from knightstour.magic.construct import construct, constructible
-from knightstour.magic.cross import TURNS, crossable, crossed, find_turn, short_reach
+from knightstour.magic.cross import crossable, crossed
 
 SIZES = [(12, 20), (20, 12), (12, 28), (28, 12), (12, 36), (44, 12)]
 SEEDS = (1, 2)
@@ -131,13 +131,3 @@ def test_the_joint_excursion_units_hold_what_they_claim() -> None:
             assert mirror_pair[a] != b and a != b
         assert last == (pe, qe)
         assert list(r) == [v - 20 for v in ranks] and list(d) == pair
-
-
-def test_the_short_board_reaches_six_stored_turns() -> None:
-    """20x12 (5 x 3 blocks) gives A the least room: a joint excursion unit and one excursion.
-    Six stored turns begin where A can end, with offsets A can leave (the last five were searched
-    for it), and the cheapest of those searches is reproduced."""
-    reach = short_reach()
-    hits = [i for i, t in enumerate(TURNS) if t[0] in reach and (t[1], t[2]) in reach[t[0]]]
-    assert hits == [4, 7, 8, 9, 10, 11]
-    assert find_turn(13, wanted=reach) == TURNS[11]

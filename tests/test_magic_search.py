@@ -56,8 +56,8 @@ def test_the_ranges_of_8x8_split_every_pair_of_ends_once() -> None:
 
 @pytest.mark.parametrize(
     ("w", "h", "words"),
-    [(5, 6, "ranks have an odd number"), (6, 3, "files have an odd number"),
-     (4, 4, "no open knight's tour"), (2, 8, "no open knight's tour"),
+    [(5, 6, "ranks have an odd number"), (6, 5, "files have an odd number"),
+     (4, 4, "no knight's tour at all"), (2, 8, "no knight's tour at all"),
      (8, 10, "up to 64 squares")],
 )  # fmt: skip
 def test_refusals_name_the_reason(w: int, h: int, words: str) -> None:
@@ -260,9 +260,9 @@ def test_no_semi_magic_tour_when_both_sides_are_2_more_than_a_multiple_of_4(caps
             sums = _class_sums(w, h, tour.indices.tolist())
             assert len(sums) == 2 and sum(sums.values()) == (w * h // 2) ** 2
             assert all(v % 2 == 1 for v in sums.values()) and (w * h // 2) ** 2 // 2 % 2 == 0
-    assert semi_magic_obstruction(6, 6) is not None  # 6x6: walked whole above, none found
+    assert semi_magic_obstruction(kt.Board(6, 6)) is not None  # 6x6: walked whole above, none
     for ok in ((8, 8), (6, 8), (8, 10), (12, 12), (4, 6)):
-        assert semi_magic_obstruction(*ok) is None
+        assert semi_magic_obstruction(kt.Board(*ok)) is None
     for board in ("6x10", "10x10", "6x6", "14x10"):
         assert main(["magic", board, "--quiet"]) == 2
         err = capsys.readouterr().err.strip()

@@ -127,8 +127,11 @@ def small(data: dict[str, np.ndarray]) -> None:
                     rows[s] = p
             data[f"small/{w}x{h}"] = rows
             data[f"small_status/{w}x{h}"] = status
-            print(f"  small {w}x{h}: {int((status == 1).sum())} starts, "
-                  f"{int((status == 0).sum())} proved none", flush=True)
+            print(
+                f"  small {w}x{h}: {int((status == 1).sum())} starts, "
+                f"{int((status == 0).sum())} proved none",
+                flush=True,
+            )
             if h == 3 and w in (10, 12):
                 st, p = solve_retrying(w, h, 0, end=2 * w + 1, closed=True, tries=60)
                 assert st == 1
@@ -142,7 +145,9 @@ def main() -> None:
     thin(data)
     small(data)
     np.savez_compressed(OUT, **data)
-    print(f"wrote {OUT} ({OUT.stat().st_size:,} bytes, {len(data)} arrays) in {time.time() - t0:.0f} s")
+    print(
+        f"wrote {OUT} ({OUT.stat().st_size:,} bytes, {len(data)} arrays) in {time.time() - t0:.0f} s"
+    )
 
 
 if __name__ == "__main__":

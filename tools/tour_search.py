@@ -118,11 +118,11 @@ def _dfs(nb, n, start, end, closed, forced, fdir, limit, seed, path):
                                 if fdir[v, j] == 1:  # the edge runs v -> u, not u -> v
                                     bad += 2
                                 continue
-                            if fdir[v, j] == -1:  # v must be entered from f
-                                bad += 2
-                            elif last and not (closed and f == start):
-                                bad += 2
-                            elif vis[f] and not (closed and f == start and last):
+                            if (
+                                fdir[v, j] == -1  # v must be entered from f
+                                or (last and not (closed and f == start))
+                                or (vis[f] and not (closed and f == start and last))
+                            ):
                                 bad += 2
                             else:
                                 bad += 1

@@ -72,6 +72,7 @@ __all__ = [
     "on_outer_line",
     "open_tour_theorem",
     "semi_magic_obstruction",
+    "semi_magic_verdict",
     "start_mask",
     "tight_table",
     "verdict",
@@ -224,9 +225,58 @@ def open_tour_theorem(board: Board) -> Existence:
     )
 
 
-def semi_magic_obstruction(width: int, height: int) -> str | None:
-    """Why no knight's tour of ``width x height`` is semi-magic, for boards with both sides 2
-    more than a multiple of 4 (6x6, 6x10, 10x10, ...), as Jelliss showed (2003); else None.
+def semi_magic_verdict(board: Board) -> Existence | None:
+    """Why no tour of ``board`` is semi-magic (an :class:`Existence` saying no), or None.
+
+    The one gate of the magic search, the constructions and :func:`knightstour.magic.find`; None
+    when no theorem rules the board out.
+
+    Theorems, in order (plain knight's boards only; theory is silent on the others):
+
+    1. *A board with no knight's tour* (the open-tour theorem: 1 x n, 2 x n, 3 x 3, 3 x 5,
+       3 x 6, 4 x 4) has no semi-magic one.
+    2. *A side of odd length rules a semi-magic tour out* (colour parity). The knight changes
+       colour every move, so the odd numbers all stand on one colour. A rank of odd length holds
+       one more square of one colour than of the other, and the next rank the reverse, so the two
+       hold different numbers of odd numbers: their sums differ in parity. Files likewise. (The
+       rank and file constants, N(N + 1)/(2 x height) and N(N + 1)/(2 x width), are whole
+       numbers whenever both sides are even; so a board whose constants are not whole numbers
+       has a side of odd length, and this theorem covers it.)
+    3. *Both sides 2 more than a multiple of 4* (:func:`semi_magic_obstruction`, Jelliss 2003).
+
+    >>> semi_magic_verdict(Board(5, 6)).reason
+    'no semi-magic tour on 5x6: its ranks have an odd number of squares, so neighbouring ranks hold different numbers of odd numbers (the knight changes colour every move) and their sums differ in parity'
+    >>> semi_magic_verdict(Board(4, 4)).reason.split(":")[0]
+    "no semi-magic tour on 4x4, as it has no knight's tour at all"
+    >>> semi_magic_verdict(Board(6, 10)).reason.split(" (")[0]
+    'no semi-magic tour on 6x10: both sides are 2 more than a multiple of 4'
+    >>> semi_magic_verdict(Board(8, 8)) is None, semi_magic_verdict(Board(1, 1)) is None
+    (True, True)
+    """
+    if not board.is_plain_knight:
+        return None
+    spec = board.spec
+    existence = open_tour_theorem(board)
+    if existence.exists is False:
+        why = existence.reason.removeprefix(f"no tour on {spec}: ")
+        return Existence(
+            False, f"no semi-magic tour on {spec}, as it has no knight's tour at all: {why}"
+        )
+    if board.size > 1 and (board.width % 2 or board.height % 2):
+        lines = "ranks" if board.width % 2 else "files"
+        return Existence(
+            False,
+            f"no semi-magic tour on {spec}: its {lines} have an odd number of squares, so "
+            f"neighbouring {lines} hold different numbers of odd numbers (the knight changes "
+            "colour every move) and their sums differ in parity",
+        )
+    reason = semi_magic_obstruction(board)
+    return None if reason is None else Existence(False, reason)
+
+
+def semi_magic_obstruction(board: Board) -> str | None:
+    """Why no knight's tour of ``board`` is semi-magic, for boards with both sides 2 more than a
+    multiple of 4 (6x6, 6x10, 10x10, ...), as Jelliss showed (2003); else None.
 
     The argument: split the squares into four classes by the parities of (file, rank). Every
     rank of one parity holds the squares of two classes, and both parities hold half the ranks,
@@ -238,12 +288,13 @@ def semi_magic_obstruction(width: int, height: int) -> str | None:
     number, as N/2 is even. But each class has (width/2)(height/2) squares, an odd number when
     both sides are 2 more than a multiple of 4, and an odd count of odd numbers has an odd sum.
 
-    >>> semi_magic_obstruction(6, 10).split(" (")[0]
+    >>> semi_magic_obstruction(Board(6, 10)).split(" (")[0]
     'no semi-magic tour on 6x10: both sides are 2 more than a multiple of 4'
-    >>> semi_magic_obstruction(8, 10) is None, semi_magic_obstruction(6, 8) is None
+    >>> semi_magic_obstruction(Board(8, 10)) is None, semi_magic_obstruction(Board(6, 8)) is None
     (True, True)
     """
-    if width % 4 != 2 or height % 4 != 2:
+    width, height = board.width, board.height
+    if not board.is_plain_knight or width % 4 != 2 or height % 4 != 2:
         return None
     cells = (width // 2) * (height // 2)
     return (
@@ -793,7 +844,7 @@ def island_obstruction(
         sides = ("off the lines", "on the lines")
     elif board.alternates_colours:
         table = board.neighbours
-        side = board.colour(np.arange(board.area)).astype(np.int64)
+        side = np.asarray(board.colour(np.arange(board.area)), np.int64)
         zeros, ones = _colour_counts(board)
         if zeros != ones:
             big = 0 if zeros > ones else 1
@@ -1094,7 +1145,7 @@ def start_mask(board: Board, closed: bool = False) -> np.ndarray:
             mask[q] = verdict(board, q, None, closed).exists is not False
         return mask
     squares = np.arange(n, dtype=np.int64)
-    cls = board.colour(squares)
+    cls = np.asarray(board.colour(squares))
     if four_wide(board):
         cls = cls + 2 * on_outer_line(board, squares)
     for c in np.unique(cls[free]).tolist():

@@ -153,17 +153,6 @@ def _magic() -> None:
         search(4, 8, MagicJournal(lib, 4, 8), workers=1, only=iter([0]))
 
 
-def _magic_walks() -> None:
-    # the compiled walks of the constructions' searches for magic tours, a few nodes each
-    from knightstour.magic._blocks import _tables
-    from knightstour.magic.four import four_walker
-    from knightstour.magic.lockstep import LockstepWalker
-
-    LockstepWalker(2, 2, _tables(True)).walk((0, 2, 3, 1, 3, 1, 0, 2), 0, check=True, budget=50)
-    four_walker(2, 0).walk(1, check=True, budget=50)
-    four_walker(2, 0).walk_paths(1, [(0, 1, 3, 2)] * 4, check=True, budget=50)
-
-
 def _text() -> None:
     # the command line's text of huge tours, its kernels called as the command line calls them
     import numpy as np
@@ -185,7 +174,6 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("library generate and import", _library),
     ("counting", _counting),
     ("magic search", _magic),
-    ("magic constructions' walks", _magic_walks),
     ("text of huge tours", _text),
 )
 

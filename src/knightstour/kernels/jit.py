@@ -38,8 +38,6 @@ MODULES: tuple[str, ...] = (
     "knightstour.kernels.enumerate",
     "knightstour.kernels.magic_search",
     "knightstour.kernels.magic_quads",
-    "knightstour.magic._lockstep_kernels",
-    "knightstour.magic._four_kernels",
     "knightstour.kernels.text",
 )
 

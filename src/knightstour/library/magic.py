@@ -15,6 +15,8 @@ set()
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,11 +24,15 @@ from knightstour.board import Board
 from knightstour.library.store import Batch, Library, canonical_batch
 from knightstour.magic.search import PartResult, Range, scheme_of
 
+if TYPE_CHECKING:
+    from knightstour.tour import Tour
+
 __all__ = ["MagicJournal"]
 
 
 class MagicJournal:
-    """:class:`knightstour.magic.search.Journal` kept in ``library`` for ``width x height``."""
+    """:class:`knightstour.magic.Keeper` in ``library`` for ``width x height``: the search's
+    journal, and the store of the tours :func:`knightstour.magic.find` builds."""
 
     def __init__(self, library: Library, width: int, height: int) -> None:
         self.library = library
@@ -49,7 +55,8 @@ class MagicJournal:
         """Keep a stopped part's walk and its tours so far; how many tours were new classes."""
         assert result.state is not None
         buffer = io.BytesIO()
-        np.savez(buffer, **result.state)
+        arrays: dict[str, Any] = dict(result.state)
+        np.savez(buffer, **arrays)
         return self.library.keep_magic_state(
             self.spec,
             result.scheme,
@@ -72,3 +79,14 @@ class MagicJournal:
     def finish_range(self, rng: Range, parts: int) -> None:
         """Mark ``rng`` walked."""
         self.library.finish_magic_range(self.spec, scheme_of(rng), rng.number, parts=parts)
+
+    def add(self, tours: Iterable[Tour], *, method: str | None = None) -> int:
+        """Store built tours (``method`` overrides their own); how many were new classes."""
+        return self.library.add(tours, method=method)
+
+    def classes(self) -> int:
+        """How many semi-magic tours (one a class) the library holds on this board."""
+        from knightstour.numbering import count_magic
+
+        stored = self.library.iter_decoded(self.spec, False)
+        return sum(count_magic(b.width, b.height, tours)[0] for b, _, _, tours in stored)

@@ -1,6 +1,283 @@
-"""Magic knight's tours: the search for semi-magic tours, and constructions on bigger boards.
+"""Magic knight's tours: one front door, :func:`find`, that searches small boards and builds big ones.
 
-:mod:`knightstour.magic.search` walks numbered ranges of small boards (8x8 and below) with a
-compiled two-ended search; :mod:`knightstour.magic.construct` builds semi-magic (and magic) tours
-on bigger boards. The analysis of any tour is :mod:`knightstour.numbering` (``Tour.magic()``).
+:func:`find` owns the choice and the gates: a board a theorem rules out is refused with the
+theorem's reason (:func:`knightstour.theory.semi_magic_verdict`), boards of up to 64 squares are
+searched (:mod:`knightstour.magic.search`, resumable through a journal), bigger 4m x 4n boards are
+built (:mod:`knightstour.magic.construct`), and every tour is validated and its sums checked
+before it leaves. The analysis of any tour is :mod:`knightstour.numbering` (``Tour.magic()``).
+
+>>> from knightstour.library.magic import MagicJournal
+>>> from knightstour.library.store import Library
+>>> found = find("12x12", MagicJournal(Library(":memory:"), 12, 12), count=2)
+>>> found.outcome, [t.sums.verdict for t in found.tours], found.new
+('done', ['semi-magic', 'semi-magic'], 2)
+>>> refusal("6x10").split(" (")[0]
+'no semi-magic tour on 6x10: both sides are 2 more than a multiple of 4'
 """
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from knightstour.magic.census import CENSUS_8X8, Census
+from knightstour.magic.search import Journal
+
+if TYPE_CHECKING:
+    from knightstour.board import Board, BoardLike
+    from knightstour.magic.search import Report
+    from knightstour.numbering import Magic
+    from knightstour.progress import Progress
+    from knightstour.tour import Tour
+
+__all__ = ["CENSUS_8X8", "Census", "Found", "Keeper", "MagicTour", "find", "refusal", "searched"]
+
+
+class Keeper(Journal, Protocol):
+    """Where :func:`find` keeps what it does: the search's :class:`~knightstour.magic.search.Journal`,
+    and a tour library (:class:`knightstour.library.magic.MagicJournal` is both)."""
+
+    def add(self, tours: Iterable[Tour], *, method: str | None = None) -> int:
+        """Store built tours; how many were new classes."""
+
+    def classes(self) -> int:
+        """How many semi-magic tours (one a class) the library holds on the board."""
+
+
+@dataclass(frozen=True)
+class MagicTour:
+    """A tour :func:`find` found or built: validated, with its sums checked (``sums``)."""
+
+    tour: Tour
+    sums: Magic
+
+    @property
+    def reentrant(self) -> bool:
+        """Whether the last square is a knight's move from the first (a closed tour)."""
+        order = self.tour.indices
+        return self.tour.board.is_move(int(order[-1]), int(order[0]))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tour's JSON with ``"magic"`` (its sums) and ``"reentrant"``."""
+        return {**self.tour.to_dict(), "magic": self.sums.to_dict(), "reentrant": self.reentrant}
+
+
+@dataclass
+class Found:
+    """What :func:`find` did on ``board``: the tours it found (searched) or built, how many were
+    new, and its ``outcome``: ``"none"`` (the search walked every range: no semi-magic tour,
+    ``reason`` says so), ``"done"`` (all that was asked) or ``"stopped"`` (short of it)."""
+
+    board: Board
+    built: bool
+    outcome: Literal["none", "done", "stopped"]
+    tours: list[MagicTour] = field(default_factory=list)
+    new: int = 0
+    #: the search's: what it walked, whether only closed tours, the classes the library holds
+    report: Report | None = None
+    closed: bool = False
+    classes: int = 0
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``knightstour magic --format json``."""
+        tours = [t.to_dict() for t in self.tours]
+        r = self.report
+        if r is None:
+            return {"board": self.board.spec, "built": len(tours), "new": self.new, "tours": tours}
+        return {
+            "board": self.board.spec, "closed": self.closed, "ranges": r.ranges,
+            "ranges_done": r.ranges_done, "parts_done": r.parts_done, "found": r.found,
+            "new": r.new, "classes_in_library": self.classes, "nodes": r.nodes,
+            "seconds": round(r.seconds, 3), "stopped": r.stopped, "tours": tours,
+        }  # fmt: skip
+
+
+def searched(board: Board) -> bool:
+    """Whether :func:`find` searches ``board`` (2 to 64 squares) rather than building its tours.
+
+    >>> from knightstour.board import Board
+    >>> searched(Board(8, 8)), searched(Board(12, 12)), searched(Board(1, 1))
+    (True, False, False)
+    """
+    from knightstour.magic.search import MAX_AREA
+
+    return 1 < board.area <= MAX_AREA
+
+
+def refusal(
+    board: BoardLike,
+    *,
+    diagonal: bool = False,
+    closed: bool = False,
+    ranges: Iterable[int] | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> str | None:
+    """Why :func:`find` refuses ``board`` with these options, or None when it takes them.
+
+    The reasons: a board that is not flat and plain, a theorem
+    (:func:`knightstour.theory.semi_magic_verdict`), the census of 8x8
+    (:data:`knightstour.magic.census.CENSUS_8X8`) for magic tours, an option of the search asked
+    of a board that is built, or a size the constructions do not build
+    (:func:`knightstour.magic.construct.constructible`).
+
+    >>> refusal("8x8"), refusal("4x4x4")
+    (None, 'magic tours are numbered on flat boards, not on 4x4x4')
+    >>> refusal("12x12", closed=True)
+    'closed is for the search of boards up to 64 squares, not 12x12 (it is built)'
+    """
+    from knightstour.board import parse_board
+    from knightstour.magic.construct import constructible
+    from knightstour.magic.search import MAX_AREA
+    from knightstour.theory import semi_magic_verdict
+
+    b = parse_board(board)
+    if b.depth > 1:
+        return f"magic tours are numbered on flat boards, not on {b.spec}"
+    if not b.is_plain_knight:
+        return f"magic tours are numbered on plain knight's boards, not on {b.description}"
+    verdict = semi_magic_verdict(b)
+    if verdict is not None:
+        return verdict.reason
+    if diagonal:  # the search looks for semi-magic tours: magic ones are the constructions' part
+        reason = constructible(b.width, b.height, diagonal=True)
+        if reason is not None:
+            return reason
+    if searched(b):
+        return None
+    asked = {"closed": closed, "ranges": ranges, "workers": workers, "scheduler": scheduler}
+    for name, given in asked.items():
+        if given:
+            return (
+                f"{name} is for the search of boards up to {MAX_AREA} squares, not {b.spec} "
+                f"(it is built)"
+            )
+    return constructible(b.width, b.height, diagonal)
+
+
+def find(
+    board: BoardLike,
+    keeper: Keeper,
+    *,
+    diagonal: bool = False,
+    closed: bool = False,
+    count: int | None = None,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    ranges: Iterable[int] | None = None,
+    progress: Progress | None = None,
+    on_found: Callable[[MagicTour], None] | None = None,
+) -> Found:
+    """Semi-magic tours of ``board`` (magic with ``diagonal``), searched or built, kept in ``keeper``.
+
+    Boards of up to 64 squares are searched, bigger ones built. Refuses (:class:`~knightstour.errors.InvalidInputError`) what :func:`refusal` names. The
+    search walks the ranges in order (only closed tours with ``closed``, only the range numbers
+    in ``ranges``), recording each part in ``keeper``, on ``workers`` threads or the Dask cluster
+    at ``scheduler``, until ``count`` new classes are found, ``time_limit`` seconds pass or every
+    range is walked; run again, it goes on where it stopped. The constructions build ``count``
+    tours (default 1), one a seed, and store them. Each tour is validated and its sums checked,
+    then handed to ``on_found`` as it comes; ``progress(done, total)`` counts the parts of the
+    range under way (search) or the tours built. Ctrl-C stops a search cleanly (what is recorded
+    stays) and is raised again.
+
+    >>> from knightstour.library.magic import MagicJournal
+    >>> from knightstour.library.store import Library
+    >>> found = find("16x16", MagicJournal(Library(":memory:"), 16, 16))
+    >>> found.built, found.outcome, found.new, found.tours[0].reentrant
+    (True, 'done', 1, True)
+    """
+    from knightstour.board import parse_board
+    from knightstour.errors import InvalidInputError
+
+    b = parse_board(board)
+    reason = refusal(
+        b, diagonal=diagonal, closed=closed, ranges=ranges, workers=workers, scheduler=scheduler
+    )
+    if reason is not None:
+        raise InvalidInputError(reason)
+    found = Found(b, built=not searched(b), outcome="done", closed=closed)
+
+    def keep(order: Any) -> None:
+        out = _checked(b, order, diagonal)
+        found.tours.append(out)
+        if on_found is not None:
+            on_found(out)
+
+    if found.built:
+        _build(found, keeper, diagonal, count or 1, time_limit, progress, keep)
+    else:
+        _search(found, keeper, count, time_limit, workers, scheduler, ranges, progress, keep)
+    return found
+
+
+def _checked(board: Board, order: Any, diagonal: bool) -> MagicTour:
+    """A found or built tour, validated (:class:`~knightstour.tour.Tour`), its sums checked."""
+    from knightstour.errors import InternalError
+    from knightstour.tour import Tour
+
+    tour = Tour(board, order, closed=False, method="magic")
+    sums = tour.magic()
+    if not sums.semi_magic or (diagonal and not sums.magic):
+        raise InternalError(f"a tour the magic search found is not semi-magic: {sums.summary()}")
+    return MagicTour(tour, sums)
+
+
+def _build(
+    found: Found,
+    keeper: Keeper,
+    diagonal: bool,
+    wanted: int,
+    time_limit: float | None,
+    progress: Progress | None,
+    keep: Callable[[Any], None],
+) -> None:
+    """Build ``wanted`` tours of ``found.board`` (seeds 0, 1, ...) and store them."""
+    from knightstour.magic.construct import construct
+
+    b = found.board
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    for seed in range(wanted):
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        keep(construct(b.width, b.height, diagonal=diagonal, seed=seed))
+        if progress is not None:
+            progress(seed + 1, wanted)
+    found.new = keeper.add([t.tour for t in found.tours], method="magic-construct")
+    found.outcome = "done" if len(found.tours) == wanted else "stopped"
+
+
+def _search(
+    found: Found,
+    keeper: Keeper,
+    count: int | None,
+    time_limit: float | None,
+    workers: int | None,
+    scheduler: str | None,
+    ranges: Iterable[int] | None,
+    progress: Progress | None,
+    keep: Callable[[Any], None],
+) -> None:
+    """Search ``found.board``; a complete walk without a tour (every range, open tours too)
+    proves there is none."""
+    from knightstour.magic import search as ms
+
+    b = found.board
+    only = None if ranges is None else list(ranges)
+    report = ms.search(
+        b.width, b.height, keeper, closed=found.closed, count=count, time_limit=time_limit,
+        workers=workers, scheduler=scheduler, only=only, progress=progress, on_found=keep,
+    )  # fmt: skip
+    found.report, found.new, found.classes = report, report.new, keeper.classes()
+    if report.complete and found.classes == 0 and not only and not found.closed:
+        total = len(ms.ranges(b.width, b.height))
+        found.outcome = "none"
+        found.reason = (
+            f"no semi-magic tour on {b.spec}: every one of its {total} ranges was walked to its "
+            f"end ({report.nodes:,} nodes)"
+        )
+    elif report.stopped not in (None, "count") and not (count is None and report.new):
+        found.outcome = "stopped"

@@ -73,7 +73,7 @@ def assemble(
 class _Tables(NamedTuple):
     """The units a strand may take in a block, and what pairs of them do to ranks and files."""
 
-    #: (set, squares in walking order): a cycle's number (0 ... 3) or a path's (4 ... 11)
+    #: (set, squares in walking order): a cycle's number (0 ... 3), or a unit of another set
     travs: list[tuple[int, tuple[Square, ...]]]
     #: the squares of each unit as a 16-bit mask (bit 4y + x)
     masks: list[int]
@@ -82,51 +82,28 @@ class _Tables(NamedTuple):
     #: for a block's first pair, the rank (file) balances its second pair can leave
     need_r: dict[tuple[int, int], set[tuple[int, ...]]]
     need_c: dict[tuple[int, int], set[tuple[int, ...]]]
-    #: the masks of 8 squares that two disjoint units cover (a block's second visit)
-    cover: frozenset[int]
-    #: squares of each unit on the block's main diagonal (x == y) and anti-diagonal (x + y == 3)
-    diag: list[tuple[int, int]]
 
 
 @lru_cache(maxsize=1)
-def _paths() -> tuple[tuple[Square, ...], ...]:
-    """The 16 walks of a 4 x 4 block's transversal knight paths that are not one of its cycles.
+def _tables() -> _Tables:
+    """The cycles' 32 traversals as units (:func:`traversals`), and their pairs' balances.
 
-    A *transversal path* is four squares, one in every rank and file of the block, each a
-    knight's move from the one before. Twelve sets of squares are such paths: the four cycles
-    and eight open paths, each walked from either end. Each open path holds one square of each
-    long diagonal of the block (a cycle holds two or none), which is what a magic tour needs.
-
-    >>> len(_paths()), _paths()[0]
-    (16, ((0, 0), (1, 2), (3, 1), (2, 3)))
+    >>> t = _tables()
+    >>> len(t.travs), len(t.vec)
+    (32, 768)
     """
-    from itertools import permutations
-
-    cycles = {frozenset(c) for c in CYCLES}
-    out = set()
-    for files in permutations(range(4)):
-        squares = [(x, files[x]) for x in range(4)]
-        for walk in permutations(squares):
-            if frozenset(walk) not in cycles and all(map(knight, walk, walk[1:])):
-                out.add(walk)
-    return tuple(sorted(out))
+    return _unit_tables(traversals())
 
 
-@lru_cache(maxsize=2)
-def _tables(paths: bool = False) -> _Tables:
+def _unit_tables(units: Sequence[tuple[int, tuple[Square, ...]]]) -> _Tables:
     """Units and, for a block's first pair of units, the balances its second pair allows.
 
-    A unit is (set, its four squares in order): the 32 traversals of the four cycles (4 cycles x
-    4 entries x 2 directions), and with ``paths`` also the 16 walks of :func:`_paths`. A *pair*
-    (p, q) is P's and Q's units in one block at one step, two that share no square; its rank and
-    file vectors hold the offsets it puts in each rank and file (P: 1 ... 4 along its squares,
-    Q: 4 ... 1, since Q is walked backwards in the tour).
+    A unit is (set, its four squares in order), one square in every rank and file of the block.
+    A *pair* (p, q) is P's and Q's units in one block at one step, two that share no square; its
+    rank and file vectors hold the offsets it puts in each rank and file (P: 1 ... 4 along its
+    squares, Q: 4 ... 1, since Q is walked backwards in the tour).
     """
-    travs = list(traversals())
-    if paths:
-        by_set: dict[frozenset[Square], int] = {}
-        for walk in _paths():
-            travs.append((by_set.setdefault(frozenset(walk), 4 + len(by_set)), walk))
+    travs = list(units)
     masks = [sum(1 << (4 * y + x) for x, y in sq) for _, sq in travs]
     vec: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
     for p, (_, sp) in enumerate(travs):
@@ -149,5 +126,4 @@ def _tables(paths: bool = False) -> _Tables:
         rest = by_squares.get(0xFFFF ^ masks[p] ^ masks[q], [])
         need_r[(p, q)] = {tuple((r1 + r2 - 10).tolist()) for r2, _ in rest}
         need_c[(p, q)] = {tuple((c1 + c2 - 10).tolist()) for _, c2 in rest}
-    diag = [(sum(x == y for x, y in sq), sum(x + y == 3 for x, y in sq)) for _, sq in travs]
-    return _Tables(travs, masks, vec, need_r, need_c, frozenset(by_squares), diag)
+    return _Tables(travs, masks, vec, need_r, need_c)

@@ -17,9 +17,9 @@ blocks) that line runs through the middle of a row of blocks, and the fold has t
    antisymmetric vector, two numbers (the dynamic program follows them).
 3. *T*, a **turn** of 2 x 3 blocks at the end of A's last row (rows h - 1, h, h + 1, each block
    visited twice), takes the walk from A's end to B's start. Its files balance column by column;
-   its upper row mirrors its lower row; its middle row is antisymmetric. Turns are found by a
-   depth-first search (:func:`find_turn`, about a minute) and a few are stored in
-   :data:`TURNS`, in the frame of their nearer column; the dynamic program over A is steered to
+   its upper row mirrors its lower row; its middle row is antisymmetric. Turns were found by a
+   depth-first search (``research/turns.py`` in the source tree, about a minute) and a few are
+   stored in :data:`TURNS`, in the frame of their nearer column; the dynamic program over A is steered to
    end exactly where a stored turn begins, with the offsets it makes up for.
 
 With **three block rows** (20x12, 28x12, ..., and 12x20, 12x28, ... turned round) A is a
@@ -59,6 +59,7 @@ from knightstour.magic.fold import (
     Vec,
     _add,
     _tables,
+    _vec,
     capped,
     folded_walk,
     single_moves,
@@ -66,7 +67,7 @@ from knightstour.magic.fold import (
     traced,
 )
 
-__all__ = ["TURNS", "crossable", "crossed", "find_turn", "short_reach"]
+__all__ = ["TURNS", "crossable", "crossed"]
 
 Pair = tuple[int, int]  # the middle-row vector's two free numbers: (V(0) - V(3), V(1) - V(2))
 #: An excursion: its steps (0 the block, 1 the middle-row block above; P's and Q's traversals),
@@ -79,10 +80,10 @@ Excursion = tuple[tuple[tuple[int, int, int], ...], Square, Square, Vec, Pair]
 #: middle-row pair), and its 12 steps (column 0 or 1, block row -1, 0 or 1, P's, Q's traversal).
 Turn = tuple[tuple[Square, Square], Vec, Pair, tuple[tuple[int, int, int, int], ...]]
 
-#: Turns found by :func:`find_turn`: the first seven with seeds 0 to 15 (the benchmark repeats
-#: seeds 0, 1 and 4); the last five for 20x12, where A has least room, with
-#: ``find_turn(seed, wanted=short_reach())`` and seeds 1, 2, 4, 7 and 13 (2 to 60 s each; seeds
-#: 0 to 29 found only these and the fifth turn, which 20x12 reaches too).
+#: Turns found by ``find_turn`` (``research/turns.py``): the first seven with seeds 0 to 15;
+#: the last five for 20x12, where A has least room, with ``find_turn(seed, wanted=short_reach())``
+#: and seeds 1, 2, 4, 7 and 13 (2 to 60 s each; seeds 0 to 29 found only these and the fifth
+#: turn, which 20x12 reaches too).
 TURNS: tuple[Turn, ...] = (
     (
         ((-2, 3), (-2, 2)),
@@ -345,7 +346,7 @@ def _joint_excursions() -> list[JointExcursion]:
         for p in range(32)
     ]
     ranks = [
-        [tuple(p_off[p][0][k] + q_off[q][0][k] for k in range(4)) for q in range(32)]
+        [_vec([p_off[p][0][k] + q_off[q][0][k] for k in range(4)]) for q in range(32)]
         for p in range(32)
     ]
 
@@ -412,27 +413,6 @@ def _joint_excursions() -> list[JointExcursion]:
         if pe[0] >= 6 and qe[0] >= 6:
             out.append((traced(layers, st), pe, qe, _add(r, (-20, -20, -20, -20)), d))
     return out
-
-
-def short_reach() -> dict[tuple[Square, Square], set[tuple[Vec, Pair]]]:
-    """What A can leave for the turn on 20x12 (5 x 3 blocks), the board where it has least room:
-    A's ends in the turn's frame -> every (rank vector, middle-row pair) a turn there must make up
-    for. A is a joint excursion unit and one excursion; :func:`find_turn` takes this as ``wanted``.
-
-    >>> reach = short_reach()
-    >>> any(turn[0] in reach and turn[1:3] in reach[turn[0]] for turn in TURNS)
-    True
-    """
-    units = _excursions()
-    out: dict[tuple[Square, Square], set[tuple[Vec, Pair]]] = collections.defaultdict(set)
-    for _, pe, qe, r, d in _joint_excursions():
-        rp, rq = (pe[0] - 8, pe[1]), (qe[0] - 8, qe[1])  # relative to block 2
-        for a in _near(rp, 0) + _near(rp, 1):
-            for b in _near(rq, 0) + _near(rq, 1):
-                for _, e1, e2, ru, du in units.get((a, b), ()):
-                    ends = ((e1[0] - 4, e1[1] - 4), (e2[0] - 4, e2[1] - 4))
-                    out[ends].add((_add(r, ru), (d[0] + du[0], d[1] + du[1])))
-    return dict(out)
 
 
 def _near(s: Square, dy: int) -> list[Square]:
@@ -542,129 +522,3 @@ def _try(bw: int, bh: int, rng: random.Random, turn: Turn) -> list[tuple[int, in
         if not states:
             return None
     return folded_walk(bw, bh, traced(layers, next(iter(states))), turn_steps)
-
-
-def find_turn(
-    seed: int,
-    budget: int = 200_000,
-    tries: int = 40,
-    wanted: dict[tuple[Square, Square], set[tuple[Vec, Pair]]] | None = None,
-) -> Turn | None:
-    """Search for a turn (the depth-first search that found :data:`TURNS`; about a minute).
-
-    From ``tries`` of the places an excursion can leave A's strands (in the seed's order), it
-    walks the 2 x 3 blocks, each twice, on cycles the block has not used, each step a knight's
-    move on for P and for Q, and keeps the first walk that ends a knight's move from where B
-    begins (the reflection of A's ends), balances the files of both its columns, mirrors its
-    lower row's ranks in its upper row and has an antisymmetric middle row. A column and the
-    middle row are checked as soon as they are complete. With ``wanted`` (A's ends -> the offsets
-    A can leave there, as :func:`short_reach` gives) it starts only from those ends and keeps only
-    a turn that makes up for offsets A can leave, checking its lower row as soon as it is complete.
-    """
-    rng = random.Random(seed)
-    exits = sorted(
-        {
-            ((e1[0] - 4, e1[1] - 4), (e2[0] - 4, e2[1] - 4))
-            for units in _excursions().values()
-            for _, e1, e2, _, _ in units
-        }
-        if wanted is None
-        else wanted
-    )
-    rng.shuffle(exits)
-    for ends in exits[:tries]:
-        turn = _turn_from(ends, rng, budget, None if wanted is None else wanted[ends])
-        if turn is not None:
-            return turn
-    return None
-
-
-_BLOCKS = tuple((dc, dy) for dc in (0, 1) for dy in (-1, 0, 1))
-
-
-def _turn_from(
-    ends: tuple[Square, Square],
-    rng: random.Random,
-    budget: int,
-    wanted: set[tuple[Vec, Pair]] | None = None,
-) -> Turn | None:
-    """The first turn the depth-first search finds from A's ends ``ends`` (turn frame), one that
-    makes up for offsets in ``wanted`` (rank vector, middle-row pair) when that is given."""
-    t = _tables()
-    travs, p_off, q_off = t.travs, t.p_off, t.q_off
-    cyc, _ = _cycles()
-    targets = ((ends[0][0], 3 - ends[0][1]), (ends[1][0], 3 - ends[1][1]))  # reflected
-    n = len(_BLOCKS)
-    used: list[set[int]] = [set() for _ in _BLOCKS]
-    count = [0] * n
-    rows = {dy: [0] * 4 for dy in (-1, 0, 1)}
-    cols = {dc: [0] * 4 for dc in (0, 1)}
-    steps: list[tuple[int, int, int, int]] = []
-    found: list[Turn] = []
-    nodes = [0]
-
-    def square(b: int, tr: int, k: int) -> Square:
-        x, y = travs[tr][1][k]
-        return (x + 4 * _BLOCKS[b][0], y + 4 * _BLOCKS[b][1])
-
-    need_rs = None if wanted is None else {r for r, _ in wanted}
-
-    def pruned(dc: int) -> bool:
-        column_done = sum(count[j] for j in range(n) if _BLOCKS[j][0] == dc) == 6
-        if column_done and any(v != 30 for v in cols[dc]):
-            return True
-        mid = [v - 20 for v in rows[0]]
-        mid_done = count[1] + count[4] == 4  # blocks (0, 0) and (1, 0)
-        if mid_done and mid != [mid[0], mid[1], -mid[1], -mid[0]]:
-            return True
-        if wanted is None or count[0] + count[3] < 4:  # the lower row is not complete
-            return False
-        need_r = (20 - rows[-1][0], 20 - rows[-1][1], 20 - rows[-1][2], 20 - rows[-1][3])
-        return need_r not in need_rs or (mid_done and (need_r, (-mid[0], -mid[1])) not in wanted)
-
-    def finish(pe: Square, qe: Square) -> None:
-        low, mid, high = ([v - 20 for v in rows[dy]] for dy in (-1, 0, 1))
-        joined = knight(pe, targets[0]) and knight(qe, targets[1])
-        if joined and high == [-low[3], -low[2], -low[1], -low[0]]:
-            need_r = (-low[0], -low[1], -low[2], -low[3])
-            if wanted is None or (need_r, (-mid[0], -mid[1])) in wanted:
-                found.append((ends, need_r, (-mid[0], -mid[1]), tuple(steps)))
-
-    def rec(pe: Square, qe: Square, last: int | None) -> None:
-        nodes[0] += 1
-        if nodes[0] > budget or found:
-            return
-        if len(steps) == 2 * n:
-            finish(pe, qe)
-            return
-        order = list(range(n))
-        rng.shuffle(order)
-        for b in order:
-            dc, dy = _BLOCKS[b]
-            if count[b] == 2 or (
-                last is not None and abs(dc - _BLOCKS[last][0]) + abs(dy - _BLOCKS[last][1]) > 1
-            ):
-                continue
-            for p in range(32):
-                if cyc[p] in used[b] or not knight(pe, square(b, p, 0)):
-                    continue
-                for q in range(32):
-                    if cyc[q] in used[b] or cyc[q] == cyc[p] or not knight(qe, square(b, q, 0)):
-                        continue
-                    used[b].update((cyc[p], cyc[q]))
-                    count[b] += 1
-                    steps.append((dc, dy, p, q))
-                    for k in range(4):
-                        rows[dy][k] += p_off[p][0][k] + q_off[q][0][k]
-                        cols[dc][k] += p_off[p][1][k] + q_off[q][1][k]
-                    if not pruned(dc):
-                        rec(square(b, p, 3), square(b, q, 3), b)
-                    for k in range(4):
-                        rows[dy][k] -= p_off[p][0][k] + q_off[q][0][k]
-                        cols[dc][k] -= p_off[p][1][k] + q_off[q][1][k]
-                    steps.pop()
-                    count[b] -= 1
-                    used[b].difference_update((cyc[p], cyc[q]))
-
-    rec(ends[0], ends[1], None)
-    return found[0] if found else None

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,6 +32,7 @@ from knightstour.errors import InvalidInputError
 from knightstour.magic._parts import SCHEME, PartResult, Range
 from knightstour.magic.quads import QUAD_RANGE, quad_range, quad_walker
 from knightstour.magic.quads import scheme as quad_scheme
+from knightstour.theory import semi_magic_obstruction, semi_magic_verdict
 
 if TYPE_CHECKING:
     import numpy as np
@@ -108,28 +109,20 @@ class Report:
 
 
 def refusal(width: int, height: int) -> str | None:
-    """Why the search cannot take ``width x height``, or None when it can.
+    """Why the search cannot take ``width x height``, or None when it can: a board a theorem
+    rules out (:func:`knightstour.theory.semi_magic_verdict`), but for Jelliss's theorem, which
+    the walk of 6x6 confirms; or a board of more than :data:`MAX_AREA` squares.
 
-    >>> refusal(8, 8) is None, refusal(3, 4) is not None
-    (True, True)
+    >>> refusal(8, 8) is None, refusal(6, 6) is None, refusal(3, 4) is not None
+    (True, True, True)
     """
-    name = f"{width}x{height}"
-    if width < 1 or height < 1:
-        return f"no board {name}"
-    if width * height == 1:
-        return None
-    if width % 2 or height % 2:
-        lines, _size = ("ranks", width) if width % 2 else ("files", height)
-        return (
-            f"no semi-magic tour on {name}: its {lines} have an odd number of squares, so "
-            f"neighbouring {lines} hold different numbers of odd numbers (the knight changes "
-            "colour every move) and their sums differ in parity"
-        )
-    if min(width, height) <= 2 or (width, height) == (4, 4):
-        return f"no semi-magic tour on {name}: it has no open knight's tour"
+    board = Board(width, height)
+    verdict = semi_magic_verdict(board)
+    if verdict is not None and semi_magic_obstruction(board) is None:
+        return verdict.reason
     if width * height > MAX_AREA:
         return (
-            f"the search takes boards of up to {MAX_AREA} squares, not {name} "
+            f"the search takes boards of up to {MAX_AREA} squares, not {width}x{height} "
             f"({width * height} squares)"
         )
     return None
@@ -346,7 +339,7 @@ def search(
     time_limit: float | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
-    only: Iterator[int] | None = None,
+    only: Iterable[int] | None = None,
     progress: Progress | None = None,
     on_found: Callable[[np.ndarray], None] | None = None,
 ) -> Report:

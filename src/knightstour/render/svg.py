@@ -133,10 +133,6 @@ def _num(v: float) -> str:
     return "0" if s == "-0" else s
 
 
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 class _Picture:
     """One SVG being built: the layout in units, the colours, and the elements so far."""
 

@@ -6,7 +6,7 @@ of its 4-cycles walked round, or one of its open transversal paths), the four un
 block. With K blocks the tour is A, then B backwards, then C, then D backwards, so A's unit at
 step i holds the numbers 4j + 1 ... 4j + 4 of j = i, B's of j = 2K - 1 - i, C's of j = 2K + i and
 D's of j = 4K - 1 - i. Those four j add up to 8K - 2 in every block, so the j part of every rank
-and file is the same; the compiled walk (:mod:`knightstour.magic._four_kernels`) chooses the
+and file is the same; the compiled walk (:mod:`research._four_kernels`) chooses the
 path and the units so that the offsets 1 ... 4 share out equally over the ranks of every block
 row and the files of every block column, the strands join up, and (for a magic tour) both long
 diagonals add up to the constant.
@@ -21,8 +21,8 @@ the diagonal's sum is a matter of the units' places k; the two-strand constructi
 k' of different parities, and every paired block adds 2 to the diagonal, so three give 6).
 Walked whole along every path of blocks with steps between side-by-side blocks (five up to the
 board's symmetries), in every plan and on both colours, it finds semi-magic tours along some of
-them and no magic one (``tools/magic_patterns.py four``; ``tests/test_magic_four.py`` walks a
-part of it).
+them and no magic one (``python -m research.magic_patterns four``; ``research/tests/test_four.py``
+walks a part of it).
 
 >>> w = four_walker(3, 0)
 >>> status, steps, nodes = w.walk(1, check=False, path=(0, 1, 2, 5, 8, 7, 4, 3, 6))
@@ -40,7 +40,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from knightstour.magic._blocks import _tables, knight
+from knightstour.magic._blocks import knight
+from research.blocks import tables
 
 __all__ = ["PLANS", "FourWalker", "assemble_four", "assemble_strands", "four_walker"]
 
@@ -62,13 +63,13 @@ FOUND, SPENT, EXHAUSTED = 1, 0, -1
 class FourWalker:
     """The compiled four-strand walk on ``bw`` x ``bw`` blocks, every unit starting on colour
     ``colour`` (the colour of the tour's odd numbers), with the units of ``tables``
-    (``construct._tables(True)``: the cycles' 32 traversals and the 16 open paths)."""
+    (:func:`research.blocks.tables` ``(True)``: the cycles' 32 traversals and the 16 open paths)."""
 
     def __init__(
         self, bw: int, colour: int, tables: object, dirs: tuple[int, ...] = (1, -1, 1, -1)
     ) -> None:
         from knightstour.kernels import jit
-        from knightstour.magic import _four_kernels as kf
+        from research import _four_kernels as kf
 
         self.k = jit.load(kf, compiled=True)
         self.bw, self.colour = bw, colour
@@ -108,7 +109,7 @@ class FourWalker:
         self.room = max(nblocks * len(firsts), 1 << 12)
         self.magic = width * (width * width + 1) // 2
         #: with ``check``, also keep each diagonal block's numbers there independent of its step
-        #: (a narrower search, see :func:`~knightstour.magic._four_kernels.balanced`)
+        #: (a narrower search, see :func:`research._four_kernels.balanced`)
         self.even = False
         del nu
 
@@ -143,7 +144,7 @@ class FourWalker:
         self, seed: int, paths: list[tuple[int, ...]], *, check: bool, budget: int = 2**62
     ) -> tuple[int, np.ndarray | None, int]:
         """A walk with strand s on path of blocks ``paths[s]`` (see
-        :func:`~knightstour.magic._four_kernels.pairs_walk`): (outcome, the units ``[i, s]``
+        :func:`research._four_kernels.pairs_walk`): (outcome, the units ``[i, s]``
         of the tour found or None, nodes). A strand going forwards and one going backwards
         share each path, so that every block's four j add up to the same.
 
@@ -228,4 +229,4 @@ def assemble_strands(
 @lru_cache(maxsize=16)
 def four_walker(bw: int, colour: int, dirs: tuple[int, ...] = (1, -1, 1, -1)) -> FourWalker:
     """This process's four-strand walker (made once)."""
-    return FourWalker(bw, colour, _tables(True), dirs)
+    return FourWalker(bw, colour, tables(True), dirs)

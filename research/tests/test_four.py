@@ -1,4 +1,4 @@
-"""The four-strand construction (magic/four.py)."""
+"""The four-strand construction (research/four.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from knightstour.board import Board
-from knightstour.magic import _four_kernels as kf
-from knightstour.magic.four import (
+from knightstour.numbering import analyse
+from knightstour.tour import validate
+from research import _four_kernels as kf
+from research.four import (
     EXHAUSTED,
     FOUND,
     P1,
@@ -18,8 +20,6 @@ from knightstour.magic.four import (
     assemble_strands,
     four_walker,
 )
-from knightstour.numbering import analyse
-from knightstour.tour import validate
 
 SNAKE = (0, 1, 2, 5, 8, 7, 4, 3, 6)
 
@@ -64,7 +64,7 @@ def test_every_plan_gives_every_block_the_same_sum_of_j() -> None:
 
 @pytest.mark.parametrize("path", [SNAKE, (0, 1, 4, 3, 6, 7, 8, 5, 2)])
 def test_no_magic_tour_along_these_paths(path: tuple[int, ...]) -> None:
-    """Part of what ``tools/magic_patterns.py four`` walks whole: the plan that is quickest."""
+    """Part of what ``python -m research.magic_patterns four`` walks whole: the plan that is quickest."""
     for colour in (0, 1):
         w = four_walker(3, colour, (-1, 1, -1, 1))
         status, steps, nodes = w.walk(1, check=True, path=path)

@@ -4,12 +4,13 @@ The construction of :mod:`knightstour.magic.construct` walks two strands, P and 
 4 x 4 blocks side by side, each block twice, each strand taking one *unit* of the block at every
 step (a traversal of one of its 4-cycles, or one of its open transversal paths). Along a given
 block pattern the choices left are the units; :class:`LockstepWalker` walks them all in
-compiled code (:mod:`knightstour.magic._lockstep_kernels`), fast enough to walk a pattern whole
-in milliseconds. The magic construction of 12x12 searches its stored pattern with it, and
-``tools/magic_patterns.py hunt`` searches thousands of patterns a second for new ones.
+compiled code (:mod:`research._lockstep_kernels`), fast enough to walk a pattern whole in
+milliseconds: ``python -m research.magic_patterns`` walks thousands of patterns with it in
+search of a magic 12x12 tour.
 
->>> from knightstour.magic.construct import _PATTERNS, _tables
->>> w = LockstepWalker(3, 3, _tables(True), path_blocks=diagonal_blocks(3))
+>>> from knightstour.magic.construct import _PATTERNS
+>>> from research.blocks import tables
+>>> w = LockstepWalker(3, 3, tables(True), path_blocks=diagonal_blocks(3))
 >>> found = [w.walk(_PATTERNS[(3, 3)][0][::-1], colour, check=False) for colour in (0, 1)]
 >>> [status for status, _, _ in found]
 [1, 1]
@@ -42,7 +43,7 @@ def diagonal_blocks(bw: int) -> tuple[int, ...]:
 class LockstepWalker:
     """The compiled lockstep walk on ``bw`` x ``bh`` blocks, with the units of ``tables``.
 
-    ``tables`` is the construction's unit table (``construct._tables(paths)``): its first 32
+    ``tables`` is a unit table (:func:`research.blocks.tables`): its first 32
     units are the cycles' traversals, any further ones open transversal paths, which only the
     blocks in ``path_blocks`` take (a magic tour needs them on the long diagonals; elsewhere they
     multiply the walk).
@@ -50,7 +51,7 @@ class LockstepWalker:
 
     def __init__(self, bw: int, bh: int, tables: Any, *, path_blocks: Collection[int] = ()) -> None:
         from knightstour.kernels import jit
-        from knightstour.magic import _lockstep_kernels as kl
+        from research import _lockstep_kernels as kl
 
         self.k = jit.load(kl, compiled=True)
         self.bw, self.bh = bw, bh

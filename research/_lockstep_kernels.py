@@ -1,10 +1,10 @@
 """The compiled lockstep walk: the two strands of the block construction along one block pattern.
 
 Plain Python in the subset Numba compiles, listed in ``__kernels__`` and loaded through
-:mod:`knightstour.kernels.jit` (no Numba import here). :mod:`knightstour.magic.lockstep` drives
-it; the construction and its pattern search (``tools/magic_patterns.py``) use it.
+:mod:`knightstour.kernels.jit` (no Numba import here). :mod:`research.lockstep` drives
+it; the pattern search (``python -m research.magic_patterns``) uses it.
 
-The walk is the search of :mod:`knightstour.magic.construct`, compiled: at search step i both
+The walk is the search of :mod:`research.diagonal`, compiled: at search step i both
 strands enter block ``beta[i]``, P taking a unit (a traversal of one of the block's 4-cycles, or
 one of its open transversal paths) whose first square is a move from P's last square, and Q one
 whose first square is a move from Q's; at step 0 their first squares are a move apart (the

@@ -1,14 +1,16 @@
 """Search block patterns for fully (diagonally) magic tours of the 4x4-block construction.
 
-    python tools/magic_patterns.py stored [--budget NODES]
-    python tools/magic_patterns.py random [--patterns N | --seconds S] [--seed S] [--filter]
-    python tools/magic_patterns.py loops [--patterns N | --seconds S] [--seed S] [--filter]
-    python tools/magic_patterns.py free [--patterns N] [--seed S] [--budget NODES]
+    python -m research.magic_patterns stored [--budget NODES]
+    python -m research.magic_patterns random [--patterns N | --seconds S] [--seed S] [--filter]
+    python -m research.magic_patterns loops [--patterns N | --seconds S] [--seed S] [--filter]
+    python -m research.magic_patterns free [--patterns N] [--seed S] [--budget NODES]
+    python -m research.magic_patterns four [--semi]
+    python -m research.magic_patterns pairs [--seconds S] [--diagonal-moves] [--semi]
 
-A *block pattern* is the order in which the two strands P and Q of ``magic/construct.py`` visit
+A *block pattern* is the order in which the two strands P and Q of ``knightstour.magic.construct`` visit
 the 4x4 blocks of a 12x12 board: every block twice, each step in the same block as the one before
 or beside it (a knight's move can only continue there). The first three modes walk each pattern
-whole with the compiled lockstep walk (``magic/lockstep.py``: open transversal paths as well as
+whole with the compiled lockstep walk (``research/lockstep.py``: open transversal paths as well as
 cycles in the blocks on a long diagonal, or in every block with ``--paths-everywhere``; both
 diagonals checked on the tour's own numbers; P's units on either colour):
 
@@ -16,8 +18,9 @@ diagonals checked on the tour's own numbers; P's units on either colour):
 - ``random`` along patterns drawn by a randomised depth-first walk that visits every block twice;
 - ``loops`` along patterns made of loops, the shape of the stored patterns (``structured_pattern``);
   ``--diagonal-moves`` lets both step corner to corner as well;
-- ``free`` with no pattern: the Python search picks the blocks as it goes, ``--patterns`` attempts;
-- ``four``: the four-strand construction (``magic/four.py``) walked whole along one path of each
+- ``free`` with no pattern: the Python search (``research/diagonal.py``) picks the blocks as it
+  goes, ``--patterns`` attempts;
+- ``four``: the four-strand construction (``research/four.py``) walked whole along one path of each
   class of paths that step between side-by-side blocks, in every plan, on both colours
   (``--semi``: without the diagonals' check);
 - ``pairs``: the four-strand walk with each pair of strands (one forwards, one backwards) on a
@@ -25,8 +28,8 @@ diagonals checked on the tour's own numbers; P's units on either colour):
   corner-to-corner steps too), ``--budget`` nodes a walk (``--semi``: stop at a semi-magic tour).
 
 ``--filter`` skips the patterns that ``diagonals_possible`` rules out. Every tour found is
-assembled, validated and checked magic, and its pattern printed as the tuple to store in
-``_MAGIC_PATTERNS``; the last line counts the patterns tried, those ruled out, those with a magic
+assembled, validated and checked magic, and its pattern printed (a construction would store it
+and walk it again, as :func:`magic_along` does); the last line counts the patterns tried, those ruled out, those with a magic
 tour, those walked whole without one, nodes and seconds.
 """
 
@@ -41,11 +44,13 @@ from functools import cache
 import numpy as np
 
 from knightstour.board import Board
-from knightstour.magic.construct import _PATTERNS, _assemble, _reversed_walk, _search, _tables
-from knightstour.magic.four import FOUND, PLANS, assemble_four, assemble_strands, four_walker
-from knightstour.magic.lockstep import EXHAUSTED, LockstepWalker, diagonal_blocks
+from knightstour.magic.construct import _PATTERNS
 from knightstour.numbering import analyse
 from knightstour.tour import validate
+from research.blocks import tables
+from research.diagonal import assembled, search, walked_back
+from research.four import FOUND, PLANS, assemble_four, assemble_strands, four_walker
+from research.lockstep import EXHAUSTED, LockstepWalker, diagonal_blocks
 
 
 def neighbours(bw: int, bh: int, b: int, diagonal_moves: bool = False) -> list[int]:
@@ -154,7 +159,7 @@ def _visit_signatures(c: int) -> frozenset[tuple[tuple[int, ...], tuple[int, ...
     for each visit and each diagonal of the block (main, anti), how many of its squares P's unit
     holds and the sum of their places k in the unit, and the same for Q's.
     """
-    t = _tables(True)
+    t = tables(True)
     by_mask: dict[int, list[tuple[int, int]]] = {}
     for p, q in t.vec:
         by_mask.setdefault(t.masks[p] | t.masks[q], []).append((p, q))
@@ -250,7 +255,7 @@ def magic_along(
         whole = whole and status == EXHAUSTED
         if steps is None:
             continue
-        order = _assemble(bw, bw, _reversed_walk(steps, True), True)
+        order = assembled(bw, bw, walked_back(steps, True), True)
         validate(Board(4 * bw, 4 * bw), order)
         verdict = analyse(4 * bw, 4 * bw, order.tolist()).verdict
         if verdict != "magic":
@@ -264,7 +269,7 @@ def magic_along(
 @cache
 def _walker(bw: int, everywhere: bool = False) -> LockstepWalker:
     blocks = range(bw * bw) if everywhere else diagonal_blocks(bw)
-    return LockstepWalker(bw, bw, _tables(True), path_blocks=blocks)
+    return LockstepWalker(bw, bw, tables(True), path_blocks=blocks)
 
 
 def free(bw: int, rng: random.Random, attempts: int, budget: int) -> int:
@@ -273,12 +278,12 @@ def free(bw: int, rng: random.Random, attempts: int, budget: int) -> int:
     nodes = found = 0
     for k in range(attempts):
         one: dict[str, int] = {}
-        steps = _search(bw, bw, None, random.Random(rng.getrandbits(64)), True, budget, one)
+        steps = search(bw, bw, None, random.Random(rng.getrandbits(64)), True, budget, one)
         nodes += one["nodes"]
         if steps is None:
             continue
-        walk = _reversed_walk(steps, True)
-        order = _assemble(bw, bw, walk, True)
+        walk = walked_back(steps, True)
+        order = assembled(bw, bw, walk, True)
         validate(Board(4 * bw, 4 * bw), order)
         verdict = analyse(4 * bw, 4 * bw, order.tolist()).verdict
         if verdict != "magic":

@@ -1,4 +1,4 @@
-"""The compiled walk of the four-strand construction (:mod:`knightstour.magic.four`).
+"""The compiled walk of the four-strand construction (:mod:`research.four`).
 
 Plain Python in the subset Numba compiles, listed in ``__kernels__`` and loaded through
 :mod:`knightstour.kernels.jit` (no Numba import here).
