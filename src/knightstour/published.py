@@ -116,9 +116,9 @@ class Census:
 
     >>> c = census()
     >>> c.board, c.constant, c.ranges, c.cpu_days, c.citation
-    ('8x8', 260, 136, 61, 'the 2003 census (Stertenbrink, Meyrignac, Mackay)')
+    ('8x8', 260, 136, 61, 'the published 2003 census (Stertenbrink, Meyrignac, Mackay)')
     >>> c.no_magic_reason
-    'no magic tour on 8x8: the 2003 census (Stertenbrink, Meyrignac, Mackay) found every semi-magic 8x8 tour, 140 up to symmetry, and none has both diagonals adding up to 260'
+    'no magic tour on 8x8: the published 2003 census (Stertenbrink, Meyrignac, Mackay) found every semi-magic 8x8 tour, 140 up to symmetry, and none has both diagonals adding up to 260'
     """
 
     board: str
@@ -137,7 +137,7 @@ class Census:
     @property
     def citation(self) -> str:
         """The census by year and authors."""
-        return f"the {self.year} census ({', '.join(self.authors)})"
+        return f"the published {self.year} census ({', '.join(self.authors)})"
 
     @property
     def no_magic_reason(self) -> str:

@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from knightstour.magic.census import CENSUS_8X8, Census
 from knightstour.magic.search import Journal
+from knightstour.published import Census, census
 
 if TYPE_CHECKING:
     from knightstour.board import Board, BoardLike
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from knightstour.progress import Progress
     from knightstour.tour import Tour
 
-__all__ = ["CENSUS_8X8", "Census", "Found", "Keeper", "MagicTour", "find", "refusal", "searched"]
+__all__ = ["Census", "Found", "Keeper", "MagicTour", "census", "find", "refusal", "searched"]
 
 
 class Keeper(Journal, Protocol):
@@ -120,7 +120,7 @@ def refusal(
 
     The reasons: a board that is not flat and plain, a theorem
     (:func:`knightstour.theory.semi_magic_verdict`), the census of 8x8
-    (:data:`knightstour.magic.census.CENSUS_8X8`) for magic tours, an option of the search asked
+    (:func:`knightstour.published.census`) for magic tours, an option of the search asked
     of a board that is built, or a size the constructions do not build
     (:func:`knightstour.magic.construct.constructible`).
 

@@ -26,7 +26,7 @@ before it is returned. ``seed`` picks the search order and one of the board's sy
 reversed numbering, k -> N + 1 - k): all keep a tour semi-magic, and magic.
 
 The theorems that rule a board out are :func:`knightstour.theory.semi_magic_verdict`'s; the
-census of 8x8 (:data:`knightstour.magic.census.CENSUS_8X8`) rules out its magic tours.
+census of 8x8 (:func:`knightstour.published.census`) rules out its magic tours.
 
 >>> order = construct(12, 12)
 >>> from knightstour.numbering import analyse
@@ -46,10 +46,10 @@ import numpy as np
 from knightstour.board import Board, symmetries
 from knightstour.errors import InternalError, InvalidInputError
 from knightstour.magic._blocks import Square, _tables, assemble, knight
-from knightstour.magic.census import CENSUS_8X8
 from knightstour.magic.cross import crossable, crossed
 from knightstour.magic.fold import foldable, folded
 from knightstour.numbering import analyse
+from knightstour.published import census
 from knightstour.theory import semi_magic_verdict
 from knightstour.tour import validate
 
@@ -82,7 +82,7 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
     A board that a theorem rules out gets the theorem's reason
     (:func:`knightstour.theory.semi_magic_verdict`: no knight's tour at all, a side of odd
     length, both sides 2 more than a multiple of 4). A magic tour (``diagonal``) needs a square
-    board; on 8x8 the published census (:data:`knightstour.magic.census.CENSUS_8X8`) found none; no
+    board; on 8x8 the published census (:func:`knightstour.published.census`) found none; no
     construction of one is known on bigger boards. Other sizes are refused as "no
     construction", which claims nothing about whether such tours exist.
 
@@ -133,13 +133,8 @@ def _no_magic(width: int, height: int) -> str:
     spec = f"{width}x{height}"
     if width != height:
         return f"no magic tour on {spec}: a magic tour needs a square board (two long diagonals)"
-    census = CENSUS_8X8
-    if spec == census.board:
-        return (
-            f"no magic tour on {spec}: the published census by {census.source} found all "
-            f"{census.semi_magic} semi-magic tours of {spec} up to symmetry, and none of them is "
-            f"magic"
-        )
+    if spec == census().board:
+        return census().no_magic_reason
     return (
         f"no construction for a magic tour on {spec} yet: no diagonally magic block pattern is "
         f"known (docs/magic.md says how the search for one stands)"
