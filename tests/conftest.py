@@ -1,11 +1,18 @@
 """Shared fixtures, test tiers, and the correctness check every method's answers go through.
 
-Tiers (``make test`` runs all, ``make test-fast`` leaves out the marked ones):
+Tiers (the Makefile's targets; ``pytest`` alone runs the default tier):
 
-- ``browser``: every test of ``test_web_e2e.py`` drives Debian's chromium through Playwright.
-  Where no Chromium is found (``KNIGHTSTOUR_CHROMIUM`` or ``/usr/bin/chromium``) they are skipped
-  and the run ends with a line saying why and how to enable them;
-- ``slow``: real processes killed or interrupted, and schema fuzzing (``test_web_schema.py``).
+- ``browser``: every test of ``test_web_e2e.py`` (and the other ``*_e2e.py`` files) drives
+  Debian's chromium through Playwright. Where no Chromium is found (``KNIGHTSTOUR_CHROMIUM`` or
+  ``/usr/bin/chromium``) they are skipped and the run ends with a line saying why and how to
+  enable them;
+- ``slow``: real processes killed or interrupted, and schema fuzzing (``test_web_schema.py``);
+- ``sweep``: a whole domain walked (every square of every board up to an area, a whole search
+  pass, a 100,000-tour library). Left out unless ``--all`` is given (``make test-all``); the
+  default tier runs a fixed-seed sample of each through :func:`tiers.sample` instead.
+
+``make test-fast`` leaves out ``browser`` and ``slow``; ``make test`` runs both; ``make test-all``
+adds ``--all``.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
+import tiers
 from knightstour.board import Board
 
 # CI replays the same generated examples every run (a submission's checks must not hinge on the
@@ -38,8 +46,29 @@ def chromium_available() -> bool:
     return os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--all``: the whole sweeps too (``make test-all``)."""
+    parser.addoption(
+        "--all",
+        action="store_true",
+        default=False,
+        help="walk whole domains: run the tests marked sweep, and tiers.sample takes everything",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tell :mod:`tiers` whether this run takes whole domains (before any test is collected)."""
+    tiers.WHOLE = bool(config.getoption("--all"))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tier files' tests, and skip the browser tests when there is no Chromium."""
+    """Mark the tier files' tests, leave the sweeps out without ``--all``, and skip the browser
+    tests when there is no Chromium."""
+    if not tiers.WHOLE:
+        swept = [item for item in items if item.get_closest_marker("sweep") is not None]
+        if swept:
+            config.hook.pytest_deselected(items=swept)
+            items[:] = [item for item in items if item.get_closest_marker("sweep") is None]
     have_browser = chromium_available()
     why = (
         f"no Chromium at {CHROMIUM}: run 'apt-get install chromium' as root (make test does it "

@@ -143,11 +143,10 @@ def test_node_limit_gives_up_with_a_partial_path() -> None:
 
 
 def test_time_limit_gives_up() -> None:
+    """How soon it gives up is measured by benchmarks/bench_stops.py."""
     b = Board(60, 60)  # a tour takes 3600 positions at least: more than one slice of work
-    t0 = time.monotonic()
     with pytest.raises(SearchFailedError, match="time limit"):
         exact_search(b, 0, deadline=time.monotonic() - 1)
-    assert time.monotonic() - t0 < 1
 
 
 def test_solve_time_limit_reaches_the_search() -> None:

