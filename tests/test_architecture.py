@@ -8,6 +8,7 @@ and checked against the layers; the graph must have no cycle.
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +101,7 @@ class _Imports(ast.NodeVisitor):
 MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
+@functools.cache  # read once a run: every test asks for it
 def _graph() -> dict[str, set[str]]:
     graph = {}
     for module, path in MODULES.items():
