@@ -21,7 +21,6 @@ import pytest
 
 import knightstour as kt
 from enumerator import tour_exists
-from tiers import sample
 from knightstour.board import Board
 from knightstour.solvers._search import EXHAUSTED, FOUND
 from knightstour.solvers.backtrack import exact_search
@@ -31,6 +30,7 @@ from knightstour.theory import (
     line_obstruction,
     verdict,
 )
+from tiers import sample
 
 #: Boards of the family up to this many squares are solved here (the benchmark goes to 64).
 AREA = 64
