@@ -235,6 +235,7 @@ def test_crossed_tours_are_closed_and_semi_magic(width: int, height: int) -> Non
     kt.Tour(kt.Board(width, height), order, closed=True)
 
 
+@pytest.mark.sweep  # --all (make test-all): the crossed family's smaller boards run above
 def test_a_hundred_by_a_hundred_board_is_built() -> None:
     order = built(100, 100)
     assert_semi_magic_tour(100, 100, order)
