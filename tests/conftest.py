@@ -37,7 +37,11 @@ if os.environ.get("CI"):
 
 CHROMIUM = os.environ.get("KNIGHTSTOUR_CHROMIUM", "/usr/bin/chromium")
 #: Test files whose every test is in a tier.
-TIER_FILES = {"test_web_e2e.py": "browser", "test_web_schema.py": "slow"}
+TIER_FILES = {
+    "test_web_e2e.py": "browser",
+    "test_web_schema.py": "slow",
+    "distributed.py": "slow",  # the doctest of counting/distributed.py starts a Dask cluster
+}
 _skipped_browser: list[str] = []
 
 
