@@ -74,8 +74,9 @@ def test_three_wide_exceptions_are_exactly_those() -> None:
 
 @pytest.mark.parametrize("spec", ["3x4", "3x7", "4x5", "5x5", "3x8", "4x6"])
 def test_start_and_end_pairs_match_enumeration(spec: str) -> None:
+    """Every start (without --all: a1 and 4 drawn) to every end."""
     b = kt.parse_board(spec)
-    for s in b.squares():
+    for s in sample(b.squares(), 5, seed=b.area, keep=[0]):
         ends = tour_ends(b, s)
         for e in b.squares():
             if e == s:  # bad input, not a question with answer no (issue 11, item 20)
