@@ -42,7 +42,10 @@ TIER_FILES = {
     "test_web_schema.py": "slow",
     "distributed.py": "slow",  # the doctest of counting/distributed.py starts a Dask cluster
 }
-_skipped_browser: list[str] = []
+NO_CHROMIUM = (
+    f"no Chromium at {CHROMIUM}: run 'apt-get install chromium' as root (make test does it "
+    f"when it can) or set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
+)
 
 
 def chromium_available() -> bool:
@@ -74,26 +77,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             config.hook.pytest_deselected(items=swept)
             items[:] = [item for item in items if item.get_closest_marker("sweep") is None]
     have_browser = chromium_available()
-    why = (
-        f"no Chromium at {CHROMIUM}: run 'apt-get install chromium' as root (make test does it "
-        f"when it can) or set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
-    )
     for item in items:
         tier = TIER_FILES.get(item.path.name)
         if tier is not None:
             item.add_marker(getattr(pytest.mark, tier))
         if item.get_closest_marker("browser") is not None and not have_browser:
-            item.add_marker(pytest.mark.skip(reason=why))
-            _skipped_browser.append(why)
+            item.add_marker(pytest.mark.skip(reason=NO_CHROMIUM))
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Say loudly, at the end of the run, that the browser tests did not run, and why."""
-    if _skipped_browser:
+    """Say loudly, at the end of the run, that the browser tests did not run, and why (from the
+    reports, which pytest-xdist's workers send back too)."""
+    skipped = [
+        r for r in terminalreporter.stats.get("skipped", []) if NO_CHROMIUM in str(r.longrepr)
+    ]
+    if skipped:
         terminalreporter.write_line(
-            f"browser tests skipped ({len(_skipped_browser)}): {_skipped_browser[0]}",
-            yellow=True,
-            bold=True,
+            f"browser tests skipped ({len(skipped)}): {NO_CHROMIUM}", yellow=True, bold=True
         )
 
 
