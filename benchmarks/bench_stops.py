@@ -153,8 +153,8 @@ def report(what: str, seconds: float, bound: float, note: str = "") -> bool:
 
 
 def main(argv: list[str]) -> int:
-    kt.solve("8x8", start="a1", method="backtrack")  # compiled code loaded before the clock
-    kt.count("5x5", method="enumerate")
+    passed_deadline()  # compiled code loaded before the clock
+    short_count()
     missed = 0
     load = f"load {os.getloadavg()[0]:.1f}"
     missed += not report(
