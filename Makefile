@@ -4,7 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench lint venv clean
+.PHONY: run test test-fast test-all bench lint venv clean
+
+# Python keeps its compiled modules, and pytest its rewritten test modules, as bytecode (a shell
+# that sets PYTHONDONTWRITEBYTECODE would make every test run compile them again)
+unexport PYTHONDONTWRITEBYTECODE
 
 # install, then compile every kernel into Numba's cache (so that no first command pays for it)
 $(STAMP): pyproject.toml
@@ -19,15 +23,22 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/knightstour solve 8x8 --start a1 --closed --format text --time
 
-# the whole suite; Debian's chromium is installed for the browser tests when missing and possible,
-# else those tests are skipped with a line saying why
+# the default tier (CI's): every test but the whole sweeps, on every core (pytest-xdist); Debian's
+# chromium is installed for the browser tests when missing and possible, else those tests are
+# skipped with a line saying why
 test: $(STAMP)
 	@bash tools/ensure-chromium.sh
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
-# everyday tier: no browser, no killed processes, no schema fuzzing (under a minute)
+# everyday tier: no browser, no killed processes, no Dask cluster, no fuzzing, no sweeps
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not browser and not slow"
+	$(BIN)/python -m pytest -q -n auto -m "not browser and not slow"
+
+# the default tier and every whole sweep (tests marked sweep, and tiers.sample taking whole
+# domains): run it before resolving an issue that touches a sweep
+test-all: $(STAMP)
+	@bash tools/ensure-chromium.sh
+	$(BIN)/python -m pytest -q -n auto --all
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

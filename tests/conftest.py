@@ -1,11 +1,18 @@
 """Shared fixtures, test tiers, and the correctness check every method's answers go through.
 
-Tiers (``make test`` runs all, ``make test-fast`` leaves out the marked ones):
+Tiers (the Makefile's targets; ``pytest`` alone runs the default tier):
 
-- ``browser``: every test of ``test_web_e2e.py`` drives Debian's chromium through Playwright.
-  Where no Chromium is found (``KNIGHTSTOUR_CHROMIUM`` or ``/usr/bin/chromium``) they are skipped
-  and the run ends with a line saying why and how to enable them;
-- ``slow``: real processes killed or interrupted, and schema fuzzing (``test_web_schema.py``).
+- ``browser``: every test of ``test_web_e2e.py`` (and the other ``*_e2e.py`` files) drives
+  Debian's chromium through Playwright. Where no Chromium is found (``KNIGHTSTOUR_CHROMIUM`` or
+  ``/usr/bin/chromium``) they are skipped and the run ends with a line saying why and how to
+  enable them;
+- ``slow``: real processes killed or interrupted, and schema fuzzing (``test_web_schema.py``);
+- ``sweep``: a whole domain walked (every square of every board up to an area, a whole search
+  pass, a 100,000-tour library). Left out unless ``--all`` is given (``make test-all``); the
+  default tier runs a fixed-seed sample of each through :func:`tiers.sample` instead.
+
+``make test-fast`` leaves out ``browser`` and ``slow``; ``make test`` runs both; ``make test-all``
+adds ``--all``.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
+import tiers
 from knightstour.board import Board
 
 # CI replays the same generated examples every run (a submission's checks must not hinge on the
@@ -29,8 +37,15 @@ if os.environ.get("CI"):
 
 CHROMIUM = os.environ.get("KNIGHTSTOUR_CHROMIUM", "/usr/bin/chromium")
 #: Test files whose every test is in a tier.
-TIER_FILES = {"test_web_e2e.py": "browser", "test_web_schema.py": "slow"}
-_skipped_browser: list[str] = []
+TIER_FILES = {
+    "test_web_e2e.py": "browser",
+    "test_web_schema.py": "slow",
+    "distributed.py": "slow",  # the doctest of counting/distributed.py starts a Dask cluster
+}
+NO_CHROMIUM = (
+    f"no Chromium at {CHROMIUM}: run 'apt-get install chromium' as root (make test does it "
+    f"when it can) or set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
+)
 
 
 def chromium_available() -> bool:
@@ -38,29 +53,47 @@ def chromium_available() -> bool:
     return os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tier files' tests, and skip the browser tests when there is no Chromium."""
-    have_browser = chromium_available()
-    why = (
-        f"no Chromium at {CHROMIUM}: run 'apt-get install chromium' as root (make test does it "
-        f"when it can) or set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--all``: the whole sweeps too (``make test-all``)."""
+    parser.addoption(
+        "--all",
+        action="store_true",
+        default=False,
+        help="walk whole domains: run the tests marked sweep, and tiers.sample takes everything",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tell :mod:`tiers` whether this run takes whole domains (before any test is collected)."""
+    tiers.WHOLE = bool(config.getoption("--all"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tier files' tests, leave the sweeps out without ``--all``, and skip the browser
+    tests when there is no Chromium."""
+    if not tiers.WHOLE:
+        swept = [item for item in items if item.get_closest_marker("sweep") is not None]
+        if swept:
+            config.hook.pytest_deselected(items=swept)
+            items[:] = [item for item in items if item.get_closest_marker("sweep") is None]
+    have_browser = chromium_available()
     for item in items:
         tier = TIER_FILES.get(item.path.name)
         if tier is not None:
             item.add_marker(getattr(pytest.mark, tier))
         if item.get_closest_marker("browser") is not None and not have_browser:
-            item.add_marker(pytest.mark.skip(reason=why))
-            _skipped_browser.append(why)
+            item.add_marker(pytest.mark.skip(reason=NO_CHROMIUM))
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Say loudly, at the end of the run, that the browser tests did not run, and why."""
-    if _skipped_browser:
+    """Say loudly, at the end of the run, that the browser tests did not run, and why (from the
+    reports, which pytest-xdist's workers send back too)."""
+    skipped = [
+        r for r in terminalreporter.stats.get("skipped", []) if NO_CHROMIUM in str(r.longrepr)
+    ]
+    if skipped:
         terminalreporter.write_line(
-            f"browser tests skipped ({len(_skipped_browser)}): {_skipped_browser[0]}",
-            yellow=True,
-            bold=True,
+            f"browser tests skipped ({len(skipped)}): {NO_CHROMIUM}", yellow=True, bold=True
         )
 
 
@@ -115,18 +148,24 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
-    """The web app (with its warm-up) served on a free local port."""
-    from knightstour.web.app import create_app
+    """The web app (with its warm-up) served on a free local port. Its searches get 60 s rather
+    than 5 (``Limits.time_limit``): on a busy machine an 8x8 solve can outlast 5 s, and what
+    these tests check is the page, not the machine's speed."""
+    from knightstour.web.app import Limits, create_app
     from knightstour.web.server import running_server
 
-    with running_server(create_app()) as url:
+    with running_server(create_app(Limits(time_limit=60.0, hint_time_limit=30.0))) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium through Playwright (never a downloaded build)."""
-    from playwright.sync_api import sync_playwright
+    """Debian's Chromium through Playwright (never a downloaded build). Its expectations wait
+    up to 15 s (Playwright's default is 5 s): on a busy machine a first solve can take longer,
+    and a wait is not a measure (benchmarks/bench_web_page.py measures)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=15_000)
 
     if not chromium_available():
         pytest.fail(

@@ -101,7 +101,7 @@ class _Imports(ast.NodeVisitor):
 MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
-@functools.cache
+@functools.cache  # read once a run: every test asks for it
 def _graph() -> dict[str, set[str]]:
     graph = {}
     for module, path in MODULES.items():

@@ -16,6 +16,7 @@ from knightstour import Board, NoTourError, SearchFailedError
 from knightstour.kernels.search import FOUND
 from knightstour.solvers import backtrack as backtrack_module
 from knightstour.solvers.backtrack import Search, exact_search
+from tiers import sample
 
 TINY = [Board(w, h) for w in range(1, 21) for h in range(w, 21) if w * h <= 20]
 
@@ -72,8 +73,9 @@ def test_closed_matches_enumeration(board: Board) -> None:
 
 @pytest.mark.parametrize("spec", ["3x4", "3x7", "4x5", "5x5", "3x8"])
 def test_every_start_and_end_pair_matches_enumeration(spec: str) -> None:
+    """Every start (without --all: a1 and 4 drawn) to every end."""
     b = kt.parse_board(spec)
-    for s in b.squares():
+    for s in sample(b.squares(), 5, seed=b.area, keep=[0]):
         ends = tour_ends(b, s)
         for e in b.squares():
             if e != s:
@@ -143,11 +145,10 @@ def test_node_limit_gives_up_with_a_partial_path() -> None:
 
 
 def test_time_limit_gives_up() -> None:
+    """How soon it gives up is measured by benchmarks/bench_stops.py."""
     b = Board(60, 60)  # a tour takes 3600 positions at least: more than one slice of work
-    t0 = time.monotonic()
     with pytest.raises(SearchFailedError, match="time limit"):
         exact_search(b, 0, deadline=time.monotonic() - 1)
-    assert time.monotonic() - t0 < 1
 
 
 def test_solve_time_limit_reaches_the_search() -> None:

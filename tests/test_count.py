@@ -158,6 +158,7 @@ def test_trivial_boards() -> None:
     assert kt.count("1x2") == 0
 
 
+@pytest.mark.slow  # a Dask cluster: not in make test-fast
 def test_dask_cluster_gives_the_in_process_numbers() -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(

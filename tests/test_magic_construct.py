@@ -11,6 +11,7 @@ import knightstour as kt
 from knightstour.errors import InvalidInputError
 from knightstour.magic.construct import MAX_SIDE, construct, constructible
 from knightstour.numbering import analyse
+from tiers import sample
 
 COVERED = [(8, 8), (12, 12), (12, 8), (8, 12)]
 
@@ -185,7 +186,7 @@ def closed_ends(width: int, order: np.ndarray) -> bool:
     return sorted((abs(x0 - x1), abs(y0 - y1))) == [1, 2]
 
 
-@pytest.mark.parametrize(("width", "height"), FOLDED)
+@pytest.mark.parametrize(("width", "height"), sample(FOLDED, 4, seed=16, keep=FOLDED[:1]))
 def test_folded_tours_are_closed_and_semi_magic(width: int, height: int) -> None:
     assert constructible(width, height) is None
     order = built(width, height)
@@ -229,7 +230,7 @@ def test_foldable_takes_an_even_number_of_block_rows_or_columns() -> None:
 CROSSED = [(20, 20), (28, 28), (28, 20), (20, 28), (24, 28), (36, 36), (28, 36), (44, 20)]
 
 
-@pytest.mark.parametrize(("width", "height"), CROSSED)
+@pytest.mark.parametrize(("width", "height"), sample(CROSSED, 4, seed=20, keep=CROSSED[:1]))
 def test_crossed_tours_are_closed_and_semi_magic(width: int, height: int) -> None:
     assert constructible(width, height) is None
     order = built(width, height)
@@ -238,6 +239,7 @@ def test_crossed_tours_are_closed_and_semi_magic(width: int, height: int) -> Non
     kt.Tour(kt.Board(width, height), order, closed=True)
 
 
+@pytest.mark.sweep  # --all (make test-all): the crossed family's smaller boards run above
 def test_a_hundred_by_a_hundred_board_is_built() -> None:
     order = built(100, 100)
     assert_semi_magic_tour(100, 100, order)

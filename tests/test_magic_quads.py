@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -55,6 +57,7 @@ def whole_pass() -> list[np.ndarray]:
     return report.tours
 
 
+@pytest.mark.sweep  # the whole pass: --all (make test-all); a sample below
 def test_the_quad_pass_finds_105_classes_of_semi_magic_8x8_tours(whole_pass) -> None:
     """105 of the census's 140; 45 of them walk every block's 4-cycles whole."""
     assert len(whole_pass) == 1680
@@ -68,11 +71,13 @@ def test_the_quad_pass_finds_105_classes_of_semi_magic_8x8_tours(whole_pass) -> 
     assert len(_classes(whole)) == 45
 
 
+@pytest.mark.sweep  # the whole pass: --all (make test-all); a sample below
 def test_beverleys_tour_of_1848_is_among_them(whole_pass) -> None:
     beverley = np.array(grid_order(BEVERLEY))
     assert _classes([beverley]) <= _classes(whole_pass)
 
 
+@pytest.mark.sweep  # the whole pass: --all (make test-all); a sample below
 def test_none_is_magic_and_some_are_closed(whole_pass) -> None:
     """The census says no 8x8 tour is magic; a closed tour's last square is a move from its
     first."""
@@ -120,6 +125,7 @@ def _completions(prefix: list[int]) -> list[list[int]]:
     return out
 
 
+@pytest.mark.sweep  # the whole pass: --all (make test-all); a sample below
 def test_no_cut_loses_a_tour(whole_pass) -> None:
     """Below the first 9 to 11 quads of found tours, a walk without cuts finds exactly the
     tours the pass found there."""
@@ -134,6 +140,28 @@ def test_no_cut_loses_a_tour(whole_pass) -> None:
         full = {tuple(o) for o in _completions(prefix)}
         assert tuple(order) in full
         assert full == {o for o in found if list(o[: 4 * depth]) == order[: 4 * depth]}
+
+
+#: Parts of the open pass walked in the default tier: Beverley's (2) and three drawn.
+SAMPLE_PARTS = sorted({2, *random.Random(105).sample(range(192), 3)})
+
+
+def test_a_sample_of_the_pass_finds_semi_magic_quad_tours() -> None:
+    """A few parts of the whole pass (which runs with --all): each tour found is a semi-magic
+    knight's tour of quads, none magic, and Beverley's tour of 1848 is found in its part."""
+    w, rng = quad_walker(8, 8), quad_range(8, 8)
+    assert rng is not None
+    beverley = np.array(grid_order(BEVERLEY))
+    found: list[np.ndarray] = []
+    for part in SAMPLE_PARTS:
+        result = w.run(rng, part)
+        assert result.done
+        found += list(result.tours)
+    for order in found:
+        _check(np.asarray(order))
+        grid = _grid(np.asarray(order))
+        assert np.trace(grid) != 260 or np.trace(grid[::-1]) != 260
+    assert len(found) > 4 and _classes([beverley]) <= _classes(found)
 
 
 def test_a_stopped_pass_goes_on_where_it_stopped(tmp_path, capsys) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
+import threading
 
 import httpx
 import numpy as np
@@ -164,35 +164,42 @@ def test_the_time_cap_bounds_every_search(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_a_slow_solve_does_not_block_other_requests(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Solves run in worker threads: a quick request answers while a slow one is running."""
+    """Solves run in worker threads: a quick request answers while a slow one is running (the
+    slow one is held until the quick one has answered: were the quick one queued behind it,
+    neither would answer). benchmarks/bench_web.py measures how quickly, under load."""
     real = kt.solve
+    running, release = threading.Event(), threading.Event()
 
     def slow_on_9x9(board, *args, **kwargs):
         if kt.parse_board(board).spec == "9x9":
-            time.sleep(1.5)
+            running.set()
+            assert release.wait(60), "never released"
         return real(board, *args, **kwargs)
 
     monkeypatch.setattr(kt, "solve", slow_on_9x9)
     app = create_app(warm=False)
 
-    async def scenario() -> tuple[float, float]:
+    async def scenario() -> tuple[bool, bool]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            t0 = time.perf_counter()
 
-            async def timed(board: str) -> float:
+            async def solved(board: str) -> None:
                 r = await c.get("/api/solve", params={"board": board, "start": "a1"})
                 assert r.status_code == 200 and len(r.json()["path"]) == r.json()["width"] ** 2
-                return time.perf_counter() - t0
 
-            slow = asyncio.create_task(timed("9x9"))
-            await asyncio.sleep(0.1)
-            fast = await timed("6x6")
-            return fast, await slow
+            slow = asyncio.create_task(solved("9x9"))
+            while not running.is_set():
+                await asyncio.sleep(0.01)
+            try:
+                await asyncio.wait_for(solved("6x6"), timeout=30)
+            finally:
+                held = not slow.done()
+                release.set()
+            await slow
+            return held, slow.done()
 
-    fast, slow = asyncio.run(scenario())
-    assert slow >= 1.5
-    assert fast < 1.0, f"the quick request waited {fast:.2f} s behind the slow one"
+    held, done = asyncio.run(scenario())
+    assert held and done  # the quick one answered while the slow one was still held
 
 
 # -- /api/exists ------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ null with a reason when it would take too long; HTTP 4xx for bad input."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -159,16 +158,11 @@ def test_a_slow_count_is_null_and_not_tried_again() -> None:
     lim = Limits(count_time_limit=0.3)
     with TestClient(create_app(lim, warm=False)) as c:
         counting.count("5x5")  # the kernels loaded: the budget goes to counting
-        t0 = time.monotonic()
         data = get(c, board="6x6", start="a1")  # not published
-        took = time.monotonic() - t0
         assert data["count"] is None and data["known"] is False
         assert "takes longer than the 0.3 s" in data["reason"]
-        assert took < 5
-        t0 = time.monotonic()
-        again = get(c, board="6x6", start="a1")
+        again = get(c, board="6x6", start="a1")  # from the cache: not counted again
         assert again["cached"] is True and again["reason"] == data["reason"]
-        assert time.monotonic() - t0 < 0.5
 
 
 def test_a_count_cut_short_by_compiling_is_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:

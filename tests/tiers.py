@@ -1,0 +1,47 @@
+"""Whole sweeps or representative samples: what a test that walks a whole domain (every square,
+every board up to an area, every pair of ends) takes in each tier.
+
+The default tier (``make test``, ``make test-fast``) takes a fixed-seed sample of the domain;
+``pytest --all`` (``make test-all``) takes all of it. The same test body serves both, so a sweep
+checks in the opt-in tier exactly what its sample checks every day. Tests whose whole body is a
+sweep (no sample makes sense) carry the ``sweep`` marker instead, and run under ``--all`` only.
+
+Not a test file; the tests import it, and tests/conftest.py sets :data:`WHOLE` from ``--all``
+before any test module is collected.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+#: Whether this run takes the whole domains (``--all``); set by tests/conftest.py.
+WHOLE = False
+
+
+def sample(items: Iterable[T], k: int, *, seed: int, keep: Iterable[T] = ()) -> list[T]:
+    """All of ``items`` under ``--all``; else ``k`` of them drawn with ``seed``, in their order,
+    the ``keep`` ones (a domain's edge cases: corners, the first and last) always among them.
+
+    The draw depends on nothing but the arguments, so every run (and every xdist worker)
+    collects the same tests.
+
+    >>> import tiers
+    >>> tiers.WHOLE
+    False
+    >>> sample(range(100), 4, seed=1, keep=[0, 99])
+    [0, 18, 73, 99]
+    >>> sample("abc", 10, seed=1)
+    ['a', 'b', 'c']
+    """
+    seq = list(items)
+    if WHOLE or k >= len(seq):
+        return seq
+    wanted = list(keep)
+    kept = {i for i, v in enumerate(seq) if v in wanted}
+    rest = [i for i in range(len(seq)) if i not in kept]
+    drawn = random.Random(seed).sample(rest, max(0, k - len(kept)))
+    return [seq[i] for i in sorted({*kept, *drawn})]
