@@ -4,6 +4,7 @@ null with a reason when it would take too long; HTTP 4xx for bad input."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from fastapi.testclient import TestClient
