@@ -35,10 +35,12 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto -m "not browser and not slow"
 
 # the default tier and every whole sweep (tests marked sweep, and tiers.sample taking whole
-# domains): run it before resolving an issue that touches a sweep
+# domains), then the research folder's own tests: run it before resolving an issue that touches
+# a sweep
 test-all: $(STAMP)
 	@bash tools/ensure-chromium.sh
 	$(BIN)/python -m pytest -q -n auto --all
+	$(BIN)/python -m pytest -q research
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
