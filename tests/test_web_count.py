@@ -218,10 +218,11 @@ def test_bad_input_is_4xx_with_an_error(
     assert set(r.json()) == {"error"} and words in r.json()["error"]
 
 
-def test_the_schema_and_limits_list_the_count(client: TestClient) -> None:
-    schema = client.get("/openapi.json").json()
+def test_the_schema_and_limits_list_the_count() -> None:
+    with TestClient(create_app(warm=False)) as c:
+        schema = c.get("/openapi.json").json()
+        limits = c.get("/api/limits").json()
     assert "/api/count" in schema["paths"]
-    limits = client.get("/api/limits").json()
     assert limits["count_time_limit"] == 2 and limits["count_max_side"] == 6
 
 
