@@ -302,7 +302,7 @@ def _recall(db: str, key: tuple[str, str, str, str, bool]) -> KnownCount | None:
     if db == ":memory:" or not os.path.exists(db):
         return None
     with Library(db, readonly=True) as lib:
-        return lib.known_count(key)
+        return lib.counts.known_count(key)
 
 
 def _remember(
@@ -324,7 +324,7 @@ def _remember(
         )
     try:
         with Library(db) as lib:
-            lib.remember_count(request.key(), number, method=method, seconds=seconds)
+            lib.counts.remember_count(request.key(), number, method=method, seconds=seconds)
     except KnightsTourError as e:
         err(f"the count was not remembered: {str(e).splitlines()[0]}")
         return False
@@ -347,7 +347,7 @@ def _table(args: argparse.Namespace) -> int:
         raise UsageError(f"--table lists what is remembered: drop {', '.join(given)}")
     board = None if args.board is None and args.mask is None else board_of(args).key
     with Library(args.db or DEFAULT_DB, readonly=True) as lib:
-        known = lib.known_counts(board)
+        known = lib.counts.known_counts(board)
         path = lib.path
     if args.format == "json":
         for k in known:

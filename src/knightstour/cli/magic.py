@@ -186,9 +186,9 @@ def _summary(report: Report, classes: int, db: str) -> str:
 
 def _classes(lib: Any, board: Board) -> int:
     """The semi-magic tours (classes) the library holds on ``board``: stored as numberings."""
-    from knightstour.cli.library import _magic_counts
+    from knightstour.library.queries import magic_counts
 
-    return _magic_counts(lib, f"{board.width}x{board.height}", False)[0]
+    return magic_counts(lib, f"{board.width}x{board.height}", False)[0]
 
 
 def _show(args: argparse.Namespace, board: Board, order: np.ndarray) -> dict[str, Any]:
@@ -246,7 +246,7 @@ def _construct(args: argparse.Namespace, board: Board) -> int:
             if bar is not None:
                 bar(seed + 1, wanted)
     with Library(args.db) as lib:
-        new = lib.add(tours)
+        new = lib.tours.add(tours)
     if args.format == "json":
         print(json.dumps({"board": f"{w}x{h}", "built": len(tours), "new": new, "tours": shown}))
     else:

@@ -1,17 +1,17 @@
 """The tour library's gallery: what ``knightstour serve --db tours.db`` shows, as JSON.
 
 Read-only: the library is opened with ``readonly=True`` (SQLite's ``mode=ro``), one connection
-a thread. Every query is in :mod:`knightstour.library.store` (``gallery_*``); this module shapes
-their answers for the page and the API: the boards and their counts, pages of tours (keyset
-pagination on the id, so a page of a 100,000-tour library costs what the first page costs),
-one tour with its numbering's verdict, and two tours compared move by move.
+a thread. Every query is the store's (``lib.gallery``, :mod:`knightstour.library.store.gallery`);
+this module shapes their answers for the page and the API: the boards and their counts, pages
+of tours (keyset pagination on the id, so a page of a 100,000-tour library costs what the first
+page costs), one tour with its numbering's verdict, and two tours compared move by move.
 
 >>> import knightstour as kt
 >>> from knightstour.library.store import Library
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "tours.db")
 >>> with Library(path) as lib:
-...     lib.add([kt.solve("5x5", start="a1", method="warnsdorff")], method="warnsdorff")
+...     lib.tours.add([kt.solve("5x5", start="a1", method="warnsdorff")], method="warnsdorff")
 1
 >>> g = Gallery(path)
 >>> [(b["board"], b["tours"]) for b in g.overview()["boards"]]
@@ -31,14 +31,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from knightstour.errors import InvalidInputError, KnightsTourError
-from knightstour.library.store import (
-    Library,
-    StoredTour,
-    gallery_count,
-    gallery_kinds,
-    gallery_page,
-    library_board,
-)
+from knightstour.library.store import Library, StoredTour, library_board
 
 __all__ = ["THUMB_POINTS", "Gallery", "LibraryUnreadable", "NoSuchTour"]
 
@@ -107,7 +100,7 @@ class Gallery:
 
     def _get(self, tour_id: int) -> StoredTour:
         """The tour ``tour_id``, or :class:`NoSuchTour`."""
-        tours, _, _ = self._read(lambda lib: gallery_page(lib, after=tour_id - 1, limit=1))
+        tours, _, _ = self._read(lambda lib: lib.gallery.page(after=tour_id - 1, limit=1))
         if not tours or tours[0].id != tour_id:
             raise NoSuchTour(f"no tour {tour_id} in {self.name}")
         return tours[0]
@@ -122,7 +115,7 @@ class Gallery:
                 return self._overview[1]
         boards: dict[tuple[int, int, str, bool], dict[str, Any]] = {}
         methods: dict[str, int] = {}
-        for w, h, shape, closed, method, n in self._read(gallery_kinds):
+        for w, h, shape, closed, method, n in self._read(lambda lib: lib.gallery.kinds()):
             b = library_board(shape) if shape else library_board(f"{w}x{h}")
             entry = boards.setdefault(
                 (w, h, shape, closed),
@@ -156,7 +149,7 @@ class Gallery:
             hit = self._counts.get(key)
             if hit is not None and now - hit[0] < OVERVIEW_SECONDS:
                 return hit[1]
-        n = self._read(lambda lib: gallery_count(lib, board, closed, method))
+        n = self._read(lambda lib: lib.gallery.count(board, closed, method))
         with self._lock:
             if len(self._counts) > 256:
                 self._counts.clear()
@@ -179,8 +172,8 @@ class Gallery:
         if before is not None and after:
             raise InvalidInputError("give one cursor, after or before, not both")
         tours, earlier, later = self._read(
-            lambda lib: gallery_page(
-                lib, board, closed, method, after=after, before=before, limit=limit
+            lambda lib: lib.gallery.page(
+                board, closed, method, after=after, before=before, limit=limit
             )
         )
         return {

@@ -38,7 +38,7 @@ batches: a seed gives the same tours whatever the number of workers.
 >>> from knightstour.library import Library
 >>> lib = Library(":memory:")
 >>> result = generate("8x8", 50, seed=1, db=lib, workers=1)
->>> result.added, lib.count("8x8")
+>>> result.added, lib.tours.count("8x8")
 (50, 50)
 >>> seen = []
 >>> _ = generate("8x8", 20, seed=2, db=lib, progress=lambda done, total: seen.append(done))
@@ -328,6 +328,7 @@ def _worker_main(conn: Any, plan: Plan) -> None:
             return
         number, new_plan, first, count = job
         plan = new_plan or plan
+        answer: tuple[int, Batch | None, str | None]
         try:
             answer = (number, run_batch(plan, first, count), None)
         except Exception as e:  # a bug: reported to the parent, which raises it
@@ -387,11 +388,12 @@ class _Workers:
         return _Job(self, number)
 
     def _read_all(self) -> None:
-        from multiprocessing.connection import wait
+        from multiprocessing.connection import Connection, wait
 
         live = list(self.conns)
         while live and not self.stopping:
             for conn in wait(live, timeout=0.2):
+                assert isinstance(conn, Connection)  # what wait() hands back of connections
                 try:
                     number, batch, error = conn.recv()
                 except (EOFError, OSError):
@@ -787,7 +789,7 @@ def _generate(
     def choose(seed: int) -> str:
         return choose_method(b, closed, starts, seed) if method == "auto" else method
 
-    run = lib.claim_run(b, closed, s, method, seed, count, secrets.randbits(62), choose)
+    run = lib.runs.claim(b, closed, s, method, seed, count, secrets.randbits(62), choose)
     plan = make_plan(b, closed, starts, run.used, run.seed, slack_moves)
     result = GenerateResult(
         run=run.id,
@@ -822,7 +824,7 @@ def _generate(
                 batches.consider_workers(need - bound, made, time.perf_counter() - t_loop)
             with lib.atomic():
                 # where the file says the run is: another process may share it
-                lib.sync_run(run)
+                lib.runs.sync(run)
                 need = count - run.added
                 if run.finished or need <= 0:
                     result.stalled = need > 0
@@ -836,12 +838,12 @@ def _generate(
                     if first < run.next_walk:  # another process did these walks meanwhile
                         continue
                     result.walks += walks
-                    new = lib.add_batch(batch.head(need), method=plan.method, run=run.id)
+                    new = lib.tours.add_batch(batch.head(need), method=plan.method, run=run.id)
                     since_new = 0 if new else since_new + walks
                     need -= new
                     result.added += new
                     result.stalled = need > 0 and since_new >= STALL_BATCHES * plan.batch
-                    lib.advance_run(
+                    lib.runs.advance(
                         run,
                         added=new,
                         next_walk=first + walks,
@@ -856,11 +858,11 @@ def _generate(
                         # the walks reach no more: search instead (it finds every tour there is)
                         plan = make_plan(b, closed, starts, "backtrack", run.seed)
                         batches.switch(plan, run.next_walk)
-                        lib.switch_run_method(run, plan.method)
+                        lib.runs.switch_method(run, plan.method)
                         since_new, result.stalled, result.method = 0, False, plan.method
                         break  # the walks made ahead are not wanted
                     if result.stalled:
-                        lib.finish_run(run)
+                        lib.runs.finish(run)
                         break
                 if run.next_walk > batches.next:  # the other process went ahead
                     batches.switch(plan, run.next_walk)
@@ -872,7 +874,7 @@ def _generate(
         batches.close()
     result.workers = 0 if batches.pool is None else workers
     result.seconds = time.perf_counter() - t0
-    result.library_count = lib.count(b, closed)
+    result.library_count = lib.tours.count(b, closed)
     if result.stalled:
         raise SearchFailedError(
             f"stopped after adding {run.added:,} of {count:,} tours: "

@@ -35,12 +35,14 @@ class MagicJournal:
 
     def done_parts(self, rng: Range) -> set[int] | None:
         """The parts of ``rng`` walked so far; None when the whole range is."""
-        return self.library.magic_parts_done(self.spec, scheme_of(rng), rng.number)
+        return self.library.journal.parts_done(self.spec, scheme_of(rng), rng.number)
 
     def saved(self, rng: Range) -> dict[int, dict[str, np.ndarray]]:
         """The walks of ``rng``'s parts stopped before their ends, by part."""
         out = {}
-        for part, blob in self.library.magic_states(self.spec, scheme_of(rng), rng.number).items():
+        for part, blob in self.library.journal.states(
+            self.spec, scheme_of(rng), rng.number
+        ).items():
             with np.load(io.BytesIO(blob), allow_pickle=False) as data:
                 out[part] = {key: data[key] for key in data.files}
         return out
@@ -49,8 +51,8 @@ class MagicJournal:
         """Keep a stopped part's walk and its tours so far; how many tours were new classes."""
         assert result.state is not None
         buffer = io.BytesIO()
-        np.savez(buffer, **result.state)
-        return self.library.keep_magic_state(
+        np.savez(buffer, **result.state)  # type: ignore[arg-type]  # arrays by name
+        return self.library.journal.keep_state(
             self.spec,
             result.scheme,
             result.range,
@@ -61,7 +63,7 @@ class MagicJournal:
 
     def record(self, result: PartResult) -> int:
         """Store a walked part and its tours; how many tours were new classes."""
-        return self.library.record_magic_part(
+        return self.library.journal.record_part(
             self.spec, result.scheme, result.range, result.part, found=result.total_found,
             nodes=result.total_nodes, seconds=result.seconds, tours=self._batch(result),
         )  # fmt: skip
@@ -71,4 +73,4 @@ class MagicJournal:
 
     def finish_range(self, rng: Range, parts: int) -> None:
         """Mark ``rng`` walked."""
-        self.library.finish_magic_range(self.spec, scheme_of(rng), rng.number, parts=parts)
+        self.library.journal.finish_range(self.spec, scheme_of(rng), rng.number, parts=parts)
