@@ -32,6 +32,9 @@ def old_library(path: Path, tours: list[kt.Tour], version: int = 3) -> list[tupl
             (10 * i + 3, t.board.width, t.board.height, int(t.closed), b.keys[0].tobytes(),
              int(b.codes[0]), int(b.starts[0]), int(b.ends[0]), i, 1000 + i),
         )  # fmt: skip
+        if not t.board.is_plain_knight:  # from version 4: a shaped board's key
+            assert version >= 4, "shaped boards came with version 4"
+            db.execute("UPDATE tours SET shape = ? WHERE id = ?", (t.board.key, 10 * i + 3))
     rows = db.execute("SELECT * FROM tours ORDER BY id").fetchall()
     db.close()
     return rows

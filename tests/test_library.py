@@ -319,6 +319,32 @@ def test_same_seed_same_tours_whatever_the_workers(
     assert got[0] == got[1]
 
 
+def test_a_commit_stored_as_one_batch_stores_what_batch_by_batch_would() -> None:
+    """A commit's batches go in as one sorted batch only when every tour is new (a tour held
+    rolls it back, nothing stored, and the batches go one by one), at most the count asked,
+    and no batch among them that ends the run for finding nothing."""
+    import knightstour.library.generate as gen
+
+    plan = gen.make_plan(Board(8, 8), False, (0,), "warnsdorff", seed=2)
+    todo = [(50 * j, 50, run_batch(plan, 50 * j, 50)) for j in range(3)]
+    sizes = [len(b) for _, _, b in todo]
+    keys = {bytes(k) for _, _, b in todo for k in b.keys}
+    assert min(sizes) > 0 and len(keys) == sum(sizes)  # distinct tours, as a big board's walks
+    assert gen._can_merge(todo, sum(sizes), 0, plan)
+    assert not gen._can_merge(todo, sum(sizes) - 1, 0, plan)  # the count would cut a batch
+    assert not gen._can_merge(todo[:1], sizes[0], 0, plan)  # one batch: nothing to merge
+    empty = todo[0][2].head(0)
+    stalled = gen.STALL_BATCHES * plan.batch - 1  # walks without a new tour before them
+    assert not gen._can_merge([(0, 1, empty), *todo[1:]], 10**9, stalled, plan)
+    with Library(":memory:") as lib:
+        assert gen._store_merged(lib, todo, plan, run=0) == sizes
+        assert lib.tours.count() == sum(sizes)
+    with Library(":memory:") as lib:
+        lib.tours.add_batch(todo[1][2].head(1), method="backtrack")  # one tour held already
+        assert gen._store_merged(lib, todo, plan, run=0) is None
+        assert lib.tours.count() == 1  # rolled back: nothing of the merged batch kept
+
+
 def test_short_runs_start_no_workers_and_report_progress() -> None:
     lib = Library(":memory:")
     seen: list[tuple[int, int]] = []

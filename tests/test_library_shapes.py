@@ -273,6 +273,35 @@ def test_old_library_migrates_and_loses_nothing(tmp_path: Path) -> None:
         assert lib.tours.count() == 4
 
 
+def test_a_library_of_schema_4_is_keyed_by_kind_and_loses_nothing(tmp_path: Path) -> None:
+    """Migration 5 makes the tours' kinds a table and keys the tours by kind and canonical
+    form: every row and id kept, each kind once, the key still refusing a tour held."""
+    path = tmp_path / "v4.db"
+    torus = Board(6, 6, wrap="torus")
+    tours = [some_tour(Board(5, 5)), some_tour(Board(6, 6), True), some_tour(torus)]
+    tours.append(kt.Tour(torus, tours[1].indices))  # a tour of two boards: two kinds
+    rows = old_library(path, tours, version=4)
+    with Library(path, readonly=True) as lib:  # read as it is: the boards from the old columns
+        assert lib.version == 4
+        assert [lib.tours.count(t.board, t.closed) for t in tours] == [1, 1, 2, 2]
+        assert [s["tours"] for s in lib.gallery.stats()] == [1, 1, 2]
+    with Library(path) as lib:
+        assert lib.version == len(MIGRATIONS)
+        after = lib.db.execute(
+            "SELECT id, width, height, shape, closed, canon, xform, start_sq, end_sq, method, "
+            "seed, run, created FROM tours ORDER BY id"
+        ).fetchall()
+        assert after == rows  # every row, with its id
+        kinds = lib.db.execute("SELECT width, height, shape, closed FROM kinds").fetchall()
+        assert sorted(kinds) == [(5, 5, "", 0), (6, 6, "", 1), (6, 6, "6x6 wrap=torus", 0)]
+        assert [lib.tours.count(t.board, t.closed) for t in tours] == [1, 1, 2, 2]
+        assert [s["tours"] for s in lib.gallery.stats()] == [1, 1, 2]
+        assert lib.tours.add([t.reversed() for t in tours]) == 0  # the key holds
+        assert lib.tours.add([kt.Tour(torus, tours[1].indices, closed=True)]) == 1  # a new kind
+        assert lib.db.execute("SELECT count(*) FROM kinds").fetchone()[0] == 4
+        assert [t.tour for t in lib.tours.iter_tours()][:4] == tours
+
+
 # -- 6: generate -----------------------------------------------------------------------------------
 
 

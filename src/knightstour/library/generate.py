@@ -108,6 +108,12 @@ PILOT_WALKS = 2000
 POOL_AFTER_SECONDS = 1.0
 #: The first batch made here is this fraction of a full one: a small count is done sooner.
 FIRST_BATCH_FRACTION = 8
+#: Workers are given this many seconds of batches ahead: they go on making them while this
+#: process stores the batches of a commit (which takes about as long as making them), rather
+#: than wait for it. What they make meanwhile waits in memory.
+AHEAD_SECONDS = 2 * COMMIT_SECONDS
+#: The most batches a worker is given ahead (however quick its batches).
+MAX_AHEAD = 32
 #: Shaped boards, walked in plain Python: squares a batch of walks covers (about a quarter of a
 #: second), moves a search tries, and walks in the pilot batch of ``auto``.
 SHAPED_BATCH_SQUARES = 50_000
@@ -609,6 +615,9 @@ class _Batches:
         self.jobs = 0  # slots that are a worker's job
         self.workers_ready = False
         self.size = max(1, plan.batch // FIRST_BATCH_FRACTION)
+        self.walk_seconds = 0.0  # what a walk (or search) of the plan takes here, once measured
+        self.walks_taken = self.tours_taken = 0  # what the batches taken held
+        self.wanted: int | None = None  # tours still wanted beyond those taken: None, no bound
 
     def take(self) -> tuple[int, Batch]:
         """The next batch in walk order, and how many walks it covers."""
@@ -631,14 +640,42 @@ class _Batches:
                 end = self.slots[-1][0] + self.slots[-1][1]
                 self.slots.append((end, self.plan.batch, self._here(end, self.plan.batch)))
             self.slots.popleft()
-            self._submit()
         if first != self.next:  # pragma: no cover - a bug
             raise InternalError(f"batch at walk {first} handed over for walk {self.next}")
         self.next = first + count
+        self.walks_taken += count
+        self.tours_taken += len(batch)
+        self._submit()  # after the batch taken, where the next jobs start when none is left
         return count, batch
 
+    def want(self, tours: int) -> None:
+        """Say that ``tours`` more are wanted after the batches taken: the workers are asked
+        for about that many (a quarter more), not for the whole of :meth:`ahead`, so that
+        none is left making batches the run will not take."""
+        self.wanted = max(0, tours)
+
     def _here(self, first: int, count: int) -> Batch:
-        return run_batch(self.plan, first, count)
+        t0 = time.perf_counter()
+        batch = run_batch(self.plan, first, count)
+        self.walk_seconds = (time.perf_counter() - t0) / max(1, count)
+        return batch
+
+    def ahead(self) -> int:
+        """How many batches the workers are given ahead: :data:`AHEAD_SECONDS` of theirs (at
+        the rate this process made its own), at least two each.
+
+        >>> b = _Batches(make_plan(Board(8, 8), False, (0,), "warnsdorff", 1), 0, workers=2)
+        >>> b.ahead()
+        4
+        >>> b.walk_seconds = 1e-5   # a batch of 15,625 walks in about 0.16 s
+        >>> b.ahead()
+        26
+        """
+        each = 2
+        if self.walk_seconds > 0:
+            batch_seconds = self.walk_seconds * self.plan.batch
+            each = max(each, min(MAX_AHEAD, round(AHEAD_SECONDS / batch_seconds)))
+        return each * self.max_workers
 
     def consider_workers(self, tours_left: int, tours_done: int, seconds: float) -> None:
         """Start worker processes when ``tours_left`` more would take this process long, at the
@@ -654,11 +691,19 @@ class _Batches:
         if self.pool is None:
             return
         end = self.slots[-1][0] + self.slots[-1][1] if self.slots else self.next
-        while self.jobs < 2 * self.max_workers:
+        while self.jobs < self.ahead() and not self._enough():
             job = self.pool.submit(self.plan, end, self.plan.batch)
             self.slots.append((end, self.plan.batch, job))
             self.jobs += 1
             end += self.plan.batch
+
+    def _enough(self) -> bool:
+        """Whether the jobs asked for will bring, at the rate of the batches taken, the tours
+        still wanted (:meth:`want`) and a quarter more."""
+        if self.wanted is None or not self.walks_taken or not self.jobs:
+            return False
+        rate = self.tours_taken / self.walks_taken
+        return self.jobs * self.plan.batch * rate >= 1.25 * self.wanted
 
     def switch(self, plan: Plan, walk: int | None = None) -> None:
         """Go on with ``plan`` from the next walk, or from ``walk`` (the batches in flight are
@@ -692,6 +737,42 @@ _cores = max_workers  # the name the benchmarks use
 
 
 # -- the main side -------------------------------------------------------------------------
+
+
+class _Held(Exception):
+    """A merged batch held a tour the library had (or twice): it is stored batch by batch."""
+
+
+def _can_merge(todo: list[tuple[int, int, Batch]], need: int, since_new: int, plan: Plan) -> bool:
+    """Whether storing the batches ``todo`` (first walk, walks, batch) as one stores what storing
+    them one by one would, if every tour is new: at most ``need`` in all, and no batch that ends
+    the run for finding nothing new (``since_new`` walks found none before them)."""
+    if len(todo) < 2 or sum(len(batch) for _, _, batch in todo) > need:
+        return False
+    for _, walks, batch in todo:
+        since_new = 0 if len(batch) else since_new + walks
+        if since_new >= STALL_BATCHES * plan.batch:
+            return False
+    return True
+
+
+def _store_merged(
+    lib: Library, todo: list[tuple[int, int, Batch]], plan: Plan, run: int
+) -> list[int] | None:
+    """Store the batches ``todo`` as one, in the caller's transaction (:func:`_can_merge`): how
+    many each added; None, nothing stored, when a tour is held already (or twice).
+
+    Sorted together, the keys of a whole commit reach the unique index in order, each of its
+    pages taken once for many keys: quicker than batch by batch.
+    """
+    joined = Batch.joined([batch for _, _, batch in todo])
+    try:
+        with lib.atomic():
+            if lib.tours.add_batch(joined, method=plan.method, run=run) != len(joined):
+                raise _Held
+    except _Held:
+        return None
+    return [len(batch) for _, _, batch in todo]
 
 
 def generate(
@@ -808,6 +889,7 @@ def _generate(
     _arrays(plan)  # load the kernels first: the rate that decides on workers is making tours
     t_loop = time.perf_counter()
     kept = run.added  # the run's tours committed
+    merge = True  # store a commit's batches as one (until a commit finds a tour held)
     try:
         while need > 0 and not result.stalled:
             # the batches of up to COMMIT_SECONDS, made outside any transaction (another process
@@ -817,6 +899,7 @@ def _generate(
             t_commit, bound = time.monotonic(), 0
             while bound < need and time.monotonic() - t_commit < COMMIT_SECONDS:
                 first = batches.next
+                batches.want(need - bound)
                 walks, batch = batches.take()
                 pending.append((first, walks, batch))
                 bound += len(batch)
@@ -834,11 +917,18 @@ def _generate(
                     batches.switch(plan, run.next_walk)
                     result.method, pending = plan.method, []
                 since_new = run.walks_since_new
-                for first, walks, batch in pending:
-                    if first < run.next_walk:  # another process did these walks meanwhile
-                        continue
+                # the walks another process did meanwhile are left out
+                todo = [(f, w, batch) for f, w, batch in pending if f >= run.next_walk]
+                news = None
+                if merge and _can_merge(todo, need, since_new, plan):  # all in one insert
+                    news = _store_merged(lib, todo, plan, run.id)
+                    merge = news is not None
+                for i, (first, walks, batch) in enumerate(todo):
                     result.walks += walks
-                    new = lib.tours.add_batch(batch.head(need), method=plan.method, run=run.id)
+                    if news is not None:
+                        new = news[i]
+                    else:
+                        new = lib.tours.add_batch(batch.head(need), method=plan.method, run=run.id)
                     since_new = 0 if new else since_new + walks
                     need -= new
                     result.added += new
