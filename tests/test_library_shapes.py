@@ -25,7 +25,7 @@ from knightstour.library import Library
 from knightstour.library import canonical as cf
 from knightstour.library.generate import generate
 from knightstour.library.io import export, import_tours
-from knightstour.library.store import MIGRATIONS, canonical_batch, shape_of
+from knightstour.library.store import MIGRATIONS, RunRequest, canonical_batch, shape_of
 from oldlib import old_library
 
 KT = [sys.executable, "-m", "knightstour"]
@@ -254,10 +254,10 @@ def test_old_library_migrates_and_loses_nothing(tmp_path: Path) -> None:
         assert lib.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         after = lib.db.execute(
             "SELECT id, width, height, closed, canon, xform, start_sq, end_sq, method, seed, "
-            "run, created FROM tours ORDER BY id"
+            "run, created FROM tour_rows ORDER BY id"  # the tours with their kinds' boards
         ).fetchall()
         assert after == rows  # every row, with its id
-        assert lib.db.execute("SELECT DISTINCT shape FROM tours").fetchall() == [("",)]
+        assert lib.db.execute("SELECT DISTINCT shape FROM tour_rows").fetchall() == [("",)]
         assert [(t.id, t.tour, t.seed, t.created) for t in lib.tours.iter_tours()] == [
             (10 * i + 3, t, i, 1000 + i) for i, t in enumerate(tours)
         ]
@@ -265,9 +265,10 @@ def test_old_library_migrates_and_loses_nothing(tmp_path: Path) -> None:
         assert lib.tours.add([tours[0].reversed()]) == 0
         assert lib.tours.add([kt.Tour(Board(6, 6, wrap="torus"), tours[1].indices)]) == 1
         assert lib.tours.count() == 4
-        run = lib.runs.resumable(Board(5, 5), False, None, "auto", 7, 9)
+        run = lib.runs.resumable(RunRequest(Board(5, 5), False, None, "auto", 7, 9))
         assert run is not None and run.id == 1  # the old run is found, as a plain board's
-        assert lib.runs.resumable(Board(5, 5, wrap="torus"), False, None, "auto", 7, 9) is None
+        torus = RunRequest(Board(5, 5, wrap="torus"), False, None, "auto", 7, 9)
+        assert lib.runs.resumable(torus) is None
         assert lib.tours.add([some_tour(Board(5, 5))]) == 0
     with Library(path) as lib:  # opening again migrates nothing more
         assert lib.tours.count() == 4
@@ -289,7 +290,7 @@ def test_a_library_of_schema_4_is_keyed_by_kind_and_loses_nothing(tmp_path: Path
         assert lib.version == len(MIGRATIONS)
         after = lib.db.execute(
             "SELECT id, width, height, shape, closed, canon, xform, start_sq, end_sq, method, "
-            "seed, run, created FROM tours ORDER BY id"
+            "seed, run, created FROM tour_rows ORDER BY id"
         ).fetchall()
         assert after == rows  # every row, with its id
         kinds = lib.db.execute("SELECT width, height, shape, closed FROM kinds").fetchall()
@@ -300,6 +301,16 @@ def test_a_library_of_schema_4_is_keyed_by_kind_and_loses_nothing(tmp_path: Path
         assert lib.tours.add([kt.Tour(torus, tours[1].indices, closed=True)]) == 1  # a new kind
         assert lib.db.execute("SELECT count(*) FROM kinds").fetchone()[0] == 4
         assert [t.tour for t in lib.tours.iter_tours()][:4] == tours
+
+
+def test_a_tour_of_a_kind_not_in_the_kinds_table_is_named_as_damage(tmp_path: Path) -> None:
+    with Library(tmp_path / "k.db") as lib:
+        lib.tours.add([some_tour(Board(5, 5)), some_tour(Board(6, 6))])
+        lib.db.execute("UPDATE tours SET kind = 99 WHERE id = 2")
+        assert lib.tours.get(1).board == Board(5, 5)
+        for read in (lambda: lib.tours.get(2), lambda: list(lib.tours.iter_packed())):
+            with pytest.raises(InvalidInputError, match=r"damaged: .*kind is missing"):
+                read()
 
 
 # -- 6: generate -----------------------------------------------------------------------------------

@@ -16,13 +16,14 @@ page costs), one tour with its numbering's verdict, and two tours compared move 
 >>> g = Gallery(path)
 >>> [(b["board"], b["tours"]) for b in g.overview()["boards"]]
 [('5x5', 1)]
->>> g.page(board="5x5")["tours"][0]["start"]
+>>> g.page(TourFilter("5x5"))["tours"][0]["start"]
 'a1'
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import os
 import threading
@@ -32,8 +33,9 @@ from typing import Any, TypeVar
 
 from knightstour.errors import InvalidInputError, KnightsTourError
 from knightstour.library.store import Library, StoredTour, library_board
+from knightstour.library.store.gallery import TourFilter
 
-__all__ = ["THUMB_POINTS", "Gallery", "LibraryUnreadable", "NoSuchTour"]
+__all__ = ["THUMB_POINTS", "Gallery", "LibraryUnreadable", "NoSuchTour", "TourFilter"]
 
 T = TypeVar("T")
 
@@ -71,7 +73,7 @@ class Gallery:
         Library(self.path, readonly=True).close()  # its error names the file and the problem
         self._local = threading.local()
         self._overview: tuple[float, dict[str, Any]] | None = None
-        self._counts: dict[tuple[Any, ...], tuple[float, int]] = {}
+        self._counts: dict[TourFilter, tuple[float, int]] = {}
         self._lock = threading.Lock()
 
     @property
@@ -142,47 +144,42 @@ class Gallery:
             self._overview = (now, out)
         return out
 
-    def count(self, board: str | None, closed: bool | None, method: str | None) -> int:
-        key = (board, closed, method)
+    def count(self, kept: TourFilter) -> int:
+        """How many tours ``kept`` keeps (counted again at most every
+        :data:`OVERVIEW_SECONDS`)."""
         now = time.monotonic()
         with self._lock:
-            hit = self._counts.get(key)
+            hit = self._counts.get(kept)
             if hit is not None and now - hit[0] < OVERVIEW_SECONDS:
                 return hit[1]
-        n = self._read(lambda lib: lib.gallery.count(board, closed, method))
+        n = self._read(lambda lib: lib.gallery.count(kept))
         with self._lock:
             if len(self._counts) > 256:
                 self._counts.clear()
-            self._counts[key] = (now, n)
+            self._counts[kept] = (now, n)
         return n
 
     def page(
-        self,
-        board: str | None = None,
-        closed: bool | None = None,
-        method: str | None = None,
-        *,
-        after: int = 0,
-        before: int | None = None,
+        self, kept: TourFilter | None = None, *, after: int = 0, before: int | None = None,
         limit: int = 24,
-    ) -> dict[str, Any]:
-        """A page of tours (thumbnails' paths included) and the cursors of the pages beside it."""
-        if board is not None:
-            board = library_board(board).key
+    ) -> dict[str, Any]:  # fmt: skip
+        """A page of the tours ``kept`` (thumbnails' paths included) and the cursors of the
+        pages beside it."""
+        kept = kept or TourFilter()
+        if kept.board is not None:
+            kept = dataclasses.replace(kept, board=library_board(kept.board).key)
         if before is not None and after:
             raise InvalidInputError("give one cursor, after or before, not both")
         tours, earlier, later = self._read(
-            lambda lib: lib.gallery.page(
-                board, closed, method, after=after, before=before, limit=limit
-            )
+            lambda lib: lib.gallery.page(kept, after=after, before=before, limit=limit)
         )
         return {
             "tours": [self.summary(t) for t in tours],
-            "count": self.count(board, closed, method),
+            "count": self.count(kept),
             "limit": limit,
             "prev": tours[0].id if earlier and tours else None,
             "next": tours[-1].id if later and tours else None,
-            "filters": {"board": board, "closed": closed, "method": method},
+            "filters": {"board": kept.board, "closed": kept.closed, "method": kept.method},
         }
 
     def summary(self, t: StoredTour) -> dict[str, Any]:

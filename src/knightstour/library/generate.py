@@ -69,6 +69,7 @@ from knightstour.library.store import (
     MAX_ID,
     Batch,
     Library,
+    RunRequest,
     canonical_batch,
     library_board,
     shape_of,
@@ -870,7 +871,8 @@ def _generate(
     def choose(seed: int) -> str:
         return choose_method(b, closed, starts, seed) if method == "auto" else method
 
-    run = lib.runs.claim(b, closed, s, method, seed, count, secrets.randbits(62), choose)
+    ask = RunRequest(b, closed, s, method, seed, count)
+    run = lib.runs.claim(ask, secrets.randbits(62), choose)
     plan = make_plan(b, closed, starts, run.used, run.seed, slack_moves)
     result = GenerateResult(
         run=run.id,

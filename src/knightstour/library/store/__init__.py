@@ -41,7 +41,7 @@ from knightstour.library.store.records import (
     same_kind,
     shape_of,
 )
-from knightstour.library.store.runs import Run
+from knightstour.library.store.runs import Run, RunRequest
 from knightstour.library.store.schema import MIGRATIONS
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "Library",
     "PackedRows",
     "Run",
+    "RunRequest",
     "StoredTour",
     "canonical_batch",
     "library_board",

@@ -12,22 +12,38 @@ first page costs.
 1
 >>> lib.gallery.kinds()
 [(5, 5, '', False, 'warnsdorff', 1)]
->>> tours, earlier, later = lib.gallery.page("5x5", limit=10)
+>>> tours, earlier, later = lib.gallery.page(TourFilter("5x5"), limit=10)
 >>> [t.id for t in tours], earlier, later
 ([1], False, False)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from knightstour.board import BoardLike
 from knightstour.errors import InvalidInputError
 from knightstour.library.store.records import MAX_ID, StoredTour, same_kind
-from knightstour.library.store.schema import SHAPES_FROM
+from knightstour.library.store.schema import KINDS_FROM, SHAPES_FROM
 from knightstour.library.store.table import Table, sql
 
-__all__ = ["GalleryQueries"]
+__all__ = ["GalleryQueries", "TourFilter"]
+
+
+@dataclass(frozen=True)
+class TourFilter:
+    """Which tours a gallery page keeps: those on ``board`` (a spec, a shaped board's key or a
+    :class:`~knightstour.board.Board`), closed or open (``closed``), made by ``method`` (its
+    name); None keeps any.
+
+    >>> TourFilter("8x8", closed=True)
+    TourFilter(board='8x8', closed=True, method=None)
+    """
+
+    board: BoardLike | None = None
+    closed: bool | None = None
+    method: str | None = None
 
 
 class GalleryQueries(Table):
@@ -38,11 +54,19 @@ class GalleryQueries(Table):
     def kinds(self) -> list[tuple[int, int, str, bool, str, int]]:
         """Tours per board, kind and method, one scan: ``(width, height, shape, closed, method,
         count)`` rows in board order."""
-        shape = "shape" if self.version >= SHAPES_FROM else "''"
-        rows = self.db.execute(
-            f"SELECT width, height, {shape}, closed, method, count(*) FROM tours "
-            f"GROUP BY width, height, {shape}, closed, method"
-        ).fetchall()
+        if self.version >= KINDS_FROM:
+            query = (
+                "SELECT k.width, k.height, k.shape, k.closed, g.method, g.n FROM (SELECT kind, "
+                "method, count(*) AS n FROM tours GROUP BY kind, method) g JOIN kinds k "
+                "ON k.id = g.kind ORDER BY k.width, k.height, k.shape, k.closed, g.method"
+            )
+        else:
+            shape = "shape" if self.version >= SHAPES_FROM else "''"
+            query = (
+                f"SELECT width, height, {shape}, closed, method, count(*) FROM tours "
+                f"GROUP BY width, height, {shape}, closed, method"
+            )
+        rows = self.db.execute(query).fetchall()
         name = self.lib.tours.method_name
         return [
             (int(w), int(h), str(s), bool(c), name(int(m)), int(n)) for w, h, s, c, m, n in rows
@@ -95,37 +119,25 @@ class GalleryQueries(Table):
         return out
 
     def page(
-        self,
-        board: BoardLike | None = None,
-        closed: bool | None = None,
-        method: str | None = None,
-        *,
-        after: int = 0,
-        before: int | None = None,
+        self, kept: TourFilter | None = None, *, after: int = 0, before: int | None = None,
         limit: int = 24,
-    ) -> tuple[list[StoredTour], bool, bool]:
-        """One page of tours in id order, keyset-paginated: up to ``limit`` tours with ids above
-        ``after`` (or, given ``before``, the last ``limit`` below it), and whether tours come
-        before and after the page. Filters: the board, the kind, the method's name."""
+    ) -> tuple[list[StoredTour], bool, bool]:  # fmt: skip
+        """One page of the tours ``kept`` in id order, keyset-paginated: up to ``limit`` tours
+        with ids above ``after`` (or, given ``before``, the last ``limit`` below it), and
+        whether tours come before and after the page."""
         for name, value in (("after", after), ("before", before), ("limit", limit)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                 raise InvalidInputError(f"{name} must be an integer, got {value!r}")
         after = min(max(after, 0), MAX_ID)
         before = None if before is None else min(max(before, 0), MAX_ID)
-        return self._page(board, closed, method, after, before, max(1, min(limit, 500)))
+        return self._page(kept or TourFilter(), after, before, max(1, min(limit, 500)))
 
     @sql
     def _page(
-        self,
-        board: BoardLike | None,
-        closed: bool | None,
-        method: str | None,
-        after: int,
-        before: int | None,
-        limit: int,
+        self, kept: TourFilter, after: int, before: int | None, limit: int
     ) -> tuple[list[StoredTour], bool, bool]:
         tours = self.lib.tours
-        conds, params = tours.conditions(board, closed, method, scan=True)
+        conds, params = tours.conditions(kept.board, kept.closed, kept.method, scan=True)
 
         def where(extra: str) -> str:
             return "WHERE " + " AND ".join([*conds, extra])
@@ -135,7 +147,7 @@ class GalleryQueries(Table):
         else:
             side, bound, order, beyond = "id > ?", after, "", "id <= ?"
         rows = self.db.execute(
-            f"SELECT {tours.cols} FROM tours {where(side)} ORDER BY id {order} LIMIT ?",
+            f"SELECT {tours.cols} FROM {tours.rows} {where(side)} ORDER BY id {order} LIMIT ?",
             (*params, bound, limit + 1),
         ).fetchall()
         more = len(rows) > limit
@@ -149,13 +161,9 @@ class GalleryQueries(Table):
         return out, earlier, later
 
     @sql
-    def count(
-        self,
-        board: BoardLike | None = None,
-        closed: bool | None = None,
-        method: str | None = None,
-    ) -> int:
-        """How many tours the gallery's filters keep (:meth:`page`'s)."""
+    def count(self, kept: TourFilter | None = None) -> int:
+        """How many tours ``kept`` keeps (:meth:`page`'s filter)."""
+        kept = kept or TourFilter()
         # the conditions an index may serve: a count walks the unique index
-        where, params = self.lib.tours.where(board, closed, method)
+        where, params = self.lib.tours.where(kept.board, kept.closed, kept.method)
         return int(self.db.execute(f"SELECT count(*) FROM tours {where}", params).fetchone()[0])

@@ -253,12 +253,14 @@ class Library:
         """A transaction (a savepoint when nested): all of it is stored, or none.
 
         >>> from knightstour.board import Board
+        >>> from knightstour.library.store.runs import RunRequest
         >>> lib = Library(":memory:")
+        >>> ask = RunRequest(Board(5, 5), False, None, "auto", seed=1, requested=9)
         >>> with lib.atomic():
-        ...     run = lib.runs.start(Board(5, 5), False, None, "auto", "backtrack", 1, True, 9)
+        ...     run = lib.runs.start(ask, "backtrack", 1)
         ...     with lib.atomic():   # nested: a savepoint
         ...         lib.runs.finish(run)
-        >>> lib.runs.resumable(Board(5, 5), False, None, "auto", 1, 9) is None
+        >>> lib.runs.resumable(ask) is None
         True
         """
         db = self.db

@@ -47,19 +47,21 @@ def iter_packed(
     one = _one_kind(tours, where, params)
     where = f"{where} {'AND' if where else 'WHERE'} id > ?"
     shape = "shape" if tours.version >= SHAPES_FROM else "''"
+    cols, source = f"width, height, closed, {shape} AS shape, ", tours.rows
     kinds = "min(width), max(width), min(height), max(height), min(closed), max(closed), "
+    kinds += "min(shape), max(shape), count(width), "  # a row without a board: not one kind
     if one is not None:  # the rows then written cannot add a kind: ids up to the last
-        kinds = f"{one[0]}, {one[0]}, {one[1]}, {one[1]}, {one[2]}, {one[2]}, "
+        w, h, c, key = one[0], one[1], one[2], "'" + one[3].replace("'", "''") + "'"
+        kinds = f"{w}, {w}, {h}, {h}, {c}, {c}, {key}, {key}, count(*), "
+        if tours.version >= KINDS_FROM:  # the tours alone: their kind is known
+            cols, source = "", "tours"
         where += f" AND id <= {int(one[4])}"
     query = (
-        f"SELECT count(*), max(id), {kinds}min(shape), max(shape), group_concat(id), "
-        "group_concat(hex(canon), ''), group_concat(xform), group_concat(start_sq), "
-        "group_concat(method) FROM (SELECT id, width, height, closed, "
-        f"{shape} AS shape, canon, xform, start_sq, method FROM tours {where} "
+        f"SELECT count(*), max(id), {kinds}group_concat(id), group_concat(hex(canon), ''), "
+        "group_concat(xform), group_concat(start_sq), group_concat(method) "
+        f"FROM (SELECT id, {cols}canon, xform, start_sq, method FROM {source} {where} "
         "ORDER BY id LIMIT ?)"
     )
-    if one is not None and not one[3]:
-        query = query.replace("min(shape), max(shape)", "'', ''")
     after, left = 0, limit
     while left is None or left > 0:
         size = chunk if left is None else min(chunk, left)
@@ -67,16 +69,16 @@ def iter_packed(
         n = got[0]
         if not n:
             return
-        w0, w1, h0, h1, c0, c1, s0, s1 = got[2:10]
-        if (w0, h0, c0, s0) != (w1, h1, c1, s1):  # several kinds: row by row
+        w0, w1, h0, h1, c0, c1, s0, s1, boards = got[2:11]
+        if (w0, h0, c0, s0) != (w1, h1, c1, s1) or boards != n:  # several kinds: row by row
             rows = tours.db.execute(
-                f"SELECT {tours.cols} FROM tours {where} ORDER BY id LIMIT ?",
+                f"SELECT {tours.cols} FROM {tours.rows} {where} ORDER BY id LIMIT ?",
                 (*params, after, size),
             ).fetchall()
             for group in same_kind(rows):
                 yield _packed_rows(tours, group)
         else:
-            yield _packed(tours, n, got[10:], tours.row_board(w0, h0, s0), bool(c0))
+            yield _packed(tours, n, got[11:], tours.row_board(w0, h0, s0), bool(c0))
         after = int(got[1])
         if left is not None:
             left -= n
@@ -93,7 +95,7 @@ def _one_kind(
     keyed = tours.version >= KINDS_FROM
     kind = "kind" if keyed else "0"
     first = tours.db.execute(
-        f"SELECT width, height, shape, closed, {kind} FROM tours {where} LIMIT 1", params
+        f"SELECT width, height, shape, closed, {kind} FROM {tours.rows} {where} LIMIT 1", params
     ).fetchone()
     if first is None:
         return None

@@ -5,13 +5,14 @@ A run killed at any moment resumes where its last commit left it: the same comma
 
 >>> from knightstour.library.store import Library
 >>> lib = Library(":memory:")
->>> run = lib.runs.start(Board(6, 6), True, 0, "auto", "backtrack", 7, True, 50)
+>>> ask = RunRequest(Board(6, 6), True, 0, "auto", seed=7, requested=50)
+>>> run = lib.runs.start(ask, "backtrack", 7)
 >>> with lib.atomic():   # in the transaction that stores the tours
 ...     lib.runs.advance(run, added=20, next_walk=4, walks_since_new=0, finished=False)
->>> lib.runs.resumable(Board(6, 6), True, 0, "auto", 7, 50)
+>>> lib.runs.resumable(ask)
 Run(id=1, seed=7, used='backtrack', added=20, next_walk=4, walks_since_new=0, finished=False)
 >>> lib.runs.finish(run)
->>> lib.runs.resumable(Board(6, 6), True, 0, "auto", 7, 50) is None
+>>> lib.runs.resumable(ask) is None
 True
 """
 
@@ -27,7 +28,7 @@ from knightstour.errors import InvalidInputError
 from knightstour.library.store.records import shape_of
 from knightstour.library.store.table import Table, sql
 
-__all__ = ["Run", "Runs"]
+__all__ = ["Run", "RunRequest", "Runs"]
 
 
 @dataclass
@@ -47,81 +48,76 @@ class Run:
     finished: bool = False
 
 
+@dataclass(frozen=True)
+class RunRequest:
+    """What a ``generate`` command asks for: ``requested`` new tours of ``board``, closed or
+    open, from ``start`` (a square's index; None for any), by ``method`` (``auto`` chooses),
+    with ``seed`` (None: drawn at random, and kept in the run)."""
+
+    board: Board
+    closed: bool
+    start: int | None
+    method: str
+    seed: int | None
+    requested: int
+
+
 class Runs(Table):
     """The generation runs of a :class:`~knightstour.library.store.Library` (``lib.runs``)."""
 
     @sql
-    def resumable(
-        self,
-        board: Board,
-        closed: bool,
-        start: int | None,
-        method: str,
-        seed: int | None,
-        requested: int,
-    ) -> Run | None:
-        """The latest unfinished run asked for with the same parameters, if any.
+    def resumable(self, ask: RunRequest) -> Run | None:
+        """The latest unfinished run asked for with the same request, if any.
 
-        ``seed=None`` matches only a run whose seed was drawn at random (and resumes that seed).
+        A request without a seed matches only a run whose seed was drawn at random (and resumes
+        that seed).
 
         >>> from knightstour.library.store import Library
         >>> runs = Library(":memory:").runs
-        >>> run = runs.start(Board(8, 8), False, None, "auto", "warnsdorff", 5, True, 100)
-        >>> runs.resumable(Board(8, 8), False, None, "auto", 5, 100) == run
+        >>> run = runs.start(RunRequest(Board(8, 8), False, None, "auto", 5, 100), "warnsdorff", 5)
+        >>> runs.resumable(RunRequest(Board(8, 8), False, None, "auto", 5, 100)) == run
         True
-        >>> runs.resumable(Board(8, 8), False, None, "auto", None, 100) is None
+        >>> runs.resumable(RunRequest(Board(8, 8), False, None, "auto", None, 100)) is None
         True
         """
+        b = ask.board
         q = (
             "SELECT id, seed, used, added, next_walk, walks_since_new FROM runs WHERE width = ? "
             "AND height = ? AND shape = ? AND closed = ? AND start_sq IS ? AND method = ? "
             "AND requested = ? AND finished = 0 AND seed_given = ?"
         )
-        params: list[Any] = [board.width, board.height, shape_of(board), int(closed), start]
-        params += [method, requested]
-        params.append(int(seed is not None))
-        if seed is not None:
+        params: list[Any] = [b.width, b.height, shape_of(b), int(ask.closed), ask.start]
+        params += [ask.method, ask.requested, int(ask.seed is not None)]
+        if ask.seed is not None:
             q += " AND seed = ?"
-            params.append(seed)
+            params.append(ask.seed)
         row = self.db.execute(q + " ORDER BY id DESC LIMIT 1", params).fetchone()
         return None if row is None else Run(*row)
 
     @sql
-    def claim(
-        self,
-        board: Board,
-        closed: bool,
-        start: int | None,
-        method: str,
-        seed: int | None,
-        requested: int,
-        new_seed: int,
-        choose: Callable[[int], str],
-    ) -> Run:
+    def claim(self, ask: RunRequest, new_seed: int, choose: Callable[[int], str]) -> Run:
         """The run a ``generate`` command works on, found or made in one write transaction, so
         that processes started with the same command at once share one run (and its count):
-        the unfinished run to resume, or a new one with ``seed`` (``new_seed`` when None) and
-        the method ``choose(seed)`` names.
+        the unfinished run to resume, or a new one with the request's seed (``new_seed`` when
+        it has none) and the method ``choose(seed)`` names.
 
         >>> from knightstour.library.store import Library
         >>> runs = Library(":memory:").runs
-        >>> a = runs.claim(Board(8, 8), False, None, "auto", None, 9, 5, lambda s: "warnsdorff")
-        >>> b = runs.claim(Board(8, 8), False, None, "auto", None, 9, 6, lambda s: "backtrack")
+        >>> ask = RunRequest(Board(8, 8), False, None, "auto", None, 9)
+        >>> a = runs.claim(ask, 5, lambda s: "warnsdorff")
+        >>> b = runs.claim(ask, 6, lambda s: "backtrack")
         >>> a == b, b.seed, b.used
         (True, 5, 'warnsdorff')
         """
-        run = self.resumable(board, closed, start, method, seed, requested)
+        run = self.resumable(ask)
         if run is not None:  # found without waiting for a writer (which holds it briefly)
             return run
         with self.lib.atomic():  # again, holding the write lock: two processes make one run
-            run = self.resumable(board, closed, start, method, seed, requested)
+            run = self.resumable(ask)
             if run is not None:
                 return run
-            used = choose(new_seed if seed is None else seed)
-            return self.start(
-                board, closed, start, method, used,
-                new_seed if seed is None else seed, seed is not None, requested,
-            )  # fmt: skip
+            seed = new_seed if ask.seed is None else ask.seed
+            return self.start(ask, choose(seed), seed)
 
     @sql
     def sync(self, run: Run) -> Run:
@@ -130,7 +126,7 @@ class Runs(Table):
 
         >>> from knightstour.library.store import Library
         >>> lib = Library(":memory:")
-        >>> run = lib.runs.start(Board(6, 6), True, 0, "auto", "backtrack", 7, True, 50)
+        >>> run = lib.runs.start(RunRequest(Board(6, 6), True, 0, "auto", 7, 50), "backtrack", 7)
         >>> with lib.atomic():
         ...     lib.runs.advance(run, added=20, next_walk=4, walks_since_new=0, finished=False)
         >>> run.added = 0
@@ -148,25 +144,16 @@ class Runs(Table):
         return run
 
     @sql
-    def start(
-        self,
-        board: Board,
-        closed: bool,
-        start: int | None,
-        method: str,
-        used: str,
-        seed: int,
-        seed_given: bool,
-        requested: int,
-    ) -> Run:
-        """Record a new run (committed at once) asking for ``requested`` tours."""
-        now = int(time.time())
+    def start(self, ask: RunRequest, used: str, seed: int) -> Run:
+        """Record a new run of ``ask`` (committed at once), with method ``used`` and ``seed``
+        (the request's, or one drawn for it)."""
+        now, b = int(time.time()), ask.board
         with self.lib.atomic():
             cur = self.db.execute(
                 "INSERT INTO runs (width, height, shape, closed, start_sq, method, used, seed, "
                 "seed_given, requested, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (board.width, board.height, shape_of(board), int(closed), start, method, used,
-                 seed, int(seed_given), requested, now, now),
+                (b.width, b.height, shape_of(b), int(ask.closed), ask.start, ask.method, used,
+                 seed, int(ask.seed is not None), ask.requested, now, now),
             )  # fmt: skip
         return Run(id=int(cur.lastrowid or 0), seed=seed, used=used)
 

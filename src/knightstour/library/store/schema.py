@@ -139,17 +139,18 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tours_v4 RENAME TO tours;
     ALTER TABLE runs ADD COLUMN shape TEXT NOT NULL DEFAULT '';
     """,
-    # 5: the tours keyed by their kind and canonical form. A kind (a board and open or closed) is
-    # one small number of the kinds table, so the unique key is that number and the packed
-    # canonical form, two fields where it was five: the key a tour is inserted under is shorter
-    # and quicker to compare. The sides, shape and kind stay in the row (what reads need); the
-    # table is made again (SQLite cannot drop a constraint), every row and id kept
+    # 5: the tours keyed by their kind and canonical form. A kind (a board, and open or closed)
+    # is one small number of the kinds table, so a tour's row holds that number where it held
+    # the sides, shape and kind, and the unique key is that number and the packed canonical
+    # form: two fields where it was five, quicker to compare and shorter to store. The view
+    # tour_rows shows the rows with their boards as before. The table is made again (SQLite
+    # cannot drop a constraint), every row and id kept
     """
     CREATE TABLE kinds (
         id INTEGER PRIMARY KEY,
         width INTEGER NOT NULL,
         height INTEGER NOT NULL,
-        shape TEXT NOT NULL,           -- as the tours' shape column
+        shape TEXT NOT NULL,           -- Board.key of a shaped board; '' for a plain one
         closed INTEGER NOT NULL,
         UNIQUE (width, height, shape, closed)
     );
@@ -158,11 +159,7 @@ MIGRATIONS: tuple[str, ...] = (
         ORDER BY width, height, shape, closed;
     CREATE TABLE tours_v5 (
         id INTEGER PRIMARY KEY,
-        width INTEGER NOT NULL,
-        height INTEGER NOT NULL,
-        shape TEXT NOT NULL DEFAULT '', -- Board.key of a shaped board; '' for a plain one
-        closed INTEGER NOT NULL,
-        kind INTEGER NOT NULL REFERENCES kinds(id), -- the board and kind above, as one number
+        kind INTEGER NOT NULL REFERENCES kinds(id),
         canon BLOB NOT NULL,           -- the packed canonical form
         xform INTEGER NOT NULL,        -- transform code: canonical form -> this tour
         start_sq INTEGER NOT NULL,
@@ -173,15 +170,20 @@ MIGRATIONS: tuple[str, ...] = (
         created INTEGER NOT NULL,      -- Unix seconds
         UNIQUE (kind, canon)
     );
-    INSERT INTO tours_v5 (id, width, height, shape, closed, kind, canon, xform, start_sq,
-                          end_sq, method, seed, run, created)
-        SELECT t.id, t.width, t.height, t.shape, t.closed, k.id, t.canon, t.xform, t.start_sq,
-               t.end_sq, t.method, t.seed, t.run, t.created
+    INSERT INTO tours_v5 (id, kind, canon, xform, start_sq, end_sq, method, seed, run, created)
+        SELECT t.id, k.id, t.canon, t.xform, t.start_sq, t.end_sq, t.method, t.seed, t.run,
+               t.created
         FROM tours t JOIN kinds k
             ON (k.width, k.height, k.shape, k.closed) = (t.width, t.height, t.shape, t.closed)
         ORDER BY t.id;
     DROP TABLE tours;
     ALTER TABLE tours_v5 RENAME TO tours;
+    CREATE VIEW tour_rows AS
+        SELECT t.id AS id, k.width AS width, k.height AS height, k.shape AS shape,
+               k.closed AS closed, t.kind AS kind, t.canon AS canon, t.xform AS xform,
+               t.start_sq AS start_sq, t.end_sq AS end_sq, t.method AS method, t.seed AS seed,
+               t.run AS run, t.created AS created
+        FROM tours t LEFT JOIN kinds k ON k.id = t.kind;
     """,
 )
 #: The oldest schema a read-only library may have: the later migrations only add tables and
@@ -194,7 +196,8 @@ MAGIC_FROM = 3
 #: The schema version that added the ``shape`` column (shaped boards): an older library, read
 #: as it is, holds plain boards only.
 SHAPES_FROM = 4
-#: The schema version that keyed the tours by kind and canonical form (the ``kinds`` table).
+#: The schema version that keyed the tours by kind and canonical form (the ``kinds`` table):
+#: a tour's board is read through the view ``tour_rows``.
 KINDS_FROM = 5
 
 

@@ -19,6 +19,7 @@ stream rows in id order (keyset pagination), decoded and validated.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -53,6 +54,9 @@ COLS = (
 #: The same for a library from before shaped boards, read as it is.
 _COLS_BEFORE_SHAPES = COLS.replace(", shape", ", '' AS shape")
 
+#: The most rows :meth:`Tours.add_batch` hands SQLite at once: a signal (Ctrl-C) is heard between
+#: two such inserts, whatever the batch.
+INSERT_ROWS = 16_384
 #: Tour rows as :data:`COLS` reads them (named here: ``list`` is a method of :class:`Tours`).
 Rows = list[tuple[Any, ...]]
 #: ``(width, height, shape, closed, tours)`` of each board and kind held (:meth:`Tours.kinds`).
@@ -146,17 +150,15 @@ class Tours(Table):
         )  # fmt: skip
         with self.lib.atomic():
             # the values every row shares are written into the statement: fewer to bind per row
-            kind = self._kind_id(board, batch.closed)
-            const = [board.width, board.height, int(batch.closed), kind, mid, run, created]
-            w, h, c, k, m, r, t = ("NULL" if v is None else str(int(v)) for v in const)
-            shape = "'" + shape_of(board).replace("'", "''") + "'"  # a key holds no quote; still
-            before = self.db.total_changes
-            self.db.executemany(
-                "INSERT OR IGNORE INTO tours (width, height, shape, closed, kind, canon, xform, "
-                f"start_sq, end_sq, method, seed, run, created) VALUES ({w},{h},{shape},{c},{k},"
-                f"?,?,?,?,{m},?,{r},{t})",
-                rows,
+            const = [self._kind_id(board, batch.closed), mid, run, created]
+            k, m, r, t = ("NULL" if v is None else str(int(v)) for v in const)
+            insert = (
+                "INSERT OR IGNORE INTO tours (kind, canon, xform, start_sq, end_sq, method, seed, "
+                f"run, created) VALUES ({k},?,?,?,?,{m},?,{r},{t})"
             )
+            before = self.db.total_changes
+            for _ in range(0, n, INSERT_ROWS):  # Ctrl-C is heard between two of them
+                self.db.executemany(insert, itertools.islice(rows, INSERT_ROWS))
             return self.db.total_changes - before
 
     @sql
@@ -202,7 +204,8 @@ class Tours(Table):
         where, params = self.where(board, closed)
         where = f"{where} {'AND' if where else 'WHERE'} shape != ''"
         return (
-            self.db.execute(f"SELECT 1 FROM tours {where} LIMIT 1", params).fetchone() is not None
+            self.db.execute(f"SELECT 1 FROM {self.rows} {where} LIMIT 1", params).fetchone()
+            is not None
         )
 
     @sql
@@ -212,7 +215,8 @@ class Tours(Table):
             raise InvalidInputError(f"a tour id is an integer, got {tour_id!r}")
         if not 1 <= tour_id <= MAX_ID:
             raise InvalidInputError(f"no tour {tour_id} in {self.path}")
-        row = self.db.execute(f"SELECT {self.cols} FROM tours WHERE id = ?", (tour_id,)).fetchone()
+        q = f"SELECT {self.cols} FROM {self.rows} WHERE id = ?"
+        row = self.db.execute(q, (tour_id,)).fetchone()
         if row is None:
             raise InvalidInputError(f"no tour {tour_id} in {self.path}")
         return next(self.stored([row]))
@@ -244,7 +248,7 @@ class Tours(Table):
         while left is None or left > 0:
             size = chunk if left is None else min(chunk, left)
             rows = self.db.execute(
-                f"SELECT {self.cols} FROM tours {where} ORDER BY id LIMIT ?",
+                f"SELECT {self.cols} FROM {self.rows} {where} ORDER BY id LIMIT ?",
                 (*params, after, size),
             ).fetchall()
             if not rows:
@@ -362,6 +366,12 @@ class Tours(Table):
         """The columns of a tour row (a library from before shaped boards: ``''`` for shape)."""
         return COLS if self.version >= SHAPES_FROM else _COLS_BEFORE_SHAPES
 
+    @property
+    def rows(self) -> str:
+        """What the rows with their boards are read from: the view ``tour_rows`` (the tours
+        with their kinds' boards), or a library's ``tours`` from before kinds."""
+        return "tour_rows" if self.version >= KINDS_FROM else "tours"
+
     def conditions(
         self,
         board: BoardLike | None,
@@ -377,24 +387,26 @@ class Tours(Table):
         plus = "+" if scan else ""
         conds: _Strs = []
         params: _Values = []
-        if board is not None:
-            b = library_board(board)
-            if self.version >= KINDS_FROM:
-                kind = "width = ? AND height = ? AND shape = ?"
-                if closed is not None:
-                    kind += " AND closed = ?"
-                conds.append(f"{plus}kind IN (SELECT id FROM kinds WHERE {kind})")
+        if self.version >= KINDS_FROM and (board is not None or closed is not None):
+            kind: _Strs = []
+            if board is not None:
+                b = library_board(board)
+                kind.append("width = ? AND height = ? AND shape = ?")
                 params += [b.width, b.height, shape_of(b)]
-                params += [] if closed is None else [int(closed)]
-                closed = None  # the kind's condition holds it
-            else:
-                conds.append(f"{plus}width = ? AND {plus}height = ?")
-                params += [b.width, b.height]
-                if self.version >= SHAPES_FROM:
-                    conds.append(f"{plus}shape = ?")
-                    params.append(shape_of(b))
-                elif shape_of(b):
-                    conds.append("0")  # an older library holds plain boards only
+            if closed is not None:
+                kind.append("closed = ?")
+                params.append(int(closed))
+            conds.append(f"{plus}kind IN (SELECT id FROM kinds WHERE {' AND '.join(kind)})")
+            board = closed = None  # the kind's condition holds them
+        if board is not None:  # a library from before kinds: the board's columns
+            b = library_board(board)
+            conds.append(f"{plus}width = ? AND {plus}height = ?")
+            params += [b.width, b.height]
+            if self.version >= SHAPES_FROM:
+                conds.append(f"{plus}shape = ?")
+                params.append(shape_of(b))
+            elif shape_of(b):
+                conds.append("0")  # an older library holds plain boards only
         if closed is not None:
             conds.append(f"{plus}closed = ?")
             params.append(int(closed))
@@ -433,8 +445,11 @@ class Tours(Table):
         return [(int(w), int(h), str(s), bool(c), int(n)) for w, h, s, c, n in rows]
 
     def row_board(self, width: int, height: int, shape: str) -> Board:
-        """The board of a row: its sides, or its key (a damaged key is named as damage)."""
+        """The board of a row: its sides, or its key (a damaged key, or a kind not in the kinds
+        table, is named as damage)."""
         try:
+            if width is None or height is None or shape is None:
+                raise InvalidInputError("a tour's kind is missing")
             return row_board(int(width), int(height), str(shape))
         except InvalidInputError as e:
             raise InvalidInputError(
