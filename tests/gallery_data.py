@@ -21,7 +21,7 @@ def small_library(path: Path) -> Path:
         generate("8x8", 40, seed=1, db=lib, workers=1)
         generate("6x6", 20, closed=True, seed=2, db=lib, workers=1)
         generate("5x5", 12, seed=3, db=lib, workers=1)
-        lib.add([kt.Tour("8x8", construct(8, 8, seed=s)) for s in (1, 2)], method="magic")
+        lib.tours.add([kt.Tour("8x8", construct(8, 8, seed=s)) for s in (1, 2)], method="magic")
     return path
 
 

@@ -6,7 +6,8 @@ import sqlite3
 from pathlib import Path
 
 import knightstour as kt
-from knightstour.library.store import MIGRATIONS, _statements, canonical_batch
+from knightstour.library.store import MIGRATIONS, canonical_batch
+from knightstour.library.store.schema import statements
 
 
 def old_library(path: Path, tours: list[kt.Tour], version: int = 3) -> list[tuple[object, ...]]:
@@ -14,7 +15,7 @@ def old_library(path: Path, tours: list[kt.Tour], version: int = 3) -> list[tupl
     23, ...) and one run; its tour rows as stored."""
     db = sqlite3.connect(path, isolation_level=None)
     for script in MIGRATIONS[:version]:
-        for statement in _statements(script):
+        for statement in statements(script):
             db.execute(statement)
     db.execute("PRAGMA application_id=0x4B6E5472")
     db.execute(f"PRAGMA user_version={version}")
@@ -31,6 +32,9 @@ def old_library(path: Path, tours: list[kt.Tour], version: int = 3) -> list[tupl
             (10 * i + 3, t.board.width, t.board.height, int(t.closed), b.keys[0].tobytes(),
              int(b.codes[0]), int(b.starts[0]), int(b.ends[0]), i, 1000 + i),
         )  # fmt: skip
+        if not t.board.is_plain_knight:  # from version 4: a shaped board's key
+            assert version >= 4, "shaped boards came with version 4"
+            db.execute("UPDATE tours SET shape = ? WHERE id = ?", (t.board.key, 10 * i + 3))
     rows = db.execute("SELECT * FROM tours ORDER BY id").fetchall()
     db.close()
     return rows

@@ -16,6 +16,7 @@ from knightstour.cli import main
 from knightstour.counting import CONVENTIONS, compute
 from knightstour.errors import SearchFailedError
 from knightstour.library import Library, store
+from knightstour.library.store.counts import Counts
 
 JSON_KEYS = {
     "width",
@@ -169,12 +170,12 @@ def test_an_explicit_method_counts_again_and_says_when_the_number_differs(
 ) -> None:
     db = str(tmp_path / "c.db")
     with Library(db) as lib:
-        lib.remember_count(("5x5", "open", "", "", True), 1700, method="old", seconds=1)
+        lib.counts.remember_count(("5x5", "open", "", "", True), 1700, method="old", seconds=1)
     code, out, err = run(capsys, "5x5", "--db", db, "--method", "frontier")
     assert code == 0 and out.splitlines()[0] == "1728"
     assert "remembered 1700 (old) for this count; replaced by 1728 (frontier)" in err
     with Library(db, readonly=True) as lib:
-        assert lib.known_count(("5x5", "open", "", "", True)).number == 1728
+        assert lib.counts.known_count(("5x5", "open", "", "", True)).number == 1728
 
 
 def test_an_old_library_is_migrated_when_a_count_is_stored(
@@ -198,11 +199,10 @@ def test_a_library_that_cannot_be_written_still_answers(
     db = tmp_path / "c.db"
     Library(db).close()
 
-    class Refusing(Library):
-        def remember_count(self, *args: object, **kwargs: object) -> None:
-            raise kt.InvalidInputError(f"{self.path} cannot be written: readonly database")
+    def refuse(self: Counts, *args: object, **kwargs: object) -> None:
+        raise kt.InvalidInputError(f"{self.path} cannot be written: readonly database")
 
-    monkeypatch.setattr("knightstour.library.Library", Refusing)
+    monkeypatch.setattr(Counts, "remember_count", refuse)
     code, out, err = run(capsys, "5x5", "--db", str(db))
     assert code == 0 and out.splitlines() == [
         "1728",

@@ -13,9 +13,9 @@ import oldlib
 from knightstour.counting import count_request
 from knightstour.errors import InvalidInputError
 from knightstour.library import Library
-from knightstour.library.store import MIGRATIONS, KnownCount
+from knightstour.library.store import MIGRATIONS, CountKey, KnownCount
 
-KEY = ("5x5", "open", "", "", True)
+KEY = CountKey("5x5", "open", directed=True)
 
 
 def old_library(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -28,25 +28,28 @@ def old_library(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_remember_look_up_and_replace() -> None:
     with Library(":memory:") as lib:
-        assert lib.known_count(KEY) is None and lib.known_counts() == []
-        lib.remember_count(KEY, 1728, method="frontier", seconds=0.25, created=86400)
-        k = lib.known_count(KEY)
+        assert lib.counts.known_count(KEY) is None and lib.counts.known_counts() == []
+        lib.counts.remember_count(KEY, 1728, method="frontier", seconds=0.25, created=86400)
+        k = lib.counts.known_count(KEY)
         assert k == KnownCount("5x5", "open", "", "", True, 1728, "frontier", 0.25, 86400)
         assert k.created_iso == "1970-01-02T00:00:00Z"
         # the same key again replaces (one row per thing counted); others are apart
-        lib.remember_count(KEY, 1728, method="enumerate", seconds=3.5)
-        lib.remember_count(("5x5", "open", "", "", False), 864, method="frontier", seconds=0.2)
-        assert lib.known_count(KEY).method == "enumerate"
-        assert [k.number for k in lib.known_counts()] == [864, 1728]
+        lib.counts.remember_count(KEY, 1728, method="enumerate", seconds=3.5)
+        lib.counts.remember_count(
+            ("5x5", "open", "", "", False), 864, method="frontier", seconds=0.2
+        )
+        assert lib.counts.known_count(KEY).method == "enumerate"
+        assert [k.number for k in lib.counts.known_counts()] == [864, 1728]
 
 
 def test_the_key_is_the_requests_key() -> None:
     request = count_request("6x6", closed=True, start="a1", end="b3", directed=False)
     with Library(":memory:") as lib:
-        lib.remember_count(request.key(), 1234, method="frontier", seconds=1.0)
-        (k,) = lib.known_counts()
-        assert k.key == request.key() == ("6x6", "closed", "a1", "b3", False)
-        assert lib.known_count(count_request("6x6", closed=True).key()) is None
+        lib.counts.remember_count(request.key(), 1234, method="frontier", seconds=1.0)
+        (k,) = lib.counts.known_counts()
+        assert request.key() == ("6x6", "closed", "a1", "b3", False)  # taken as it is
+        assert k.key == CountKey.of(request.key()) == CountKey("6x6", "closed", "a1", "b3", False)
+        assert lib.counts.known_count(count_request("6x6", closed=True).key()) is None
 
 
 def test_a_shaped_board_has_its_own_key() -> None:
@@ -64,19 +67,21 @@ def test_a_shaped_board_has_its_own_key() -> None:
     assert describe(holed) == "open tours on 5x5 holes=c3 from a1"
     assert describe(plain) == "open tours on 5x5 from a1"
     with Library(":memory:") as lib:
-        lib.remember_count(plain.key(), 304, method="frontier", seconds=0.1)
-        assert lib.known_count(holed.key()) is None
-        lib.remember_count(holed.key(), kt.count(holed.board, start="a1"), method="f", seconds=0)
-        assert lib.known_count(holed.key()).number == kt.count(holed.board, start="a1")
-        assert lib.known_count(plain.key()).number == 304
+        lib.counts.remember_count(plain.key(), 304, method="frontier", seconds=0.1)
+        assert lib.counts.known_count(holed.key()) is None
+        lib.counts.remember_count(
+            holed.key(), kt.count(holed.board, start="a1"), method="f", seconds=0
+        )
+        assert lib.counts.known_count(holed.key()).number == kt.count(holed.board, start="a1")
+        assert lib.counts.known_count(plain.key()).number == 304
 
 
 def test_numbers_beyond_64_bits_round_trip(tmp_path: Path) -> None:
     huge = 19_591_828_170_979_904 * 10**30
     with Library(tmp_path / "big.db") as lib:
-        lib.remember_count(("8x8", "open", "", "", True), huge, method="m", seconds=1e5)
+        lib.counts.remember_count(("8x8", "open", "", "", True), huge, method="m", seconds=1e5)
     with Library(tmp_path / "big.db", readonly=True) as lib:
-        assert lib.known_count(("8x8", "open", "", "", True)).number == huge
+        assert lib.counts.known_count(("8x8", "open", "", "", True)).number == huge
 
 
 def test_listing_orders_boards_by_number_and_filters() -> None:
@@ -89,8 +94,8 @@ def test_listing_orders_boards_by_number_and_filters() -> None:
             ("5x5", "closed", ""),
             ("3x4", "open", ""),
         ]:
-            lib.remember_count((spec, kind, start, "", True), 1, method="m", seconds=0)
-        order = [(k.board, k.kind, k.start) for k in lib.known_counts()]
+            lib.counts.remember_count((spec, kind, start, "", True), 1, method="m", seconds=0)
+        order = [(k.board, k.kind, k.start) for k in lib.counts.known_counts()]
         assert order == [
             ("3x4", "open", ""),
             ("3x10", "closed", ""),
@@ -99,8 +104,8 @@ def test_listing_orders_boards_by_number_and_filters() -> None:
             ("5x5", "open", "c3"),
             ("10x3", "closed", ""),
         ]
-        assert {k.board for k in lib.known_counts("5x5")} == {"5x5"}
-        assert lib.known_counts("7x7") == []
+        assert {k.board for k in lib.counts.known_counts("5x5")} == {"5x5"}
+        assert lib.counts.known_counts("7x7") == []
 
 
 @pytest.mark.parametrize(
@@ -118,9 +123,9 @@ def test_listing_orders_boards_by_number_and_filters() -> None:
 )
 def test_bad_counts_are_refused(key: object, number: object, seconds: float, words: str) -> None:
     with Library(":memory:") as lib, pytest.raises(InvalidInputError, match=words):
-        lib.remember_count(key, number, method="m", seconds=seconds)  # type: ignore[arg-type]
+        lib.counts.remember_count(key, number, method="m", seconds=seconds)  # type: ignore[arg-type]
     with Library(":memory:") as lib:
-        assert lib.known_counts() == []
+        assert lib.counts.known_counts() == []
 
 
 def test_an_old_library_migrates_and_keeps_its_tours(
@@ -129,8 +134,8 @@ def test_an_old_library_migrates_and_keeps_its_tours(
     path = tmp_path / "old.db"
     old_library(path, monkeypatch)
     with Library(path) as lib:
-        assert lib.count() == 1 and lib.get(3).start == "a1"
-        lib.remember_count(KEY, 1728, method="frontier", seconds=0.3)
+        assert lib.tours.count() == 1 and lib.tours.get(3).start == "a1"
+        lib.counts.remember_count(KEY, 1728, method="frontier", seconds=0.3)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert db.execute("SELECT board, number FROM counts").fetchall() == [("5x5", "1728")]
@@ -145,17 +150,17 @@ def test_an_old_library_can_still_be_read_without_writing(
     old_library(path, monkeypatch)
     before = path.read_bytes()
     with Library(path, readonly=True) as lib:
-        assert lib.count() == 1 and lib.stats()[0]["tours"] == 1
-        assert lib.known_count(KEY) is None and lib.known_counts() == []
+        assert lib.tours.count() == 1 and lib.gallery.stats()[0]["tours"] == 1
+        assert lib.counts.known_count(KEY) is None and lib.counts.known_counts() == []
         with pytest.raises(InvalidInputError, match="cannot be written"):
-            lib.remember_count(KEY, 1, method="m", seconds=0)
+            lib.counts.remember_count(KEY, 1, method="m", seconds=0)
     assert path.read_bytes() == before
 
 
 def test_a_damaged_number_is_named(tmp_path: Path) -> None:
     path = tmp_path / "d.db"
     with Library(path) as lib:
-        lib.remember_count(KEY, 1728, method="frontier", seconds=0.3)
+        lib.counts.remember_count(KEY, 1728, method="frontier", seconds=0.3)
         lib.db.execute("UPDATE counts SET number = 'lots'")
         with pytest.raises(InvalidInputError, match="damaged: the count of 5x5 open"):
-            lib.known_counts()
+            lib.counts.known_counts()

@@ -51,7 +51,7 @@ def test_every_tour_once(lib: Library, board: str, closed: bool, classes: int) -
     r = cp.generate_all(board, closed=closed, db=lib)
     directed = kt.count(board, closed=closed)
     assert (r.added, r.classes, r.tours, r.count) == (classes, classes, directed, directed)
-    assert lib.count(board, closed) == r.library_count == classes
+    assert lib.tours.count(board, closed) == r.library_count == classes
     c = cp.completeness_of(lib, board, closed)
     assert c.complete and c.tours == c.count == directed and c.classes == classes
     assert c.text() == f"complete: {directed:,} of {directed:,} tours"
@@ -92,7 +92,7 @@ def test_again_adds_nothing_and_completes_a_partial_library(lib: Library) -> Non
     assert c.complete is False and 0 < c.tours < 1728  # type: ignore[operator]
     assert re.fullmatch(r"[\d,]+ of 1,728 tours known", c.text())
     r = cp.generate_all("5x5", db=lib)
-    assert r.added == 112 - 30 and lib.count("5x5") == 112
+    assert r.added == 112 - 30 and lib.tours.count("5x5") == 112
     assert cp.completeness_of(lib, "5x5", False).complete
     assert cp.generate_all("5x5", db=lib).added == 0
 
@@ -100,22 +100,22 @@ def test_again_adds_nothing_and_completes_a_partial_library(lib: Library) -> Non
 def test_from_a_start(lib: Library) -> None:
     r = cp.generate_all("5x5", start="c3", db=lib)
     assert (r.classes, r.tours, r.count, r.start) == (8, 64, 64, "c3")
-    stored = list(lib.iter_tours("5x5"))
+    stored = list(lib.tours.iter_tours("5x5"))
     assert len(stored) == 8 and all(t.start == "c3" for t in stored)
     r = cp.generate_all("6x6", closed=True, start="d4", db=lib)
     assert (r.classes, r.tours) == (1245, 19724)
-    assert all(t.start == "d4" for t in lib.iter_tours("6x6", closed=True))
+    assert all(t.start == "d4" for t in lib.tours.iter_tours("6x6", closed=True))
 
 
 def test_streams_in_batches(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
     sizes: list[int] = []
-    real = Library.add_batch
+    real = lib.tours.add_batch
 
-    def add_batch(self: Library, batch, **kw):  # type: ignore[no-untyped-def]
+    def add_batch(batch, **kw):  # type: ignore[no-untyped-def]
         sizes.append(len(batch))
-        return real(self, batch, **kw)
+        return real(batch, **kw)
 
-    monkeypatch.setattr(Library, "add_batch", add_batch)
+    monkeypatch.setattr(lib.tours, "add_batch", add_batch)
     seen: list[tuple[int, int]] = []
     cp.generate_all("4x7", db=lib, batch=100, progress=lambda d, t: seen.append((d, t)))
     assert sum(sizes) == 1603 and max(sizes) <= 100 and len(sizes) >= 17
@@ -126,7 +126,7 @@ def test_streams_in_batches(lib: Library, monkeypatch: pytest.MonkeyPatch) -> No
 def test_stored_tours_are_canonical_and_valid(lib: Library) -> None:
     cp.generate_all("3x12", closed=True, db=lib)
     keys = set()
-    for t in lib.iter_tours("3x12", closed=True):
+    for t in lib.tours.iter_tours("3x12", closed=True):
         assert t.method == "enumerate" and t.tour.closed
         keys.add(canonical_form(t.board, t.tour.indices, True)[0])
     assert len(keys) == 44
@@ -137,11 +137,11 @@ def test_too_many_tours_are_refused(lib: Library) -> None:
         cp.generate_all("3x24", closed=True, db=lib)
     with pytest.raises(InputLimitError, match="cannot count"):
         cp.generate_all("6x6", db=lib, count_seconds=0.01)
-    assert lib.count() == 0
+    assert lib.tours.count() == 0
 
 
 def test_completeness_says_nothing_when_the_count_is_slow(lib: Library) -> None:
-    lib.add([kt.solve("8x8", start="a1")])
+    lib.tours.add([kt.solve("8x8", start="a1")])
     c = cp.completeness_of(lib, "8x8", False)
     assert (c.complete, c.tours, c.count, c.text()) == (None, None, None, "")
     assert c.to_dict() == {"complete": None, "represented": None, "count": None}
@@ -222,7 +222,7 @@ def test_ctrl_c_keeps_what_is_stored(tmp_path: Path) -> None:
 def _stored(db: Path) -> int:
     try:
         with Library(db, readonly=True) as lib:
-            return lib.count()
+            return lib.tours.count()
     except kt.KnightsTourError:  # not made yet
         return 0
 

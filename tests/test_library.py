@@ -209,23 +209,23 @@ def test_store_keeps_one_of_each_tour() -> None:
     lib = Library(":memory:")
     t = kt.solve("8x8", start="a1", closed=True)
     same = [t, t.reversed(), t.rotated("h8")]
-    assert lib.add(same, method="test") == 1
-    assert lib.add(same) == 0
+    assert lib.tours.add(same, method="test") == 1
+    assert lib.tours.add(same) == 0
     other = kt.solve("8x8", start="a1", method="warnsdorff", tiebreak="first")
-    assert lib.add([other]) == 1
-    assert lib.count() == 2 and lib.count("8x8", closed=True) == 1
-    stored = lib.get(1)
+    assert lib.tours.add([other]) == 1
+    assert lib.tours.count() == 2 and lib.tours.count("8x8", closed=True) == 1
+    stored = lib.tours.get(1)
     assert stored.tour == t and stored.method == "test" and stored.closed
-    assert [s.id for s in lib.list()] == [1, 2]
+    assert [s.id for s in lib.tours.list()] == [1, 2]
     with pytest.raises(KnightsTourError, match="no tour 9"):
-        lib.get(9)
+        lib.tours.get(9)
 
 
 def test_same_squares_on_other_board_or_kind_are_other_tours() -> None:
     lib = Library(":memory:")
     closed = kt.solve("6x6", start="a1", closed=True)
     as_open = kt.Tour(closed.board, closed.indices, closed=False)
-    assert lib.add([closed, as_open]) == 2
+    assert lib.tours.add([closed, as_open]) == 2
 
 
 def test_schema_version_and_foreign_files(tmp_path: Path) -> None:
@@ -270,12 +270,12 @@ def test_stored_bytes_per_tour(tmp_path: Path) -> None:
 def test_generate_adds_distinct_valid_tours() -> None:
     lib = Library(":memory:")
     r = generate("8x8", 300, seed=7, db=lib, workers=1)
-    assert r.added == 300 == lib.count("8x8", closed=False)
+    assert r.added == 300 == lib.tours.count("8x8", closed=False)
     r2 = generate("8x8", 200, closed=True, start="c3", seed=7, db=lib, workers=1)
     assert r2.added == 200
     keys = {k for (k,) in lib.db.execute("SELECT canon FROM tours")}
     assert len(keys) == 500
-    for st in lib.iter_tours():
+    for st in lib.tours.iter_tours():
         assert_is_tour(st.board, st.tour.indices, st.closed)
         if st.closed:
             assert st.start == "c3"
@@ -320,6 +320,32 @@ def test_same_seed_same_tours_whatever_the_workers(
     assert got[0] == got[1]
 
 
+def test_a_commit_stored_as_one_batch_stores_what_batch_by_batch_would() -> None:
+    """A commit's batches go in as one sorted batch only when every tour is new (a tour held
+    rolls it back, nothing stored, and the batches go one by one), at most the count asked,
+    and no batch among them that ends the run for finding nothing."""
+    import knightstour.library.generate as gen
+
+    plan = gen.make_plan(Board(8, 8), False, (0,), "warnsdorff", seed=2)
+    todo = [(50 * j, 50, run_batch(plan, 50 * j, 50)) for j in range(3)]
+    sizes = [len(b) for _, _, b in todo]
+    keys = {bytes(k) for _, _, b in todo for k in b.keys}
+    assert min(sizes) > 0 and len(keys) == sum(sizes)  # distinct tours, as a big board's walks
+    assert gen._can_merge(todo, sum(sizes), 0, plan)
+    assert not gen._can_merge(todo, sum(sizes) - 1, 0, plan)  # the count would cut a batch
+    assert not gen._can_merge(todo[:1], sizes[0], 0, plan)  # one batch: nothing to merge
+    empty = todo[0][2].head(0)
+    stalled = gen.STALL_BATCHES * plan.batch - 1  # walks without a new tour before them
+    assert not gen._can_merge([(0, 1, empty), *todo[1:]], 10**9, stalled, plan)
+    with Library(":memory:") as lib:
+        assert gen._store_merged(lib, todo, plan, run=0) == sizes
+        assert lib.tours.count() == sum(sizes)
+    with Library(":memory:") as lib:
+        lib.tours.add_batch(todo[1][2].head(1), method="backtrack")  # one tour held already
+        assert gen._store_merged(lib, todo, plan, run=0) is None
+        assert lib.tours.count() == 1  # rolled back: nothing of the merged batch kept
+
+
 def test_short_runs_start_no_workers_and_report_progress() -> None:
     lib = Library(":memory:")
     seen: list[tuple[int, int]] = []
@@ -332,7 +358,7 @@ def test_short_runs_start_no_workers_and_report_progress() -> None:
 def test_classic_walk_seed_reproduces_through_solve() -> None:
     lib = Library(":memory:")
     generate("8x8", 20, start="a1", seed=5, slack_moves=0, db=lib, workers=1)
-    for st in lib.list(limit=20):
+    for st in lib.tours.list(limit=20):
         again = kt.solve(
             "8x8", start=st.start, method="warnsdorff", tiebreak="random", seed=st.seed
         )
@@ -343,7 +369,7 @@ def test_small_board_runs_out_and_says_so() -> None:
     lib = Library(":memory:")
     with pytest.raises(SearchFailedError, match="no new 5x5 tour"):
         generate("5x5", 200, seed=1, db=lib, workers=1)
-    assert lib.count("5x5") == 112  # every open 5x5 tour up to symmetry and reversal
+    assert lib.tours.count("5x5") == 112  # every open 5x5 tour up to symmetry and reversal
 
 
 def test_generate_refuses_impossible_and_bad_input() -> None:
@@ -366,7 +392,7 @@ def test_resume_continues_the_unfinished_run(tmp_path: Path) -> None:
     r = generate("8x8", 5000, seed=3, db=path, workers=2)
     assert (r.resumed_from, r.added, r.run) == (1000, 4000, 1)
     with Library(path) as lib:
-        assert lib.count() == 5000
+        assert lib.tours.count() == 5000
 
 
 # -- kill -9 and resume, with a real process ------------------------------------------------------
@@ -403,7 +429,7 @@ def test_kill_dash_9_loses_at_most_a_second_and_resumes(tmp_path: Path) -> None:
         assert db.execute("SELECT count(*) FROM tours").fetchone()[0] == added >= 10_000
         assert finished == 0 and added < 1_000_000
     with Library(path) as lib:  # every stored tour decodes and is valid
-        assert sum(len(rows) for _, _, rows, _ in lib.iter_decoded()) == added
+        assert sum(len(rows) for _, _, rows, _ in lib.tours.iter_decoded()) == added
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert f"resuming run 1 at {added:,}" in done.stdout
@@ -428,7 +454,7 @@ def test_export_jsonl_is_the_tour_json(small_lib: Library) -> None:
     out = io.StringIO()
     assert export(small_lib, out, fmt="jsonl") == 40
     lines = out.getvalue().splitlines()
-    stored = list(small_lib.iter_tours())
+    stored = list(small_lib.tours.iter_tours())
     assert [line for line in lines] == [s.tour.to_json() for s in stored]
     for line in lines:
         t = kt.Tour.from_dict(json.loads(line))
@@ -456,7 +482,9 @@ def test_round_trip_through_jsonl_and_csv(small_lib: Library) -> None:
         assert (r.read, r.added) == (40, 40)
         again = import_tours(fresh, io.StringIO(out.getvalue()), fmt=fmt)
         assert (again.read, again.added, again.duplicates) == (40, 0, 40)
-        assert [s.tour for s in fresh.iter_tours()] == [s.tour for s in small_lib.iter_tours()]
+        assert [s.tour for s in fresh.tours.iter_tours()] == [
+            s.tour for s in small_lib.tours.iter_tours()
+        ]
 
 
 def _line(tour: kt.Tour, **change: object) -> str:
@@ -482,7 +510,7 @@ def test_import_rejects_broken_tours_naming_the_problem(change, message: str) ->
         import_tours(lib, lines, source="t.jsonl")
     assert "t.jsonl line 2" in str(e.value) and "nothing imported" in str(e.value)
     assert e.value.exit_code == 1
-    assert lib.count() == 0
+    assert lib.tours.count() == 0
 
 
 def test_import_rejects_bad_json_and_not_closed() -> None:
@@ -500,11 +528,11 @@ def test_import_rejects_bad_json_and_not_closed() -> None:
     lines = [_line(closed)] * 50 + [_line(closed, path=bad, xy=None)]
     with pytest.raises(ImportRejectedError, match="line 51: not a valid tour"):
         import_tours(lib, lines)
-    assert lib.count() == 0
+    assert lib.tours.count() == 0
 
 
 def test_export_streams_in_chunks(small_lib: Library) -> None:
-    seen = [len(rows) for rows in small_lib.iter_rows(chunk=7)]
+    seen = [len(rows) for rows in small_lib.tours.iter_rows(chunk=7)]
     assert seen == [7, 7, 7, 7, 7, 5]
 
 

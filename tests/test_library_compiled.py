@@ -87,15 +87,15 @@ def _library(path: Path) -> Library:
     generate("8x8", 1500, seed=3, db=lib, workers=1)
     generate("6x6", 30, closed=True, seed=3, db=lib, workers=1, method="backtrack")
     generate("8x8", 500, seed=4, db=lib, workers=1, method="warnsdorff")
-    lib.add([kt.solve("5x5", start="a1", method="warnsdorff")])  # a third method
-    lib.add([kt.Tour(Board(6, 6, wrap="torus"), kt.solve("6x6", start="a1").indices)])
+    lib.tours.add([kt.solve("5x5", start="a1", method="warnsdorff")])  # a third method
+    lib.tours.add([kt.Tour(Board(6, 6, wrap="torus"), kt.solve("6x6", start="a1").indices)])
     return lib
 
 
 def test_packed_reads_are_the_rows(tmp_path: Path) -> None:
     with _library(tmp_path / "t.db") as lib:
-        rows = [r for chunk in lib.iter_rows(chunk=700) for r in chunk]
-        packed = list(lib.iter_packed(chunk=700))
+        rows = [r for chunk in lib.tours.iter_rows(chunk=700) for r in chunk]
+        packed = list(lib.tours.iter_packed(chunk=700))
         ids = np.concatenate([p.ids for p in packed])
         assert ids.tolist() == [r[0] for r in rows]
         by_id = {r[0]: r for r in rows}
@@ -106,8 +106,8 @@ def test_packed_reads_are_the_rows(tmp_path: Path) -> None:
             ):  # fmt: skip
                 r = by_id[i]
                 assert (bytes(key), code, start, method) == (r[4], r[5], r[6], r[8])
-                assert (p.board.key, p.closed) == (lib.get(i).board.key, bool(r[3]))
-        some = list(lib.iter_packed(Board(8, 8), False, limit=1234, chunk=500))
+                assert (p.board.key, p.closed) == (lib.tours.get(i).board.key, bool(r[3]))
+        some = list(lib.tours.iter_packed(Board(8, 8), False, limit=1234, chunk=500))
         assert sum(len(p) for p in some) == 1234
         assert [len(p) for p in some] == [500, 500, 234]
 
@@ -115,8 +115,8 @@ def test_packed_reads_are_the_rows(tmp_path: Path) -> None:
 def test_exports_are_the_tours_json_every_path(tmp_path: Path) -> None:
     path = tmp_path / "t.db"
     with _library(path) as lib:
-        want = "".join(s.tour.to_json() + "\n" for s in lib.iter_tours())
-        n = lib.count()
+        want = "".join(s.tour.to_json() + "\n" for s in lib.tours.iter_tours())
+        n = lib.tours.count()
     for threshold in (10**9, 100):  # NumPy, then compiled with the reading thread
         kio.COMPILE_EXPORT_ROWS, old = threshold, kio.COMPILE_EXPORT_ROWS
         try:
@@ -159,7 +159,7 @@ def test_a_damaged_row_stops_the_compiled_export(tmp_path: Path) -> None:
     db.commit()
     db.close()
     with Library(path, readonly=True) as lib, pytest.raises(kt.InvalidInputError) as e:
-        list(lib.iter_packed())
+        list(lib.tours.iter_packed())
     assert "damaged: a tour row has a missing or bad value" in str(e.value)
 
 

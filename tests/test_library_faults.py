@@ -92,9 +92,9 @@ def test_list_takes_any_integer(
 
 def test_store_takes_any_integer() -> None:
     lib = Library(":memory:")
-    assert lib.list(after=10**20, limit=10**20) == [] == lib.list(after=MAX_ID)
+    assert lib.tours.list(after=10**20, limit=10**20) == [] == lib.tours.list(after=MAX_ID)
     with pytest.raises(InvalidInputError, match="no tour"):
-        lib.get(10**20)
+        lib.tours.get(10**20)
     with pytest.raises(InvalidInputError, match="count must be"):
         gen.generate("8x8", 2**63, db=lib)
 
@@ -167,7 +167,7 @@ def test_two_processes_store_exactly_the_count(seed: list[str], tmp_path: Path) 
     added = [int(re.search(r"added ([\d,]+)", o).group(1).replace(",", "")) for o, _ in outs]
     assert sum(added) == 60000
     with Library(db, readonly=True) as lib:
-        assert lib.count() == 60000
+        assert lib.tours.count() == 60000
 
 
 # -- 4: --workers capped ----------------------------------------------------------------------
@@ -232,7 +232,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
     assert group_members(proc.pid) == []  # no worker, forkserver or resource tracker left
     kept = int(re.search(r"([\d,]+) tours", err).group(1).replace(",", ""))
     with Library(db, readonly=True) as lib:
-        assert lib.count() == kept
+        assert lib.tours.count() == kept
 
 
 # -- 7: a read-only library -------------------------------------------------------------------
@@ -242,9 +242,11 @@ def test_readonly_open_writes_nothing(library: Path, tmp_path: Path) -> None:
     db = copy(library, tmp_path)
     before, mtime = db.read_bytes(), db.stat().st_mtime_ns
     with Library(db, readonly=True) as lib:
-        assert lib.count() == 3000 and len(lib.list(limit=5)) == 5 and lib.stats()
+        assert (
+            lib.tours.count() == 3000 and len(lib.tours.list(limit=5)) == 5 and lib.gallery.stats()
+        )
         with pytest.raises(InvalidInputError, match="cannot be written"):
-            lib.add(lib.list(limit=1)[0].tour for _ in range(1))
+            lib.tours.add(lib.tours.list(limit=1)[0].tour for _ in range(1))
     wal = Path(f"{db}-wal")  # SQLite's mode=ro may make the WAL's files, and leaves them empty
     assert not wal.exists() or wal.stat().st_size == 0
     assert db.read_bytes() == before and db.stat().st_mtime_ns == mtime

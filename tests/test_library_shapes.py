@@ -25,7 +25,7 @@ from knightstour.library import Library
 from knightstour.library import canonical as cf
 from knightstour.library.generate import generate
 from knightstour.library.io import export, import_tours
-from knightstour.library.store import MIGRATIONS, canonical_batch, shape_of
+from knightstour.library.store import MIGRATIONS, RunRequest, canonical_batch, shape_of
 from oldlib import old_library
 
 KT = [sys.executable, "-m", "knightstour"]
@@ -203,9 +203,9 @@ def test_images_are_stored_once(board: Board) -> None:
     images = [i for i in candidate_images(board) if is_symmetry(board, i)]
     views = [t, t.reversed()] + [kt.Tour(board, np.array(i)[t.indices]) for i in images[1:6]]
     with Library(":memory:") as lib:
-        assert lib.add(views) == 1
-        assert lib.count(board) == 1 and lib.count() == 1
-        (stored,) = lib.list()
+        assert lib.tours.add(views) == 1
+        assert lib.tours.count(board) == 1 and lib.tours.count() == 1
+        (stored,) = lib.tours.list()
         assert stored.tour == t and stored.board == board
         assert stored.info()["board"] == board.key
 
@@ -216,7 +216,7 @@ def test_leaper_board_dedupes() -> None:
     mirrored = [(s // 8) * 8 + 7 - s % 8 for s in t.indices.tolist()]
     shifted = [(s // 8) * 8 + (s % 8 + 3) % 8 for s in t.indices.tolist()]
     with Library(":memory:") as lib:
-        assert lib.add([t, kt.Tour(board, mirrored), kt.Tour(board, shifted)]) == 1
+        assert lib.tours.add([t, kt.Tour(board, mirrored), kt.Tour(board, shifted)]) == 1
 
 
 def test_same_squares_on_different_boards_do_not_collide() -> None:
@@ -226,13 +226,17 @@ def test_same_squares_on_different_boards_do_not_collide() -> None:
     boards = [Board(8, 8), Board(8, 8, wrap="torus"), Board(8, 8, wrap="cylinder")]
     with Library(":memory:") as lib:
         for b in boards:
-            assert lib.add([kt.Tour(b, plain.indices)]) == 1
-        assert lib.add([kt.Tour(b, plain.indices) for b in boards]) == 0
-        assert lib.count() == 3
-        assert [lib.count(b) for b in boards] == [1, 1, 1]
-        assert {t.board for t in lib.iter_tours()} == set(boards)
-        assert lib.count("8x8 wrap=torus") == 1  # a key names the board too
-        assert [s["board"] for s in lib.stats()] == ["8x8", "8x8 wrap=cylinder", "8x8 wrap=torus"]
+            assert lib.tours.add([kt.Tour(b, plain.indices)]) == 1
+        assert lib.tours.add([kt.Tour(b, plain.indices) for b in boards]) == 0
+        assert lib.tours.count() == 3
+        assert [lib.tours.count(b) for b in boards] == [1, 1, 1]
+        assert {t.board for t in lib.tours.iter_tours()} == set(boards)
+        assert lib.tours.count("8x8 wrap=torus") == 1  # a key names the board too
+        assert [s["board"] for s in lib.gallery.stats()] == [
+            "8x8",
+            "8x8 wrap=cylinder",
+            "8x8 wrap=torus",
+        ]
 
 
 # -- 5: the migration ------------------------------------------------------------------------------
@@ -243,30 +247,70 @@ def test_old_library_migrates_and_loses_nothing(tmp_path: Path) -> None:
     tours = [some_tour(Board(5, 5)), some_tour(Board(6, 6), True), some_tour(Board(3, 4))]
     rows = old_library(path, tours)
     with Library(path, readonly=True) as lib:  # read as it is, before any migration
-        assert lib.count() == 3 and lib.count(Board(5, 5, wrap="torus")) == 0
-        assert [t.tour for t in lib.iter_tours()] == tours
-        assert not lib.holds_shapes()
+        assert lib.tours.count() == 3 and lib.tours.count(Board(5, 5, wrap="torus")) == 0
+        assert [t.tour for t in lib.tours.iter_tours()] == tours
+        assert not lib.tours.holds_shapes()
     with Library(path) as lib:  # migrates
         assert lib.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         after = lib.db.execute(
             "SELECT id, width, height, closed, canon, xform, start_sq, end_sq, method, seed, "
-            "run, created FROM tours ORDER BY id"
+            "run, created FROM tour_rows ORDER BY id"  # the tours with their kinds' boards
         ).fetchall()
         assert after == rows  # every row, with its id
-        assert lib.db.execute("SELECT DISTINCT shape FROM tours").fetchall() == [("",)]
-        assert [(t.id, t.tour, t.seed, t.created) for t in lib.iter_tours()] == [
+        assert lib.db.execute("SELECT DISTINCT shape FROM tour_rows").fetchall() == [("",)]
+        assert [(t.id, t.tour, t.seed, t.created) for t in lib.tours.iter_tours()] == [
             (10 * i + 3, t, i, 1000 + i) for i, t in enumerate(tours)
         ]
         # the unique constraint still holds for the old rows, and now keeps shapes apart
-        assert lib.add([tours[0].reversed()]) == 0
-        assert lib.add([kt.Tour(Board(6, 6, wrap="torus"), tours[1].indices)]) == 1
-        assert lib.count() == 4
-        run = lib.resumable_run(Board(5, 5), False, None, "auto", 7, 9)
+        assert lib.tours.add([tours[0].reversed()]) == 0
+        assert lib.tours.add([kt.Tour(Board(6, 6, wrap="torus"), tours[1].indices)]) == 1
+        assert lib.tours.count() == 4
+        run = lib.runs.resumable(RunRequest(Board(5, 5), False, None, "auto", 7, 9))
         assert run is not None and run.id == 1  # the old run is found, as a plain board's
-        assert lib.resumable_run(Board(5, 5, wrap="torus"), False, None, "auto", 7, 9) is None
-        assert lib.add([some_tour(Board(5, 5))]) == 0
+        torus = RunRequest(Board(5, 5, wrap="torus"), False, None, "auto", 7, 9)
+        assert lib.runs.resumable(torus) is None
+        assert lib.tours.add([some_tour(Board(5, 5))]) == 0
     with Library(path) as lib:  # opening again migrates nothing more
-        assert lib.count() == 4
+        assert lib.tours.count() == 4
+
+
+def test_a_library_of_schema_4_is_keyed_by_kind_and_loses_nothing(tmp_path: Path) -> None:
+    """Migration 5 makes the tours' kinds a table and keys the tours by kind and canonical
+    form: every row and id kept, each kind once, the key still refusing a tour held."""
+    path = tmp_path / "v4.db"
+    torus = Board(6, 6, wrap="torus")
+    tours = [some_tour(Board(5, 5)), some_tour(Board(6, 6), True), some_tour(torus)]
+    tours.append(kt.Tour(torus, tours[1].indices))  # a tour of two boards: two kinds
+    rows = old_library(path, tours, version=4)
+    with Library(path, readonly=True) as lib:  # read as it is: the boards from the old columns
+        assert lib.version == 4
+        assert [lib.tours.count(t.board, t.closed) for t in tours] == [1, 1, 2, 2]
+        assert [s["tours"] for s in lib.gallery.stats()] == [1, 1, 2]
+    with Library(path) as lib:
+        assert lib.version == len(MIGRATIONS)
+        after = lib.db.execute(
+            "SELECT id, width, height, shape, closed, canon, xform, start_sq, end_sq, method, "
+            "seed, run, created FROM tour_rows ORDER BY id"
+        ).fetchall()
+        assert after == rows  # every row, with its id
+        kinds = lib.db.execute("SELECT width, height, shape, closed FROM kinds").fetchall()
+        assert sorted(kinds) == [(5, 5, "", 0), (6, 6, "", 1), (6, 6, "6x6 wrap=torus", 0)]
+        assert [lib.tours.count(t.board, t.closed) for t in tours] == [1, 1, 2, 2]
+        assert [s["tours"] for s in lib.gallery.stats()] == [1, 1, 2]
+        assert lib.tours.add([t.reversed() for t in tours]) == 0  # the key holds
+        assert lib.tours.add([kt.Tour(torus, tours[1].indices, closed=True)]) == 1  # a new kind
+        assert lib.db.execute("SELECT count(*) FROM kinds").fetchone()[0] == 4
+        assert [t.tour for t in lib.tours.iter_tours()][:4] == tours
+
+
+def test_a_tour_of_a_kind_not_in_the_kinds_table_is_named_as_damage(tmp_path: Path) -> None:
+    with Library(tmp_path / "k.db") as lib:
+        lib.tours.add([some_tour(Board(5, 5)), some_tour(Board(6, 6))])
+        lib.db.execute("UPDATE tours SET kind = 99 WHERE id = 2")
+        assert lib.tours.get(1).board == Board(5, 5)
+        for read in (lambda: lib.tours.get(2), lambda: list(lib.tours.iter_packed())):
+            with pytest.raises(InvalidInputError, match=r"damaged: .*kind is missing"):
+                read()
 
 
 # -- 6: generate -----------------------------------------------------------------------------------
@@ -288,10 +332,10 @@ def test_generate_stores_valid_distinct_tours(board: Board, closed: bool, count:
             board, count, closed=closed, seed=5, db=lib, workers=1,
             progress=lambda done, total: seen.append((done, total)),
         )  # fmt: skip
-        assert r.added == count == lib.count(board, closed)
+        assert r.added == count == lib.tours.count(board, closed)
         assert seen[-1] == (count, count)
         forms = set()
-        for st in lib.iter_tours(board, closed):  # each decoded and validated as it is read
+        for st in lib.tours.iter_tours(board, closed):  # each decoded and validated as it is read
             assert st.board == board and st.closed == closed
             assert st.tour.indices.size == board.size
             forms.add(cf.canonical_form(board, st.tour.indices, closed)[0])
@@ -304,7 +348,7 @@ def test_generate_is_reproducible_by_seed() -> None:
     for _ in range(2):
         with Library(":memory:") as lib:
             generate(board, 30, seed=11, db=lib, workers=1, method="warnsdorff")
-            runs.append(sorted((t.seed, t.tour.path[0]) for t in lib.iter_tours()))
+            runs.append(sorted((t.seed, t.tour.path[0]) for t in lib.tours.iter_tours()))
     assert runs[0] == runs[1]
 
 
@@ -359,7 +403,7 @@ def test_export_import_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[
     with Library(":memory:") as lib:
         for b in boards:
             generate(b, 6, seed=2, db=lib, workers=1)
-        held = sorted((t.board.key, t.tour.path) for t in lib.iter_tours())
+        held = sorted((t.board.key, t.tour.path) for t in lib.tours.iter_tours())
         for fmt in ("jsonl", "csv"):
             f = tmp_path / f"all.{fmt}"
             with open(f, "w", newline="" if fmt == "csv" else None) as out:
@@ -367,7 +411,7 @@ def test_export_import_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[
             with Library(":memory:") as other, open(f, newline="" if fmt == "csv" else None) as src:
                 r = import_tours(other, src, fmt=fmt)
                 assert (r.read, r.added) == (24, 24)
-                assert sorted((t.board.key, t.tour.path) for t in other.iter_tours()) == held
+                assert sorted((t.board.key, t.tour.path) for t in other.tours.iter_tours()) == held
                 with open(f, newline="" if fmt == "csv" else None) as again:
                     assert import_tours(other, again, fmt=fmt).added == 0
         plain_csv = tmp_path / "plain.csv"
@@ -399,7 +443,7 @@ def test_import_of_a_broken_shaped_tour_stores_nothing() -> None:
     with Library(":memory:") as lib:
         with pytest.raises(InvalidInputError, match="line 2: not a valid tour"):
             import_tours(lib, [good, json.dumps(bad)])
-        assert lib.count() == 0
+        assert lib.tours.count() == 0
 
 
 def test_shape_column_is_empty_for_plain_boards() -> None:
@@ -424,7 +468,7 @@ def test_ctrl_c_on_a_shaped_board(tmp_path: Path) -> None:
         if db.exists():
             try:
                 with Library(db, readonly=True) as lib:
-                    if lib.count() > 0:
+                    if lib.tours.count() > 0:
                         break
             except InvalidInputError:
                 pass
@@ -434,4 +478,4 @@ def test_ctrl_c_on_a_shaped_board(tmp_path: Path) -> None:
     assert re.fullmatch(r"knightstour: stopped; [\d,]+ tours kept\n", err), err
     kept = int(re.search(r"([\d,]+) tours", err).group(1).replace(",", ""))
     with Library(db, readonly=True) as lib:
-        assert lib.count() == kept > 0
+        assert lib.tours.count() == kept > 0

@@ -53,7 +53,7 @@ def whole_pass() -> list[np.ndarray]:
     with Library(":memory:") as lib:
         report = search(8, 8, MagicJournal(lib, 8, 8), only=[QUAD_RANGE])
         assert report.parts_done == 192 and report.new == 105
-        assert lib.count("8x8") == 105
+        assert lib.tours.count("8x8") == 105
     return report.tours
 
 
@@ -178,9 +178,9 @@ def test_a_stopped_pass_goes_on_where_it_stopped(tmp_path, capsys) -> None:
         data = json.loads(capsys.readouterr().out)
         walked.append(data["parts_done"])
         with Library(db) as lib:  # every part walked is recorded once, none walked twice
-            done = lib.magic_parts_done("8x8", SCHEME, QUAD_RANGE)
+            done = lib.journal.parts_done("8x8", SCHEME, QUAD_RANGE)
             assert done is not None and len(done) == sum(walked)
-            assert data["classes_in_library"] == lib.count("8x8") >= 1
+            assert data["classes_in_library"] == lib.tours.count("8x8") >= 1
     assert walked[0] >= 1 and sum(walked) < 192
     assert main(["magic", "8x8", "--range", "0", "--count", "1", "--db", db, "--quiet"]) == 0
     assert (

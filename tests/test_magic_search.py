@@ -111,7 +111,7 @@ def test_small_boards_have_no_semi_magic_tour() -> None:
         lib = Library(":memory:")
         report = search(w, h, MagicJournal(lib, w, h), workers=2)
         assert report.complete and report.found == 0 and report.nodes > 0
-        assert lib.magic_progress(f"{w}x{h}", "two-ended/1")["ranges_done"] == len(ranges(w, h))
+        assert lib.journal.progress(f"{w}x{h}", "two-ended/1")["ranges_done"] == len(ranges(w, h))
 
 
 def _beverley_range(depth: int) -> Range:
@@ -155,13 +155,13 @@ def test_a_killed_search_goes_on_where_it_stopped_and_loses_nothing() -> None:
     try:
         with pytest.raises(KeyboardInterrupt):
             search(8, 8, journal, workers=2, only=[1])
-        assert len(lib.magic_parts_done("8x8", ms.SCHEME, 1) or ()) == 3
+        assert len(lib.journal.parts_done("8x8", ms.SCHEME, 1) or ()) == 3
         again = search(8, 8, MagicJournal(lib, 8, 8), workers=2, only=[1])
     finally:
         ms.ranges = saved
     assert again.complete
     assert again.parts_done + 3 == whole.parts_done
-    progress = lib.magic_progress("8x8", ms.SCHEME)
+    progress = lib.journal.progress("8x8", ms.SCHEME)
     assert progress["ranges_done"] == 1 and progress["found"] == whole.found
 
 
@@ -185,7 +185,7 @@ def test_a_time_limit_stops_and_keeps_the_walks_under_way() -> None:
     report = search(8, 8, MagicJournal(lib, 8, 8), time_limit=0.5, workers=2, only=[1])
     assert report.stopped == "time limit" and not report.complete
     assert report.nodes > 0
-    kept = lib.magic_states("8x8", ms.SCHEME, 1)
+    kept = lib.journal.states("8x8", ms.SCHEME, 1)
     assert 1 <= len(kept) <= 2  # one a thread
 
 
@@ -214,7 +214,7 @@ def test_a_part_stopped_by_the_time_limit_goes_on_from_its_walk() -> None:
     assert calls > 2
     assert sorted(found) == sorted(map(tuple, whole.tours.tolist()))
     assert res.total_nodes == whole.nodes and res.total_found == len(whole.tours)
-    assert lib.magic_states("8x8", ms.SCHEME, 1) == {}
+    assert lib.journal.states("8x8", ms.SCHEME, 1) == {}
 
 
 def test_a_time_limited_search_resumes_its_stopped_parts() -> None:

@@ -20,7 +20,7 @@ import tiers
 from gallery_data import big_library, small_library
 from knightstour.errors import InvalidInputError
 from knightstour.library import gallery as gallery_module
-from knightstour.library.gallery import Gallery
+from knightstour.library.gallery import Gallery, TourFilter
 from knightstour.library.generate import generate
 from knightstour.library.store import Library
 from knightstour.web.app import create_app
@@ -247,9 +247,9 @@ def test_the_gallery_counts_each_filter_once_a_while(
     db = tmp_path / "g.db"
     db.write_bytes(big.read_bytes())
     g = Gallery(db)
-    first = g.page(method="warnsdorff")["count"]
+    first = g.page(TourFilter(method="warnsdorff"))["count"]
     with Library(db) as lib:
         assert generate("8x8", 12, seed=3, db=lib, workers=1).added == 12  # by Warnsdorff
-    assert g.page(method="warnsdorff", after=500)["count"] == first
+    assert g.page(TourFilter(method="warnsdorff"), after=500)["count"] == first
     monkeypatch.setattr(gallery_module, "OVERVIEW_SECONDS", 0.0)
-    assert g.page(method="warnsdorff", after=500)["count"] == first + 12
+    assert g.page(TourFilter(method="warnsdorff"), after=500)["count"] == first + 12

@@ -286,7 +286,7 @@ class _LibraryFile:
         if self.path == ":memory:" or not os.path.exists(self.path):
             return None
         with Library(self.path, readonly=True) as lib:
-            return lib.known_count(key)
+            return lib.counts.known_count(key)
 
     def remember_count(
         self, key: tuple[str, str, str, str, bool], number: int, *, method: str, seconds: float
@@ -294,7 +294,7 @@ class _LibraryFile:
         from knightstour.library import Library
 
         with Library(self.path) as lib:
-            lib.remember_count(key, number, method=method, seconds=seconds)
+            lib.counts.remember_count(key, number, method=method, seconds=seconds)
 
 
 # -- the table --------------------------------------------------------------------------------
@@ -313,7 +313,7 @@ def _table(args: argparse.Namespace) -> int:
         raise UsageError(f"--table lists what is remembered: drop {', '.join(given)}")
     board = None if args.board is None and args.mask is None else board_of(args).key
     with Library(args.db or DEFAULT_DB, readonly=True) as lib:
-        known = lib.known_counts(board)
+        known = lib.counts.known_counts(board)
         path = lib.path
     if args.format == "json":
         for k in known:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from knightstour.cli._options import (
@@ -31,6 +32,8 @@ DESCRIPTION = (
     "(one per class up to symmetry, walked exhaustively): boards with more than "
     "10,000,000 tours, or whose tours cannot be counted in a few seconds, are refused."
 )
+#: The exit code of a run stopped by Ctrl-C (its tours so far are kept).
+EXIT_STOPPED = 130
 #: The options that only random generation (``--count``) takes.
 COUNT_ONLY = ("seed", "workers", "method")
 
@@ -80,7 +83,7 @@ def add(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Generate, store and report; exit 3 when the run stopped short of N new tours."""
-    from knightstour.library.generate import GenerateInterrupted, generate, max_workers
+    from knightstour.library.generate import generate, max_workers
 
     board = board_of(args)
     if args.all:
@@ -91,16 +94,14 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers > cores:
         err(f"--workers {args.workers}: this machine has {cores} cores; using {cores}")
         args.workers = cores
-    try:
-        with progress_bar(f"{label} {kind}", unit="tours", quiet=args.quiet) as bar:
-            asked = options_of(args, "closed", "start", "seed", "db", "workers", "method")
-            r = generate(board, args.count, progress=bar, **asked)
-    except GenerateInterrupted as e:
-        err(f"stopped; {e.kept:,} tours kept")
-        return 130
-    except KeyboardInterrupt:
-        err("stopped; the tours stored so far are kept")
-        return 130
+    asked = options_of(args, "closed", "start", "seed", "db", "workers", "method")
+
+    def work(bar: Any) -> Any:
+        return generate(board, args.count, progress=bar, **asked)
+
+    r = _until_stopped(work, f"{label} {kind}", "tours", args.quiet)
+    if r is None:
+        return EXIT_STOPPED
     resumed = f", resuming run {r.run} at {r.resumed_from:,}" if r.resumed_from else ""
     print(
         f"added {r.added:,} new {label} {kind} tours in {r.seconds:.2f} s "
@@ -108,6 +109,21 @@ def run(args: argparse.Namespace) -> int:
         f"{args.db} holds {r.library_count:,} of them"
     )
     return EXIT_OK
+
+
+def _until_stopped(work: Callable[[Any], Any], title: str, unit: str, quiet: bool) -> Any:
+    """``work(bar)`` under a progress bar; None when Ctrl-C stopped it (after saying on standard
+    error what was kept)."""
+    from knightstour.library.generate import GenerateInterrupted
+
+    try:
+        with progress_bar(title, unit=unit, quiet=quiet) as bar:
+            return work(bar)
+    except GenerateInterrupted as e:
+        err(f"stopped; {e.kept:,} tours kept")
+    except KeyboardInterrupt:
+        err("stopped; the tours stored so far are kept")
+    return None
 
 
 def _label(args: argparse.Namespace, board: Any) -> str:
@@ -118,7 +134,6 @@ def _label(args: argparse.Namespace, board: Any) -> str:
 def _run_all(args: argparse.Namespace, board: Any) -> int:
     """``generate --all``: every tour of the board, one per class, into the library."""
     from knightstour.library.complete import generate_all
-    from knightstour.library.generate import GenerateInterrupted
 
     given = ["--" + name for name in COUNT_ONLY if getattr(args, name) not in (None, "auto")]
     if given:
@@ -129,16 +144,14 @@ def _run_all(args: argparse.Namespace, board: Any) -> int:
             f"use --count N"
         )
     kind = "closed" if args.closed else "open"
-    try:
-        label = _label(args, board)
-        with progress_bar(f"{label} {kind}, all", unit="parts", quiet=args.quiet) as bar:
-            r = generate_all(board, closed=args.closed, start=args.start, db=args.db, progress=bar)
-    except GenerateInterrupted as e:
-        err(f"stopped; {e.kept:,} tours kept")
-        return 130
-    except KeyboardInterrupt:
-        err("stopped; the tours stored so far are kept")
-        return 130
+    label = _label(args, board)
+
+    def work(bar: Any) -> Any:
+        return generate_all(board, closed=args.closed, start=args.start, db=args.db, progress=bar)
+
+    r = _until_stopped(work, f"{label} {kind}, all", "parts", args.quiet)
+    if r is None:
+        return EXIT_STOPPED
     where = "" if r.start is None else f" from {r.start}"
     print(
         f"added {r.added:,} new {label} {kind} tours in {r.seconds:.2f} s (every tour"

@@ -42,7 +42,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from knightstour import notation
@@ -154,35 +154,17 @@ def _add_list(a: Any) -> None:
     add_options(a, format={"choices": ("text", "json")})
 
 
-def _magic_tours(lib: Any, args: argparse.Namespace) -> list[tuple[Any, str]]:
-    """Up to ``args.limit`` semi-magic tours after ``args.after``, each with its verdict.
-
-    The library keeps one tour of each class; the symmetries of the board and the reversed
-    numbering keep a tour semi-magic (or magic), so the class's tour speaks for the class.
-    """
-    found: list[tuple[Any, str]] = []
-    after = args.after
-    while len(found) < args.limit:
-        page = lib.list(_board_filter(args), args.kind, after=after, limit=1000)
-        if not page:
-            break
-        for t in page:
-            if t.board.is_plain_knight and t.board.width * t.board.height > 1:
-                verdict = t.tour.magic().verdict
-                if verdict != "neither":
-                    found.append((t, verdict))
-        after = page[-1].id
-    return found[: args.limit]
-
-
 def _list(lib: Any, args: argparse.Namespace) -> int:
+    from knightstour.library.queries import magic_tours
+
+    board, kind = _board_filter(args), args.kind
+    verdicts: dict[int, str] = {}
     if args.magic:
-        chosen = _magic_tours(lib, args)
+        chosen = magic_tours(lib, board, kind, after=args.after, limit=args.limit)
         tours = [t for t, _ in chosen]
         verdicts = {t.id: v for t, v in chosen}
     else:
-        tours = lib.list(_board_filter(args), args.kind, after=args.after, limit=args.limit)
-        verdicts = {}
+        tours = lib.tours.list(board, kind, after=args.after, limit=args.limit)
     if args.format == "json":
         for t in tours:
             info = t.info()
@@ -219,7 +201,7 @@ def _add_show(a: Any) -> None:
 
 def _show(lib: Any, args: argparse.Namespace) -> int:
     precheck_outputs(args)
-    stored = lib.get(args.id)
+    stored = lib.tours.get(args.id)
     if args.format == "text" and args.output is None:
         i = stored.info()
         seed = "" if i["seed"] is None else f", seed {i['seed']}"
@@ -238,89 +220,50 @@ def _add_stats(a: Any) -> None:
 
 
 def _stats(lib: Any, args: argparse.Namespace) -> int:
-    from knightstour.library.complete import Completeness, completeness_of
+    from knightstour.library.queries import library_report
 
-    stats = lib.stats(_board_filter(args))
-    done = [
-        completeness_of(lib, s["board"], s["closed"])
-        if _plain(s)
-        else Completeness(s["board"], s["closed"], s["tours"])  # shaped: no count to compare
-        for s in stats
-    ]
-    magic = [_magic_counts(lib, s["board"], s["closed"]) for s in stats]
+    report = library_report(lib, _board_filter(args))
     if args.format == "json":
-        total = sum(s["tours"] for s in stats)
-        kinds = [
-            {**s, "completeness": c.to_dict(), "semi_magic": m[0], "magic": m[1]}
-            for s, c, m in zip(stats, done, magic, strict=True)
-        ]
-        print(json.dumps({"db": lib.path, "tours": total, "kinds": kinds}))
+        print(json.dumps(report.to_dict()))
     else:
-        lines = _stats_lines(lib.path, stats)
-        print("\n".join(_with_completeness(lines, stats, done, magic)))
+        print("\n".join(_stats_lines(report)))
     return EXIT_OK
 
 
-def _plain(kind: dict[str, Any]) -> bool:
-    """Whether a kind of ``Library.stats`` is of a plain knight's board (its key is WxH)."""
-    from knightstour.library.store import library_board
-
-    return bool(library_board(kind["board"]).is_plain_knight)
-
-
-def _stats_lines(db: str, stats: list[dict[str, Any]]) -> Any:
-    """The lines of ``library stats``: :func:`knightstour.notation.stats_lines` for each board,
-    a shaped board's headed by its description (its squares drawn when it is flat)."""
-    yield f"{db}: {sum(s['tours'] for s in stats):,} tours"
-    for s in stats:
-        if _plain(s):
-            yield from list(notation.stats_lines(db, [s]))[1:]
-            continue
-        spec = s["board"].split()[0]
-        kind = "closed" if s["closed"] else "open"
-        if spec.count("x") == 1:  # flat: the grid of the plain board of its sides
-            lines = list(notation.stats_lines(db, [{**s, "board": spec}]))[1:]
-            yield from ["", f"{s['description']} {kind}" + lines[1][len(spec) + len(kind) + 1 :]]
-            yield from lines[2:]
-            continue
-        methods = ", ".join(f"{m} {n:,}" for m, n in sorted(s["methods"].items()))
-        yield ""
-        yield f"{s['description']} {kind}: {s['tours']:,} tours ({methods})"
-        for label in ("start", "end"):
-            top = sorted(s[f"{label}s"].items(), key=lambda kv: -kv[1])[:10]
-            yield f"  most common {label} squares: " + ", ".join(f"{k} {v:,}" for k, v in top)
+def _stats_lines(report: Any) -> Iterator[str]:
+    """The lines of ``library stats``: the total, then each board and kind
+    (:func:`_kind_lines`), its heading followed by whether its collection is complete (when the
+    count is quick) and how many of its tours are semi-magic (when any)."""
+    yield f"{report.db}: {report.tours:,} tours"
+    for kind in report.kinds:
+        blank, head, *rest = _kind_lines(report.db, kind)
+        yield from (blank, head)
+        if kind.completeness.text():
+            yield f"  {kind.completeness.text()}"
+        if kind.semi_magic:
+            yield f"  semi-magic: {kind.semi_magic:,} (magic, the diagonals too: {kind.magic:,})"
+        yield from rest
 
 
-def _magic_counts(lib: Any, board: str, closed: bool) -> tuple[int, int]:
-    """How many of a board's stored tours (one a class) are semi-magic, and how many magic."""
-    from knightstour.numbering import count_magic
-
-    semi = full = 0
-    for b, _, _, tours in lib.iter_decoded(board, closed):
-        if not b.is_plain_knight:  # the sums of ranks and files speak of plain boards
-            return 0, 0
-        s, m = count_magic(b.width, b.height, tours)
-        semi, full = semi + s, full + m
-    return semi, full
-
-
-def _with_completeness(
-    lines: Any, stats: list[dict[str, Any]], done: list[Any], magic: list[tuple[int, int]]
-) -> Any:
-    """The lines of ``library stats``, each board's line followed by whether its collection is
-    complete (when the count is quick) and how many of its tours are semi-magic (when any)."""
-    heads = {}
-    for s, c, (semi, full) in zip(stats, done, magic, strict=True):
-        kind = "closed" if s["closed"] else "open"
-        extra = [c.text()] if c.text() else []
-        if semi:
-            extra.append(f"semi-magic: {semi:,} (magic, the diagonals too: {full:,})")
-        heads[f"{s['description']} {kind}: {s['tours']:,} tours ("] = extra
-    for line in lines:
-        yield line
-        for head, texts in heads.items():
-            if line.startswith(head):
-                yield from (f"  {text}" for text in texts)
+def _kind_lines(db: str, kind: Any) -> list[str]:
+    """A board and kind of ``library stats``, headed by a blank line and its heading:
+    :func:`knightstour.notation.stats_lines` for a plain board; a shaped board's headed by its
+    description (its squares drawn when it is flat, else its most common squares)."""
+    s = kind.stats
+    if kind.plain:
+        return list(notation.stats_lines(db, [s]))[1:]
+    spec = s["board"].split()[0]
+    label = "closed" if s["closed"] else "open"
+    if spec.count("x") == 1:  # flat: the grid of the plain board of its sides
+        lines = list(notation.stats_lines(db, [{**s, "board": spec}]))[1:]
+        head = f"{s['description']} {label}" + lines[1][len(spec) + len(label) + 1 :]
+        return ["", head, *lines[2:]]
+    methods = ", ".join(f"{m} {n:,}" for m, n in sorted(s["methods"].items()))
+    out = ["", f"{s['description']} {label}: {s['tours']:,} tours ({methods})"]
+    for side in ("start", "end"):
+        top = sorted(s[f"{side}s"].items(), key=lambda kv: -kv[1])[:10]
+        out.append(f"  most common {side} squares: " + ", ".join(f"{k} {v:,}" for k, v in top))
+    return out
 
 
 # -- export and import ------------------------------------------------------------------------

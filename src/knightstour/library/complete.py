@@ -182,7 +182,7 @@ def _method(board: Board, closed: bool) -> str:
 
 def _key(board: Board, closed: bool, start: int | None) -> CountKey:
     """The library's key of the directed count of the tours (from ``start``)."""
-    return count_request(board, closed=closed, start=start).key()
+    return CountKey.of(count_request(board, closed=closed, start=start).key())
 
 
 def how_many(
@@ -206,7 +206,7 @@ def how_many(
     knightstour.errors.InputLimitError: 3x24 has 273,895,232 closed tours, more than the 10,000,000 that --all lists; use --count N
     """
     key = _key(board, closed, start)
-    known = None if lib is None else lib.known_count(key)
+    known = None if lib is None else lib.counts.known_count(key)
     if known is not None:
         n = known.number
     else:
@@ -220,7 +220,7 @@ def how_many(
                 "use --count N"
             ) from None
         if lib is not None and not lib.readonly:
-            lib.remember_count(
+            lib.counts.remember_count(
                 key, n, method=_method(board, closed), seconds=time.perf_counter() - t0
             )
     if n > MAX_TOURS:
@@ -259,11 +259,11 @@ def generate_all(
     >>> from knightstour.library import Library
     >>> lib = Library(":memory:")
     >>> r = generate_all("6x6", closed=True, db=lib)
-    >>> r.classes, r.tours, lib.count("6x6", closed=True)
+    >>> r.classes, r.tours, lib.tours.count("6x6", closed=True)
     (1245, 19724, 1245)
     >>> generate_all("6x6", closed=True, db=lib).added       # all there already
     0
-    >>> lib.known_count(("6x6", "closed", "", "", True)).number   # remembered
+    >>> lib.counts.known_count(("6x6", "closed", "", "", True)).number   # remembered
     19724
     """
     b = cf.check_board(parse_board(board))
@@ -282,7 +282,7 @@ def generate_all(
             raise NoTourError(f"no {_what(b, closed, s)}: the count is 0")
         if lib is None and path is not None:  # made only now: a refusal leaves no file
             lib = Library(path)
-            lib.remember_count(
+            lib.counts.remember_count(
                 _key(b, closed, s), total, method=_method(b, closed),
                 seconds=time.perf_counter() - t0,
             )  # fmt: skip
@@ -306,24 +306,24 @@ def _store_all(
     progress: Progress | None,
 ) -> AllResult:
     result = AllResult(b.spec, closed, None if s is None else b.square_name(s), 0, 0, 0, total, 0)
-    before = lib.count(b, closed)
+    before = lib.tours.count(b, closed)
     try:
         for paths in representatives(b, closed, s, batch=batch, progress=progress):
             stored = canonical_batch(b, closed, paths)
             if s is None and stored.codes.any():  # pragma: no cover - a bug
                 raise InternalError(f"an enumerated {b.spec} tour is not in canonical form")
-            result.added += lib.add_batch(stored, method=METHOD)
+            result.added += lib.tours.add_batch(stored, method=METHOD)
             result.classes += len(paths)
             result.tours += int(orbit_sizes(b, closed, paths, s).sum())
     except KeyboardInterrupt:  # each batch is stored whole or not at all: count them
-        raise GenerateInterrupted(lib.count(b, closed) - before) from None
+        raise GenerateInterrupted(lib.tours.count(b, closed) - before) from None
     if result.tours != total:  # pragma: no cover - a bug in the walk or the count
         raise InternalError(
             f"the {_what(b, closed, s)} walked stand for {result.tours:,} tours, but the count "
             f"says {total:,}"
         )
     result.seconds = time.perf_counter() - t0
-    result.library_count = lib.count(b, closed)
+    result.library_count = lib.tours.count(b, closed)
     return result
 
 
@@ -389,8 +389,8 @@ def completeness_of(
     tours are read (and their classes' sizes summed) only when the count is known.
     """
     b = cf.check_board(parse_board(board))
-    classes = lib.count(b, closed)
-    known = lib.known_count(_key(b, bool(closed), None))
+    classes = lib.tours.count(b, closed)
+    known = lib.counts.known_count(_key(b, bool(closed), None))
     n = (
         known.number
         if known is not None
@@ -399,7 +399,7 @@ def completeness_of(
     if n is None:
         return Completeness(b.spec, bool(closed), classes)
     tours = 0
-    for kb, kc, _rows, decoded in lib.iter_decoded(b, closed):
+    for kb, kc, _rows, decoded in lib.tours.iter_decoded(b, closed):
         tours += int(orbit_sizes(kb, kc, decoded).sum())
     return Completeness(b.spec, bool(closed), classes, tours, n)
 
@@ -407,7 +407,19 @@ def completeness_of(
 def completeness(
     lib: Library, board: BoardLike | None = None, *, seconds: float = STATS_SECONDS
 ) -> list[Completeness]:
-    """:func:`completeness_of` for every board and kind the library holds (or ``board``'s)."""
-    return [
-        completeness_of(lib, s["board"], s["closed"], seconds=seconds) for s in lib.stats(board)
-    ]
+    """:func:`completeness_of` for every board and kind the library holds (or ``board``'s); a
+    shaped board's only its classes (no count to compare them with).
+
+    >>> from knightstour.library import Library
+    >>> lib = Library(":memory:")
+    >>> _ = generate_all("3x4", db=lib)
+    >>> [(c.board, c.complete) for c in completeness(lib)]
+    [('3x4', True)]
+    """
+    out = []
+    for w, h, shape, closed, n in lib.tours.kinds(board):
+        if shape:
+            out.append(Completeness(shape, closed, n))
+        else:
+            out.append(completeness_of(lib, f"{w}x{h}", closed, seconds=seconds))
+    return out

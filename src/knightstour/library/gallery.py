@@ -1,28 +1,29 @@
 """The tour library's gallery: what ``knightstour serve --db tours.db`` shows, as JSON.
 
 Read-only: the library is opened with ``readonly=True`` (SQLite's ``mode=ro``), one connection
-a thread. Every query is in :mod:`knightstour.library.store` (``gallery_*``); this module shapes
-their answers for the page and the API: the boards and their counts, pages of tours (keyset
-pagination on the id, so a page of a 100,000-tour library costs what the first page costs),
-one tour with its numbering's verdict, and two tours compared move by move.
+a thread. Every query is the store's (``lib.gallery``, :mod:`knightstour.library.store.gallery`);
+this module shapes their answers for the page and the API: the boards and their counts, pages
+of tours (keyset pagination on the id, so a page of a 100,000-tour library costs what the first
+page costs), one tour with its numbering's verdict, and two tours compared move by move.
 
 >>> import knightstour as kt
 >>> from knightstour.library.store import Library
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "tours.db")
 >>> with Library(path) as lib:
-...     lib.add([kt.solve("5x5", start="a1", method="warnsdorff")], method="warnsdorff")
+...     lib.tours.add([kt.solve("5x5", start="a1", method="warnsdorff")], method="warnsdorff")
 1
 >>> g = Gallery(path)
 >>> [(b["board"], b["tours"]) for b in g.overview()["boards"]]
 [('5x5', 1)]
->>> g.page(board="5x5")["tours"][0]["start"]
+>>> g.page(TourFilter("5x5"))["tours"][0]["start"]
 'a1'
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import os
 import threading
@@ -31,16 +32,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from knightstour.errors import InvalidInputError, KnightsTourError
-from knightstour.library.store import (
-    Library,
-    StoredTour,
-    gallery_count,
-    gallery_kinds,
-    gallery_page,
-    library_board,
-)
+from knightstour.library.store import Library, StoredTour, library_board
+from knightstour.library.store.gallery import TourFilter
 
-__all__ = ["THUMB_POINTS", "Gallery", "LibraryUnreadable", "NoSuchTour"]
+__all__ = ["THUMB_POINTS", "Gallery", "LibraryUnreadable", "NoSuchTour", "TourFilter"]
 
 T = TypeVar("T")
 
@@ -78,7 +73,7 @@ class Gallery:
         Library(self.path, readonly=True).close()  # its error names the file and the problem
         self._local = threading.local()
         self._overview: tuple[float, dict[str, Any]] | None = None
-        self._counts: dict[tuple[Any, ...], tuple[float, int]] = {}
+        self._counts: dict[TourFilter, tuple[float, int]] = {}
         self._lock = threading.Lock()
 
     @property
@@ -107,7 +102,7 @@ class Gallery:
 
     def _get(self, tour_id: int) -> StoredTour:
         """The tour ``tour_id``, or :class:`NoSuchTour`."""
-        tours, _, _ = self._read(lambda lib: gallery_page(lib, after=tour_id - 1, limit=1))
+        tours, _, _ = self._read(lambda lib: lib.gallery.page(after=tour_id - 1, limit=1))
         if not tours or tours[0].id != tour_id:
             raise NoSuchTour(f"no tour {tour_id} in {self.name}")
         return tours[0]
@@ -122,7 +117,7 @@ class Gallery:
                 return self._overview[1]
         boards: dict[tuple[int, int, str, bool], dict[str, Any]] = {}
         methods: dict[str, int] = {}
-        for w, h, shape, closed, method, n in self._read(gallery_kinds):
+        for w, h, shape, closed, method, n in self._read(lambda lib: lib.gallery.kinds()):
             b = library_board(shape) if shape else library_board(f"{w}x{h}")
             entry = boards.setdefault(
                 (w, h, shape, closed),
@@ -149,47 +144,42 @@ class Gallery:
             self._overview = (now, out)
         return out
 
-    def count(self, board: str | None, closed: bool | None, method: str | None) -> int:
-        key = (board, closed, method)
+    def count(self, kept: TourFilter) -> int:
+        """How many tours ``kept`` keeps (counted again at most every
+        :data:`OVERVIEW_SECONDS`)."""
         now = time.monotonic()
         with self._lock:
-            hit = self._counts.get(key)
+            hit = self._counts.get(kept)
             if hit is not None and now - hit[0] < OVERVIEW_SECONDS:
                 return hit[1]
-        n = self._read(lambda lib: gallery_count(lib, board, closed, method))
+        n = self._read(lambda lib: lib.gallery.count(kept))
         with self._lock:
             if len(self._counts) > 256:
                 self._counts.clear()
-            self._counts[key] = (now, n)
+            self._counts[kept] = (now, n)
         return n
 
     def page(
-        self,
-        board: str | None = None,
-        closed: bool | None = None,
-        method: str | None = None,
-        *,
-        after: int = 0,
-        before: int | None = None,
+        self, kept: TourFilter | None = None, *, after: int = 0, before: int | None = None,
         limit: int = 24,
-    ) -> dict[str, Any]:
-        """A page of tours (thumbnails' paths included) and the cursors of the pages beside it."""
-        if board is not None:
-            board = library_board(board).key
+    ) -> dict[str, Any]:  # fmt: skip
+        """A page of the tours ``kept`` (thumbnails' paths included) and the cursors of the
+        pages beside it."""
+        kept = kept or TourFilter()
+        if kept.board is not None:
+            kept = dataclasses.replace(kept, board=library_board(kept.board).key)
         if before is not None and after:
             raise InvalidInputError("give one cursor, after or before, not both")
         tours, earlier, later = self._read(
-            lambda lib: gallery_page(
-                lib, board, closed, method, after=after, before=before, limit=limit
-            )
+            lambda lib: lib.gallery.page(kept, after=after, before=before, limit=limit)
         )
         return {
             "tours": [self.summary(t) for t in tours],
-            "count": self.count(board, closed, method),
+            "count": self.count(kept),
             "limit": limit,
             "prev": tours[0].id if earlier and tours else None,
             "next": tours[-1].id if later and tours else None,
-            "filters": {"board": board, "closed": closed, "method": method},
+            "filters": {"board": kept.board, "closed": kept.closed, "method": kept.method},
         }
 
     def summary(self, t: StoredTour) -> dict[str, Any]:

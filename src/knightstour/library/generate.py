@@ -38,7 +38,7 @@ batches: a seed gives the same tours whatever the number of workers.
 >>> from knightstour.library import Library
 >>> lib = Library(":memory:")
 >>> result = generate("8x8", 50, seed=1, db=lib, workers=1)
->>> result.added, lib.count("8x8")
+>>> result.added, lib.tours.count("8x8")
 (50, 50)
 >>> seen = []
 >>> _ = generate("8x8", 20, seed=2, db=lib, progress=lambda done, total: seen.append(done))
@@ -69,6 +69,7 @@ from knightstour.library.store import (
     MAX_ID,
     Batch,
     Library,
+    RunRequest,
     canonical_batch,
     library_board,
     shape_of,
@@ -108,6 +109,12 @@ PILOT_WALKS = 2000
 POOL_AFTER_SECONDS = 1.0
 #: The first batch made here is this fraction of a full one: a small count is done sooner.
 FIRST_BATCH_FRACTION = 8
+#: Workers are given this many seconds of batches ahead: they go on making them while this
+#: process stores the batches of a commit (which takes about as long as making them), rather
+#: than wait for it. What they make meanwhile waits in memory.
+AHEAD_SECONDS = 2 * COMMIT_SECONDS
+#: The most batches a worker is given ahead (however quick its batches).
+MAX_AHEAD = 32
 #: Shaped boards, walked in plain Python: squares a batch of walks covers (about a quarter of a
 #: second), moves a search tries, and walks in the pilot batch of ``auto``.
 SHAPED_BATCH_SQUARES = 50_000
@@ -328,6 +335,7 @@ def _worker_main(conn: Any, plan: Plan) -> None:
             return
         number, new_plan, first, count = job
         plan = new_plan or plan
+        answer: tuple[int, Batch | None, str | None]
         try:
             answer = (number, run_batch(plan, first, count), None)
         except Exception as e:  # a bug: reported to the parent, which raises it
@@ -387,11 +395,12 @@ class _Workers:
         return _Job(self, number)
 
     def _read_all(self) -> None:
-        from multiprocessing.connection import wait
+        from multiprocessing.connection import Connection, wait
 
         live = list(self.conns)
         while live and not self.stopping:
             for conn in wait(live, timeout=0.2):
+                assert isinstance(conn, Connection)  # what wait() hands back of connections
                 try:
                     number, batch, error = conn.recv()
                 except (EOFError, OSError):
@@ -607,6 +616,9 @@ class _Batches:
         self.jobs = 0  # slots that are a worker's job
         self.workers_ready = False
         self.size = max(1, plan.batch // FIRST_BATCH_FRACTION)
+        self.walk_seconds = 0.0  # what a walk (or search) of the plan takes here, once measured
+        self.walks_taken = self.tours_taken = 0  # what the batches taken held
+        self.wanted: int | None = None  # tours still wanted beyond those taken: None, no bound
 
     def take(self) -> tuple[int, Batch]:
         """The next batch in walk order, and how many walks it covers."""
@@ -629,14 +641,42 @@ class _Batches:
                 end = self.slots[-1][0] + self.slots[-1][1]
                 self.slots.append((end, self.plan.batch, self._here(end, self.plan.batch)))
             self.slots.popleft()
-            self._submit()
         if first != self.next:  # pragma: no cover - a bug
             raise InternalError(f"batch at walk {first} handed over for walk {self.next}")
         self.next = first + count
+        self.walks_taken += count
+        self.tours_taken += len(batch)
+        self._submit()  # after the batch taken, where the next jobs start when none is left
         return count, batch
 
+    def want(self, tours: int) -> None:
+        """Say that ``tours`` more are wanted after the batches taken: the workers are asked
+        for about that many (a quarter more), not for the whole of :meth:`ahead`, so that
+        none is left making batches the run will not take."""
+        self.wanted = max(0, tours)
+
     def _here(self, first: int, count: int) -> Batch:
-        return run_batch(self.plan, first, count)
+        t0 = time.perf_counter()
+        batch = run_batch(self.plan, first, count)
+        self.walk_seconds = (time.perf_counter() - t0) / max(1, count)
+        return batch
+
+    def ahead(self) -> int:
+        """How many batches the workers are given ahead: :data:`AHEAD_SECONDS` of theirs (at
+        the rate this process made its own), at least two each.
+
+        >>> b = _Batches(make_plan(Board(8, 8), False, (0,), "warnsdorff", 1), 0, workers=2)
+        >>> b.ahead()
+        4
+        >>> b.walk_seconds = 1e-5   # a batch of 15,625 walks in about 0.16 s
+        >>> b.ahead()
+        26
+        """
+        each = 2
+        if self.walk_seconds > 0:
+            batch_seconds = self.walk_seconds * self.plan.batch
+            each = max(each, min(MAX_AHEAD, round(AHEAD_SECONDS / batch_seconds)))
+        return each * self.max_workers
 
     def consider_workers(self, tours_left: int, tours_done: int, seconds: float) -> None:
         """Start worker processes when ``tours_left`` more would take this process long, at the
@@ -652,11 +692,19 @@ class _Batches:
         if self.pool is None:
             return
         end = self.slots[-1][0] + self.slots[-1][1] if self.slots else self.next
-        while self.jobs < 2 * self.max_workers:
+        while self.jobs < self.ahead() and not self._enough():
             job = self.pool.submit(self.plan, end, self.plan.batch)
             self.slots.append((end, self.plan.batch, job))
             self.jobs += 1
             end += self.plan.batch
+
+    def _enough(self) -> bool:
+        """Whether the jobs asked for will bring, at the rate of the batches taken, the tours
+        still wanted (:meth:`want`) and a quarter more."""
+        if self.wanted is None or not self.walks_taken or not self.jobs:
+            return False
+        rate = self.tours_taken / self.walks_taken
+        return self.jobs * self.plan.batch * rate >= 1.25 * self.wanted
 
     def switch(self, plan: Plan, walk: int | None = None) -> None:
         """Go on with ``plan`` from the next walk, or from ``walk`` (the batches in flight are
@@ -690,6 +738,42 @@ _cores = max_workers  # the name the benchmarks use
 
 
 # -- the main side -------------------------------------------------------------------------
+
+
+class _Held(Exception):
+    """A merged batch held a tour the library had (or twice): it is stored batch by batch."""
+
+
+def _can_merge(todo: list[tuple[int, int, Batch]], need: int, since_new: int, plan: Plan) -> bool:
+    """Whether storing the batches ``todo`` (first walk, walks, batch) as one stores what storing
+    them one by one would, if every tour is new: at most ``need`` in all, and no batch that ends
+    the run for finding nothing new (``since_new`` walks found none before them)."""
+    if len(todo) < 2 or sum(len(batch) for _, _, batch in todo) > need:
+        return False
+    for _, walks, batch in todo:
+        since_new = 0 if len(batch) else since_new + walks
+        if since_new >= STALL_BATCHES * plan.batch:
+            return False
+    return True
+
+
+def _store_merged(
+    lib: Library, todo: list[tuple[int, int, Batch]], plan: Plan, run: int
+) -> list[int] | None:
+    """Store the batches ``todo`` as one, in the caller's transaction (:func:`_can_merge`): how
+    many each added; None, nothing stored, when a tour is held already (or twice).
+
+    Sorted together, the keys of a whole commit reach the unique index in order, each of its
+    pages taken once for many keys: quicker than batch by batch.
+    """
+    joined = Batch.joined([batch for _, _, batch in todo])
+    try:
+        with lib.atomic():
+            if lib.tours.add_batch(joined, method=plan.method, run=run) != len(joined):
+                raise _Held
+    except _Held:
+        return None
+    return [len(batch) for _, _, batch in todo]
 
 
 def generate(
@@ -787,7 +871,8 @@ def _generate(
     def choose(seed: int) -> str:
         return choose_method(b, closed, starts, seed) if method == "auto" else method
 
-    run = lib.claim_run(b, closed, s, method, seed, count, secrets.randbits(62), choose)
+    ask = RunRequest(b, closed, s, method, seed, count)
+    run = lib.runs.claim(ask, secrets.randbits(62), choose)
     plan = make_plan(b, closed, starts, run.used, run.seed, slack_moves)
     result = GenerateResult(
         run=run.id,
@@ -806,6 +891,7 @@ def _generate(
     _arrays(plan)  # load the kernels first: the rate that decides on workers is making tours
     t_loop = time.perf_counter()
     kept = run.added  # the run's tours committed
+    merge = True  # store a commit's batches as one (until a commit finds a tour held)
     try:
         while need > 0 and not result.stalled:
             # the batches of up to COMMIT_SECONDS, made outside any transaction (another process
@@ -815,6 +901,7 @@ def _generate(
             t_commit, bound = time.monotonic(), 0
             while bound < need and time.monotonic() - t_commit < COMMIT_SECONDS:
                 first = batches.next
+                batches.want(need - bound)
                 walks, batch = batches.take()
                 pending.append((first, walks, batch))
                 bound += len(batch)
@@ -822,7 +909,7 @@ def _generate(
                 batches.consider_workers(need - bound, made, time.perf_counter() - t_loop)
             with lib.atomic():
                 # where the file says the run is: another process may share it
-                lib.sync_run(run)
+                lib.runs.sync(run)
                 need = count - run.added
                 if run.finished or need <= 0:
                     result.stalled = need > 0
@@ -832,16 +919,23 @@ def _generate(
                     batches.switch(plan, run.next_walk)
                     result.method, pending = plan.method, []
                 since_new = run.walks_since_new
-                for first, walks, batch in pending:
-                    if first < run.next_walk:  # another process did these walks meanwhile
-                        continue
+                # the walks another process did meanwhile are left out
+                todo = [(f, w, batch) for f, w, batch in pending if f >= run.next_walk]
+                news = None
+                if merge and _can_merge(todo, need, since_new, plan):  # all in one insert
+                    news = _store_merged(lib, todo, plan, run.id)
+                    merge = news is not None
+                for i, (first, walks, batch) in enumerate(todo):
                     result.walks += walks
-                    new = lib.add_batch(batch.head(need), method=plan.method, run=run.id)
+                    if news is not None:
+                        new = news[i]
+                    else:
+                        new = lib.tours.add_batch(batch.head(need), method=plan.method, run=run.id)
                     since_new = 0 if new else since_new + walks
                     need -= new
                     result.added += new
                     result.stalled = need > 0 and since_new >= STALL_BATCHES * plan.batch
-                    lib.advance_run(
+                    lib.runs.advance(
                         run,
                         added=new,
                         next_walk=first + walks,
@@ -856,11 +950,11 @@ def _generate(
                         # the walks reach no more: search instead (it finds every tour there is)
                         plan = make_plan(b, closed, starts, "backtrack", run.seed)
                         batches.switch(plan, run.next_walk)
-                        lib.switch_run_method(run, plan.method)
+                        lib.runs.switch_method(run, plan.method)
                         since_new, result.stalled, result.method = 0, False, plan.method
                         break  # the walks made ahead are not wanted
                     if result.stalled:
-                        lib.finish_run(run)
+                        lib.runs.finish(run)
                         break
                 if run.next_walk > batches.next:  # the other process went ahead
                     batches.switch(plan, run.next_walk)
@@ -872,7 +966,7 @@ def _generate(
         batches.close()
     result.workers = 0 if batches.pool is None else workers
     result.seconds = time.perf_counter() - t0
-    result.library_count = lib.count(b, closed)
+    result.library_count = lib.tours.count(b, closed)
     if result.stalled:
         raise SearchFailedError(
             f"stopped after adding {run.added:,} of {count:,} tours: "

@@ -12,7 +12,7 @@ problem.
 >>> import io, knightstour as kt
 >>> from knightstour.library import Library
 >>> lib = Library(":memory:")
->>> _ = lib.add([kt.solve("5x5", start="a1", method="warnsdorff")])
+>>> _ = lib.tours.add([kt.solve("5x5", start="a1", method="warnsdorff")])
 >>> out = io.StringIO()
 >>> export(lib, out, fmt="jsonl")
 1
@@ -196,13 +196,13 @@ def export(
     if fmt == "jsonl":
         return _export_jsonl(lib, out, board, closed, limit)
     writer = csv.writer(out, lineterminator="\n")
-    shapes = lib.holds_shapes(board, closed)
+    shapes = lib.tours.holds_shapes(board, closed)
     writer.writerow((*CSV_COLUMNS, "board") if shapes else CSV_COLUMNS)
     n = 0
-    for rows in lib.iter_rows(board, closed, limit=limit):
+    for rows in lib.tours.iter_rows(board, closed, limit=limit):
         for group in same_kind(rows):
-            b, c, tours = lib.decode_rows(group)
-            methods = {r[8]: lib.method_name(r[8]) for r in group}
+            b, c, tours = lib.tours.decode_rows(group)
+            methods = {r[8]: lib.tours.method_name(r[8]) for r in group}
             if not b.is_plain_knight:
                 _export_shaped(out, writer, b, c, group, tours, methods)
                 n += len(group)
@@ -236,11 +236,11 @@ def _export_jsonl(
     limit: int | None,
 ) -> int:
     """:func:`export` as JSON lines: chunks of :class:`PackedRows`, decoded and formatted."""
-    methods = lib.method_names()
-    span = lib.id_span(board, closed)
+    methods = lib.tours.method_names()
+    span = lib.tours.id_span(board, closed)
     if limit is not None:
         span = min(span, limit)
-    chunks: Iterable[PackedRows] = lib.iter_packed(board, closed, limit=limit)
+    chunks: Iterable[PackedRows] = lib.tours.iter_packed(board, closed, limit=limit)
     reader = _ReadAhead(chunks) if span > COMPILE_EXPORT_ROWS else None
     sink = _byte_sink(out)
     n = 0
@@ -323,7 +323,7 @@ def _jsonl_compiled(
     line = head_t.shape[1] + n * (names.shape[1] + xys.shape[1]) + 16
     buf = np.empty(rows * line + 64, dtype=np.uint8)
     size = kernels.jsonl_lines(tours, which, head_t, head_len, names, name_len, xys, xy_len, buf)
-    return memoryview(buf)[:size]
+    return memoryview(buf.data)[:size]
 
 
 def _byte_sink(out: IO[str]) -> Any | None:
@@ -532,7 +532,7 @@ def _flush(
             lineno, keep, _ = recs[int(np.flatnonzero(~ok)[0])]
             _slow(json.loads(keep) if isinstance(keep, str) else keep, f"{where} {lineno}")
             raise ImportRejectedError(f"{where} {lineno}: not a valid tour; nothing imported")
-        added += lib.add_batch(canonical_batch(board, closed, paths), method=method)
+        added += lib.tours.add_batch(canonical_batch(board, closed, paths), method=method)
     pending.clear()
     return added
 

@@ -41,12 +41,14 @@ class MagicJournal:
 
     def done_parts(self, rng: Range) -> set[int] | None:
         """The parts of ``rng`` walked so far; None when the whole range is."""
-        return self.library.magic_parts_done(self.spec, scheme_of(rng), rng.number)
+        return self.library.journal.parts_done(self.spec, scheme_of(rng), rng.number)
 
     def saved(self, rng: Range) -> dict[int, dict[str, np.ndarray]]:
         """The walks of ``rng``'s parts stopped before their ends, by part."""
         out = {}
-        for part, blob in self.library.magic_states(self.spec, scheme_of(rng), rng.number).items():
+        for part, blob in self.library.journal.states(
+            self.spec, scheme_of(rng), rng.number
+        ).items():
             with np.load(io.BytesIO(blob), allow_pickle=False) as data:
                 out[part] = {key: data[key] for key in data.files}
         return out
@@ -57,7 +59,7 @@ class MagicJournal:
         buffer = io.BytesIO()
         arrays: dict[str, Any] = dict(result.state)
         np.savez(buffer, **arrays)
-        return self.library.keep_magic_state(
+        return self.library.journal.keep_state(
             self.spec,
             result.scheme,
             result.range,
@@ -68,7 +70,7 @@ class MagicJournal:
 
     def record(self, result: PartResult) -> int:
         """Store a walked part and its tours; how many tours were new classes."""
-        return self.library.record_magic_part(
+        return self.library.journal.record_part(
             self.spec, result.scheme, result.range, result.part, found=result.total_found,
             nodes=result.total_nodes, seconds=result.seconds, tours=self._batch(result),
         )  # fmt: skip
@@ -78,15 +80,14 @@ class MagicJournal:
 
     def finish_range(self, rng: Range, parts: int) -> None:
         """Mark ``rng`` walked."""
-        self.library.finish_magic_range(self.spec, scheme_of(rng), rng.number, parts=parts)
+        self.library.journal.finish_range(self.spec, scheme_of(rng), rng.number, parts=parts)
 
     def add(self, tours: Iterable[Tour], *, method: str | None = None) -> int:
         """Store built tours (``method`` overrides their own); how many were new classes."""
-        return self.library.add(tours, method=method)
+        return self.library.tours.add(tours, method=method)
 
     def classes(self) -> int:
         """How many semi-magic tours (one a class) the library holds on this board."""
-        from knightstour.numbering import count_magic
+        from knightstour.library.queries import magic_counts
 
-        stored = self.library.iter_decoded(self.spec, False)
-        return sum(count_magic(b.width, b.height, tours)[0] for b, _, _, tours in stored)
+        return magic_counts(self.library, self.spec, False)[0]

@@ -30,7 +30,7 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from knightstour import __version__
 from knightstour.errors import InvalidInputError
-from knightstour.library.gallery import Gallery, LibraryUnreadable
+from knightstour.library.gallery import Gallery, LibraryUnreadable, TourFilter
 from knightstour.library.store import MAX_ID
 from knightstour.puzzle import DAILY_BOARDS, daily_puzzle
 
@@ -157,10 +157,8 @@ def add_routes(app: FastAPI, gallery: Gallery | None, static: Any, error_model: 
         if magic == "true":
             method = "magic"
         kind = None if closed == "" else closed == "true"
-        return cached(shown().page(
-            board.strip() or None, kind, method or None,
-            after=after or 0, before=before, limit=limit,
-        ))  # fmt: skip
+        kept = TourFilter(board.strip() or None, kind, method or None)
+        return cached(shown().page(kept, after=after or 0, before=before, limit=limit))
 
     @app.get("/api/library/tours/{tour_id}", tags=["library"], responses=responses)
     def library_tour_(

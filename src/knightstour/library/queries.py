@@ -1,0 +1,139 @@
+"""What ``knightstour library`` asks of a library, answered as data: statistics per board and
+kind with their completeness and semi-magic counts, and the semi-magic tours.
+
+The store answers the SQL (:mod:`knightstour.library.store`); this module adds what needs the
+tours themselves (their classes' sizes, their sums), so the command line only prints.
+
+>>> from knightstour.library import Library
+>>> from knightstour.library.complete import generate_all
+>>> lib = Library(":memory:")
+>>> _ = generate_all("3x4", db=lib)
+>>> report = library_report(lib)
+>>> report.tours, [(k.board, k.completeness.text(), k.semi_magic) for k in report.kinds]
+(3, [('3x4', 'complete: 16 of 16 tours', 0)])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from knightstour.board import BoardLike
+from knightstour.library.complete import Completeness, completeness
+from knightstour.library.store import Library, StoredTour, library_board
+from knightstour.numbering import count_magic
+
+__all__ = ["KindReport", "LibraryReport", "library_report", "magic_counts", "magic_tours"]
+
+
+@dataclass(frozen=True)
+class KindReport:
+    """The tours of one board and kind: the store's statistics
+    (:meth:`~knightstour.library.store.gallery.GalleryQueries.stats`), whether they are every
+    tour of the board, and how many are semi-magic and magic."""
+
+    stats: dict[str, Any]
+    completeness: Completeness
+    semi_magic: int
+    magic: int
+
+    @property
+    def board(self) -> str:
+        """The board's key (its spec for a plain board)."""
+        return str(self.stats["board"])
+
+    @property
+    def plain(self) -> bool:
+        """Whether the board is a plain knight's rectangle."""
+        return bool(library_board(self.board).is_plain_knight)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of a kind in ``library stats --format json``."""
+        return {
+            **self.stats,
+            "completeness": self.completeness.to_dict(),
+            "semi_magic": self.semi_magic,
+            "magic": self.magic,
+        }
+
+
+@dataclass(frozen=True)
+class LibraryReport:
+    """``library stats``: the library's name, its tours, and a :class:`KindReport` each board
+    and kind."""
+
+    db: str
+    kinds: list[KindReport]
+
+    @property
+    def tours(self) -> int:
+        return sum(int(k.stats["tours"]) for k in self.kinds)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``library stats --format json``."""
+        return {"db": self.db, "tours": self.tours, "kinds": [k.to_dict() for k in self.kinds]}
+
+
+def library_report(lib: Library, board: BoardLike | None = None) -> LibraryReport:
+    """The statistics of ``lib`` (on ``board``): per board and kind, with completeness (when
+    the count is quick or remembered) and the semi-magic and magic tours."""
+    stats = lib.gallery.stats(board)
+    done = {(c.board, c.closed): c for c in completeness(lib, board)}
+    kinds = []
+    for s in stats:
+        board_key, closed = s["board"], s["closed"]
+        # a kind stored since the statistics were read has its own count of classes
+        c = done.get((board_key, closed)) or Completeness(board_key, closed, s["tours"])
+        kinds.append(KindReport(s, c, *magic_counts(lib, board_key, closed)))
+    return LibraryReport(lib.path, kinds)
+
+
+def magic_counts(lib: Library, board: BoardLike, closed: bool) -> tuple[int, int]:
+    """How many of a board's stored tours (one a class) are semi-magic, and how many magic
+    (the sums of ranks and files speak of plain boards: 0 on others).
+
+    >>> import knightstour as kt
+    >>> lib = Library(":memory:")
+    >>> lib.tours.add([kt.solve("5x5", start="a1")])
+    1
+    >>> magic_counts(lib, "5x5", False)
+    (0, 0)
+    """
+    semi = full = 0
+    for b, _, _, tours in lib.tours.iter_decoded(board, closed):
+        if not b.is_plain_knight:
+            return 0, 0
+        s, m = count_magic(b.width, b.height, tours)
+        semi, full = semi + s, full + m
+    return semi, full
+
+
+def magic_tours(
+    lib: Library,
+    board: BoardLike | None = None,
+    closed: bool | None = None,
+    *,
+    after: int = 0,
+    limit: int = 20,
+) -> list[tuple[StoredTour, str]]:
+    """Up to ``limit`` semi-magic tours with ids above ``after``, each with its verdict
+    (``semi-magic`` or ``magic``).
+
+    The library keeps one tour of each class; the symmetries of the board and the reversed
+    numbering keep a tour semi-magic (or magic), so the class's tour speaks for the class.
+
+    >>> magic_tours(Library(":memory:"))
+    []
+    """
+    found: list[tuple[StoredTour, str]] = []
+    while len(found) < limit:
+        page = lib.tours.list(board, closed, after=after, limit=1000)
+        if not page:
+            break
+        for t in page:
+            if t.board.is_plain_knight and t.board.width * t.board.height > 1:
+                verdict = str(t.tour.magic().verdict)
+                if verdict != "neither":
+                    found.append((t, verdict))
+        after = page[-1].id
+    return found[:limit]
