@@ -92,7 +92,7 @@ def short_count() -> None:
 def stored(db: Path) -> int:
     try:
         with Library(db, readonly=True) as lib:
-            return lib.count()
+            return lib.tours.count()
     except kt.KnightsTourError:  # not made yet
         return 0
 

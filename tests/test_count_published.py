@@ -178,14 +178,14 @@ def test_a_remembered_count_goes_before_the_published_figure() -> None:
 def test_tally_says_what_it_replaced_and_what_it_could_not_store() -> None:
     lib = Library(":memory:")
     request = count_request("4x5", directed=False)
-    lib.remember_count(request.key(), 80, method="old", seconds=1)
+    lib.counts.remember_count(request.key(), 80, method="old", seconds=1)
     result = tally(count_request("4x5", directed=False, method="frontier"), library=lib)
     assert (result.number, result.stored, result.recalled) == (82, True, None)
     assert result.replaced is not None and (result.replaced.count, result.replaced.method) == (
         80,
         "old",
     )
-    assert lib.known_count(request.key()).number == 82
+    assert lib.counts.known_count(request.key()).number == 82
 
     class ReadOnly:
         def known_count(self, key: object) -> None:

@@ -49,7 +49,7 @@ def test_the_search_hands_each_tour_over_checked_and_keeps_it() -> None:
     for t in seen:
         assert_semi_magic(t)
         assert t.sums.verdict == "semi-magic" and t.tour.method == "magic"
-    assert found.new >= 1 and found.classes == lib.count("8x8") >= 1
+    assert found.new >= 1 and found.classes == lib.tours.count("8x8") >= 1
     data = found.to_dict()
     assert data["classes_in_library"] == found.classes and len(data["tours"]) == len(seen)
     assert data["tours"][0]["magic"]["verdict"] == "semi-magic"
@@ -68,7 +68,7 @@ def test_bigger_boards_are_built_stored_and_counted_once() -> None:
     for t in found.tours:
         assert_semi_magic(t)
         assert t.reentrant  # the folded construction closes every tour
-    assert lib.count("16x12") == 2
+    assert lib.tours.count("16x12") == 2
     again = magic.find("16x12", journal("16x12", lib), count=2)
     assert again.new == 0 and [t.tour for t in again.tours] == [t.tour for t in found.tours]
     assert found.to_dict() == {**again.to_dict(), "new": 2}

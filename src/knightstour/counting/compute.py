@@ -12,7 +12,7 @@ import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from knightstour.counting.known import CountMemory, Known, by_theory, recalled
+from knightstour.counting.known import Known, Memory, by_theory, memory_of, recalled
 from knightstour.counting.request import CountRequest, SquareLike, count_request
 from knightstour.errors import InvalidInputError, KnightsTourError
 
@@ -31,7 +31,7 @@ def count(
     end: SquareLike | None = None,
     directed: bool = True,
     method: str = "auto",
-    library: CountMemory | None = None,
+    library: Memory | None = None,
     progress: Progress | None = None,
     scheduler: str | None = None,
     time_limit: float | None = None,
@@ -106,7 +106,7 @@ class Tally:
 def tally(
     request: CountRequest,
     *,
-    library: CountMemory | None = None,
+    library: Memory | None = None,
     progress: Progress | None = None,
     scheduler: str | None = None,
     time_limit: float | None = None,
@@ -147,7 +147,7 @@ def tally(
     if library is None:
         return Tally(request, number, used, seconds)
     try:
-        library.remember_count(request.key(), number, method=used, seconds=seconds)
+        memory_of(library).remember_count(request.key(), number, method=used, seconds=seconds)
     except KnightsTourError as e:
         reason = str(e).splitlines()[0]
         return Tally(request, number, used, seconds, replaced=replaced, not_stored=reason)

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from knightstour import published
 from knightstour.counting.request import CountRequest, SquareLike, count_request, describe
@@ -26,7 +26,7 @@ from knightstour.theory import verdict
 if TYPE_CHECKING:
     from knightstour.board import Board, BoardLike
 
-__all__ = ["CountMemory", "Known", "Remembered", "known", "known_for"]
+__all__ = ["CountMemory", "HasCounts", "Known", "Memory", "Remembered", "known", "known_for"]
 
 #: What identifies a count in a library: :meth:`CountRequest.key`.
 CountKey = tuple[str, str, str, str, bool]
@@ -46,8 +46,9 @@ class Remembered(Protocol):
 
 
 class CountMemory(Protocol):
-    """Where counts are remembered: a tour library (``knightstour.library.Library``) or
-    anything with its two count methods."""
+    """Where counts are remembered: the ``counts`` table of a tour library
+    (``knightstour.library.Library``), or anything with its two count methods. Wherever a
+    ``library`` is taken, the library itself may be given: :func:`memory_of` finds its table."""
 
     def known_count(self, key: CountKey) -> Remembered | None:
         """The count remembered under ``key``, or None."""
@@ -89,7 +90,7 @@ def known(
     start: SquareLike | None = None,
     end: SquareLike | None = None,
     directed: bool = True,
-    library: CountMemory | None = None,
+    library: Memory | None = None,
 ) -> Known | None:
     """The number of tours of ``board`` (as :func:`~knightstour.counting.count` counts them)
     when it is known without counting: from theory, from ``library`` (a tour library that
@@ -105,7 +106,7 @@ def known(
 
 
 def known_for(
-    request: CountRequest, library: CountMemory | None = None, *, publications: bool = True
+    request: CountRequest, library: Memory | None = None, *, publications: bool = True
 ) -> Known | None:
     """:func:`known` for a checked request: theory first, then ``library``, then (when
     ``publications``) the published figures.
@@ -154,17 +155,41 @@ def by_publication(request: CountRequest) -> Known | None:
     return Known(number, "published", figure.citation, describe(request))
 
 
-def recalled(request: CountRequest, library: CountMemory) -> Known | None:
-    """The count ``library`` remembers for ``request``, or None.
+@runtime_checkable
+class HasCounts(Protocol):
+    """A tour library: its ``counts`` table remembers counts."""
+
+    @property
+    def counts(self) -> CountMemory: ...
+
+
+#: What ``library=`` takes: a tour library or its counts (anything with the two count methods).
+Memory = CountMemory | HasCounts
+
+
+def memory_of(library: Memory) -> CountMemory:
+    """Where ``library`` remembers counts: a tour library's ``counts`` table, or ``library``
+    itself when it has the two count methods (:class:`CountMemory`).
+
+    >>> from knightstour.library import Library
+    >>> lib = Library(":memory:")
+    >>> memory_of(lib) is lib.counts, memory_of(lib.counts) is lib.counts
+    (True, True)
+    """
+    return library.counts if isinstance(library, HasCounts) else library
+
+
+def recalled(request: CountRequest, library: Memory) -> Known | None:
+    """The count ``library`` (a tour library, or its counts) remembers for ``request``, or None.
 
     >>> from knightstour.library import Library
     >>> lib = Library(":memory:")
     >>> r = count_request("5x5")
-    >>> lib.remember_count(r.key(), 1728, method="frontier", seconds=0.25, created=0)
+    >>> lib.counts.remember_count(r.key(), 1728, method="frontier", seconds=0.25, created=0)
     >>> recalled(r, lib).citation
     'frontier, 0.25 s, 1970-01-01T00:00:00Z'
     """
-    found = library.known_count(request.key())
+    found = memory_of(library).known_count(request.key())
     if found is None:
         return None
     return Known(
