@@ -1,14 +1,15 @@
 """Fuzzing the edges (issue 11): command-line arguments, tour JSON, JSON lines and CSV import.
 
-Hypothesis makes about 7,500 inputs, run in process through :func:`knightstour.cli.main`:
-argument lists for every command (from each command's own words, valid and not), tour JSON files
-(real tours broken in every way, fields of every type, raw text and bytes) and files to import.
+Hypothesis makes about 7,500 inputs (``make test-all``; a quarter of them in ``make test``), run in
+process through :func:`knightstour.cli.main`: argument lists for every command (from each
+command's own words, valid and not), tour JSON files (real tours broken in every way, fields of
+every type, raw text and bytes) and files to import.
 Whatever comes in, the contract holds: exit code 0, 1, 2 or 3, never 70, never a traceback, and
 bad input (exit 2) is one line. The Python API gets the same treatment: anything at all handed
 to the board, square, tour and existence functions is a :class:`knightstour.KnightsTourError` or
 an answer, never a ``TypeError`` or ``OverflowError``.
 
-In the ``slow`` tier (``make test-fast`` leaves it out): about 45 s on two cores.
+In the ``slow`` tier (``make test-fast`` leaves it out).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from hypothesis import strategies as st
 
 import knightstour as kt
 from knightstour.cli import main
+from tiers import examples
 
 pytestmark = pytest.mark.slow
 
@@ -109,7 +111,7 @@ def _bounded(argv: list[str]) -> list[str]:
     return argv
 
 
-@settings(FUZZ, max_examples=2400)
+@settings(FUZZ, max_examples=examples(2400))
 @given(
     st.one_of(
         _words(BOARDS, SOLVE).map(lambda a: ["solve", *a]),
@@ -226,7 +228,7 @@ def _dumpable(data: Any) -> bool:
     return True
 
 
-@settings(FUZZ, max_examples=2000)
+@settings(FUZZ, max_examples=examples(2000))
 @given(tour_json())
 def test_fuzz_tour_json(capsys: pytest.CaptureFixture[str], in_tmp: Path, data: Any) -> None:
     f = in_tmp / "t.json"
@@ -241,7 +243,7 @@ def test_fuzz_tour_json(capsys: pytest.CaptureFixture[str], in_tmp: Path, data: 
         kt.Tour.from_dict(json.loads(text))
 
 
-@settings(FUZZ, max_examples=500)
+@settings(FUZZ, max_examples=examples(500))
 @given(
     st.one_of(
         st.binary(max_size=200),
@@ -310,7 +312,7 @@ def import_file(draw: st.DrawFn) -> tuple[str, str]:
     return fmt, "\n".join([header, *rows]) + "\n"
 
 
-@settings(FUZZ, max_examples=1400)
+@settings(FUZZ, max_examples=examples(1400))
 @given(import_file())
 def test_fuzz_import(
     capsys: pytest.CaptureFixture[str], in_tmp: Path, case: tuple[str, str]
@@ -334,7 +336,7 @@ ANYTHING = st.one_of(
 )
 
 
-@settings(FUZZ, max_examples=1200)
+@settings(FUZZ, max_examples=examples(1200))
 @given(
     st.sampled_from(["board", "square", "exists", "tour", "from_dict"]),
     ANYTHING,

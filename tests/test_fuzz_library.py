@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from knightstour.cli import main
 from knightstour.library import generate as gen
+from tiers import examples
 
 pytestmark = pytest.mark.slow
 
@@ -58,7 +59,7 @@ def library_argv(draw: st.DrawFn) -> list[str]:
     return argv
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(3000), deadline=None, suppress_health_check=list(HealthCheck))
 @given(argv=library_argv())
 def test_library_arguments(
     argv: list[str], library: Path, tmp_path_factory: pytest.TempPathFactory
@@ -75,7 +76,7 @@ def test_library_arguments(
     assert code in (0, 1, 2, 3), argv
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     count=INTS,
     seed=st.none() | INTS,

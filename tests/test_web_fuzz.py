@@ -1,4 +1,5 @@
-"""Hypothesis over the web API, in process: about 2,300 generated queries and bodies.
+"""Hypothesis over the web API, in process: about 2,300 generated queries and bodies (a quarter
+of them without ``--all``).
 
 Part of the hardening fuzz pass (issue 11): every answer must be JSON, never a server error
 (5xx), and every refusal ``{"error": "..."}``. Parameters mix plausible values (boards, squares,
@@ -19,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from knightstour.web.app import Limits, create_app
+from tiers import examples
 
 pytestmark = pytest.mark.slow
 
@@ -111,7 +113,7 @@ def check(response: Any) -> None:
         time_limit=_number_text(),
     )
 )
-@settings(max_examples=900, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(900), deadline=None, suppress_health_check=list(HealthCheck))
 def test_solve_queries(client: TestClient, params: dict[str, str]) -> None:
     r = client.get("/api/solve", params=params)
     check(r)
@@ -121,7 +123,7 @@ def test_solve_queries(client: TestClient, params: dict[str, str]) -> None:
 
 
 @given(params=_params(board=BOARDS, start=SQUARES, end=SQUARES, closed=FLAGS))
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=list(HealthCheck))
 def test_exists_queries(client: TestClient, params: dict[str, str]) -> None:
     check(client.get("/api/exists", params=params))
 
@@ -134,7 +136,7 @@ PATHS = st.one_of(
 
 
 @given(params=_params(board=BOARDS, path=PATHS, closed=FLAGS))
-@settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=list(HealthCheck))
 def test_puzzle_queries(client: TestClient, params: dict[str, str]) -> None:
     check(client.get("/api/puzzle", params=params))
 
@@ -174,7 +176,7 @@ BODIES = st.one_of(
     body=BODIES,
     content_type=st.sampled_from(["application/json", "text/plain", ""]),
 )
-@settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=list(HealthCheck))
 def test_render_bodies(
     client: TestClient, fmt: str, numbers: str, body: bytes, content_type: str
 ) -> None:

@@ -23,6 +23,7 @@ from schemathesis.checks import positive_data_acceptance
 
 from knightstour.web.app import Limits, create_app
 from knightstour.web.server import running_server
+from tiers import examples
 
 SMALL = Limits(
     max_squares=400,
@@ -71,7 +72,7 @@ def test_api_conforms_to_its_schema(
     operation = api_schema[path][method]
 
     @given(case=operation.as_strategy())
-    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
     def check(case: schemathesis.Case) -> None:
         case.call_and_validate(excluded_checks=[positive_data_acceptance])
 
@@ -123,7 +124,7 @@ def test_negative_and_malformed_data_is_refused_cleanly(
     operation = real_schema[path][method]
 
     @given(case=operation.as_strategy(generation_mode=GenerationMode.NEGATIVE))
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
     def check(case: schemathesis.Case) -> None:
         response = case.call_and_validate(excluded_checks=[positive_data_acceptance])
         assert response.status_code < 500, response.text

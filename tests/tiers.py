@@ -2,7 +2,8 @@
 every board up to an area, every pair of ends) takes in each tier.
 
 The default tier (``make test``, ``make test-fast``) takes a fixed-seed sample of the domain;
-``pytest --all`` (``make test-all``) takes all of it. The same test body serves both, so a sweep
+``pytest --all`` (``make test-all``) takes all of it. Fuzz tests likewise make a quarter of their
+examples (:func:`examples`) without ``--all``. The same test body serves both, so a sweep
 checks in the opt-in tier exactly what its sample checks every day. Tests whose whole body is a
 sweep (no sample makes sense) carry the ``sweep`` marker instead, and run under ``--all`` only.
 
@@ -45,3 +46,13 @@ def sample(items: Iterable[T], k: int, *, seed: int, keep: Iterable[T] = ()) -> 
     rest = [i for i in range(len(seq)) if i not in kept]
     drawn = random.Random(seed).sample(rest, max(0, k - len(kept)))
     return [seq[i] for i in sorted({*kept, *drawn})]
+
+
+def examples(n: int) -> int:
+    """Hypothesis's ``max_examples`` for a fuzz test written for ``n``: all ``n`` under
+    ``--all``, else a quarter of them (at least 10).
+
+    >>> examples(2000) if not WHOLE else 500
+    500
+    """
+    return n if WHOLE else max(10, n // 4)
