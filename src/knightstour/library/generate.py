@@ -715,6 +715,8 @@ class _Batches:
         self.slots.clear()
         self.jobs = 0
         self.size = max(1, plan.batch // FIRST_BATCH_FRACTION)
+        # the rates measured were the old plan's
+        self.walk_seconds, self.walks_taken, self.tours_taken = 0.0, 0, 0
         self._submit()
 
     def close(self) -> None:
