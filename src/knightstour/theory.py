@@ -152,41 +152,35 @@ def closed_tour_theorem(board: Board) -> Existence:
     if not board.is_plain_knight:
         return _generic(board, None, None, closed=True)
     m, n = _sides(board)
-    spec = board.spec
-    if board.size == 1:
-        return Existence(False, f"no closed tour on {spec}: one square has no move to close")
-    if m % 2 and n % 2:
-        return Existence(
-            False,
-            f"no closed tour on {spec}: it has {board.size} squares, an odd number, but a "
-            f"knight's move always changes colour, so a closed tour covers as many light squares "
-            f"as dark (Schwenk 1991)",
-        )
-    if m == 1:
-        return Existence(False, f"no closed tour on {spec}: a knight cannot move on a board 1 wide")
-    if m == 2:
-        return Existence(
-            False,
-            f"no closed tour on {spec}: on a board 2 wide the corner squares have at most one move, "
-            f"and a closed tour enters and leaves every square (Schwenk 1991)",
-        )
-    if m == 4:
-        return Existence(
-            False,
-            f"no closed tour on {spec}: every move from the two outer lines lands on the two "
-            f"inner lines, so a closed tour would alternate outer and inner squares and put all "
-            f"outer squares on one colour, but they are half light and half dark (Schwenk 1991)",
-        )
-    if m == 3 and n in (4, 6, 8):
-        return Existence(
-            False,
-            f"no closed tour on {spec}: 3x4, 3x6 and 3x8 are the exceptions of Schwenk's theorem "
-            f"(Schwenk 1991)",
-        )
-    return Existence(
-        True,
-        f"{spec} has a closed tour (Schwenk 1991: every m x n board with m <= n has one unless "
-        f"both are odd, m is 1, 2 or 4, or m = 3 and n is 4, 6 or 8)",
+    return _theorem(
+        board,
+        "closed tour",
+        (
+            (board.size == 1, "one square has no move to close"),
+            (
+                m % 2 == 1 and n % 2 == 1,
+                "it has {size} squares, an odd number, but a knight's move always changes "
+                "colour, so a closed tour covers as many light squares as dark (Schwenk 1991)",
+            ),
+            (m == 1, "a knight cannot move on a board 1 wide"),
+            (
+                m == 2,
+                "on a board 2 wide the corner squares have at most one move, and a closed tour "
+                "enters and leaves every square (Schwenk 1991)",
+            ),
+            (
+                m == 4,
+                "every move from the two outer lines lands on the two inner lines, so a closed "
+                "tour would alternate outer and inner squares and put all outer squares on one "
+                "colour, but they are half light and half dark (Schwenk 1991)",
+            ),
+            (
+                m == 3 and n in (4, 6, 8),
+                "3x4, 3x6 and 3x8 are the exceptions of Schwenk's theorem (Schwenk 1991)",
+            ),
+        ),
+        "Schwenk 1991: every m x n board with m <= n has one unless both are odd, m is 1, 2 "
+        "or 4, or m = 3 and n is 4, 6 or 8",
     )
 
 
@@ -198,31 +192,39 @@ def open_tour_theorem(board: Board) -> Existence:
     """
     if not board.is_plain_knight:
         return _generic(board, None, None, closed=False)
-    m, n = _sides(board)
-    spec = board.spec
     if board.size == 1:
         return Existence(True, "a 1x1 board is toured by standing on its one square")
-    if m == 1:
-        return Existence(False, f"no tour on {spec}: a knight cannot move on a board 1 wide")
-    if m == 2:
-        return Existence(
-            False,
-            f"no tour on {spec}: on a board 2 wide every move changes the long coordinate by 2, "
-            f"so squares an odd distance apart along it are never connected",
-        )
-    if (m, n) == (3, 3):
-        return Existence(False, "no tour on 3x3: the centre square has no knight's move at all")
-    if (m, n) in ((3, 5), (3, 6), (4, 4)):
-        return Existence(
-            False,
-            f"no tour on {spec}: one of the four exceptions of the open-tour theorem "
-            f"(3x3, 3x5, 3x6, 4x4; Conrad et al. 1994), confirmed by exhaustive search",
-        )
-    return Existence(
-        True,
-        f"{spec} has a tour (Conrad et al. 1994: every board has one except 1xn, 2xn, "
-        f"3x3, 3x5, 3x6 and 4x4)",
+    m, n = _sides(board)
+    return _theorem(
+        board,
+        "tour",
+        (
+            (m == 1, "a knight cannot move on a board 1 wide"),
+            (
+                m == 2,
+                "on a board 2 wide every move changes the long coordinate by 2, so squares an "
+                "odd distance apart along it are never connected",
+            ),
+            ((m, n) == (3, 3), "the centre square has no knight's move at all"),
+            (
+                (m, n) in ((3, 5), (3, 6), (4, 4)),
+                "one of the four exceptions of the open-tour theorem (3x3, 3x5, 3x6, 4x4; "
+                "Conrad et al. 1994), confirmed by exhaustive search",
+            ),
+        ),
+        "Conrad et al. 1994: every board has one except 1xn, 2xn, 3x3, 3x5, 3x6 and 4x4",
     )
+
+
+def _theorem(
+    board: Board, what: str, exceptions: tuple[tuple[bool, str], ...], rule: str
+) -> Existence:
+    """A theorem's verdict: no ``what`` on ``board`` by the first of its ``exceptions`` that
+    holds (its reason, ``{size}`` filled in), else yes by the ``rule``."""
+    for holds, why in exceptions:
+        if holds:
+            return Existence(False, f"no {what} on {board.spec}: " + why.format(size=board.size))
+    return Existence(True, f"{board.spec} has a {what} ({rule})")
 
 
 def semi_magic_verdict(board: Board) -> Existence | None:

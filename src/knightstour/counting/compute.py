@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from knightstour.counting.known import Known, Memory, by_theory, memory_of, recalled
 from knightstour.counting.request import CountRequest, SquareLike, count_request
@@ -20,7 +20,23 @@ if TYPE_CHECKING:
     from knightstour.board import Board, BoardLike
     from knightstour.progress import Progress
 
-__all__ = ["Tally", "count", "count_for", "tally"]
+__all__ = ["HowToCount", "Tally", "count", "count_for", "tally"]
+
+
+class HowToCount(TypedDict, total=False):
+    """How to count, as the keywords of :func:`count` (each None when left out): ``progress``,
+    ``scheduler``, ``time_limit``, ``checkpoint``. :func:`tally` and :func:`count_for` take them
+    as ``**how``.
+
+    >>> how: HowToCount = {"time_limit": 60.0}
+    >>> count_for(count_request("4x5"), **how)
+    164
+    """
+
+    progress: Progress | None
+    scheduler: str | None
+    time_limit: float | None
+    checkpoint: str | None
 
 
 def count(
@@ -104,17 +120,11 @@ class Tally:
 
 
 def tally(
-    request: CountRequest,
-    *,
-    library: Memory | None = None,
-    progress: Progress | None = None,
-    scheduler: str | None = None,
-    time_limit: float | None = None,
-    checkpoint: str | None = None,
+    request: CountRequest, *, library: Memory | None = None, **how: Unpack[HowToCount]
 ) -> Tally:
     """Count ``request`` the way ``knightstour count`` does: recall it from ``library``
-    (``auto`` method only: an explicit method counts again), else compute it (timed) and
-    remember it there; the number with where it came from.
+    (``auto`` method only: an explicit method counts again), else compute it (timed, ``how``
+    :func:`count` takes it) and remember it there; the number with where it came from.
 
     The library is asked before any counting, and told only once the number is known; a
     library that cannot take it leaves the number the answer (``not_stored`` says why).
@@ -134,13 +144,7 @@ def tally(
             request, earlier.count, earlier.method or "", earlier.seconds or 0.0, recalled=earlier
         )
     t0 = time.perf_counter()
-    number = count_for(
-        request,
-        progress=progress,
-        scheduler=scheduler,
-        time_limit=time_limit,
-        checkpoint=checkpoint,
-    )
+    number = count_for(request, **how)
     seconds = time.perf_counter() - t0
     used = request.method_used
     replaced = earlier if earlier is not None and earlier.count != number else None
@@ -154,16 +158,12 @@ def tally(
     return Tally(request, number, used, seconds, replaced=replaced, stored=True)
 
 
-def count_for(
-    request: CountRequest,
-    *,
-    progress: Progress | None = None,
-    scheduler: str | None = None,
-    time_limit: float | None = None,
-    checkpoint: str | None = None,
-) -> int:
-    """:func:`count` for a checked request: computed, never recalled. A Dask scheduler that
-    cannot be used is bad input (one line: Dask missing, the scheduler unreachable)."""
+def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:
+    """:func:`count` for a checked request, ``how`` ``count`` takes it: computed, never
+    recalled. A Dask scheduler that cannot be used is bad input (one line: Dask missing, the
+    scheduler unreachable)."""
+    scheduler, time_limit = how.get("scheduler"), how.get("time_limit")
+    checkpoint = how.get("checkpoint")
     if scheduler is not None and request.method == "enumerate":
         raise InvalidInputError("the enumerate method runs in this process: drop --scheduler")
     if time_limit is not None and (
@@ -178,7 +178,9 @@ def count_for(
     theory = by_theory(request)
     if theory is not None:
         return theory.count
-    return _base_count(request, progress, scheduler, deadline, checkpoint) * request.factor
+    return (
+        _base_count(request, how.get("progress"), scheduler, deadline, checkpoint) * request.factor
+    )
 
 
 def _base_count(

@@ -17,10 +17,10 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, Unpack, runtime_checkable
 
 from knightstour import published
-from knightstour.counting.request import CountRequest, SquareLike, count_request, describe
+from knightstour.counting.request import CountRequest, WhatToCount, count_request, describe
 from knightstour.theory import verdict
 
 if TYPE_CHECKING:
@@ -86,23 +86,21 @@ class Known:
 def known(
     board: BoardLike | Board,
     *,
-    closed: bool = False,
-    start: SquareLike | None = None,
-    end: SquareLike | None = None,
-    directed: bool = True,
     library: Memory | None = None,
+    **what: Unpack[WhatToCount],
 ) -> Known | None:
     """The number of tours of ``board`` (as :func:`~knightstour.counting.count` counts them)
     when it is known without counting: from theory, from ``library`` (a tour library that
-    remembers counts), or published; else None. Bad input raises as ``count`` does.
+    remembers counts), or published; else None. ``what``: ``closed``, ``start``, ``end``,
+    ``directed``, as ``count`` takes them (:class:`~knightstour.counting.request.WhatToCount`).
+    Bad input raises as ``count`` does.
 
     >>> known("5x5", start="b1")
     Known(count=0, source='theory', citation='no tour from b1 on 5x5: the board has 13 squares of the corner colour and 12 of the other; a knight alternates colours, so a tour starts and ends on the corner colour, and b1 is not', convention='open tours on 5x5 from b1', method=None, seconds=None, counted=None)
     >>> known("6x6", closed=True, start="a1").count             # 2 x A175881's 9862 cycles
     19724
     """
-    request = count_request(board, closed=closed, start=start, end=end, directed=directed)
-    return known_for(request, library)
+    return known_for(count_request(board, **what), library)
 
 
 def known_for(

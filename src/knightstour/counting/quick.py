@@ -27,14 +27,14 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 from knightstour.board import Board
 from knightstour.counting import compute
 from knightstour.counting.known import by_publication, by_theory
 from knightstour.counting.request import (
     CountRequest,
-    SquareLike,
+    WhatToCount,
     count_request,
     describe,
     uncovered,
@@ -127,28 +127,15 @@ class QuickCounts:
 
     # -- the answers ------------------------------------------------------------------------
 
-    def ask(
-        self,
-        board: Board,
-        *,
-        closed: bool = False,
-        start: SquareLike | None = None,
-        end: SquareLike | None = None,
-        directed: bool = True,
-    ) -> QuickAnswer:
-        """The answer known at once (``pending`` when the board is to be counted); bad input
-        (a square off the board) raises :class:`~knightstour.errors.InvalidInputError`."""
+    def ask(self, board: Board, **what: Unpack[WhatToCount]) -> QuickAnswer:
+        """The answer known at once (``pending`` when the board is to be counted); ``what``:
+        ``closed``, ``start``, ``end``, ``directed``, as :func:`~knightstour.counting.count`
+        takes them. Bad input (a square off the board) raises
+        :class:`~knightstour.errors.InvalidInputError`."""
+        req = count_request(board, uncovered_ok=True, **what)
         refusal = uncovered(board)
         if refusal is not None:
-            req = CountRequest(
-                board,
-                closed=closed,
-                start=None if start is None else board.parse_square(start, argument="start"),
-                end=None if end is None else board.parse_square(end, argument="end"),
-                directed=directed,
-            )
             return QuickAnswer(req, None, None, refusal)
-        req = count_request(board, closed=closed, start=start, end=end, directed=directed)
         theory = by_theory(req)
         if theory is not None:
             return QuickAnswer(req, theory.count, "theory", theory.citation)

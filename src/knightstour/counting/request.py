@@ -9,6 +9,7 @@ and said in words by :func:`describe` (the conventions of :data:`CONVENTIONS`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from knightstour.board import Board, BoardLike, parse_board
 from knightstour.errors import InvalidInputError
@@ -19,6 +20,7 @@ __all__ = [
     "METHODS",
     "CountRequest",
     "SquareLike",
+    "WhatToCount",
     "count_request",
     "describe",
     "uncovered",
@@ -26,6 +28,23 @@ __all__ = [
 
 #: A square as a user gives it: ``'c3'``, ``'2,2'``, ``(2, 2)`` or an index.
 SquareLike = str | int | tuple[int, int]
+
+
+class WhatToCount(TypedDict, total=False):
+    """What to count, as the keywords of :func:`count_request` (its defaults where left out):
+    ``closed``, ``start``, ``end``, ``directed``. The functions that take them as
+    ``**what`` (``known``, ``QuickCounts.ask``) hand them to :func:`count_request` as they are.
+
+    >>> what: WhatToCount = {"closed": True, "start": "a1"}
+    >>> count_request("6x6", **what).key()
+    ('6x6', 'closed', 'a1', '', True)
+    """
+
+    closed: bool
+    start: SquareLike | None
+    end: SquareLike | None
+    directed: bool
+
 
 #: The counting methods: ``auto`` is ``frontier``.
 METHODS: tuple[str, ...] = ("auto", "frontier", "enumerate")
@@ -144,17 +163,24 @@ def count_request(
     end: SquareLike | None = None,
     directed: bool = True,
     method: str = "auto",
+    uncovered_ok: bool = False,
 ) -> CountRequest:
     """A checked :class:`CountRequest` from user input (a board spec, square names).
+
+    A board the counting does not cover (:func:`uncovered`) is refused, unless
+    ``uncovered_ok``: then the request is made all the same (for an answer that gives the
+    refusal as its reason).
 
     >>> count_request("8x8", start="x9")
     Traceback (most recent call last):
     ...
     knightstour.errors.InvalidInputError: start square x9 is off the 8x8 board (files a-h, ranks 1-8)
+    >>> count_request(Board(6, 6, wrap="torus"), uncovered_ok=True).board.spec
+    '6x6'
     """
     b = parse_board(board)
     refusal = uncovered(b)
-    if refusal is not None:
+    if refusal is not None and not uncovered_ok:
         raise InvalidInputError(refusal)
     s = None if start is None else b.parse_square(start, argument="start")
     e = None if end is None else b.parse_square(end, argument="end")

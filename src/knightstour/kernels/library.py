@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightstour.kernels.walk import TAKEN, TB_RANDOM, warnsdorff_walk
+from knightstour.kernels.walk import STATE_SIZE, TAKEN, TB_RANDOM, warnsdorff_walk
 
 __kernels__ = (
     "splitmix",
@@ -225,6 +225,7 @@ def warnsdorff_batch(
     pos = np.empty(n, dtype=np.int64)
     best = np.empty(n, dtype=np.int64)
     cand = np.empty(offsets.size, dtype=np.int64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
     found = 0
     for j in range(first, first + count):
         ws = walk_seed(seed, j)
@@ -274,6 +275,7 @@ def warnsdorff_batch(
         if k < slack_moves:
             continue
         left = n - k + 1
+        st[:] = 0  # a walk from its beginning
         got = warnsdorff_walk(
             cells,
             moves,
@@ -293,6 +295,8 @@ def warnsdorff_batch(
             width,
             height,
             path[k - 1 :],
+            st,
+            left,
         )
         if got < left:
             continue

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__kernels__ = ("board_band", "move_names")
+__kernels__ = ("board_band", "move_names", "put_digits")
 
 
 def board_band(band: np.ndarray, width: int, cw: int, out: np.ndarray) -> int:
@@ -74,27 +74,28 @@ def move_names(
         elif (y + 1) * width <= s:
             y += 1
         x = s - y * width
-        n = x + 1
-        k = 0
-        while n > 0:
-            n -= 1
-            buf[k] = 97 + n % 26
-            n //= 26
-            k += 1
-        while k > 0:
-            k -= 1
-            out[p] = buf[k]
-            p += 1
-        r = y + 1
-        k = 0
-        while r > 0:
-            buf[k] = 48 + r % 10
-            r //= 10
-            k += 1
-        while k > 0:
-            k -= 1
-            out[p] = buf[k]
-            p += 1
+        p = put_digits(x + 1, 26, 97, 1, buf, out, p)  # the file: a, b, ..., z, aa, ab, ...
+        p = put_digits(y + 1, 10, 48, 0, buf, out, p)  # the rank
         out[p] = 10 if (first + i + 1) % per_line == 0 or (last and i == seq.size - 1) else 32
+        p += 1
+    return p
+
+
+def put_digits(
+    v: np.int64, base: int, zero: int, shift: int, buf: np.ndarray, out: np.ndarray, p: int
+) -> int:
+    """Write ``v`` (at least 1) into ``out`` at ``p`` in ``base``, the digit d as the byte
+    ``zero + d``; ``shift`` 1 makes the numbering bijective, as files are named (1 is ``a``,
+    27 is ``aa``), 0 plain. ``buf`` holds the digits meanwhile. Returns where the next byte
+    goes."""
+    k = 0
+    while v > 0:
+        v -= shift
+        buf[k] = zero + v % base
+        v //= base
+        k += 1
+    while k > 0:
+        k -= 1
+        out[p] = buf[k]
         p += 1
     return p

@@ -27,7 +27,6 @@ import numpy as np
 __kernels__ = (
     "flat_cells",
     "table_cells",
-    "warnsdorff_steps",
     "warnsdorff_walk",
     "tour_check",
 )
@@ -39,7 +38,7 @@ def move_rows(
     """The ``moves`` (and their steps ``dxs``, ``dys``) in each move order of ``orders`` (rows
     of indices into them), every row filled up to a multiple of 8 with the move ``nowhere``
     (an offset of 0 on a flat board: the current cell, always taken; the sink's column on a
-    neighbour table), as :func:`warnsdorff_steps` takes them. Plain NumPy, not a kernel.
+    neighbour table), as :func:`warnsdorff_walk` takes them. Plain NumPy, not a kernel.
 
     >>> m, x, y = move_rows(np.array([5, 6, 7]), np.array([1, 2, 3]), np.zeros(3, int),
     ...                     np.array([[2, 0, 1]]), 0)
@@ -58,7 +57,7 @@ def move_rows(
     return rows, rx, ry
 
 
-#: Slots of the int64 ``state`` of :func:`warnsdorff_steps`: squares visited (0: not begun), the
+#: Slots of the int64 ``state`` of :func:`warnsdorff_walk`: squares visited (0: not begun), the
 #: current cell, the schedule row in charge, the random generator's state.
 _COUNT, _CUR, _SCHED, _RNG = 0, 1, 2, 3
 #: Length of that ``state`` array.
@@ -183,8 +182,12 @@ def warnsdorff_walk(
     width: int,
     height: int,
     out: np.ndarray,
+    st: np.ndarray,
+    limit: int,
 ) -> int:
-    """Walk by Warnsdorff's rule from cell ``start``; returns the squares visited.
+    """Walk by Warnsdorff's rule from cell ``start`` until ``limit`` squares are visited in
+    all; returns the squares visited so far: fewer than ``limit`` (and ``n_squares``) when the
+    walk is stuck.
 
     ``cells`` (:func:`flat_cells` or :func:`table_cells`) is consumed in place. ``moves`` holds
     one row per move order of the schedule, each a multiple of 8 long (:func:`move_rows`), its
@@ -200,41 +203,10 @@ def warnsdorff_walk(
     its unvisited neighbours' onward counts (Warnsdorff's double look-ahead, after Pohl 1967),
     then first in order. When ``end >= 0`` that cell is kept for the last move. ``out``
     receives board indices (``y * width + x``) in visit order.
-    """
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    return warnsdorff_steps(
-        cells, moves, table, dxs, dys, key, nreal, switch_cells, start, end, n_squares,
-        tiebreak, seed, pwidth, pad, width, height, out, st, n_squares,
-    )  # fmt: skip
 
-
-def warnsdorff_steps(
-    cells: np.ndarray,
-    moves: np.ndarray,
-    table: np.ndarray,
-    dxs: np.ndarray,
-    dys: np.ndarray,
-    key: np.ndarray,
-    nreal: int,
-    switch_cells: np.ndarray,
-    start: int,
-    end: int,
-    n_squares: int,
-    tiebreak: int | np.int64,
-    seed: int | np.int64,
-    pwidth: int,
-    pad: int,
-    width: int,
-    height: int,
-    out: np.ndarray,
-    st: np.ndarray,
-    limit: int,
-) -> int:
-    """:func:`warnsdorff_walk` in steps: walk on until ``limit`` squares are visited in all.
-
-    ``st`` (int64, :data:`STATE_SIZE`, zeros to begin) holds where the walk is, so that the
-    next call goes on from there: a caller looks at the clock between calls. Returns the squares
-    visited so far; fewer than ``limit`` (and ``n_squares``) when the walk is stuck.
+    ``st`` (int64, :data:`STATE_SIZE`, zeros to begin a walk) holds where the walk is, so that
+    the next call goes on from there: a caller that looks at the clock walks in steps, each
+    call with a larger ``limit``; a whole walk is one call with ``limit = n_squares``.
 
     The end cell carries :data:`_END_BIAS` on its onward count, so that it is chosen only when
     it is the sole candidate: then the walk is over (the last move) or stuck, as if it had been

@@ -518,19 +518,19 @@ def _labels_fit(width: int, height: int, sq: float, font: float, every: int) -> 
     )
 
 
-def _margins(
+def _solve(
     width: int,
     height: int,
     sq: float,
     coordinates: bool,
     pad: float | None = None,
     depth: int = 1,
-) -> tuple[float, ...]:
-    """``(left, top, right, bottom, font, every)`` for squares of ``sq`` pixels (a 3-D board's
-    labels add a row for the layers' titles on top)."""
+) -> Layout:
+    """The layout of squares of ``sq`` pixels: its margins, label font and label step (a 3-D
+    board's labels add a row for the layers' titles on top)."""
     if not coordinates:
         pad = max(2.0, sq * 0.08) if pad is None else pad
-        return pad, pad, pad, pad, 0.0, 1
+        return Layout(width, height, sq, pad, pad, pad, pad, 0.0, 1, depth)
     font = min(max(sq * 0.4, 9.0), 16.0)
     # Neighbouring labels never touch.
     every = next(
@@ -544,18 +544,6 @@ def _margins(
     right, top = pad + max(0.0, bottom - left), pad + max(0.0, left - bottom)
     if depth > 1:
         top = max(top, pad) + font * 1.8
-    return left, top, right, bottom, font, every
-
-
-def _solve(
-    width: int,
-    height: int,
-    sq: float,
-    coordinates: bool,
-    pad: float | None = None,
-    depth: int = 1,
-) -> Layout:
-    left, top, right, bottom, font, every = _margins(width, height, sq, coordinates, pad, depth)
     return Layout(width, height, sq, left, top, right, bottom, font, int(every), depth)
 
 
@@ -584,10 +572,8 @@ def layout(
     columns = _columns(width, depth)
     sq = size / max(columns, height)
     for _ in range(6):
-        left, top, right, bottom, _font, _every = _margins(
-            width, height, sq, coordinates, pad, depth
-        )
-        new = min((size - left - right) / columns, (size - top - bottom) / height)
+        lay = _solve(width, height, sq, coordinates, pad, depth)
+        new = min((size - lay.left - lay.right) / columns, (size - lay.top - lay.bottom) / height)
         if new <= 0:
             raise InvalidInputError(
                 f"a picture of {size:g} pixels is too small for a {width}x{height} board "

@@ -30,11 +30,11 @@ import dataclasses
 import importlib
 import time
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 import numpy as np
 
-from knightstour.board import Board, BoardLike, parse_board
+from knightstour.board import Board, BoardLike, SquareLike, parse_board
 from knightstour.errors import InternalError, InvalidInputError, InvalidTourError, NoTourError
 from knightstour.kernels.walk import TIEBREAK_CODES
 from knightstour.solvers._clock import cancellable
@@ -48,6 +48,7 @@ __all__ = [
     "Method",
     "MethodInfo",
     "Solution",
+    "SolveOptions",
     "SolveRequest",
     "cancellable",
     "refusal",
@@ -225,11 +226,28 @@ def refusal(name: str, request: SolveRequest) -> str | None:
     return None
 
 
+class SolveOptions(TypedDict, total=False):
+    """:func:`solve`'s keywords, for a function that takes them as ``**options`` and passes them
+    on (:func:`~knightstour.solvers.files.solve_to_npy`); one left out takes solve's default.
+
+    >>> options: SolveOptions = {"closed": True, "method": "divide"}
+    >>> _request("6x6", "a1", options).closed
+    True
+    """
+
+    end: SquareLike | None
+    closed: bool
+    method: str
+    tiebreak: str | None
+    seed: int | None
+    time_limit: float | None
+
+
 def solve(
     board: BoardLike,
-    start: str | int | tuple[int, int] | None = None,
+    start: SquareLike | None = None,
     *,
-    end: str | int | tuple[int, int] | None = None,
+    end: SquareLike | None = None,
     closed: bool = False,
     method: str = "auto",
     tiebreak: str | None = None,
@@ -247,7 +265,10 @@ def solve(
     >>> solve("5x5", "c3", method="backtrack").start
     'c3'
     """
-    return _solved(_request(board, start, end, closed, method, tiebreak, seed, time_limit), method)
+    options = SolveOptions(
+        end=end, closed=closed, method=method, tiebreak=tiebreak, seed=seed, time_limit=time_limit
+    )
+    return _solved(_request(board, start, options), method)
 
 
 def _solved(request: SolveRequest, method: str) -> Tour:
@@ -260,19 +281,17 @@ def _solved(request: SolveRequest, method: str) -> Tour:
     return _checked(request, METHODS[method](request))
 
 
-def _request(
-    board: BoardLike,
-    start: str | int | tuple[int, int] | None,
-    end: str | int | tuple[int, int] | None,
-    closed: bool,
-    method: str,
-    tiebreak: str | None,
-    seed: int | None,
-    time_limit: float | None,
-) -> SolveRequest:
-    """The request of :func:`solve`'s arguments, checked, and the theory asked first (raises
-    :class:`NoTourError` when it proves there is none)."""
+def _request(board: BoardLike, start: SquareLike | None, options: SolveOptions) -> SolveRequest:
+    """The request of :func:`solve`'s arguments (``options``: its keywords, its defaults where
+    left out), checked, and the theory asked first (raises :class:`NoTourError` when it proves
+    there is none)."""
+    unknown = sorted(set(options) - SolveOptions.__optional_keys__)
+    if unknown:  # as a function with these keywords spelled out would
+        raise TypeError(f"got an unexpected keyword argument {unknown[0]!r}")
     b = parse_board(board)
+    end, closed = options.get("end"), options.get("closed", False)
+    method, tiebreak = method_of(options), options.get("tiebreak")
+    seed, time_limit = options.get("seed"), options.get("time_limit")
     _check_types(method=method, tiebreak=tiebreak, closed=closed)
     if method not in METHODS:
         raise InvalidInputError(
@@ -300,6 +319,11 @@ def _request(
     if answer.exists is False:
         raise NoTourError(answer.reason)
     return request
+
+
+def method_of(options: SolveOptions) -> str:
+    """The method ``options`` name: :func:`solve`'s default, ``auto``, when they name none."""
+    return options.get("method", "auto")
 
 
 #: Seconds a square of the answer (a tour, or the partial path of a search that stopped) costs to

@@ -271,43 +271,29 @@ class Plan:
 def _crossings(wa: int, ha: int, wb: int, hb: int, di: int, dj: int) -> list[tuple[int, int]]:
     """Knight's moves from block A into the neighbouring block B (``(di, dj)`` from A to B), as
     ``(local square in A, local square in B)``, the ones near the middle of the cut first."""
-    out = []
-    if dj != 0:  # side by side, one height
-        h = ha
-        for y in range(h):
-            for dx, dy in KNIGHT:
-                y2 = y + dy
-                if not 0 <= y2 < h:
-                    continue
-                if dj > 0:
-                    for xa in (wa - 1, wa - 2):
-                        xb = xa + dx - wa
-                        if 0 <= xb < wb and xa + dx >= wa:
-                            out.append((y * wa + xa, y2 * wb + xb, abs(2 * y - h + 1)))
-                else:
-                    for xa in (0, 1):
-                        xb = xa + dx + wb
-                        if 0 <= xb < wb and xa + dx < 0:
-                            out.append((y * wa + xa, y2 * wb + xb, abs(2 * y - h + 1)))
-    else:  # one above the other, one width
-        w = wa
-        for x in range(w):
-            for dx, dy in KNIGHT:
-                x2 = x + dx
-                if not 0 <= x2 < w:
-                    continue
-                if di > 0:
-                    for ya in (ha - 1, ha - 2):
-                        yb = ya + dy - ha
-                        if 0 <= yb < hb and ya + dy >= ha:
-                            out.append((ya * w + x, yb * w + x2, abs(2 * x - w + 1)))
-                else:
-                    for ya in (0, 1):
-                        yb = ya + dy + hb
-                        if 0 <= yb < hb and ya + dy < 0:
-                            out.append((ya * w + x, yb * w + x2, abs(2 * x - w + 1)))
+    if dj != 0:  # side by side, one height: across the cut is x
+        out = [(v * wa + ua, v2 * wb + ub, c) for ua, v, ub, v2, c in _across(wa, wb, ha, dj > 0)]
+    else:  # one above the other, one width: across the cut is y
+        out = [(ua * wa + v, ub * wa + v2, c) for ua, v, ub, v2, c in _across(ha, hb, wa, di > 0)]
     out.sort(key=lambda c: (c[2], c[0], c[1]))
     return [(a, b) for a, b, _ in out]
+
+
+def _across(la: int, lb: int, n: int, forward: bool) -> list[tuple[int, int, int, int, int]]:
+    """Knight's moves across the cut between A (``la`` squares across it) and B (``lb``), both
+    ``n`` squares along it, B after A when ``forward``: ``(across in A, along in A, across in
+    B, along in B, how far the move is from the middle of the cut)``."""
+    out = []
+    for v in range(n):
+        for du, dv in KNIGHT:  # the moves are the same with the axes swapped
+            v2 = v + dv
+            if not 0 <= v2 < n:
+                continue
+            for ua in (la - 1, la - 2) if forward else (0, 1):
+                ub = ua + du - la if forward else ua + du + lb
+                if 0 <= ub < lb and (ua + du >= la if forward else ua + du < 0):
+                    out.append((ua, v, ub, v2, abs(2 * v - n + 1)))
+    return out
 
 
 def _corridor(i_s: int, j_s: int, i_t: int, j_t: int) -> list[tuple[int, int]]:

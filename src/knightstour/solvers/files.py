@@ -11,12 +11,12 @@
 from __future__ import annotations
 
 import os
-from typing import BinaryIO
+from typing import BinaryIO, Unpack
 
 import numpy as np
 
-from knightstour.board import BoardLike
-from knightstour.solvers import _request, _solved
+from knightstour.board import BoardLike, SquareLike
+from knightstour.solvers import SolveOptions, _request, _solved, method_of
 from knightstour.solvers.auto import strategies
 from knightstour.solvers.divide import divide_to_npy
 
@@ -26,17 +26,12 @@ __all__ = ["solve_to_npy"]
 def solve_to_npy(
     board: BoardLike,
     file: str | os.PathLike[str] | BinaryIO,
-    start: str | int | tuple[int, int] | None = None,
-    *,
-    end: str | int | tuple[int, int] | None = None,
-    closed: bool = False,
-    method: str = "auto",
-    tiebreak: str | None = None,
-    seed: int | None = None,
-    time_limit: float | None = None,
+    start: SquareLike | None = None,
+    **options: Unpack[SolveOptions],
 ) -> str:
-    """:func:`solve`, its tour written to ``file`` (a path or a binary file) as a NumPy ``.npy``
-    array of int32 square indices; returns the method that found it.
+    """:func:`solve` (the same ``options``: ``end``, ``closed``, ``method``, ``tiebreak``,
+    ``seed``, ``time_limit``), its tour written to ``file`` (a path or a binary file) as a NumPy
+    ``.npy`` array of int32 square indices; returns the method that found it.
 
     When divide and conquer builds the tour (``method="divide"``, or ``auto`` on a board where it
     puts divide first: more than 250,000 squares, or a closed tour past 10,000), the tour is
@@ -52,7 +47,7 @@ def solve_to_npy(
     >>> _ = f.seek(0); tour = np.load(f); tour.size, int(tour[0])
     (36, 0)
     """
-    request = _request(board, start, end, closed, method, tiebreak, seed, time_limit)
+    request, method = _request(board, start, options), method_of(options)
     b = request.board
     streamed = request.end is None and b.is_plain_knight and min(b.width, b.height) >= 5
     if streamed and method == "auto":

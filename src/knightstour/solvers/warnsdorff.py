@@ -100,7 +100,6 @@ class Walker:
         work = self.board.size * self.walks
         kernels = jit.for_work(_kernels, work, threshold=_kernels.COMPILE_THRESHOLD)
         self._walk = kernels.warnsdorff_walk
-        self._steps = kernels.warnsdorff_steps
         self.state = np.zeros(_kernels.STATE_SIZE, dtype=np.int64)
         #: whether the last walk was stopped by its deadline (else it ended or got stuck)
         self.stopped = False
@@ -205,10 +204,8 @@ class Walker:
             self.state,
         )
         self.stopped = False
-        if deadline is None and not watched():  # one call: the whole walk
-            return self.out[: int(self._walk(*args[:-1]))]
         self.state[:] = 0
-        return self._stepped(lambda limit: int(self._steps(*args, limit)), b.size, deadline)
+        return self._stepped(lambda limit: int(self._walk(*args, limit)), b.size, deadline)
 
     def _stepped(self, steps: Callable[[int], int], n: int, deadline: float | None) -> np.ndarray:
         """Walk ``STEP`` squares at a time (``steps(limit)`` goes on to ``limit`` squares),
