@@ -157,10 +157,10 @@ def test_the_time_cap_bounds_every_search(monkeypatch: pytest.MonkeyPatch) -> No
         c.get("/api/solve", params={"board": "6x6"})
         c.get("/api/solve", params={"board": "6x6", "time_limit": "60"})
         c.get("/api/solve", params={"board": "6x6", "time_limit": "0.25"})
-    # the cap counts from the request's arrival: the search gets what is left of it
+    # the cap counts from the request's arrival: the search gets what is left of it, never more
     assert len(seen) == 3
     for got, cap in zip(seen, [0.75, 0.75, 0.25], strict=True):
-        assert got is not None and cap - 0.1 < got <= cap
+        assert got is not None and 0 < got <= cap
 
 
 def test_a_slow_solve_does_not_block_other_requests(monkeypatch: pytest.MonkeyPatch) -> None:
