@@ -115,6 +115,7 @@ class _Walker:
         self.deg, self.path, self.pos, self.ci = (np.zeros(n, dtype=np.int32) for _ in range(4))
         self.mark = np.zeros(n, dtype=np.int64)
         self.meta = np.zeros(_ek.META, dtype=np.int64)
+        self.state = tuple(getattr(self, name) for name in _ek.STATE)
 
     def moves(self, square: int) -> list[int]:
         """The neighbours of ``square``."""
@@ -122,21 +123,15 @@ class _Walker:
 
     def begin(self, part: _Part) -> None:
         """Set up the walk of ``part``."""
-        self.k.setup(
-            self.nbr, self.nn, self.blocked, np.array(part.prefix, dtype=np.int32), part.closer,
-            self.closed, self.vis, self.deg, self.path, self.pos, self.ci, self.mark, self.meta,
-        )  # fmt: skip
+        prefix = np.array(part.prefix, dtype=np.int32)
+        self.k.setup(self.nbr, self.nn, self.blocked, prefix, part.closer, self.closed, self.state)
 
     def go(
         self, part: _Part, perms: np.ndarray, invs: np.ndarray, fixed: bool, out: np.ndarray
     ) -> int:
         """Walk on for a budget of moves; the kernel's status."""
-        return int(
-            self.k.walk(
-                self.nbr, self.nn, self.vis, self.deg, self.path, self.pos, self.ci, self.mark,
-                part.closer, self.meta, self.closed, BUDGET, perms, invs, fixed, out,
-            )
-        )  # fmt: skip
+        walked = (self.nbr, self.nn, part.closer, self.closed, self.state)
+        return int(self.k.walk(*walked, BUDGET, perms, invs, fixed, out))
 
 
 def _split(walker: _Walker, parts: list[_Part]) -> list[_Part]:

@@ -63,19 +63,7 @@ def fill(
 
 
 def grid_walk(
-    W: int,
-    X0: np.ndarray,
-    Y0: np.ndarray,
-    tid: np.ndarray,
-    orient: np.ndarray,
-    flag_h: np.ndarray,
-    flag_v: np.ndarray,
-    seqs: np.ndarray,
-    lens: np.ndarray,
-    posof: np.ndarray,
-    gseq: np.ndarray,
-    joins: np.ndarray,
-    cycle: np.ndarray,
+    tables: tuple,
     root_i: int,
     root_j: int,
     start_i: int,
@@ -91,7 +79,8 @@ def grid_walk(
 ) -> int:
     """Write the joined tour of a grid of blocks into ``out``, block by block, in tour order.
 
-    The blocks' tours are joined along a spanning tree (rows left to right, the first column
+    ``tables`` is the grid: ``(W, X0, Y0, tid, orient, flag_h, flag_v, seqs, lens, posof, gseq,
+    joins, cycle)``, the board's width and the arrays below. The blocks' tours are joined along a spanning tree (rows left to right, the first column
     bottom to top) rooted at block ``(root_i, root_j)``, where the walk starts on local square
     ``root_entry``. Each block's tour is walked in its orientation (``orient``: 1 reversed); on
     reaching the square where a move to a child block was removed, the walk crosses into the
@@ -114,6 +103,7 @@ def grid_walk(
     the tour into ``ck``: the first column and the start's row of a tour written to a file in
     pieces.
     """
+    W, X0, Y0, tid, orient, flag_h, flag_v, _seqs, lens, posof, gseq, joins, cycle = tables
     nr, nc = tid.shape
     skip = rowsq.size > 0
     compact = ck.size > 0
@@ -264,19 +254,7 @@ def grid_walk(
 
 
 def grid_rows(
-    W: int,
-    X0: np.ndarray,
-    Y0: np.ndarray,
-    tid: np.ndarray,
-    orient: np.ndarray,
-    flag_h: np.ndarray,
-    flag_v: np.ndarray,
-    seqs: np.ndarray,
-    lens: np.ndarray,
-    posof: np.ndarray,
-    gseq: np.ndarray,
-    joins: np.ndarray,
-    cycle: np.ndarray,
+    tables: tuple,
     root_i: int,
     root_j: int,
     rows: np.ndarray,
@@ -286,37 +264,13 @@ def grid_rows(
     stop: np.ndarray,
 ) -> int:
     """Write the rows ``rows`` left out by :func:`grid_walk` (from their second block on, at the
-    places it recorded); the squares written. Two threads write disjoint rows at once."""
+    places it recorded; ``tables``: the grid, as grid_walk takes it); the squares written. Two threads write disjoint rows at once."""
     none = np.zeros(0, np.int64)
     done = 0
     for r in range(rows.size):
         i = rows[r]
         k = grid_walk(
-            W,
-            X0,
-            Y0,
-            tid,
-            orient,
-            flag_h,
-            flag_v,
-            seqs,
-            lens,
-            posof,
-            gseq,
-            joins,
-            cycle,
-            root_i,
-            root_j,
-            i,
-            1,
-            rec_e[i],
-            none,
-            rec_k,
-            rec_e,
-            none,
-            rec_k[i],
-            out,
-            stop,
+            tables, root_i, root_j, i, 1, rec_e[i], none, rec_k, rec_e, none, rec_k[i], out, stop
         )
         done += k - rec_k[i]
         if stop[0]:

@@ -30,12 +30,11 @@ fixed last square one (:func:`_need`). After a move from ``h`` to ``q``:
 >>> vis, blocked, closer = np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint8)
 >>> deg, path, pos, ci = (np.zeros(n, np.int32) for _ in range(4))
 >>> mark, meta = np.zeros(n, np.int64), np.zeros(META, np.int64)
+>>> state = (vis, deg, path, pos, ci, mark, meta)   # STATE
 >>> closer[11] = 1   # open tours of 3x4 from a1 to c4
->>> setup(nbr, nn, blocked, np.array([0], np.int32), closer, False, vis, deg, path, pos, ci,
-...       mark, meta)
+>>> setup(nbr, nn, blocked, np.array([0], np.int32), closer, False, state)
 >>> none = np.zeros((0, n), np.int32)
->>> walk(nbr, nn, vis, deg, path, pos, ci, mark, closer, meta, False, 10**6, none, none, False,
-...      none)
+>>> walk(nbr, nn, closer, False, state, 10**6, none, none, False, none)
 0
 >>> int(meta[FOUND])
 1
@@ -62,6 +61,12 @@ DONE, BUDGET, FULL = 0, 1, 2
 #: paths written to the output by the last call, squares to visit.
 DEPTH, BASE, NODES, FOUND, CLOSERS, WRITTEN, SIZE = 0, 1, 2, 3, 4, 5, 6
 META = 7
+
+#: The arrays that hold a walk, handed to :func:`setup` and :func:`walk` as one tuple
+#: ``state``: visited (uint8), unvisited neighbours, the path, each square's place in it, the
+#: next move to try at each depth (int32), the mark of the last look at a square, and ``meta``
+#: (int64, :data:`META` long). The caller keeps them from call to call.
+STATE = ("vis", "deg", "path", "pos", "ci", "mark", "meta")
 
 
 def compact_neighbours(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -97,16 +102,11 @@ def setup(
     prefix: np.ndarray,
     closer: np.ndarray,
     closed: bool,
-    vis: np.ndarray,
-    deg: np.ndarray,
-    path: np.ndarray,
-    pos: np.ndarray,
-    ci: np.ndarray,
-    mark: np.ndarray,
-    meta: np.ndarray,
+    state: tuple[np.ndarray, ...],
 ) -> None:
-    """Make the state of a walk whose first squares are ``prefix`` (a path, not checked) on the
-    board without the squares of ``blocked`` (holes)."""
+    """Make the ``state`` (:data:`STATE`) of a walk whose first squares are ``prefix`` (a path,
+    not checked) on the board without the squares of ``blocked`` (holes)."""
+    vis, deg, path, pos, ci, mark, meta = state
     n = nbr.shape[0]
     size = 0
     for r in range(n):
@@ -205,15 +205,9 @@ def leave_square(  # type: ignore[no-untyped-def]
 def walk(
     nbr: np.ndarray,
     nn: np.ndarray,
-    vis: np.ndarray,
-    deg: np.ndarray,
-    path: np.ndarray,
-    pos: np.ndarray,
-    ci: np.ndarray,
-    mark: np.ndarray,
     closer: np.ndarray,
-    meta: np.ndarray,
     closed: bool,
+    state: tuple[np.ndarray, ...],
     budget: int,
     perms: np.ndarray,
     invs: np.ndarray,
@@ -227,6 +221,7 @@ def walk(
     ``invs`` and ``fixed``) are written to it and counted, ``meta[WRITTEN]`` of them this call;
     a full buffer returns :data:`FULL`.
     """
+    vis, deg, path, pos, ci, mark, meta = state
     size = meta[SIZE]
     depth = meta[DEPTH]
     base = meta[BASE]

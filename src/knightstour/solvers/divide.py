@@ -523,7 +523,7 @@ def _grid(
     count = _until(
         deadline,
         kernels.grid_walk,
-        *tables,
+        tables,
         root_i,
         root_j,
         root_i,
@@ -544,7 +544,7 @@ def _grid(
         done = _until_all(
             deadline,
             [
-                (kernels.grid_rows, (*tables, root_i, root_j, half, rec_k, rec_e, out))
+                (kernels.grid_rows, (tables, root_i, root_j, half, rec_k, rec_e, out))
                 for half in halves
             ],
         )
@@ -591,7 +591,7 @@ def _grid_to_sink(
         at = np.empty(n, dtype=np.int64)
     stop = np.zeros(1, dtype=np.uint8)
     count = kernels.grid_walk(
-        *tables, root_i, root_j, root_i, root_j, entry, rq, rec_k, rec_e, at, 0, spine, stop
+        tables, root_i, root_j, root_i, root_j, entry, rq, rec_k, rec_e, at, 0, spine, stop
     )
     if count != n:  # pragma: no cover - a bug
         raise InternalError(f"the divide construction covered {count} of {n} squares")
@@ -622,7 +622,7 @@ def _grid_to_sink(
             _until_all(
                 None,
                 [
-                    (kernels.grid_rows, (*tables, root_i, root_j, half, shifted, rec_e, buf))
+                    (kernels.grid_rows, (tables, root_i, root_j, half, shifted, rec_e, buf))
                     for half in (mine[0::2], mine[1::2])
                 ],
             )
