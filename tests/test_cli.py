@@ -254,17 +254,23 @@ def test_warm_prints_each_step_and_a_total(
     import types
 
     calls: list[object] = []
+    asked: list[int] = []
 
-    def warm(progress: object = None) -> list[tuple[str, float]]:
+    def warm(progress: object = None, workers: int = 1) -> list[tuple[str, float]]:
         calls.append(progress)
+        asked.append(workers)
         return [("warnsdorff", 0.5), ("exact search", 1.25)]
 
     monkeypatch.setitem(sys.modules, "knightstour.warm", types.SimpleNamespace(warm=warm))
-    code, out, _ = run(capsys, "warm")
-    assert code == 0 and calls == [None]  # no terminal: no progress bar
+    code, out, _ = run(capsys, "warm", "--workers", "1")
+    assert code == 0 and calls == [None] and asked == [1]  # no terminal: no progress bar
     lines = out.splitlines()
     assert [line.split()[0] for line in lines] == ["warnsdorff", "exact", "total"]
     assert lines[-1].endswith("1.75 s")
+    monkeypatch.setattr("knightstour.library.generate.max_workers", lambda: 2)
+    code, out, _ = run(capsys, "warm", "--workers", "5")  # at most one a core
+    assert code == 0 and asked[-1] == 2
+    assert out.splitlines()[-1].startswith("wall clock") and "(2 processes)" in out
 
 
 class _Terminal(io.StringIO):
@@ -282,7 +288,7 @@ def test_warm_quiet_draws_no_bar(
 
     calls: list[object] = []
 
-    def warm(progress: object = None) -> list[tuple[str, float]]:
+    def warm(progress: object = None, workers: int = 1) -> list[tuple[str, float]]:
         calls.append(progress)
         return [("warnsdorff", 0.5)]
 

@@ -6,9 +6,9 @@ import inspect
 
 import pytest
 
-from knightstour.errors import InternalError
+from knightstour.errors import InternalError, InvalidInputError
 from knightstour.kernels import jit
-from knightstour.warm import STEPS, warm
+from knightstour.warm import GROUPS, STEPS, warm
 
 
 @pytest.fixture(scope="module")
@@ -52,3 +52,24 @@ def test_a_module_warm_misses_is_an_internal_error(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr("knightstour.warm.STEPS", ())
     with pytest.raises(InternalError, match=r"knightstour\.solvers\._missing"):
         warm()
+
+
+def test_bad_steps_and_workers_are_refused() -> None:
+    with pytest.raises(InvalidInputError, match="no warm step named 'sink'"):
+        warm(only=["sink"])
+    with pytest.raises(InvalidInputError, match="workers must be at least 1, got 0"):
+        warm(workers=0)
+
+
+def test_every_step_is_in_one_group() -> None:
+    grouped = [name for group in GROUPS for name in group]
+    assert sorted(grouped) == sorted(name for name, _ in STEPS)
+
+
+@pytest.mark.slow
+def test_steps_made_in_other_processes_report_in_order() -> None:
+    seen: list[tuple[int, int]] = []
+    chosen = ["counting", "text of huge tours"]
+    out = warm(lambda done, total: seen.append((done, total)), only=chosen, workers=2)
+    assert [name for name, _ in out] == chosen and all(s >= 0 for _, s in out)
+    assert seen[0] == (0, 2) and seen[-1] == (2, 2)

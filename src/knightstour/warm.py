@@ -10,8 +10,9 @@ checks that every module of :data:`knightstour.kernels.jit.MODULES` was loaded c
 kernel module that no step reaches is a bug (:class:`~knightstour.errors.InternalError`), and
 ``tests/test_warm.py`` holds it to that.
 
-``knightstour warm`` calls it, and the Makefile's install step runs that. A second run only
-loads the cache (a few seconds). ``warm(only=SOLVER_STEPS)`` makes the solver steps alone: the
+``knightstour warm`` calls it, and the Makefile's install step runs that; with ``workers`` above
+one the steps run in that many processes at once, grouped (:data:`GROUPS`) so that no two
+processes compile the same kernel. A second run only loads the cache (a few seconds). ``warm(only=SOLVER_STEPS)`` makes the solver steps alone: the
 web app does that once per process, so that its searches load their kernels before a time cap
 starts (:func:`knightstour.web.app.ensure_compiled`).
 
@@ -28,8 +29,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import multiprocessing
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
 from knightstour.errors import (
     InternalError,
@@ -43,7 +46,7 @@ from knightstour.kernels import jit
 from knightstour.progress import Progress
 from knightstour.solvers import solve
 
-__all__ = ["SOLVER_STEPS", "STEPS", "warm"]
+__all__ = ["GROUPS", "SOLVER_STEPS", "STEPS", "warm"]
 
 #: Squares of the board the Warnsdorff steps use: above the compiled walk's threshold (50,000).
 WALK_BOARD = "230x230"
@@ -189,41 +192,106 @@ SOLVER_STEPS: tuple[str, ...] = (
 )
 
 
+#: The steps that share kernels, each group made in one process when ``warm`` runs on several:
+#: the library's searches load the exact search's kernels, and its walks and divide's blocks the
+#: Warnsdorff walk's. The longest group first, so that the others fill the other cores.
+GROUPS: tuple[tuple[str, ...], ...] = (
+    ("exact search", "library generate and import"),
+    ("warnsdorff tie-breaks", "warnsdorff closed and to an end", "divide and conquer"),
+    ("magic search",),
+    ("counting",),
+    ("text of huge tours",),
+)
+
+
 def warm(
-    progress: Progress | None = None, *, only: Collection[str] | None = None
+    progress: Progress | None = None,
+    *,
+    only: Collection[str] | None = None,
+    workers: int = 1,
 ) -> list[tuple[str, float]]:
     """Compile every kernel into the cache by real calls; each step's name and seconds.
 
     ``progress(done, total)`` is called after each step. ``only`` names the steps to make (of
     :data:`STEPS`, in their order; an unknown name is an
-    :class:`~knightstour.errors.InvalidInputError`); all by default. When every step runs,
-    raises :class:`InternalError` if a kernel module of :data:`knightstour.kernels.jit.MODULES`
-    was not loaded compiled by any of them (a kernel module that ``warm`` misses).
+    :class:`~knightstour.errors.InvalidInputError`); all by default. ``workers`` above one makes
+    the :data:`GROUPS` of steps in that many processes at once: the disk cache is filled for
+    every later process, but this one loads no kernel (the web app warms in-process, the
+    default). When every step runs, raises :class:`InternalError` if a kernel module of
+    :data:`knightstour.kernels.jit.MODULES` was not loaded compiled by any of them (a kernel
+    module that ``warm`` misses).
+
+    >>> warm(only=["text of huge tours"])[0][0]
+    'text of huge tours'
     """
-    steps = STEPS
+    names = [name for name, _ in STEPS]
     if only is not None:
-        names = [name for name, _ in STEPS]
         unknown = [name for name in only if name not in names]
         if unknown:
             raise InvalidInputError(
                 f"no warm step named {unknown[0]!r} (the steps: {', '.join(names)})"
             )
-        steps = tuple((name, step) for name, step in STEPS if name in only)
-    times: list[tuple[str, float]] = []
+    chosen = [name for name in names if only is None or name in only]
+    if workers < 1:
+        raise InvalidInputError(f"warm: workers must be at least 1, got {workers}")
+    times: dict[str, float] = {}
+    compiled: set[str] = set()
     if progress is not None:
-        progress(0, len(steps))
-    for i, (name, step) in enumerate(steps, 1):
-        t = time.perf_counter()
-        try:
-            step()
-        except KnightsTourError as e:
-            raise InternalError(f"warm: {name} failed: {e}") from e
-        times.append((name, time.perf_counter() - t))
+        progress(0, len(chosen))
+    made = _in_processes(chosen, workers) if workers > 1 else _here(chosen)
+    for group_times, group_compiled in made:
+        times.update(group_times)
+        compiled |= group_compiled
         if progress is not None:
-            progress(i, len(steps))
-    if len(steps) < len(STEPS):
-        return times
-    missed = [m for m in jit.MODULES if m not in jit.compiled_modules()]
+            progress(len(times), len(chosen))
+    if len(chosen) < len(STEPS):
+        return [(name, times[name]) for name in chosen]
+    missed = [m for m in jit.MODULES if m not in compiled]
     if missed:
         raise InternalError(f"warm compiled no kernel of {', '.join(missed)}: add a step for it")
-    return times
+    return [(name, times[name]) for name in chosen]
+
+
+def _make(names: Collection[str]) -> tuple[dict[str, float], set[str]]:
+    """Make the named steps in this process: each one's seconds, and the modules now compiled."""
+    steps = dict(STEPS)
+    times: dict[str, float] = {}
+    for name in names:
+        t = time.perf_counter()
+        try:
+            steps[name]()
+        except KnightsTourError as e:
+            raise InternalError(f"warm: {name} failed: {e}") from e
+        times[name] = time.perf_counter() - t
+    return times, set(jit.compiled_modules())
+
+
+def _here(chosen: list[str]) -> Iterator[tuple[dict[str, float], set[str]]]:
+    """The steps one by one in this process (its kernels stay loaded)."""
+    for name in chosen:
+        yield _make([name])
+
+
+def _in_processes(chosen: list[str], workers: int) -> Iterator[tuple[dict[str, float], set[str]]]:
+    """The :data:`GROUPS` of the chosen steps in up to ``workers`` fresh processes, as each ends.
+
+    Stopped (Ctrl-C), the processes are ended at once; what they compiled stays in the cache.
+    """
+    groups = [[n for n in group if n in chosen] for group in GROUPS]
+    groups = [g for g in groups if g]
+    spawn = multiprocessing.get_context("spawn")  # no state of this process is inherited
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(groups)), mp_context=spawn)
+    try:
+        pending: set[Future[tuple[dict[str, float], set[str]]]] = {
+            pool.submit(_make, g) for g in groups
+        }
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    except BaseException:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
