@@ -126,10 +126,11 @@ def test_padded_grid_maps_back() -> None:
     b = Board(6, 4)
     g = b.padded()
     idx = np.arange(b.area)
-    p = g.to_padded(idx, b.width)
-    assert (g.blocked[p] == 0).all()
-    assert (g.from_padded(p, b.width) == idx).all()
+    p = (idx // b.width + g.pad) * g.pwidth + idx % b.width + g.pad  # the docstring's formula
+    assert (g.blocked[p] == 0).all() and len(set(p.tolist())) == b.area
     assert int((g.blocked == 0).sum()) == b.area
+    for d in g.offsets:  # a move from a square lands on the board or the border, never past it
+        assert ((p + d >= 0) & (p + d < g.blocked.size)).all()
 
 
 def test_holes_and_other_leapers() -> None:

@@ -226,16 +226,6 @@ class PaddedGrid:
     blocked: np.ndarray  # uint8, pwidth * pheight
     offsets: np.ndarray  # int64, one per move direction
 
-    def to_padded(self, index: np.ndarray | int, width: int) -> np.ndarray | int:
-        """Board index (or array of them) to padded index."""
-        y, x = index // width, index % width
-        return (y + self.pad) * self.pwidth + x + self.pad
-
-    def from_padded(self, p: np.ndarray | int, width: int) -> np.ndarray | int:
-        """Padded index (or array of them) to board index."""
-        y, x = p // self.pwidth - self.pad, p % self.pwidth - self.pad
-        return y * width + x
-
 
 @dataclass(frozen=True)
 class Board:
