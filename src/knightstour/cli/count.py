@@ -116,9 +116,6 @@ def add(p: argparse.ArgumentParser) -> None:
     add_board_options(p)
     add_options(
         p,
-        "closed",
-        "start",
-        "end",
         closed={"help": "closed tours (Hamiltonian cycles); default: open tours (paths)"},
         start={"help": "count the tours that begin on this square"},
         end={"help": "count the tours that end on this square"},

@@ -36,9 +36,6 @@ def add(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="tour JSON file ('-' for standard input) or .npy")
     add_options(
         p,
-        "board_filter",
-        "closed",
-        "format",
         board_filter={"help": "the board, for a .npy file"},
         closed={"help": "for a .npy file: require a closed tour"},
         format={"choices": ("text", "json")},

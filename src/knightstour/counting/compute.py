@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from knightstour.counting.known import Known, Memory, by_theory, memory_of, recalled
-from knightstour.counting.request import CountRequest, SquareLike, count_request
+from knightstour.counting.request import CountRequest, WhatToCount, count_request
 from knightstour.errors import InvalidInputError, KnightsTourError
 
 if TYPE_CHECKING:
@@ -42,21 +42,21 @@ class HowToCount(TypedDict, total=False):
 def count(
     board: BoardLike | Board,
     *,
-    closed: bool = False,
-    start: SquareLike | None = None,
-    end: SquareLike | None = None,
-    directed: bool = True,
     method: str = "auto",
     library: Memory | None = None,
     progress: Progress | None = None,
     scheduler: str | None = None,
     time_limit: float | None = None,
     checkpoint: str | None = None,
+    **what: Unpack[WhatToCount],
 ) -> int:
     """The exact number of knight's tours on ``board`` (a Python int): see the module's conventions.
 
-    ``method``: ``auto``/``frontier`` (dynamic programming over the frontier of a sweep) or
-    ``enumerate`` (exhaustive, small boards only). ``library``: a tour library
+    ``what``: ``closed`` (False: open tours), ``start`` and ``end`` (squares; None: any) and
+    ``directed`` (True: each tour counted in both directions), as :func:`count_request` takes
+    them (:class:`~knightstour.counting.request.WhatToCount`). ``method``: ``auto``/``frontier``
+    (dynamic programming over the frontier of a sweep) or ``enumerate`` (exhaustive, small
+    boards only). ``library``: a tour library
     (``knightstour.library.Library``) that remembers counts: with ``method="auto"`` a count it
     remembers is the answer at once, and a count made is remembered in it (a warning, not an
     error, when it cannot be). ``scheduler``: the address of a Dask scheduler
@@ -77,9 +77,7 @@ def count(
     >>> count("5x5", start="a1", library=lib), known("5x5", start="a1", library=lib).source
     (304, 'remembered')
     """
-    request = count_request(
-        board, closed=closed, start=start, end=end, directed=directed, method=method
-    )
+    request = count_request(board, method=method, **what)
     result = tally(
         request,
         library=library,

@@ -32,8 +32,8 @@ SquareLike = str | int | tuple[int, int]
 
 class WhatToCount(TypedDict, total=False):
     """What to count, as the keywords of :func:`count_request` (its defaults where left out):
-    ``closed``, ``start``, ``end``, ``directed``. The functions that take them as
-    ``**what`` (``known``, ``QuickCounts.ask``) hand them to :func:`count_request` as they are.
+    ``closed``, ``start``, ``end``, ``directed``. The functions that take them as ``**what``
+    (``count``, ``known``, ``QuickCounts.ask``) hand them to :func:`count_request` as they are.
 
     >>> what: WhatToCount = {"closed": True, "start": "a1"}
     >>> count_request("6x6", **what).key()

@@ -30,10 +30,21 @@ __all__ = [
 #: ``PRAGMA application_id`` of a tour library ("KnTr").
 APPLICATION_ID = 0x4B6E5472
 
+#: The columns every version's ``tours`` table has after those naming its board, as each
+#: migration below wrote them (the text the released migrations ran, kept to the letter).
+_TOUR_COLUMNS = """canon BLOB NOT NULL,           -- the packed canonical form
+        xform INTEGER NOT NULL,        -- transform code: canonical form -> this tour
+        start_sq INTEGER NOT NULL,
+        end_sq INTEGER NOT NULL,
+        method INTEGER NOT NULL REFERENCES methods(id),
+        seed INTEGER,                  -- the walk's or search's seed; NULL when imported
+        run INTEGER REFERENCES runs(id),
+        created INTEGER NOT NULL,      -- Unix seconds"""
+
 #: The schema, one migration a version: ``PRAGMA user_version`` is how many have run. Append
 #: new ones; never edit a released one.
 MIGRATIONS: tuple[str, ...] = (
-    """
+    f"""
     CREATE TABLE methods (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE
@@ -61,14 +72,7 @@ MIGRATIONS: tuple[str, ...] = (
         width INTEGER NOT NULL,
         height INTEGER NOT NULL,
         closed INTEGER NOT NULL,
-        canon BLOB NOT NULL,           -- the packed canonical form
-        xform INTEGER NOT NULL,        -- transform code: canonical form -> this tour
-        start_sq INTEGER NOT NULL,
-        end_sq INTEGER NOT NULL,
-        method INTEGER NOT NULL REFERENCES methods(id),
-        seed INTEGER,                  -- the walk's or search's seed; NULL when imported
-        run INTEGER REFERENCES runs(id),
-        created INTEGER NOT NULL,      -- Unix seconds
+        {_TOUR_COLUMNS}
         UNIQUE (width, height, closed, canon)
     );
     """,
@@ -114,21 +118,14 @@ MIGRATIONS: tuple[str, ...] = (
     # 4: shaped boards (holes, other leapers, wrapped and 3-D boards): the board's key beside its
     # sides, in the unique constraint too; SQLite cannot alter a constraint, so the table is made
     # again, every row and id kept
-    """
+    f"""
     CREATE TABLE tours_v4 (
         id INTEGER PRIMARY KEY,
         width INTEGER NOT NULL,
         height INTEGER NOT NULL,
         shape TEXT NOT NULL DEFAULT '', -- Board.key of a shaped board; '' for a plain one
         closed INTEGER NOT NULL,
-        canon BLOB NOT NULL,           -- the packed canonical form
-        xform INTEGER NOT NULL,        -- transform code: canonical form -> this tour
-        start_sq INTEGER NOT NULL,
-        end_sq INTEGER NOT NULL,
-        method INTEGER NOT NULL REFERENCES methods(id),
-        seed INTEGER,                  -- the walk's or search's seed; NULL when imported
-        run INTEGER REFERENCES runs(id),
-        created INTEGER NOT NULL,      -- Unix seconds
+        {_TOUR_COLUMNS}
         UNIQUE (width, height, shape, closed, canon)
     );
     INSERT INTO tours_v4 (id, width, height, shape, closed, canon, xform, start_sq, end_sq,
@@ -145,7 +142,7 @@ MIGRATIONS: tuple[str, ...] = (
     # form: two fields where it was five, quicker to compare and shorter to store. The view
     # tour_rows shows the rows with their boards as before. The table is made again (SQLite
     # cannot drop a constraint), every row and id kept
-    """
+    f"""
     CREATE TABLE kinds (
         id INTEGER PRIMARY KEY,
         width INTEGER NOT NULL,
@@ -160,14 +157,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE tours_v5 (
         id INTEGER PRIMARY KEY,
         kind INTEGER NOT NULL REFERENCES kinds(id),
-        canon BLOB NOT NULL,           -- the packed canonical form
-        xform INTEGER NOT NULL,        -- transform code: canonical form -> this tour
-        start_sq INTEGER NOT NULL,
-        end_sq INTEGER NOT NULL,
-        method INTEGER NOT NULL REFERENCES methods(id),
-        seed INTEGER,                  -- the walk's or search's seed; NULL when imported
-        run INTEGER REFERENCES runs(id),
-        created INTEGER NOT NULL,      -- Unix seconds
+        {_TOUR_COLUMNS}
         UNIQUE (kind, canon)
     );
     INSERT INTO tours_v5 (id, kind, canon, xform, start_sq, end_sq, method, seed, run, created)
