@@ -331,10 +331,17 @@ class Tours(Table):
 
     @sql
     def iter_tours(
-        self, board: BoardLike | None = None, closed: bool | None = None
+        self,
+        board: BoardLike | None = None,
+        closed: bool | None = None,
+        *,
+        after: int = 0,
+        limit: int | None = None,
     ) -> Iterator[StoredTour]:
-        """Every stored tour (on ``board``, of one kind) in id order, streamed."""
-        for rows in self.iter_rows(board, closed):
+        """The stored tours (on ``board``, of one kind) with ids above ``after``, in id order,
+        streamed: all of them, or up to ``limit``."""
+        chunk = 10_000 if limit is None else max(1, limit)
+        for rows in self.iter_rows(board, closed, after=after, limit=limit, chunk=chunk):
             for group in same_kind(rows):
                 yield from self.stored(group)
 
@@ -353,11 +360,7 @@ class Tours(Table):
         >>> Library(":memory:").tours.list(after=10**20, limit=10**20)
         []
         """
-        out: list[StoredTour] = []
-        for rows in self.iter_rows(board, closed, after=after, limit=limit, chunk=limit):
-            for group in same_kind(rows):
-                out.extend(self.stored(group))
-        return out
+        return list(self.iter_tours(board, closed, after=after, limit=limit))
 
     # -- boards, kinds and their rows ---------------------------------------------------------
 
