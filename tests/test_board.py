@@ -181,3 +181,11 @@ def test_huge_and_odd_values_are_short_clean_errors(make: object) -> None:
     with pytest.raises(KnightsTourError) as e:
         make()  # type: ignore[operator]
     assert len(str(e.value)) < 200, str(e.value)
+
+
+def test_repr_names_the_holes_and_reads_back() -> None:
+    b = Board(8, 8, holes=frozenset({27, 36}))
+    assert repr(b) == "Board(width=8, height=8, holes=['d4', 'e5'])"
+    assert eval(repr(b), {"Board": Board}) == b
+    cube = Board(3, 3, depth=3, holes=frozenset({13}))
+    assert eval(repr(cube), {"Board": Board}) == cube

@@ -251,3 +251,13 @@ def test_missing_squares_of_a_short_path_on_a_huge_board() -> None:
     by_kind = {p.kind: str(p) for p in problems}
     assert by_kind["repeated"] == "square a1 is visited twice (moves 1 and 3)"
     assert by_kind["missing"].startswith("99,999,996 squares are never visited: d1, e1, f1")
+
+
+def test_print_shows_the_board_of_move_numbers() -> None:
+    tour = kt.solve("6x6", start="a1")
+    assert str(tour) == tour.board_text(labels=True) and str(tour) != repr(tour)
+    assert str(tour).splitlines()[-1].split() == list("abcdef")
+    from knightstour.tour import PartialTour
+
+    partial = PartialTour("3x3", [0, 5])
+    assert str(partial).splitlines()[:3] == ["3 | . . .", "2 | . . 2", "1 | 1 . ."]

@@ -390,7 +390,7 @@ class Board:
         any order, separated by spaces); bad text is an :class:`InvalidInputError`.
 
         >>> Board.from_key("6x6 wrap=torus holes=a1-b1")
-        Board(width=6, height=6, wrap='torus', holes=[0, 1])
+        Board(width=6, height=6, wrap='torus', holes=['a1', 'b1'])
         >>> Board.from_key("6x6 colour=red")
         Traceback (most recent call last):
         ...
@@ -538,7 +538,8 @@ class Board:
             for name, plain in (("depth", 1), ("leaper", (1, 2)), ("wrap", None))
             if getattr(self, name) != plain
         )
-        holes = f", holes={sorted(self.holes)!r}" if self.holes else ""
+        names = [self.square_name(h) for h in sorted(self.holes)]
+        holes = f", holes={names!r}" if self.holes else ""
         return f"Board(width={self.width}, height={self.height}{extra}{holes})"
 
     def _repr_svg_(self) -> str:

@@ -676,6 +676,20 @@ class Tour(_Path):
         kind = "closed" if self.closed else "open"
         return f"<Tour {kind} {self.board.spec} {self.start}->{self.end} method={self.method!r}>"
 
+    def __str__(self) -> str:
+        """The board of move numbers with its labels (what ``print(tour)`` shows).
+
+        >>> import knightstour as kt
+        >>> print(kt.solve("5x5", start="c3", method="warnsdorff"))
+        5 | 25 14  3  8 19
+        4 |  4  9 18 13  2
+        3 | 15 24  1 20  7
+        2 | 10  5 22 17 12
+        1 | 23 16 11  6 21
+             a  b  c  d  e
+        """
+        return self.board_text(labels=True)
+
     def _repr_svg_(self) -> str:
         from knightstour.render.svg import tour_svg
 
@@ -773,6 +787,10 @@ class PartialTour(_Path):
             f"<PartialTour {self.board.spec} {self.start}->{self.end} "
             f"{len(self)} of {self.board.size} squares method={self.method!r}>"
         )
+
+    def __str__(self) -> str:
+        """The board of move numbers with its labels, unvisited squares as dots."""
+        return self.board_text(labels=True)
 
     def _repr_svg_(self) -> str:
         from knightstour.render.svg import tour_svg
