@@ -45,6 +45,7 @@ from knightstour.cli._options import (
 from knightstour.cli._output import err
 from knightstour.cli.progress import progress_bar
 from knightstour.errors import InvalidInputError, SearchFailedError
+from knightstour.notation import digits, json_counts
 
 if TYPE_CHECKING:
     from knightstour.counting import CountRequest, Tally
@@ -204,8 +205,8 @@ def run(args: argparse.Namespace) -> int:
         return 130
     if result.replaced is not None:
         err(
-            f"warning: {db} remembered {result.replaced.count} ({result.replaced.method}) for "
-            f"this count; replaced by {result.number} ({result.method})"
+            f"warning: {db} remembered {digits(result.replaced.count)} ({result.replaced.method}) "
+            f"for this count; replaced by {digits(result.number)} ({result.method})"
         )
     if result.not_stored is not None:
         err(f"the count was not remembered: {result.not_stored}")
@@ -239,7 +240,7 @@ def _print(args: argparse.Namespace, result: Tally, db: str | None) -> None:
     request = result.request
     if args.format == "json":
         data = _data(request, result.number, result.method, result.seconds)
-        print(json.dumps({**data, "remembered": result.recalled is not None, "db": db}))
+        print(json_counts({**data, "remembered": result.recalled is not None, "db": db}))
         return
     if result.recalled is not None:
         source = f"remembered in {db} ({result.recalled.citation})"
@@ -247,7 +248,7 @@ def _print(args: argparse.Namespace, result: Tally, db: str | None) -> None:
         source = f"computed in {result.seconds:.2f} s ({result.method})"
         if db is not None:
             source += f"; remembered in {db}"
-    print(result.number)
+    print(digits(result.number))
     print(f"{describe(request)}: {source}")
 
 
@@ -314,7 +315,7 @@ def _table(args: argparse.Namespace) -> int:
         path = lib.path
     if args.format == "json":
         for k in known:
-            print(json.dumps(_known_dict(k)))
+            print(json_counts(_known_dict(k)))
         return EXIT_OK
     if not known:
         print(f"no counts remembered in {path}" + ("" if board is None else f" for {board}"))
@@ -327,7 +328,7 @@ def _table(args: argparse.Namespace) -> int:
         rows.append(
             (
                 k.board, k.kind, k.start or "any", k.end or "any", "yes" if k.directed else "no",
-                f"{k.number:,}", k.method, f"{k.seconds:.2f}", k.created_iso,
+                digits(k.number, ","), k.method, f"{k.seconds:.2f}", k.created_iso,
             )
         )  # fmt: skip
     sys.stdout.write("\n".join(notation.table_lines(rows, right=(5, 7))) + "\n")
