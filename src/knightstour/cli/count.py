@@ -32,6 +32,9 @@ import os
 import sys
 import textwrap
 import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from knightstour.cli._options import (
@@ -151,8 +154,11 @@ def add(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--checkpoint",
         metavar="FILE",
-        help="save the sweep to FILE every minute; after Ctrl-C, a crash or the time limit, "
-        "the same command goes on from it (removed when the count is done)",
+        help="save the sweep to FILE every minute and when the time limit stops it; after "
+        "Ctrl-C, a crash or the time limit, the same command goes on from it (removed when the "
+        "count is done). FILE is checked before counting (its folder must exist and be "
+        "writable), verified before it is used (a damaged one is refused), and used by one "
+        "count at a time",
     )
     p.add_argument(
         "--table",
@@ -181,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     try:
         label = f"{request.board.spec} {request.kind}"
-        with progress_bar(label, unit="sq", quiet=args.quiet) as bar:
+        with progress_bar(label, unit="sq", quiet=args.quiet) as bar, _warnings_said() as said:
             result = tally(
                 request,
                 library=None if db is None else _LibraryFile(db),
@@ -203,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             err("stopped; nothing was counted" + ("" if db is None else f" or stored in {db}"))
         return 130
+    for line in said:
+        err(f"warning: {line}")
     if result.replaced is not None:
         err(
             f"warning: {db} remembered {digits(result.replaced.count)} ({result.replaced.method}) "
@@ -212,6 +220,23 @@ def run(args: argparse.Namespace) -> int:
         err(f"the count was not remembered: {result.not_stored}")
     _print(args, result, db if result.stored or result.recalled else None)
     return EXIT_OK
+
+
+@contextmanager
+def _warnings_said() -> Iterator[list[str]]:
+    """The checkpoint's warnings (a file that could not be removed) caught as lines to print
+    once the answer is out, each one line."""
+    from knightstour.counting.checkpoint import CheckpointWarning
+
+    said: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CheckpointWarning)
+        yield said
+    for w in caught:
+        if issubclass(w.category, CheckpointWarning):
+            said.append(str(w.message).splitlines()[0])
+        else:  # not ours: as Python would have shown it
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def _data(request: CountRequest, number: int | None, method: str, seconds: float) -> dict[str, Any]:

@@ -173,6 +173,10 @@ def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if checkpoint is not None and (scheduler is not None or request.method == "enumerate"):
         raise InvalidInputError("a checkpoint is kept by the frontier sweep in this process only")
+    if checkpoint is not None:  # a file that cannot be used is refused before any counting
+        from knightstour.counting.checkpoint import check_path
+
+        checkpoint = check_path(checkpoint)
     theory = by_theory(request)
     if theory is not None:
         return theory.count
