@@ -533,9 +533,10 @@ def run(
     (:class:`~knightstour.errors.SearchFailedError`). ``shards``: threads (default: one a core);
     ``states``: where the states live (a Dask cluster's workers, :mod:`.distributed`).
     ``weight``: what each tour counts for (1; tests use a large one to make counts outgrow a
-    64-bit limb mid-sweep). ``checkpoint``: a file that the states are saved to now and then
-    (in this process only); a sweep that finds its own checkpoint there goes on from it, and
-    removes it when done.
+    64-bit limb mid-sweep). ``checkpoint``: a file that the states are saved to now and then and
+    when the deadline stops the sweep (in this process only, one sweep a file); a sweep that
+    finds its own checkpoint there goes on from it once it verifies
+    (:mod:`knightstour.counting.checkpoint`), and removes it when done (a warning if it cannot).
     """
     stats = stats if stats is not None else SweepStats()
     budget = memory_limit if memory_limit is not None else int(available_memory() * 0.8)
