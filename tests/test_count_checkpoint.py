@@ -257,6 +257,10 @@ def test_the_time_limit_saves_the_sweep_and_the_next_run_goes_on(tmp_path: Path)
         FIVE_SIX_OPEN
     )
     assert seen[0] == stopped + 1 and not os.path.exists(path)
+    with pytest.raises(SearchFailedError) as e:  # stopped before a square: nothing to keep
+        frontier.run(sweep, checkpoint=path, deadline=time.monotonic() - 1)
+    assert "square 0 of 30" in one_line(e.value) and "sweep so far" not in str(e.value)
+    assert os.listdir(tmp_path) == []
 
 
 @pytest.mark.slow

@@ -608,7 +608,8 @@ def _sweep(
             if checkpoint is not None:
                 if p > first:  # the squares swept since the last save are kept too
                     _save_checkpoint(checkpoint, sweep, p, total, held)  # type: ignore[arg-type]
-                kept = f"; the sweep so far is in {checkpoint}: run the same command to go on"
+                if os.path.exists(checkpoint):
+                    kept = f"; the sweep so far is in {checkpoint}: run the same command to go on"
             raise SearchFailedError(
                 f"counting on {sweep.board.description} stopped at the time limit, "
                 f"square {p} of {n}{kept}"
