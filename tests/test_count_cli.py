@@ -13,7 +13,7 @@ import pytest
 import knightstour as kt
 import oldlib
 from knightstour.cli import main
-from knightstour.counting import CONVENTIONS, compute
+from knightstour.counting import CONVENTIONS, compute, count_request
 from knightstour.errors import SearchFailedError
 from knightstour.library import Library, store
 from knightstour.library.store.counts import Counts
@@ -372,3 +372,27 @@ def test_shaped_boards_are_counted_and_kept_apart(
     assert {json.loads(line)["board"] for line in out.splitlines()} == {"5x5", "5x5 holes=c3"}
     code, _, errs = run(capsys, "6x6", "--wrap", "torus", "--db", db)
     assert code == 2 and "wrap=torus" in errs and len(errs.strip().splitlines()) == 1
+
+
+def test_a_count_of_any_length_is_printed_whole(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, no_counting: None
+) -> None:
+    """A remembered count of over 4,300 digits (3x9000 closed has about 4,400): printed in
+    full as text, a JSON integer and a table row; the library's other counts still answer."""
+    db = str(tmp_path / "t.db")
+    number = 3 * 10**4500 + 7
+    request = count_request("3x9000", closed=True)
+    with Library(db) as lib:
+        lib.counts.remember_count(request.key(), number, method="frontier", seconds=36.0)
+        lib.counts.remember_count(("5x5", "open", "", "", True), 1728, method="m", seconds=1)
+    digits = "3" + "0" * 4499 + "7"
+    code, out, err = run(capsys, "3x9000", "--closed", "--db", db)
+    assert code == 0 and out.splitlines()[0] == digits and err == ""
+    code, out, err = run(capsys, "3x9000", "--closed", "--db", db, "--format", "json")
+    assert code == 0 and f'"count": {digits}, ' in out and out.count("\n") == 1
+    code, out, err = run(capsys, "--table", "--db", db, "--format", "json")
+    assert code == 0 and f'"count": {digits}, ' in out
+    code, out, err = run(capsys, "--table", "--db", db)
+    assert code == 0 and f"3,{'000,' * 1499}007" in out
+    code, out, err = run(capsys, "5x5", "--db", db)
+    assert code == 0 and out.splitlines()[0] == "1728"

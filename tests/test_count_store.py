@@ -164,3 +164,22 @@ def test_a_damaged_number_is_named(tmp_path: Path) -> None:
         lib.db.execute("UPDATE counts SET number = 'lots'")
         with pytest.raises(InvalidInputError, match="damaged: the count of 5x5 open"):
             lib.counts.known_counts()
+
+
+@pytest.mark.parametrize("length", [4299, 4300, 4301, 8601, 50_000])
+def test_counts_of_any_length_are_stored_and_read_whole(tmp_path: Path, length: int) -> None:
+    """Past Python's limit on int/str conversion (4,300 digits): the 3x8300 closed count has
+    over 4,000 digits, and used to make the library read as damaged."""
+    number = 10 ** (length - 1) + 987654321
+    key = CountKey("3x8300", "closed", directed=True)
+    with Library(tmp_path / "t.db") as lib:
+        lib.counts.remember_count(key, number, method="frontier", seconds=36.0)
+        lib.counts.remember_count(KEY, 1728, method="frontier", seconds=0.3)
+    with Library(tmp_path / "t.db", readonly=True) as lib:
+        assert lib.counts.known_count(key).number == number  # type: ignore[union-attr]
+        assert lib.counts.known_count(KEY).number == 1728  # type: ignore[union-attr]
+        assert [k.number for k in lib.counts.known_counts()] == [number, 1728]
+    db = sqlite3.connect(tmp_path / "t.db")
+    (text,) = db.execute("SELECT number FROM counts WHERE board = '3x8300'").fetchone()
+    db.close()
+    assert len(text) == length and text.endswith("987654321")

@@ -249,3 +249,21 @@ def test_fuzzed_queries_are_json_and_never_a_server_error() -> None:
                 assert set(data) == KEYS and data["known"] == (data["count"] is not None)
 
         fuzz()
+
+
+def test_a_count_of_any_length_is_served_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server allowed long narrow boards (3x9000 closed has about 4,400 digits, more than
+    Python's int/str conversion takes at once): the count in full, as a JSON integer and as
+    text, not an HTTP 500."""
+    number = 10**4500 + 3
+
+    def counted(request: object, **how: object) -> int:
+        return number
+
+    monkeypatch.setattr(compute, "count_for", counted)
+    limits = Limits(count_time_limit=120, count_max_side=3, count_max_squares=30_000)
+    with TestClient(create_app(limits, warm=False)) as c:
+        r = c.get("/api/count", params={"board": "3x9000", "closed": "true"})
+    assert r.status_code == 200
+    text = "1" + "0" * 4499 + "3"
+    assert f'"count":{text},' in r.text and f'"count_text":"{text}"' in r.text

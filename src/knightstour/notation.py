@@ -57,7 +57,10 @@ __all__ = [
     "board_lines",
     "bulk_text",
     "compact_json",
+    "digits",
+    "from_digits",
     "iter_names",
+    "json_counts",
     "load_json",
     "moves_chunks",
     "moves_lines",
@@ -649,6 +652,71 @@ def compact_json(data: Any) -> str:
     '{"a":[1,2]}'
     """
     return json.dumps(data, separators=(",", ":"))
+
+
+def digits(n: int, sep: str = "") -> str:
+    """The decimal digits of ``n``, of any length (``str`` refuses ints of more digits than
+    ``sys.get_int_max_str_digits()``, a guard for reading untrusted text, not for writing
+    counts); ``sep`` between groups of three.
+
+    >>> digits(10**5000 + 7)[-3:], len(digits(10**5000)), digits(1234567, ",")
+    ('007', 5001, '1,234,567')
+    """
+    if n < 0:
+        return "-" + digits(-n, sep)
+    try:
+        text = str(n)
+    except ValueError:  # longer than Python converts at once: halves, padded, joined
+        k = max(1, int(n.bit_length() * 0.30102999566398120) // 2)
+        high, low = divmod(n, 10**k)
+        text = digits(high) + digits(low).rjust(k, "0")
+    if not sep:
+        return text
+    head = len(text) % 3 or 3
+    return sep.join([text[:head], *(text[i : i + 3] for i in range(head, len(text), 3))])
+
+
+def from_digits(text: str) -> int:
+    """The integer written by the ASCII decimal ``text``, of any length: for numbers this
+    program wrote (a remembered count), not untrusted input (:func:`load_json` keeps Python's
+    limit).
+
+    >>> from_digits("1" + "0" * 5000) == 10**5000, from_digits("0042")
+    (True, 42)
+    >>> from_digits("12a")
+    Traceback (most recent call last):
+    ...
+    ValueError: not decimal digits: '12a'
+    """
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"not decimal digits: {text[:20]!r}")
+    most = sys.get_int_max_str_digits() or len(text)
+    if len(text) <= most:
+        return int(text)
+    k = len(text) // 2
+    return from_digits(text[:-k]) * 10**k + from_digits(text[-k:])
+
+
+def json_counts(data: Mapping[str, Any], **dumps: Any) -> str:
+    """``json.dumps(data, **dumps)`` for an object whose top-level numbers may be integers of
+    any length (exact counts), written as JSON integers in full.
+
+    >>> text = json_counts({"count": 10**5000, "n": 1})
+    >>> len(text), text[:12], text[-9:]
+    (5020, '{"count": 10', ', "n": 1}')
+    """
+    marks: dict[str, str] = {}
+    shown = {}
+    for key, value in data.items():
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 1000:
+            mark = f"\x00count {len(marks)}\x00"
+            marks[json.dumps(mark)] = digits(value)
+            value = mark
+        shown[key] = value
+    text = json.dumps(shown, **dumps)
+    for mark, number in marks.items():
+        text = text.replace(mark, number, 1)
+    return text
 
 
 def board_fields(board: Board) -> dict[str, Any]:

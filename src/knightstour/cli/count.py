@@ -32,6 +32,9 @@ import os
 import sys
 import textwrap
 import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from knightstour.cli._options import (
@@ -45,6 +48,7 @@ from knightstour.cli._options import (
 from knightstour.cli._output import err
 from knightstour.cli.progress import progress_bar
 from knightstour.errors import InvalidInputError, SearchFailedError
+from knightstour.notation import digits, json_counts
 
 if TYPE_CHECKING:
     from knightstour.counting import CountRequest, Tally
@@ -150,8 +154,11 @@ def add(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--checkpoint",
         metavar="FILE",
-        help="save the sweep to FILE every minute; after Ctrl-C, a crash or the time limit, "
-        "the same command goes on from it (removed when the count is done)",
+        help="save the sweep to FILE every minute and when the time limit stops it; after "
+        "Ctrl-C, a crash or the time limit, the same command goes on from it (removed when the "
+        "count is done). FILE is checked before counting (its folder must exist and be "
+        "writable), verified before it is used (a damaged one is refused), and used by one "
+        "count at a time",
     )
     p.add_argument(
         "--table",
@@ -180,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     try:
         label = f"{request.board.spec} {request.kind}"
-        with progress_bar(label, unit="sq", quiet=args.quiet) as bar:
+        with progress_bar(label, unit="sq", quiet=args.quiet) as bar, _warnings_said() as said:
             result = tally(
                 request,
                 library=None if db is None else _LibraryFile(db),
@@ -202,15 +209,34 @@ def run(args: argparse.Namespace) -> int:
         else:
             err("stopped; nothing was counted" + ("" if db is None else f" or stored in {db}"))
         return 130
+    for line in said:
+        err(f"warning: {line}")
     if result.replaced is not None:
         err(
-            f"warning: {db} remembered {result.replaced.count} ({result.replaced.method}) for "
-            f"this count; replaced by {result.number} ({result.method})"
+            f"warning: {db} remembered {digits(result.replaced.count)} ({result.replaced.method}) "
+            f"for this count; replaced by {digits(result.number)} ({result.method})"
         )
     if result.not_stored is not None:
         err(f"the count was not remembered: {result.not_stored}")
     _print(args, result, db if result.stored or result.recalled else None)
     return EXIT_OK
+
+
+@contextmanager
+def _warnings_said() -> Iterator[list[str]]:
+    """The checkpoint's warnings (a file that could not be removed) caught as lines to print
+    once the answer is out, each one line."""
+    from knightstour.counting.checkpoint import CheckpointWarning
+
+    said: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CheckpointWarning)
+        yield said
+    for w in caught:
+        if issubclass(w.category, CheckpointWarning):
+            said.append(str(w.message).splitlines()[0])
+        else:  # not ours: as Python would have shown it
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def _data(request: CountRequest, number: int | None, method: str, seconds: float) -> dict[str, Any]:
@@ -239,7 +265,7 @@ def _print(args: argparse.Namespace, result: Tally, db: str | None) -> None:
     request = result.request
     if args.format == "json":
         data = _data(request, result.number, result.method, result.seconds)
-        print(json.dumps({**data, "remembered": result.recalled is not None, "db": db}))
+        print(json_counts({**data, "remembered": result.recalled is not None, "db": db}))
         return
     if result.recalled is not None:
         source = f"remembered in {db} ({result.recalled.citation})"
@@ -247,7 +273,7 @@ def _print(args: argparse.Namespace, result: Tally, db: str | None) -> None:
         source = f"computed in {result.seconds:.2f} s ({result.method})"
         if db is not None:
             source += f"; remembered in {db}"
-    print(result.number)
+    print(digits(result.number))
     print(f"{describe(request)}: {source}")
 
 
@@ -314,7 +340,7 @@ def _table(args: argparse.Namespace) -> int:
         path = lib.path
     if args.format == "json":
         for k in known:
-            print(json.dumps(_known_dict(k)))
+            print(json_counts(_known_dict(k)))
         return EXIT_OK
     if not known:
         print(f"no counts remembered in {path}" + ("" if board is None else f" for {board}"))
@@ -327,7 +353,7 @@ def _table(args: argparse.Namespace) -> int:
         rows.append(
             (
                 k.board, k.kind, k.start or "any", k.end or "any", "yes" if k.directed else "no",
-                f"{k.number:,}", k.method, f"{k.seconds:.2f}", k.created_iso,
+                digits(k.number, ","), k.method, f"{k.seconds:.2f}", k.created_iso,
             )
         )  # fmt: skip
     sys.stdout.write("\n".join(notation.table_lines(rows, right=(5, 7))) + "\n")

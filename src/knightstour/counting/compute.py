@@ -62,8 +62,11 @@ def count(
     error, when it cannot be). ``scheduler``: the address of a Dask scheduler
     to spread the frontier sweep over (``frontier`` only; None: in this process).
     ``time_limit``: seconds to give up after (:class:`~knightstour.errors.SearchFailedError`).
-    ``checkpoint``: a file the frontier sweep saves its states to every minute; counting again
-    with the same file goes on from there (after Ctrl-C, a crash or the time limit).
+    ``checkpoint``: a file the frontier sweep saves its states to every minute and when the time
+    limit stops it; counting again with the same file goes on from there (after Ctrl-C, a crash
+    or the time limit). It is checked before counting and verified before it is used
+    (:mod:`knightstour.counting.checkpoint`: a damaged one is an
+    :class:`~knightstour.errors.InvalidInputError`).
     A count that would not fit in memory is refused before it starts
     (:class:`~knightstour.errors.InputLimitError`).
 
@@ -173,6 +176,10 @@ def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if checkpoint is not None and (scheduler is not None or request.method == "enumerate"):
         raise InvalidInputError("a checkpoint is kept by the frontier sweep in this process only")
+    if checkpoint is not None:  # a file that cannot be used is refused before any counting
+        from knightstour.counting.checkpoint import check_path
+
+        checkpoint = check_path(checkpoint)
     theory = by_theory(request)
     if theory is not None:
         return theory.count

@@ -16,9 +16,11 @@ reach it, and the sweep never lists tours one by one. The kernels are in
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -27,6 +29,7 @@ from typing import Protocol
 import numpy as np
 
 from knightstour.board import Board, available_memory
+from knightstour.counting import checkpoint as checkpoints
 from knightstour.errors import InputLimitError, InternalError, InvalidInputError, SearchFailedError
 from knightstour.kernels import jit
 from knightstour.progress import Progress
@@ -530,9 +533,10 @@ def run(
     (:class:`~knightstour.errors.SearchFailedError`). ``shards``: threads (default: one a core);
     ``states``: where the states live (a Dask cluster's workers, :mod:`.distributed`).
     ``weight``: what each tour counts for (1; tests use a large one to make counts outgrow a
-    64-bit limb mid-sweep). ``checkpoint``: a file that the states are saved to now and then
-    (in this process only); a sweep that finds its own checkpoint there goes on from it, and
-    removes it when done.
+    64-bit limb mid-sweep). ``checkpoint``: a file that the states are saved to now and then and
+    when the deadline stops the sweep (in this process only, one sweep a file); a sweep that
+    finds its own checkpoint there goes on from it once it verifies
+    (:mod:`knightstour.counting.checkpoint`), and removes it when done (a warning if it cannot).
     """
     stats = stats if stats is not None else SweepStats()
     budget = memory_limit if memory_limit is not None else int(available_memory() * 0.8)
@@ -544,7 +548,45 @@ def run(
             f"at once, about {_gib(expected * BYTES_PER_STATE)} of memory; {_gib(budget)} is "
             "available (docs/counting.md: what it would take)"
         )
+    if checkpoint is not None:
+        if states is not None or weight != 1:
+            raise InvalidInputError("a checkpoint is kept by a count in this process only")
+        checkpoint = checkpoints.check_path(checkpoint)
     held = states if states is not None else LocalShards(sweep, shards or default_shards(), weight)
+    try:
+        if checkpoint is None:
+            return _sweep(sweep, stats, budget, progress, step_hook, deadline, held)
+        with checkpoints.held(checkpoint):
+            total = _sweep(sweep, stats, budget, progress, step_hook, deadline, held, checkpoint)
+            try:
+                os.remove(checkpoint)
+            except FileNotFoundError:
+                pass
+            except OSError as e:  # the answer stands: say that the file stays
+                warnings.warn(
+                    f"the count is done, but its checkpoint {checkpoint} could not be removed "
+                    f"({e.strerror or e}): delete it",
+                    checkpoints.CheckpointWarning,
+                    stacklevel=2,
+                )
+        return total
+    finally:
+        if states is None:
+            held.close()
+
+
+def _sweep(
+    sweep: Sweep,
+    stats: SweepStats,
+    budget: int,
+    progress: Progress | None,
+    step_hook: Callable[[int, int], None] | None,
+    deadline: float | None,
+    held: Shards,
+    checkpoint: str | None = None,
+) -> int:
+    """:func:`run`'s sweep of the states ``held``, from ``checkpoint`` when one is there, saved
+    to it every :data:`CHECKPOINT_SECONDS` and when the time limit stops it."""
     t0 = time.perf_counter()
     total = 0
     growth = 4.0
@@ -552,8 +594,7 @@ def run(
     limbs = 1
     first = 0
     if checkpoint is not None:
-        if not isinstance(held, LocalShards) or weight != 1:
-            raise InvalidInputError("a checkpoint is kept by a count in this process only")
+        assert isinstance(held, LocalShards)
         saved = _load_checkpoint(checkpoint, sweep)
         if saved is not None:
             first, total, keys, counts = saved
@@ -561,49 +602,50 @@ def run(
             limbs = held.limbs
             stats.states.extend([0] * first)
     last_save = time.monotonic()
-    try:
-        for p in range(first, n):
-            if deadline is not None and time.monotonic() > deadline:
-                raise SearchFailedError(
-                    f"counting on {sweep.board.description} stopped at the time limit, square {p} of {n}"
-                )
-            nin = sum(held.states())
-            need = int(nin * growth / 0.75) * (16 + 8 * limbs) + nin * 2 * (8 + 8 * limbs)
-            if need > budget:
-                raise InputLimitError(
-                    f"counting on {sweep.board.description} needs about {_gib(need)} of memory at square "
-                    f"{p + 1} of {n} ({nin:,} states); {_gib(budget)} is available"
-                )
-            while True:
-                status, whole, table_bytes = held.step(p, growth)
-                if status == 0:
-                    break
-                stats.retries += 1
-                limbs += 1  # a count outgrew its limbs: widen every count, run again
-                held.widen()
-            limbs = max(limbs, getattr(held, "limbs", limbs))
-            total += whole
-            used = sum(held.states())
-            stats.table_bytes = max(stats.table_bytes, table_bytes)
-            growth = max(1.0, used / max(nin, 1)) * 1.25
-            stats.states.append(used)
-            due = time.monotonic() - last_save >= CHECKPOINT_SECONDS
-            if checkpoint is not None and p + 1 < n and due:
-                _save_checkpoint(checkpoint, sweep, p + 1, total, held)  # type: ignore[arg-type]
-                last_save = time.monotonic()
-            if progress is not None:
-                progress(p + 1, n)
-            if step_hook is not None:
-                step_hook(p, used)
-    finally:
-        if states is None:
-            held.close()
+    for p in range(first, n):
+        if deadline is not None and time.monotonic() > deadline:
+            kept = ""
+            if checkpoint is not None:
+                if p > first:  # the squares swept since the last save are kept too
+                    _save_checkpoint(checkpoint, sweep, p, total, held)  # type: ignore[arg-type]
+                if os.path.exists(checkpoint):
+                    kept = f"; the sweep so far is in {checkpoint}: run the same command to go on"
+            raise SearchFailedError(
+                f"counting on {sweep.board.description} stopped at the time limit, "
+                f"square {p} of {n}{kept}"
+            )
+        nin = sum(held.states())
+        need = int(nin * growth / 0.75) * (16 + 8 * limbs) + nin * 2 * (8 + 8 * limbs)
+        if need > budget:
+            raise InputLimitError(
+                f"counting on {sweep.board.description} needs about {_gib(need)} of memory at square "
+                f"{p + 1} of {n} ({nin:,} states); {_gib(budget)} is available"
+            )
+        while True:
+            status, whole, table_bytes = held.step(p, growth)
+            if status == 0:
+                break
+            stats.retries += 1
+            limbs += 1  # a count outgrew its limbs: widen every count, run again
+            held.widen()
+        limbs = max(limbs, getattr(held, "limbs", limbs))
+        total += whole
+        used = sum(held.states())
+        stats.table_bytes = max(stats.table_bytes, table_bytes)
+        growth = max(1.0, used / max(nin, 1)) * 1.25
+        stats.states.append(used)
+        due = time.monotonic() - last_save >= CHECKPOINT_SECONDS
+        if checkpoint is not None and p + 1 < n and due:
+            _save_checkpoint(checkpoint, sweep, p + 1, total, held)  # type: ignore[arg-type]
+            last_save = time.monotonic()
+        if progress is not None:
+            progress(p + 1, n)
+        if step_hook is not None:
+            step_hook(p, used)
     if sum(held.states()):
         raise AssertionError(f"{sum(held.states())} states left after the last square")
     stats.limbs = limbs
     stats.seconds = time.perf_counter() - t0
-    if checkpoint is not None and os.path.exists(checkpoint):
-        os.remove(checkpoint)
     return total
 
 
@@ -612,46 +654,73 @@ CHECKPOINT_SECONDS = 60.0
 
 
 def _identity(sweep: Sweep) -> str:
+    """What a checkpoint is of: the count (board, leaper, holes, ends, closed) and the sweep's
+    layout (its order, frontier and radix), so that no other sweep's states are taken for
+    this one's."""
     b = sweep.board
-    return f"{b.spec}|{b.leaper}|{sorted(b.holes)}|{sweep.terminals}|{sweep.closed}"
+    layout = hashlib.blake2b(digest_size=8)
+    for a in (sweep.order, sweep.back, sweep.cap):
+        layout.update(np.asarray(a, dtype="<i8").tobytes())
+    return (
+        f"{b.spec}|{b.leaper}|{sorted(b.holes)}|{sweep.terminals}|{sweep.closed}|"
+        f"{sweep.width}|{sweep.radix}|{layout.hexdigest()}"
+    )
 
 
 def _save_checkpoint(path: str, sweep: Sweep, done: int, total: int, held: LocalShards) -> None:
     """Write the states after ``done`` squares to ``path`` (whole, or not at all)."""
-    tmp = f"{path}.tmp"
-    try:
-        with open(tmp, "wb") as f:
-            np.savez(
-                f,
-                identity=np.array(_identity(sweep)),
-                done=np.array(done),
-                total=np.array(str(total)),
-                keys=np.concatenate(held.keys),
-                counts=np.concatenate([_wide(c, held.limbs) for c in held.counts]),
-            )
-        os.replace(tmp, path)
-    except OSError as e:
-        raise InvalidInputError(f"cannot write the checkpoint {path}: {e.strerror or e}") from None
+    checkpoints.write(
+        path,
+        {
+            "identity": np.array(_identity(sweep)),
+            "done": np.array(done),
+            "total": checkpoints.limbs(total),
+            "keys": np.concatenate(held.keys),
+            "counts": np.concatenate([_wide(c, held.limbs) for c in held.counts]),
+        },
+    )
 
 
 def _load_checkpoint(path: str, sweep: Sweep) -> tuple[int, int, np.ndarray, np.ndarray] | None:
-    """The checkpoint at ``path`` if it is this sweep's: squares done, tours so far, states."""
+    """The checkpoint at ``path`` (None: no file yet): squares done, tours so far, states.
+
+    Taken only if it verifies (:func:`knightstour.counting.checkpoint.read`) and is this
+    sweep's, with ``done`` within its squares, counts no wider than its moves allow, and keys
+    within its frontier's; else one line naming the file and the problem.
+    """
     if not os.path.exists(path):
         return None
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            if str(data["identity"]) != _identity(sweep):
-                raise InvalidInputError(
-                    f"{path} is the checkpoint of another count: remove it or choose another file"
-                )
-            return (
-                int(data["done"]),
-                int(str(data["total"])),
-                data["keys"].astype(np.uint64),
-                data["counts"].astype(np.uint64),
-            )
-    except (OSError, ValueError, KeyError) as e:
-        raise InvalidInputError(f"{path} is not a counting checkpoint: {e}") from None
+    data = checkpoints.read(path)
+
+    def refuse(problem: str) -> InvalidInputError:
+        return InvalidInputError(f"the checkpoint {path} {problem}: delete it and count again")
+
+    if checkpoints.text(data["identity"]) != _identity(sweep):
+        raise InvalidInputError(
+            f"{path} is the checkpoint of another count: remove it or choose another file"
+        )
+    done, n = int(data["done"]), sweep.steps
+    keys, counts, total = data["keys"], data["counts"], data["total"]
+    # no count of a sweep exceeds the number of sets of its moves: 2 ** moves
+    bits = int(sweep.nback.sum()) + 1
+    most = bits // 64 + 2
+    if not 0 <= done <= n:
+        raise refuse(f"says {done} squares are done, of {n}")
+    if counts.shape[0] != keys.shape[0] or not 1 <= counts.shape[1] <= most:
+        raise refuse(f"has {keys.shape[0]} states but counts of shape {counts.shape}")
+    tours = checkpoints.number(total)
+    if total.shape[0] > most or tours.bit_length() > bits:
+        raise refuse("holds more tours than the board has")
+    if done == n and keys.shape[0]:
+        raise refuse("holds states after the last square")
+    if keys.shape[0]:
+        bound = (sweep.free_ends + 1) * sweep.radix**sweep.width
+        outside = keys == SENTINEL if bound >= 2**64 else keys >= np.uint64(bound)
+        if outside.any():
+            raise refuse("holds states that are not this sweep's")
+        if counts.shape[1] > bits // 64 + 1 and counts[:, bits // 64 + 1 :].any():
+            raise refuse("holds counts larger than the board allows")
+    return done, tours, keys.astype(np.uint64, copy=False), counts.astype(np.uint64, copy=False)
 
 
 def _table_size(states: int) -> int:

@@ -40,6 +40,7 @@ from knightstour.counting.request import (
     uncovered,
 )
 from knightstour.errors import InputLimitError, SearchFailedError
+from knightstour.notation import digits
 
 __all__ = ["QuickAnswer", "QuickCounts"]
 
@@ -87,7 +88,7 @@ class QuickAnswer:
             "directed": r.directed,
             "convention": describe(r),
             "count": self.count,
-            "count_text": None if self.count is None else str(self.count),
+            "count_text": None if self.count is None else digits(self.count),
             "known": self.count is not None,
             "source": self.source,
             "cached": self.cached,

@@ -2,7 +2,10 @@
 
 A count is identified by a :class:`CountKey` (the board, closed or open, the start and end
 squares, directed or not) and remembered with how it was found (:class:`KnownCount`). Counts
-exceed 64 bits, so the number is stored as its decimal digits.
+exceed 64 bits, so the number is stored as its decimal digits (TEXT, of any length: the count
+of closed tours of 3x8300 has over 4,000 digits, more than Python's ``int`` reads from text at
+once, so they are written and read by :func:`~knightstour.notation.digits` and
+:func:`~knightstour.notation.from_digits`).
 
 >>> from knightstour.library.store import Library
 >>> counts = Library(":memory:").counts
@@ -23,6 +26,7 @@ from knightstour.errors import InvalidInputError
 from knightstour.library.store.records import iso_time
 from knightstour.library.store.schema import COUNTS_FROM
 from knightstour.library.store.table import Table, sql
+from knightstour.notation import digits, from_digits
 
 __all__ = ["CountKey", "Counts", "KnownCount"]
 
@@ -136,7 +140,7 @@ class Counts(Table):
                 "ON CONFLICT (board, kind, start_name, end_name, directed) DO UPDATE SET "
                 "number = excluded.number, method = excluded.method, "
                 "seconds = excluded.seconds, created = excluded.created",
-                (k.board, k.kind, k.start, k.end, int(k.directed), str(number), str(method),
+                (k.board, k.kind, k.start, k.end, int(k.directed), digits(number), str(method),
                  float(seconds), created),
             )  # fmt: skip
 
@@ -181,13 +185,14 @@ class Counts(Table):
 
     def _known(self, row: tuple[Any, ...]) -> KnownCount:
         board, kind, start, end, directed, number, method, seconds, created = row
-        text = str(number)
-        if not text.isascii() or not text.isdigit() or len(text) > 4000:
+        try:
+            value = from_digits(str(number))
+        except ValueError:
             raise InvalidInputError(
                 f"{self.path} is damaged: the count of {board} {kind} is not a number"
-            )
+            ) from None
         return KnownCount(
-            str(board), str(kind), str(start), str(end), bool(directed), int(text),
+            str(board), str(kind), str(start), str(end), bool(directed), value,
             str(method), float(seconds), int(created),
         )  # fmt: skip
 

@@ -17,9 +17,9 @@ import time
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
-from knightstour.notation import board_fields
+from knightstour.notation import board_fields, json_counts
 from knightstour.web.models import ERRORS, CountOut
 from knightstour.web.queries import CountQuery, flag, opt
 from knightstour.web.state import ServerDep
@@ -32,7 +32,7 @@ router = APIRouter(tags=["api"])
 @router.get("/api/count", response_model=CountOut, responses=ERRORS)
 async def count_(
     request: Request, server: ServerDep, q: Annotated[CountQuery, Query()]
-) -> JSONResponse:
+) -> Response:
     """The exact number of tours when it is known or quick to count; else null, and why.
 
     The policy is :class:`knightstour.counting.QuickCounts`: 0 when a theorem says no tour
@@ -47,7 +47,8 @@ async def count_(
 
     The board may be shaped (``holes``, ``leaper``; docs/boards.md) within the same limits.
     A board the counting does not cover (wrapped, or in layers) answers null with the
-    counting's own reason.
+    counting's own reason. ``count`` is a JSON integer of any length (``count_text`` the same
+    digits as a string, for readers that hold numbers as floats).
     """
     arrived = time.monotonic()
     b = q.shaped()
@@ -64,4 +65,10 @@ async def count_(
         found = await server.run(
             request, b, lambda _r: counts.finish(pending), deadline, lane=server.lane("count")
         )
-    return JSONResponse({**board_fields(b), **found.to_dict()})
+    answer = json_counts(
+        {**board_fields(b), **found.to_dict()},
+        ensure_ascii=False,
+        allow_nan=False,
+        separators=(",", ":"),
+    )
+    return Response(answer, media_type="application/json")  # a count of any length, in full

@@ -1,0 +1,318 @@
+"""The file a long count saves its sweep to (``knightstour count --checkpoint FILE``): written
+whole or not at all, read back only when it proves intact, and used by one count at a time.
+
+A checkpoint is an ``.npz`` archive (uncompressed) of named arrays: ``format`` (the text
+:data:`FORMAT`), ``version`` (:data:`VERSION`), ``identity`` (what is counted), ``done``
+(squares swept), ``total`` (tours finished so far, as 64-bit limbs, least significant first),
+``keys`` and ``counts`` (the states), and ``checksum``: BLAKE2b over every other array's name,
+dtype, shape and bytes. :func:`read` takes nothing on trust: before any array is built, the
+archive's members are checked against the file (stored, within it, of the size their headers
+imply, each of its expected dtype and number of dimensions, no objects, no pickles), then every
+byte is checked against the zip's CRCs and the checksum. Anything else is an
+:class:`~knightstour.errors.InvalidInputError` of one line naming the file and the problem. The
+checks that need the sweep (the count it belongs to, ``done`` within its squares, the states'
+keys and shapes) are :func:`knightstour.counting.frontier.run`'s.
+
+The checksum detects damage (a truncated, cut or altered file), not forgery: a file made with
+a matching checksum is checked only as far as its shapes and ranges.
+
+>>> import os, tempfile
+>>> import numpy as np
+>>> path = os.path.join(tempfile.mkdtemp(), "c.npz")
+>>> fields = {"identity": np.array("5x5"), "done": np.array(3), "total": limbs(2**70),
+...           "keys": np.arange(4, dtype=np.uint64), "counts": np.ones((4, 1), dtype=np.uint64)}
+>>> write(path, fields)
+>>> saved = read(path)
+>>> int(saved["done"]), number(saved["total"]) == 2**70, saved["counts"].shape
+(3, True, (4, 1))
+>>> with open(path, "r+b") as f:
+...     _ = f.seek(300)
+...     _ = f.write(b"?")
+>>> read(path)
+Traceback (most recent call last):
+...
+knightstour.errors.InvalidInputError: the checkpoint ... is damaged: ...
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import struct
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from typing import IO
+
+import numpy as np
+
+from knightstour.errors import InvalidInputError
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "CheckpointWarning",
+    "check_path",
+    "held",
+    "limbs",
+    "number",
+    "read",
+    "text",
+    "write",
+]
+
+#: The ``format`` array of every checkpoint.
+FORMAT = "knightstour counting checkpoint"
+#: The layout written now. Checkpoints without a version (written before versions, with no
+#: checksum) are refused: a count is recomputable, a checkpoint that cannot be verified is not
+#: worth the risk of a wrong count.
+VERSION = 2
+
+
+class CheckpointWarning(RuntimeWarning):
+    """A checkpoint could not be tidied up after its count was done (the count stands)."""
+
+
+#: Makes the error of one line about the file being read.
+Refuse = Callable[[str], InvalidInputError]
+
+#: Each array's dtype (a kind for text) and number of dimensions.
+_LAYOUT: dict[str, tuple[str, int]] = {
+    "format": ("U", 0),
+    "version": ("<i8", 0),
+    "identity": ("U", 0),
+    "done": ("<i8", 0),
+    "total": ("<u8", 1),
+    "keys": ("<u8", 1),
+    "counts": ("<u8", 2),
+    "checksum": ("U", 0),
+}
+
+
+def check_path(path: object) -> str:
+    """``path`` as a checkpoint's file name, if a count can use it: a file name (text, not
+    empty), a regular file or none yet, in a folder that exists and can be written (the
+    checkpoint is saved beside it and replaces it whole). Else one line saying why.
+
+    >>> check_path("")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: the checkpoint file name is empty
+    >>> check_path(os.sep)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: the checkpoint / is a folder, not a file
+    """
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str):
+        raise InvalidInputError(f"checkpoint must be a file name, got {path!r}")
+    if not path:
+        raise InvalidInputError("the checkpoint file name is empty")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as e:
+        raise InvalidInputError(f"cannot use the checkpoint {path}: {e.strerror or e}") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise InvalidInputError(f"the checkpoint {path} is a folder, not a file")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise InvalidInputError(f"the checkpoint {path} is not a regular file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidInputError(f"cannot save the checkpoint {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InvalidInputError(f"cannot save the checkpoint {path}: {folder} cannot be written")
+    return path
+
+
+@contextmanager
+def held(path: str) -> Iterator[None]:
+    """Hold ``path`` for this count alone (a lock on ``path.lock``, released and removed at
+    the end); a second count of the same file is refused with one line.
+
+    >>> import tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "c.npz")
+    >>> with held(path):
+    ...     with held(path):
+    ...         pass
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: the checkpoint ... is in use by another count ...
+    """
+    try:
+        import fcntl
+    except ImportError:  # no POSIX locks here (Windows): one count a file is the user's care
+        yield
+        return
+    lock = f"{path}.lock"
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise InvalidInputError(f"cannot lock the checkpoint {path}: {e.strerror or e}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            same = os.path.samestat(os.fstat(fd), os.stat(lock))  # not one just removed
+        except OSError:
+            same = False
+        if not same:
+            raise InvalidInputError(
+                f"the checkpoint {path} is in use by another count (wait for it, or choose "
+                "another file)"
+            )
+        try:
+            yield
+        finally:
+            with suppress(OSError):  # while locked: a count that opened it first finds it gone
+                os.remove(lock)
+    finally:
+        os.close(fd)
+
+
+def limbs(value: int) -> np.ndarray:
+    """``value`` (a count, any size) as 64-bit limbs, least significant first.
+
+    >>> limbs(2**64 + 5).tolist(), number(limbs(2**64 + 5)) == 2**64 + 5
+    ([5, 1], True)
+    """
+    n = max(1, (value.bit_length() + 63) // 64)
+    return np.array([(value >> (64 * j)) & 0xFFFFFFFFFFFFFFFF for j in range(n)], dtype="<u8")
+
+
+def number(limbs: np.ndarray) -> int:
+    """The count written as ``limbs`` (64-bit, least significant first)."""
+    return sum(int(v) << (64 * j) for j, v in enumerate(limbs.tolist()))
+
+
+def text(a: np.ndarray) -> str:
+    """The text held by the 0-d text array ``a`` (bytes that are no text read as U+FFFD)."""
+    return a.tobytes().decode("utf-32-le", errors="replace").rstrip("\0")
+
+
+def _checksum(fields: Mapping[str, np.ndarray]) -> str:
+    h = hashlib.blake2b(digest_size=32)
+    for name in sorted(fields):
+        if name == "checksum":
+            continue
+        a = np.asarray(fields[name], order="C")
+        h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
+        h.update(a.data)
+    return h.hexdigest()
+
+
+def write(path: str, fields: Mapping[str, np.ndarray]) -> None:
+    """Save ``fields`` (``identity``, ``done``, ``total``, ``keys``, ``counts``) to ``path``
+    with the format, version and checksum: written beside it, synced, then put in its place,
+    so that ``path`` holds the old checkpoint or the new one whole, never a part."""
+    arrays = {"format": np.array(FORMAT), "version": np.array(VERSION, dtype="<i8")}
+    for name, (dtype, _) in _LAYOUT.items():
+        if name in fields:
+            a = np.asarray(fields[name])
+            arrays[name] = a if dtype == "U" else np.asarray(a, dtype=dtype, order="C")
+    arrays["checksum"] = np.array(_checksum(arrays))
+    tmp = f"{path}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            np.savez(f, **arrays)  # type: ignore[arg-type]
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        with suppress(OSError):
+            os.remove(tmp)
+        raise InvalidInputError(f"cannot write the checkpoint {path}: {e.strerror or e}") from None
+
+
+def read(path: str) -> dict[str, np.ndarray]:
+    """The arrays of the checkpoint ``path``, once every check above has passed."""
+
+    def refuse(problem: str) -> InvalidInputError:
+        return InvalidInputError(f"the checkpoint {path} {problem}")
+
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise refuse("is not a regular file")
+            head = f.read(6)
+            if not head:
+                raise refuse("is empty: delete it and count again")
+            if head == b"\x93NUMPY":
+                raise refuse("is one array (.npy), not a checkpoint (.npz): delete it")
+            f.seek(0)
+            return _arrays(f, size, refuse)
+    except InvalidInputError:
+        raise
+    except (zipfile.BadZipFile, EOFError, ValueError, struct.error, NotImplementedError) as e:
+        raise refuse(f"is damaged: {str(e)[:200]}") from None
+    except OSError as e:
+        raise refuse(f"cannot be read: {e.strerror or e}") from None
+
+
+def _arrays(f: IO[bytes], size: int, refuse: Refuse) -> dict[str, np.ndarray]:
+    """The arrays of the open archive ``f`` of ``size`` bytes (see :func:`read`)."""
+    try:
+        archive = zipfile.ZipFile(f)
+    except zipfile.BadZipFile:
+        f.seek(0)
+        if f.read(2) == b"PK":  # a zip archive's first bytes, without its end
+            raise refuse("is damaged: not a whole .npz archive (cut short?)") from None
+        raise refuse("is not a counting checkpoint (not an .npz archive)") from None
+    with archive:
+        members = {i.filename: i for i in archive.infolist()}
+        names = {m.removesuffix(".npy") for m in members}
+        if "version" not in names and "identity" in names:
+            raise refuse(
+                "was saved by an older version, without a checksum to verify it: delete it "
+                "and count again"
+            )
+        if names != set(_LAYOUT) or len(archive.infolist()) != len(_LAYOUT):
+            raise refuse("is not a counting checkpoint (it holds other arrays)")
+        out: dict[str, np.ndarray] = {}
+        for name, (want, ndim) in _LAYOUT.items():
+            info = members[f"{name}.npy"]
+            if (
+                info.compress_type != zipfile.ZIP_STORED
+                or info.file_size != info.compress_size
+                or info.header_offset + info.file_size > size
+            ):
+                raise refuse(f"is damaged: its {name} does not fit in the file")
+            with archive.open(info) as member:
+                out[name] = _array(member, info.file_size, name, want, ndim, refuse)
+    if text(out["checksum"]) != _checksum(out):
+        raise refuse("is damaged: its checksum does not match its contents")
+    if text(out["format"]) != FORMAT or int(out["version"]) != VERSION:
+        raise refuse(
+            f"is of format version {int(out['version'])}, not {VERSION}: delete it and count again"
+        )
+    return out
+
+
+def _array(
+    member: IO[bytes], length: int, name: str, want: str, ndim: int, refuse: Refuse
+) -> np.ndarray:
+    """One member's array, its header checked before its bytes are taken."""
+    fmt = np.lib.format
+    try:
+        version = fmt.read_magic(member)
+        if version == (1, 0):
+            shape, fortran, dtype = fmt.read_array_header_1_0(member)
+        elif version == (2, 0):
+            shape, fortran, dtype = fmt.read_array_header_2_0(member)
+        else:
+            raise ValueError(f"array format {version}")
+    except (ValueError, SyntaxError, TypeError) as e:
+        raise refuse(f"is damaged: the header of {name}: {e}") from None
+    kind_ok = dtype.kind == "U" if want == "U" else dtype.str == want
+    if not kind_ok or dtype.hasobject or fortran or len(shape) != ndim:
+        raise refuse(f"is damaged: {name} is {dtype.str} of {len(shape)} dimensions")
+    nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
+    if nbytes != length - member.tell():
+        raise refuse(f"is damaged: {name} is not as long as its shape {shape} says")
+    buf = bytearray(nbytes)
+    if member.readinto(buf) != nbytes or member.read(1):  # type: ignore[attr-defined]
+        raise refuse(f"is damaged: {name} is cut short")
+    return np.frombuffer(buf, dtype=dtype).reshape(shape)
