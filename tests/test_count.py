@@ -133,7 +133,7 @@ def test_bad_requests_get_one_clear_line() -> None:
         kt.count("5x5", method="magic")
     with pytest.raises(InvalidInputError, match="same square"):
         kt.count("5x5", start="a1", end="a1")
-    with pytest.raises(InvalidInputError, match="time limit must be a positive"):
+    with pytest.raises(InvalidInputError, match="time_limit must be a positive"):
         kt.count("5x5", time_limit=0)
     with pytest.raises(InvalidInputError, match="off the 5x5 board"):
         kt.count("5x5", start="f9")

@@ -18,8 +18,11 @@ and N(N + 1)/(2w), and exist only when those are whole numbers.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from knightstour.errors import InvalidInputError
 
@@ -191,16 +194,39 @@ def grid_order(rows: Sequence[Sequence[int]]) -> list[int]:
 
     >>> grid_order([[2, 3], [1, 4]])      # a1=1, a2=2, b2=3, b1=4
     [0, 2, 3, 1]
+
+    Each number is an integer (NumPy's too): a string, None, NaN, ``1.5`` or ``True`` is refused,
+    never read as another number.
+
+    >>> grid_order([[1.5]])
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: a board of move numbers holds integers, got 1.5 on rank 1, file a
     """
+    from knightstour.board import brief, file_name
+
+    if isinstance(rows, str | bytes) or not isinstance(rows, Sequence | np.ndarray):
+        raise InvalidInputError(
+            f"rows must be a board of move numbers (a list of ranks), got {brief(rows)}"
+        )
     height = len(rows)
-    width = len(rows[0]) if height else 0
-    if any(len(r) != width for r in rows) or not width:
+    first = rows[0] if height else ()
+    width = len(first) if isinstance(first, Sequence | np.ndarray) else 0
+    if not width or any(
+        isinstance(r, str | bytes) or not isinstance(r, Sequence | np.ndarray) or len(r) != width
+        for r in rows
+    ):
         raise InvalidInputError("a board of numbers needs ranks of equal length")
     order = [0] * (width * height)
-    seen = set()
+    seen: set[int] = set()
     for i, row in enumerate(rows):
         y = height - 1 - i
         for x, k in enumerate(row):
+            if not isinstance(k, numbers.Integral) or isinstance(k, bool | np.bool_):
+                raise InvalidInputError(
+                    f"a board of move numbers holds integers, got {brief(k)} on rank {y + 1}, "
+                    f"file {file_name(x)}"
+                )
             k = int(k)
             if not 1 <= k <= width * height or k in seen:
                 raise InvalidInputError(
@@ -230,7 +256,6 @@ def count_magic(width: int, height: int, tours: object) -> tuple[int, int]:
     >>> count_magic(2, 2, [[0, 3, 1, 2], [0, 1, 3, 2]])
     (0, 0)
     """
-    import numpy as np
 
     paths = np.asarray(tours, dtype=np.int64)
     n = width * height

@@ -125,6 +125,19 @@ def err(message: str) -> None:
     print(f"{PROG}: {line}", file=sys.stderr)
 
 
+def capped_workers(asked: int | None, cores: int) -> int | None:
+    """``--workers``, at most ``cores``: more is said in one line (the work is the same, on the
+    same cores, but more workers take longer to start and to stop).
+
+    >>> capped_workers(3, 8), capped_workers(None, 8)
+    (3, None)
+    """
+    if asked is not None and asked > cores:
+        err(f"--workers {asked}: this machine has {cores} cores; using {cores}")
+        return cores
+    return asked
+
+
 def check_source(path: str, what: str) -> Path:
     """The path of an input file that exists and is no folder; ``what`` names what it holds."""
     if not path:

@@ -15,7 +15,7 @@ from knightstour.cli._options import (
     int_range,
     options_of,
 )
-from knightstour.cli._output import err
+from knightstour.cli._output import capped_workers, err
 from knightstour.cli.progress import progress_bar
 
 NAME = "generate"
@@ -90,10 +90,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_all(args, board)
     kind = "closed" if args.closed else "open"
     label = _label(args, board)
-    cores = max_workers()
-    if args.workers is not None and args.workers > cores:
-        err(f"--workers {args.workers}: this machine has {cores} cores; using {cores}")
-        args.workers = cores
+    args.workers = capped_workers(args.workers, max_workers())
     asked = options_of(args, "closed", "start", "seed", "db", "workers", "method")
 
     def work(bar: Any) -> Any:

@@ -33,6 +33,7 @@ from knightstour.cli._options import (
     add_options,
     int_range,
 )
+from knightstour.cli._output import capped_workers
 from knightstour.cli.progress import progress_bar
 
 if TYPE_CHECKING:
@@ -66,9 +67,9 @@ def add(p: argparse.ArgumentParser) -> None:
         "choices": ("text", "json")})  # fmt: skip
     p.add_argument(
         "--workers",
-        type=int_range(1, 256),
+        type=int_range(1),
         metavar="K",
-        help="threads walking parts (default: one per core)",
+        help="threads walking parts (default, and at most: one per core)",
     )
     p.add_argument(
         "--range",
@@ -84,11 +85,14 @@ def add(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Search or construct; exit 0, 1 (proved none), 2 (bad input) or 3 (stopped early)."""
     from knightstour import magic
+    from knightstour.arguments import cores
     from knightstour.board import parse_board
     from knightstour.library.magic import MagicJournal
     from knightstour.library.store import Library
 
     board = parse_board(args.board)
+    if magic.searched(board) and args.scheduler is None:  # threads on this machine
+        args.workers = capped_workers(args.workers, cores())
     options = {
         "diagonal": args.diagonal, "closed": args.closed, "ranges": args.ranges,
         "workers": args.workers, "scheduler": args.scheduler,

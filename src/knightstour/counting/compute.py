@@ -12,6 +12,7 @@ import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
+from knightstour import arguments
 from knightstour.counting.known import Known, Memory, by_theory, memory_of, recalled
 from knightstour.counting.request import CountRequest, WhatToCount, count_request
 from knightstour.errors import InvalidInputError, KnightsTourError
@@ -139,6 +140,7 @@ def tally(
     >>> again.number, again.recalled.source
     (1728, 'remembered')
     """
+    how = _checked_how(how)  # before the library is asked: bad input is refused either way
     earlier = None if library is None else recalled(request, library)
     if earlier is not None and request.method == "auto":
         return Tally(
@@ -163,16 +165,11 @@ def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:
     """:func:`count` for a checked request, ``how`` ``count`` takes it: computed, never
     recalled. A Dask scheduler that cannot be used is bad input (one line: Dask missing, the
     scheduler unreachable)."""
+    how = _checked_how(how)
     scheduler, time_limit = how.get("scheduler"), how.get("time_limit")
     checkpoint = how.get("checkpoint")
     if scheduler is not None and request.method == "enumerate":
         raise InvalidInputError("the enumerate method runs in this process: drop --scheduler")
-    if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or time_limit <= 0
-    ):
-        raise InvalidInputError(
-            f"time limit must be a positive number of seconds, got {time_limit!r}"
-        )
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if checkpoint is not None and (scheduler is not None or request.method == "enumerate"):
         raise InvalidInputError("a checkpoint is kept by the frontier sweep in this process only")
@@ -186,6 +183,28 @@ def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:
     return (
         _base_count(request, how.get("progress"), scheduler, deadline, checkpoint) * request.factor
     )
+
+
+def _checked_how(how: HowToCount) -> HowToCount:
+    """``how`` with its time limit, scheduler and progress checked (:mod:`knightstour.arguments`:
+    an :class:`~knightstour.errors.InvalidInputError` naming the argument); the checkpoint is
+    checked as a file when counting begins.
+
+    >>> _checked_how({"time_limit": 2})
+    {'time_limit': 2.0}
+    >>> _checked_how({"scheduler": 5})
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: scheduler must be the address of a Dask scheduler (a string like 'host:8786'), got 5
+    """
+    out = dict(how)
+    if "time_limit" in how:
+        out["time_limit"] = arguments.time_limit(how["time_limit"])
+    if "scheduler" in how:
+        out["scheduler"] = arguments.scheduler(how["scheduler"])
+    if "progress" in how:
+        out["progress"] = arguments.progress(how["progress"])
+    return out  # type: ignore[return-value]
 
 
 def _base_count(

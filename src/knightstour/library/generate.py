@@ -59,6 +59,7 @@ from typing import Any
 
 import numpy as np
 
+from knightstour import arguments
 from knightstour.board import Board, BoardLike
 from knightstour.errors import InternalError, InvalidInputError, NoTourError, SearchFailedError
 from knightstour.existence import exists
@@ -724,18 +725,7 @@ class _Batches:
             self.pool.close()
 
 
-def max_workers() -> int:
-    """The most worker processes :func:`generate` starts: the cores this process may use.
-
-    >>> max_workers() >= 1
-    True
-    """
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
+max_workers = arguments.cores  # the most worker processes generate starts: one a core
 _cores = max_workers  # the name the benchmarks use
 
 
@@ -826,10 +816,9 @@ def generate(
         raise InvalidInputError(
             f"unknown generation method {method!r}: choose one of {', '.join(GENERATE_METHODS)}"
         )
-    if workers is not None and (
-        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
-    ):
-        raise InvalidInputError(f"workers must be a positive integer, got {workers!r}")
+    if workers is not None:
+        arguments.workers(workers)  # checked; capped below, at the cores max_workers counts
+    progress = arguments.progress(progress)
     if slack_moves is not None and (
         isinstance(slack_moves, bool) or not isinstance(slack_moves, int) or slack_moves < 0
     ):

@@ -174,11 +174,13 @@ def find(
 ) -> Found:
     """Semi-magic tours of ``board`` (magic with ``diagonal``), searched or built, kept in ``keeper``.
 
-    Boards of up to 64 squares are searched, bigger ones built. Refuses (:class:`~knightstour.errors.InvalidInputError`) what :func:`refusal` names. The
-    search walks the ranges in order (only closed tours with ``closed``, only the range numbers
-    in ``ranges``), recording each part in ``keeper``, on ``workers`` threads or the Dask cluster
-    at ``scheduler``, until ``count`` new classes are found, ``time_limit`` seconds pass or every
-    range is walked; run again, it goes on where it stopped. The constructions build ``count``
+    Boards of up to 64 squares are searched, bigger ones built. Refuses
+    (:class:`~knightstour.errors.InvalidInputError`) what :func:`refusal` names, and arguments
+    of the wrong type or range (:mod:`knightstour.arguments`). The search walks the ranges in
+    order (only closed tours with ``closed``, only the range numbers in ``ranges``), recording
+    each part in ``keeper``, on ``workers`` threads (default, and at most: one a core) or the
+    Dask cluster at ``scheduler``, until ``count`` new classes are found, ``time_limit`` seconds
+    pass or every range is walked; run again, it goes on where it stopped. The constructions build ``count``
     tours (default 1), one a seed, and store them. Each tour is validated and its sums checked,
     then handed to ``on_found`` as it comes; ``progress(done, total)`` counts the parts of the
     range under way (search) or the tours built. Ctrl-C stops a search cleanly (what is recorded
@@ -190,10 +192,14 @@ def find(
     >>> found.built, found.outcome, found.new, found.tours[0].reentrant
     (True, 'done', 1, True)
     """
+    from knightstour import arguments
     from knightstour.board import parse_board
     from knightstour.errors import InvalidInputError
 
     b = parse_board(board)
+    time_limit, progress = arguments.time_limit(time_limit), arguments.progress(progress)
+    scheduler = arguments.scheduler(scheduler)
+    threads = arguments.workers(workers)  # one a core at most: more only share the same cores
     reason = refusal(
         b, diagonal=diagonal, closed=closed, ranges=ranges, workers=workers, scheduler=scheduler
     )
@@ -210,7 +216,7 @@ def find(
     if found.built:
         _build(found, keeper, diagonal, count or 1, time_limit, progress, keep)
     else:
-        _search(found, keeper, count, time_limit, workers, scheduler, ranges, progress, keep)
+        _search(found, keeper, count, time_limit, threads, scheduler, ranges, progress, keep)
     return found
 
 

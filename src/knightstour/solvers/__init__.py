@@ -34,6 +34,7 @@ from typing import Protocol, TypedDict
 
 import numpy as np
 
+from knightstour import arguments
 from knightstour.board import Board, BoardLike, SquareLike, parse_board
 from knightstour.errors import InternalError, InvalidInputError, InvalidTourError, NoTourError
 from knightstour.kernels.walk import TIEBREAK_CODES
@@ -297,12 +298,7 @@ def _request(board: BoardLike, start: SquareLike | None, options: SolveOptions) 
         raise InvalidInputError(
             f"unknown method {method!r}: choose one of {', '.join(sorted(METHODS))}"
         )
-    if time_limit is not None and not (
-        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
-    ):
-        raise InvalidInputError(
-            f"time_limit must be a positive number of seconds, got {time_limit!r}"
-        )
+    time_limit = arguments.time_limit(time_limit)
     request = SolveRequest(
         b,
         None if start is None else b.parse_square(start, argument="start"),
@@ -310,7 +306,7 @@ def _request(board: BoardLike, start: SquareLike | None, options: SolveOptions) 
         bool(closed),
         tiebreak or None,
         seed,
-        None if time_limit is None else _deadline(b, float(time_limit)),
+        None if time_limit is None else _deadline(b, time_limit),
     )
     refused = refusal(method, request)
     if refused is not None:

@@ -1,0 +1,133 @@
+"""The checks of the arguments the front doors share: time limits, workers, progress, schedulers.
+
+:func:`~knightstour.solvers.solve`, :func:`~knightstour.counting.count`,
+:func:`knightstour.magic.find` and :func:`knightstour.library.generate.generate` take these the
+same way, so they are checked in one place: anything else is an
+:class:`~knightstour.errors.InvalidInputError` naming the argument, never a raw Python error
+deep inside the work nor a value quietly taken as another.
+
+>>> time_limit(2), time_limit(None)
+(2.0, None)
+>>> time_limit(float("nan"))
+Traceback (most recent call last):
+...
+knightstour.errors.InvalidInputError: time_limit must be a positive, finite number of seconds, got nan
+>>> workers(10**6) == cores()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from typing import TYPE_CHECKING
+
+from knightstour.board import brief
+from knightstour.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from knightstour.progress import Progress
+
+__all__ = ["cores", "progress", "scheduler", "time_limit", "workers"]
+
+
+def _integer(value: object) -> bool:
+    """An integer, NumPy's too, and not a bool (``True`` is no count of anything)."""
+    return (
+        isinstance(value, numbers.Integral)
+        and not isinstance(value, bool)
+        and (type(value).__name__ != "bool_")
+    )
+
+
+def time_limit(value: object, argument: str = "time_limit") -> float | None:
+    """``value`` as seconds to give up after (None: no limit): a positive, finite number.
+
+    NaN (which would never expire), infinities, numbers too large for a float, bools and
+    anything not a number are refused, the argument named.
+
+    >>> time_limit(0.5), time_limit(3)
+    (0.5, 3.0)
+    >>> time_limit(10**400, "--time-limit")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: --time-limit must be a positive, finite number of seconds, got <an integer of about 400 digits>
+    """
+    if value is None:
+        return None
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        try:
+            seconds = float(value)
+        except (OverflowError, ValueError):
+            seconds = math.nan
+        if 0 < seconds < math.inf:
+            return seconds
+    raise InvalidInputError(
+        f"{argument} must be a positive, finite number of seconds, got {brief(value)}"
+    )
+
+
+def cores() -> int:
+    """The cores this process may use: the most workers any front door starts.
+
+    >>> cores() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def workers(value: object, argument: str = "workers") -> int:
+    """How many workers to start for ``value`` (None: one a core): a positive integer, at most
+    :func:`cores` (more would only share the same cores, and take longer to start and stop).
+
+    >>> workers(1), workers(None) == cores()
+    (1, True)
+    >>> workers(1.5)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: workers must be a positive integer, got 1.5
+    """
+    if value is None:
+        return cores()
+    if not _integer(value) or int(value) < 1:  # type: ignore[call-overload]
+        raise InvalidInputError(f"{argument} must be a positive integer, got {brief(value)}")
+    return min(int(value), cores())  # type: ignore[call-overload]
+
+
+def progress(value: object, argument: str = "progress") -> Progress | None:
+    """``value`` as a progress callback ``progress(done, total)``, or None (report nothing).
+
+    >>> progress(None) is None
+    True
+    >>> progress(5)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: progress must be a function progress(done, total) or None, got 5
+    """
+    if value is None or callable(value):
+        return value  # type: ignore[return-value]
+    raise InvalidInputError(
+        f"{argument} must be a function progress(done, total) or None, got {brief(value)}"
+    )
+
+
+def scheduler(value: object, argument: str = "scheduler") -> str | None:
+    """``value`` as the address of a Dask scheduler (``host:port``, ``tcp://host:port``), or None.
+
+    >>> scheduler("127.0.0.1:8786")
+    '127.0.0.1:8786'
+    >>> scheduler(5)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: scheduler must be the address of a Dask scheduler (a string like 'host:8786'), got 5
+    """
+    if value is None or (isinstance(value, str) and value.strip()):
+        return value
+    raise InvalidInputError(
+        f"{argument} must be the address of a Dask scheduler (a string like 'host:8786'), "
+        f"got {brief(value)}"
+    )
