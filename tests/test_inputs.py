@@ -4,17 +4,18 @@ the command line), never a raw Python error, a crash, or a value quietly read as
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-import tiers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import knightstour as kt
+import tiers
 from knightstour import arguments, magic
 from knightstour.cli import main
 from knightstour.library.generate import generate
@@ -74,9 +75,9 @@ def test_magic_cli_says_the_cap_in_one_line(
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2", math.nan])
 def test_workers_of_the_wrong_type_are_refused_by_name(bad: object) -> None:
-    with pytest.raises(kt.InvalidInputError, match="^workers must be a positive integer"):
+    with pytest.raises(kt.InvalidInputError, match=r"^workers must be a positive integer"):
         magic.find("8x8", journal(8, 8), workers=bad)  # type: ignore[arg-type]
-    with pytest.raises(kt.InvalidInputError, match="^workers must be a positive integer"):
+    with pytest.raises(kt.InvalidInputError, match=r"^workers must be a positive integer"):
         generate("5x5", 1, db=Library(":memory:"), workers=bad)  # type: ignore[arg-type]
 
 
@@ -94,7 +95,7 @@ def test_a_bad_time_limit_is_refused_by_every_front_door(bad: object) -> None:
         "magic.find (built)": lambda: magic.find("12x12", journal(12, 12), time_limit=bad),
     }
     for name, call in calls.items():
-        with pytest.raises(kt.InvalidInputError, match="^time_limit must be a positive, fin"):
+        with pytest.raises(kt.InvalidInputError, match=r"^time_limit must be a positive, fin"):
             call()
             pytest.fail(f"{name} took time_limit={bad!r}")
 
@@ -125,12 +126,12 @@ def test_count_names_the_argument_of_the_wrong_type(keyword: str, bad: object, w
 
 @pytest.mark.parametrize(("keyword", "bad"), [("scheduler", 5), ("progress", 5)])
 def test_magic_find_names_the_argument_of_the_wrong_type(keyword: str, bad: object) -> None:
-    with pytest.raises(kt.InvalidInputError, match=f"^{keyword} must be"):
+    with pytest.raises(kt.InvalidInputError, match=rf"^{keyword} must be"):
         magic.find("8x8", journal(8, 8), **{keyword: bad})
 
 
 def test_generate_names_a_progress_of_the_wrong_type() -> None:
-    with pytest.raises(kt.InvalidInputError, match="^progress must be a function"):
+    with pytest.raises(kt.InvalidInputError, match=r"^progress must be a function"):
         generate("5x5", 1, db=Library(":memory:"), progress=5)  # type: ignore[arg-type]
 
 
@@ -164,12 +165,27 @@ def test_time_limit_is_a_positive_finite_float_or_refused(value: object) -> None
 
 @pytest.mark.parametrize(
     "rows",
-    [[["a"]], [[math.nan]], [[None]], [[1.5]], [[True]], [[np.True_]], [[1.0]], [["1"]],
-     [[True, 2], [3, 4]], [[1, 2], [3.5, 4]], 5, "ab", [["12"]], [[[1]]], None],  # fmt: skip
+    [
+        [["a"]],
+        [[math.nan]],
+        [[None]],
+        [[1.5]],
+        [[True]],
+        [[np.True_]],
+        [[1.0]],
+        [["1"]],
+        [[True, 2], [3, 4]],
+        [[1, 2], [3.5, 4]],
+        5,
+        "ab",
+        [["12"]],
+        [[[1]]],
+        None,
+    ],
     ids=repr,
 )
 def test_a_board_of_move_numbers_holds_integers_only(rows: Any) -> None:
-    with pytest.raises(kt.InvalidInputError, match="^rows must be|^a board of move numbers"):
+    with pytest.raises(kt.InvalidInputError, match=r"^rows must be|^a board of move numbers"):
         from_grid(rows)
 
 
@@ -214,3 +230,93 @@ def test_the_one_square_tour_is_magic_everywhere(
     code, out, err = run(capsys, "magic", "1x1", "--diagonal", "--db", str(tmp_path / "m"))
     assert code == 0 and err == "" and out.splitlines()[-1].startswith("built 1 magic tour of 1x1")
 
+
+# -- mask files and holes -------------------------------------------------------------------
+
+MASK_TEXT = st.text(alphabet=".# \n/\r\t.", max_size=60)
+
+
+@settings(max_examples=tiers.examples(400), deadline=None)
+@given(st.one_of(st.binary(max_size=120), MASK_TEXT.map(lambda t: t.encode("utf-8"))))
+def test_any_bytes_as_a_mask_file_give_an_answer_or_one_line(data: bytes) -> None:
+    """Whatever the file holds: exit 0, 1, 2 or 3, and a refusal is one line (never exit 70
+    or a traceback)."""
+    import contextlib
+    import io
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "mask.txt"
+        path.write_bytes(data)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["solve", "--mask", str(path), "--method", "warnsdorff"])
+    assert code in (0, 1, 2, 3), err.getvalue()
+    lines = err.getvalue().splitlines()
+    if code == 2:
+        assert len(lines) == 1 and lines[0].startswith("knightstour: "), lines
+    assert "Traceback" not in err.getvalue()
+
+
+def test_a_mask_over_a_mebibyte_is_refused_not_cut(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from knightstour.cli._options import MASK_BYTES, read_mask
+
+    side = 1100  # 1100 lines of 1100 squares: about 1.2 MB
+    big = tmp_path / "big.txt"
+    big.write_text(("." * side + "\n") * side)
+    assert big.stat().st_size > MASK_BYTES
+    code, out, err = run(capsys, "solve", "--mask", str(big))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and f"is over {MASK_BYTES:,} bytes (1 MiB)" in err
+    exact = tmp_path / "exact.txt"  # at the limit: read whole, every line of it
+    exact.write_text(("." * 1023 + "\n") * 1024)
+    assert exact.stat().st_size == MASK_BYTES
+    assert kt.parse_board(None, mask=read_mask(str(exact))).spec == "1023x1024"
+
+
+def test_a_binary_mask_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "mask.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    code, out, err = run(capsys, "solve", "--mask", str(path))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"knightstour: cannot read the mask {path}: not UTF-8 text (byte 0 is 0x89); draw the "
+        "board with '.' and '#'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "holes",
+    ["d4,e5", "3,3 4,4", "3,3;4,4", "3,3; 4,4", "(3,3),(4,4)", "(3, 3) e5", "3,3,4,4", "d4 4,4"],
+)
+def test_zero_based_holes_are_read_as_everywhere_else(holes: str) -> None:
+    assert kt.parse_board("8x8", holes=holes).description == "8x8 holes=d4,e5"
+
+
+@pytest.mark.parametrize(
+    ("holes", "words"),
+    [
+        ("3,3,4", "hole is not a square: '4'"),
+        ("8,8", "hole square 8,8 is off the 8x8 board"),
+        ("3,3x", "hole is not a square"),
+        ("3;3", "hole is not a square: '3'"),
+    ],
+)
+def test_zero_based_holes_that_are_not_squares_are_refused(holes: str, words: str) -> None:
+    with pytest.raises(kt.InvalidInputError, match=words):
+        kt.parse_board("8x8", holes=holes)
+
+
+def test_zero_based_holes_of_a_3d_board_are_triples() -> None:
+    assert kt.parse_board("3x3x3", holes="1,1,1 0,0,0").description == "3x3x3 holes=a1:1,b2:2"
+    with pytest.raises(kt.InvalidInputError, match="hole is not a square: '1'"):
+        kt.parse_board("3x3x3", holes="1,1")
+
+
+def test_the_command_line_takes_zero_based_holes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "8x8", "--holes", "3,3 4,4;3,4,4,3", "--format", "json")
+    assert code == 0 and json.loads(out)["holes"] == ["d4", "e4", "d5", "e5"]

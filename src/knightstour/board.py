@@ -887,8 +887,16 @@ def _shown_text(s: str) -> str:
 BoardLike = Board | str | int | tuple[int, int]
 #: A square as the Python API takes it: a name (``'c3'``), an index, or an ``(x, y)`` pair.
 SquareLike = str | int | tuple[int, int]
-#: What separates the names of a list of holes: commas, semicolons, white space, in any mix.
-_HOLE_SEPARATORS = re.compile(r"[,;\s]+")
+#: The squares of a list of holes: a zero-based ``x,y`` pair (``x,y,z`` on a 3-D board; its
+#: comma is part of the square, parentheses around it allowed), or anything else up to the next
+#: separator: a comma, a semicolon or white space, in any mix.
+_HOLE_ITEMS = {
+    flat: re.compile(
+        r"\(?\s*-?\d+(?:\s*,\s*-?\d+){" + str(1 if flat else 2) + r"}\s*\)?(?![^,;\s])|[^,;\s]+",
+        re.ASCII,
+    )
+    for flat in (True, False)
+}
 _T = TypeVar("_T")
 
 
@@ -909,8 +917,10 @@ def parse_board(
     left out (None, or blank text) leaves the board as the spec gives it:
 
     - ``holes``: squares removed, as text (names separated by commas, semicolons or spaces, in
-      any mix: ``'d4,e5'``, ``'d4; e5'``, ``'d4 e5'``; ``'c3:2'`` on a 3-D board) or as a
-      collection of names, indices or ``(x, y)`` pairs;
+      any mix: ``'d4,e5'``, ``'d4; e5'``, ``'d4 e5'``; ``'c3:2'`` on a 3-D board; zero-based
+      ``x,y`` squares too, whose comma joins the two numbers: ``'3,3 4,4'``, ``'3,3;4,4'``,
+      ``'(3,3),(4,4)'``, ``x,y,z`` on a 3-D board) or as a collection of names, indices or
+      ``(x, y)`` pairs;
     - ``mask``: the board drawn as text (:meth:`Board.from_mask`): one rank a line, or ranks
       separated by ``/``, top rank first; ``.`` a square, ``#`` or a space a hole. With a spec
       too, the spec must be the mask's ``WxH``;
@@ -926,6 +936,8 @@ def parse_board(
     (Board(width=8, height=8), Board(width=3, height=4), Board(width=10, height=3))
     >>> parse_board("8x8", holes="d4; e5 d5,e4", leaper="zebra").description
     '8x8 leaper=2,3 holes=d4,e4,d5,e5'
+    >>> parse_board("8x8", holes="3,3; 4,4 d1").description
+    '8x8 holes=d1,d4,e5'
     >>> parse_board(None, mask=".#./...").description, parse_board("4x4", corners="1").key
     ('3x2 holes=b2', '4x4 holes=a1,d1,a4,d4')
     >>> parse_board("8y8")
@@ -981,7 +993,7 @@ def _unless_blank(value: _T) -> _T | None:
 def _parse_holes(board: Board, holes: str | Iterable[SquareLike]) -> frozenset[int]:
     """The squares that ``holes`` names (text or a collection) on ``board``, holes or not."""
     if isinstance(holes, str):
-        items: list[object] = [h for h in _HOLE_SEPARATORS.split(holes) if h]
+        items: list[object] = _HOLE_ITEMS[board.depth == 1].findall(holes)
     else:
         try:
             if isinstance(holes, bytes | int):

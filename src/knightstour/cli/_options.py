@@ -248,8 +248,8 @@ BOARD_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         ("--holes",),
         {
             "metavar": "SQ,SQ",
-            "help": "squares removed from the board, like d4,e5 (commas, semicolons or spaces "
-            "between them)",
+            "help": "squares removed from the board, like d4,e5 or zero-based '3,3 4,4' "
+            "(commas, semicolons or spaces between them)",
         },
     ),
     "mask": (
@@ -312,13 +312,7 @@ def board_of(args: argparse.Namespace) -> Board:
 
     mask = None
     if args.mask is not None:
-        try:
-            with open(args.mask, encoding="utf-8") as f:
-                mask = f.read(1 << 20)
-        except OSError as e:
-            raise UsageError(f"cannot read the mask {args.mask}: {e.strerror or e}") from None
-        except UnicodeDecodeError as e:
-            raise UsageError(f"cannot read the mask {args.mask}: {e}") from None
+        mask = read_mask(args.mask)
     elif args.board is None:
         raise UsageError("the BOARD argument is required: give one like 8x8, or --mask FILE")
     return parse_board(
@@ -329,6 +323,42 @@ def board_of(args: argparse.Namespace) -> Board:
         leaper=args.leaper,
         wrap=args.wrap,
     )
+
+
+#: The largest mask file read (bytes): a board of about 1,000 x 1,000 squares drawn.
+MASK_BYTES = 1 << 20
+
+
+def read_mask(path: str) -> str:
+    """The text of the mask file ``path``: UTF-8, at most :data:`MASK_BYTES` bytes. Anything
+    else is refused whole (one line, exit 2), never cut to another board.
+
+    >>> read_mask("/no/such/mask")
+    Traceback (most recent call last):
+    ...
+    knightstour.cli._options.UsageError: cannot read the mask /no/such/mask: No such file or directory
+    """
+    from knightstour.errors import InputLimitError
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MASK_BYTES + 1)
+    except OSError as e:
+        raise UsageError(f"cannot read the mask {path}: {e.strerror or e}") from None
+    except ValueError as e:  # a NUL in the path
+        raise UsageError(f"cannot read the mask {brief(path)}: {e}") from None
+    if len(data) > MASK_BYTES:
+        raise InputLimitError(
+            f"the mask {path} is over {MASK_BYTES:,} bytes (1 MiB), the most a mask file may "
+            f"hold: give a smaller board, or its holes with --holes"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UsageError(
+            f"cannot read the mask {path}: not UTF-8 text (byte {e.start:,} is {data[e.start]:#04x}); "
+            f"draw the board with '.' and '#'"
+        ) from None
 
 
 def add_command(subparsers: Any, name: str, help: str, description: str) -> Parser:

@@ -56,7 +56,7 @@ SEED_PATTERN = r"^ *[0-9]{0,19} *$"
 #: What each formatted parameter should be, for the 422 message.
 FORMATS = {
     "board": "a board spec: WxH (width x height) like 8x8, WxHxD like 4x4x4, or N",
-    "holes": "squares like d4,e5 separated by commas (or semicolons, or spaces)",
+    "holes": "squares like d4,e5 or zero-based 3,3;4,4, separated by commas (or semicolons, or spaces)",
     "corners": "a whole number of squares, like 2",
     "mask": "ranks top first separated by /, '.' a square and '#' a hole, like .#./...",
     "leaper": "a leaper's name (knight, camel, zebra, giraffe, antelope) or legs like 1,3",
