@@ -22,7 +22,25 @@ from knightstour.errors import KnightsTourError
 from knightstour.web.lanes import Busy, ClientGone
 from knightstour.web.queries import FORMATS
 
-__all__ = ["BodyTooLarge", "add_handlers", "malformed_message"]
+__all__ = [
+    "HEAD_BYTES",
+    "MAX_HEADER_BYTES",
+    "MAX_URL_BYTES",
+    "BodyTooLarge",
+    "HeadLimits",
+    "add_handlers",
+    "malformed_message",
+]
+
+#: The longest URL (path and query) answered; longer: HTTP 414. A 100x100 mask, escaped, is
+#: about 30 kB.
+MAX_URL_BYTES = 65_536
+#: The most header bytes (names and values) answered; more: HTTP 431.
+MAX_HEADER_BYTES = 65_536
+#: The most of a request's head (its request line and headers) the server reads before it
+#: answers, so that a URL or headers over the limits above get their 414 or 431 rather than a
+#: connection cut short; a head beyond even this is refused by the HTTP server itself (400).
+HEAD_BYTES = 1 << 20
 
 
 class BodyTooLarge(KnightsTourError):
@@ -83,8 +101,51 @@ async def _bug(request: Request, exc: Exception) -> Response:
     return _error(500, f"internal error ({type(exc).__name__}); please report it")
 
 
+class HeadLimits:
+    """ASGI middleware: a URL over :data:`MAX_URL_BYTES` is answered 414, headers over
+    :data:`MAX_HEADER_BYTES` 431, as ``{"error": "..."}``, before any route sees them.
+
+    >>> import asyncio
+    >>> sent = []
+    >>> async def send(message): sent.append(message)
+    >>> long = {"type": "http", "path": "/api/exists", "query_string": b"x" * 70_000, "headers": []}
+    >>> asyncio.run(HeadLimits(app=None)(long, None, send))
+    >>> sent[0]["status"], sent[1]["body"].decode()
+    (414, '{"error":"the URL is 70,012 bytes long; this server answers URLs of up to 65,536 bytes"}')
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            target = scope.get("raw_path") or scope["path"].encode()
+            query = scope.get("query_string") or b""
+            url = len(target) + (len(query) + 1 if query else 0)  # as sent: path?query
+            head = sum(len(name) + len(value) for name, value in scope.get("headers", ()))
+            refused = None
+            if url > MAX_URL_BYTES:
+                refused = _error(
+                    414,
+                    f"the URL is {url:,} bytes long; this server answers URLs of up to "
+                    f"{MAX_URL_BYTES:,} bytes",
+                )
+            elif head > MAX_HEADER_BYTES:
+                refused = _error(
+                    431,
+                    f"the request's headers are {head:,} bytes long; this server answers up "
+                    f"to {MAX_HEADER_BYTES:,} bytes of headers",
+                )
+            if refused is not None:
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def add_handlers(app: FastAPI) -> None:
-    """Answer every error of ``app`` as ``{"error": "..."}`` with its status."""
+    """Answer every error of ``app`` as ``{"error": "..."}`` with its status, a request whose
+    URL or headers are too long too (:class:`HeadLimits`)."""
+    app.add_middleware(HeadLimits)
     app.add_exception_handler(KnightsTourError, _knights_tour_error)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(Busy, _busy)

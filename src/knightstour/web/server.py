@@ -47,6 +47,17 @@ def _url(sock: socket.socket) -> str:
     return f"http://{shown}:{port}"
 
 
+def _config(app: Any, **options: Any) -> Any:
+    """uvicorn's configuration of ``app``: the request head read up to
+    :data:`~knightstour.web.handlers.HEAD_BYTES` (h11's default, 16 kB, would cut a longer URL
+    off with a bare 400 and a reset connection instead of the app's 414)."""
+    import uvicorn
+
+    from knightstour.web.handlers import HEAD_BYTES
+
+    return uvicorn.Config(app, h11_max_incomplete_event_size=HEAD_BYTES, **options)
+
+
 def serve(app: Any, host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "info") -> str:
     """Serve ``app`` until interrupted; returns the URL it was served on."""
     import uvicorn
@@ -54,7 +65,7 @@ def serve(app: Any, host: str = "127.0.0.1", port: int = 8000, *, log_level: str
     sock = bind(host, port)
     url = _url(sock)
     print(f"knightstour: the board is at {url}/ (API docs at {url}/docs); Ctrl-C stops")
-    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level))
+    server = uvicorn.Server(_config(app, log_level=log_level))
     try:
         server.run(sockets=[sock])
     finally:
@@ -71,7 +82,7 @@ def running_server(app: Any, host: str = "127.0.0.1", port: int = 0) -> Iterator
     import uvicorn
 
     sock = bind(host, port)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(_config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, name="knightstour-server", daemon=True
     )
