@@ -52,6 +52,22 @@ DONE, BUDGET, FULL = 0, 1, 2
 DEPTH, BASE, NODES, FOUND, WRITTEN, LO, HI, FREE, ROWS = 0, 1, 2, 3, 4, 5, 6, 7, 8
 META = 9
 
+#: The arrays of the board, handed to :func:`setup` and :func:`walk` as one tuple ``board`` (the
+#: caller makes it once): the front that places each number after the two ends (0 low, 1 high),
+#: the compact neighbour table and its row lengths, the adjacency matrix, each square's two
+#: lines (rank, then file, numbered on from the ranks) and each line's constant.
+BOARD = ("side", "nbr", "nn", "adj", "lines", "const")
+#: The arrays of a walk, handed to :func:`setup` and :func:`walk` as one tuple ``state`` (the
+#: caller keeps them from call to call): which squares take odd numbers, each square's number
+#: (0: empty), its links, each line's sum and its empty squares for odd and for even numbers,
+#: the two heads, the square placed at each depth and the head before it, the candidates at
+#: each depth (their number, the next to try), ``meta`` (:data:`META` slots) and the scratch of
+#: :func:`group_ok`.
+STATE = (
+    "odd", "num", "avail", "lsum", "lodd", "leven", "head", "placed", "prev", "cand", "ncand",
+    "ci", "meta", "work",
+)  # fmt: skip
+
 
 def line_ok(a: int, b: int, need: int, lo: int, hi: int) -> bool:
     """Whether ``a`` distinct odd and ``b`` distinct even numbers of ``lo..hi`` can add up to
@@ -275,30 +291,14 @@ def setup(
     first: int,
     last: int,
     prefix: np.ndarray,
-    side: np.ndarray,
-    nbr: np.ndarray,
-    nn: np.ndarray,
-    adj: np.ndarray,
-    lines: np.ndarray,
-    odd: np.ndarray,
-    const: np.ndarray,
-    num: np.ndarray,
-    avail: np.ndarray,
-    lsum: np.ndarray,
-    lodd: np.ndarray,
-    leven: np.ndarray,
-    head: np.ndarray,
-    placed: np.ndarray,
-    prev: np.ndarray,
-    cand: np.ndarray,
-    ncand: np.ndarray,
-    ci: np.ndarray,
-    meta: np.ndarray,
-    work: np.ndarray,
+    board: tuple[np.ndarray, ...],
+    state: tuple[np.ndarray, ...],
 ) -> bool:
-    """The state of a walk with 1 on ``first``, the last number on ``last`` and then the squares
-    of ``prefix`` taken in turn by the fronts ``side[0], side[1], ...``; False when that start
-    is already cut (the walk then has nothing to do)."""
+    """The ``state`` (:data:`STATE`) of a walk with 1 on ``first``, the last number on ``last``
+    and then the squares of ``prefix`` taken in turn by the fronts ``side[0], side[1], ...``;
+    False when that start is already cut (the walk then has nothing to do)."""
+    side, nbr, nn, adj, lines, const = board
+    odd, num, avail, lsum, lodd, leven, head, placed, prev, cand, ncand, ci, meta, work = state
     n = num.size
     meta[:] = 0
     num[:] = 0
@@ -385,38 +385,23 @@ def setup(
 
 
 def walk(
-    side: np.ndarray,
-    nbr: np.ndarray,
-    nn: np.ndarray,
-    adj: np.ndarray,
-    lines: np.ndarray,
-    odd: np.ndarray,
-    const: np.ndarray,
-    num: np.ndarray,
-    avail: np.ndarray,
-    lsum: np.ndarray,
-    lodd: np.ndarray,
-    leven: np.ndarray,
-    head: np.ndarray,
-    placed: np.ndarray,
-    prev: np.ndarray,
-    cand: np.ndarray,
-    ncand: np.ndarray,
-    ci: np.ndarray,
-    meta: np.ndarray,
-    work: np.ndarray,
+    board: tuple[np.ndarray, ...],
+    state: tuple[np.ndarray, ...],
     budget: int,
     stop: np.ndarray,
     split: int,
     out: np.ndarray,
 ) -> int:
-    """Walk on from the state in the arrays until the part is done (:data:`DONE`), ``budget``
-    nodes were tried or ``stop[0]`` was set (:data:`BUDGET`), or ``out`` is full (:data:`FULL`).
+    """Walk on from the ``state`` (:data:`STATE`) until the part is done (:data:`DONE`),
+    ``budget`` nodes were tried or ``stop[0]`` was set (:data:`BUDGET`), or ``out`` is full
+    (:data:`FULL`).
 
     Each tour found is written to the next row of ``out`` as the squares in visiting order. With
     ``split`` above the part's depth, the walk writes instead the squares placed when it reaches
     that depth (the prefixes of the parts below), and goes no deeper.
     """
+    side, nbr, nn, adj, lines, const = board
+    odd, num, avail, lsum, lodd, leven, head, placed, prev, cand, ncand, ci, meta, work = state
     n = num.size
     total = n - 2
     d = meta[DEPTH]

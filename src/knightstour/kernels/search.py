@@ -79,6 +79,19 @@ __kernels__ = (
     "run",
 )
 
+#: The arrays of a search (held by :class:`knightstour.solvers.backtrack.Search` from one search
+#: to the next), handed to :func:`start` and :func:`run` as one tuple ``arrays`` in this order:
+#: the neighbour table, the visited squares, each square's unvisited neighbours, the squares
+#: with at most one (a list and each square's place in it), the path, the candidates at each
+#: depth (their number, the next to try), the scratch rows (``work``, :data:`WORK_ROWS`), the
+#: marks of the cut-square check, the squares' fixed data (``info``), the slots of
+#: :data:`META_SLOTS` (``meta``) and the moves' planes (``edges``). The table of dead positions
+#: ``memo``, which searches of one board may share, is :func:`run`'s own argument.
+ARRAYS = (
+    "nbr", "vis", "deg", "low_list", "low_pos", "path", "cand", "ncand", "ci", "work", "mark",
+    "info", "meta", "edges",
+)  # fmt: skip
+
 #: Status codes returned by :func:`run`.
 FOUND, EXHAUSTED, BUDGET = 1, 0, 2
 #: What ``meta[_USEA]`` asks of the independent set A: nothing, :func:`_alternation_ok` (the
@@ -1109,6 +1122,7 @@ def _expand(
         return 0
     # with a fixed last square, _propagate does what _end_ok and _forced_ok do, and more
     prop = meta[_PROP] != 0 and end >= 0
+    must = -2  # the square the checks force next (-1: a contradiction, -2: none)
     if prop:
         bb = -1
         if meta[_USEA] != NO_SET:
@@ -1118,23 +1132,17 @@ def _expand(
             if bb < 0:
                 return 0
         must = _propagate(cur, end, k, nbr, vis, work, edges, meta, info, bb)
-        if must == -1:
-            return 0
-        if must >= 0:
-            if forced >= 0 and forced != must:
-                return 0
-            forced = must
     else:
         if end >= 0 and not _end_ok(cur, end, nbr, vis, deg):
             return 0
         if meta[_FORCE]:
             must = _forced_ok(cur, end, nbr, vis, deg, work)
-            if must == -1:
-                return 0
-            if must >= 0:
-                if forced >= 0 and forced != must:
-                    return 0
-                forced = must
+    if must == -1:
+        return 0
+    if must >= 0:
+        if forced >= 0 and forced != must:
+            return 0
+        forced = must
     if not _blocks_ok(cur, end, k, nbr, vis, work, mark, meta, edges, prop):
         return 0
     # candidates in Warnsdorff order (insertion sort on the onward count, stable)
@@ -1157,25 +1165,10 @@ def _expand(
     return n
 
 
-def start(
-    nbr: Array,
-    vis: Array,
-    deg: Array,
-    low_list: Array,
-    low_pos: Array,
-    path: Array,
-    cand: Array,
-    ncand: Array,
-    ci: Array,
-    work: Array,
-    mark: Array,
-    info: Array,
-    meta: Array,
-    memo: Array,
-    edges: Array,
-    first: int,
-) -> None:
-    """Set up the search from square ``first`` (``vis`` marks holes; ``meta`` holds size, end)."""
+def start(arrays: tuple[Array, ...], first: int) -> None:
+    """Set up the search in ``arrays`` (:data:`ARRAYS`) from square ``first`` (``vis`` marks
+    holes; ``meta`` holds size, end)."""
+    nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, info, meta, edges = arrays
     n = nbr.shape[0]
     meta[_NLOW] = 0
     meta[_A0] = 0
@@ -1218,25 +1211,9 @@ def start(
     )
 
 
-def run(
-    nbr: Array,
-    vis: Array,
-    deg: Array,
-    low_list: Array,
-    low_pos: Array,
-    path: Array,
-    cand: Array,
-    ncand: Array,
-    ci: Array,
-    work: Array,
-    mark: Array,
-    info: Array,
-    meta: Array,
-    memo: Array,
-    edges: Array,
-    budget: int,
-) -> int:
-    """Search on from the saved state for at most ``budget`` positions: FOUND, EXHAUSTED or BUDGET.
+def run(arrays: tuple[Array, ...], memo: Array, budget: int) -> int:
+    """Search on from the state in ``arrays`` (:data:`ARRAYS`) for at most ``budget`` positions:
+    FOUND, EXHAUSTED or BUDGET.
 
     On FOUND, ``path`` holds the tour. ``meta[_NODES]`` counts positions examined in all calls.
 
@@ -1245,6 +1222,7 @@ def run(
     last square) that later visits skip: a dead position stays dead, however the path got there,
     so the table may be shared by every search of one board. A new entry overwrites an old one.
     """
+    nbr, vis, deg, low_list, low_pos, path, cand, ncand, ci, work, mark, info, meta, edges = arrays
     size = meta[_SIZE]
     depth = meta[_DEPTH]
     end = meta[_END]

@@ -216,25 +216,21 @@ class Walker:
     def _setup(self, st: dict[str, Any], first: int, last: int, prefix: np.ndarray) -> bool:
         import numpy as np
 
-        return bool(
-            self.k.setup(
-                first, last, np.ascontiguousarray(prefix, dtype=np.int32), self.side,
-                self.nbr, self.nn, self.adj, self.lines, st["odd"], self.const, st["num"],
-                st["avail"], st["lsum"], st["lodd"], st["leven"], st["head"], st["placed"],
-                st["prev"], st["cand"], st["ncand"], st["ci"], st["meta"], st["work"],
-            )
-        )  # fmt: skip
+        prefix = np.ascontiguousarray(prefix, dtype=np.int32)
+        return bool(self.k.setup(first, last, prefix, self.board, self._tuple(st)))
 
     def _walk(self, st: dict[str, Any], budget: int, stop: np.ndarray, cut: int,
               out: np.ndarray) -> int:  # fmt: skip
-        return int(
-            self.k.walk(
-                self.side, self.nbr, self.nn, self.adj, self.lines, st["odd"], self.const,
-                st["num"], st["avail"], st["lsum"], st["lodd"], st["leven"], st["head"],
-                st["placed"], st["prev"], st["cand"], st["ncand"], st["ci"], st["meta"],
-                st["work"], budget, stop, cut, out,
-            )
-        )  # fmt: skip
+        return int(self.k.walk(self.board, self._tuple(st), budget, stop, cut, out))
+
+    @property
+    def board(self) -> tuple[np.ndarray, ...]:
+        """The board's arrays as the one tuple the kernels take (``ks.BOARD``)."""
+        return tuple(getattr(self, name) for name in self.ks.BOARD)
+
+    def _tuple(self, st: dict[str, Any]) -> tuple[np.ndarray, ...]:
+        """The walk's arrays ``st`` as the one tuple the kernels take (``ks.STATE``)."""
+        return tuple(st[name] for name in self.ks.STATE)
 
     def _drain(self, st: dict[str, Any], stop: np.ndarray, cut: int, width: int,
                budget: int) -> tuple[list[np.ndarray], bool]:  # fmt: skip

@@ -170,6 +170,9 @@ class Search:
         elif self.spacing:  # the outer lines of a board four wide: no move joins two of them
             self.info[2] = on_outer_line(board, idx)
         self.meta = np.zeros(_search.META_SLOTS, dtype=np.int64)
+        #: the arrays above as the one tuple the kernels take (``_search.ARRAYS``)
+        self.arrays = tuple(getattr(self, name) for name in _search.ARRAYS)
+        #: the table of dead positions, which another search of the board may share
         self.memo = np.zeros((MEMO_SLOTS if self.memoise else 1, 2), dtype=np.int64)
         #: positions examined by every search so far
         self.nodes = 0
@@ -193,13 +196,6 @@ class Search:
         """Break ties between equal Warnsdorff counts at random from now on."""
         self.info[0] = rng.permutation(self.board.area).astype(np.int32)
 
-    def _args(self) -> tuple[np.ndarray, ...]:
-        return (
-            self.nbr, self.vis, self.deg, self.low_list, self.low_pos, self.path, self.cand,
-            self.ncand, self.ci, self.work, self.mark, self.info, self.meta, self.memo,
-            self.edges,
-        )  # fmt: skip
-
     def begin(self, first: int, end: int | None, avoid: tuple[int, ...] = ()) -> None:
         """Set up a search for a path from ``first`` through every square (ending on ``end``),
         whose second square is none of ``avoid``."""
@@ -219,7 +215,7 @@ class Search:
         meta[_search._NSETS] = len(self.sets)
         meta[_search._PROBE] = PROBE_SLACK
         meta[_search._PARITY] = self.propagate and not self.board.alternates_colours
-        self._kernels.start(*self._args(), first)
+        self._kernels.start(self.arrays, first)
         if avoid:
             kept = [q for q in self.cand[0, : self.ncand[0]].tolist() if q not in avoid]
             self.cand[0, : len(kept)] = kept
@@ -239,7 +235,7 @@ class Search:
             chunk = min(left, INTERPRETED_CHUNK)
             t0 = time.perf_counter()
             at = int(self.meta[_search._NODES])
-            status = int(self._kernels.run(*self._args(), chunk))
+            status = int(self._kernels.run(self.arrays, self.memo, chunk))
             self.interpreted_seconds += time.perf_counter() - t0
             left -= int(self.meta[_search._NODES]) - at
             if status != _search.BUDGET:
@@ -247,7 +243,7 @@ class Search:
             if self.interpreted_seconds > INTERPRETED_SECONDS:
                 self._kernels = jit.load(_search, compiled=True)
         if left > 0 and self.compiled and status == _search.BUDGET:
-            status = int(self._kernels.run(*self._args(), left))
+            status = int(self._kernels.run(self.arrays, self.memo, left))
         self.nodes += int(self.meta[_search._NODES]) - before
         return status
 
