@@ -267,9 +267,9 @@ def test_warm_prints_each_step_and_a_total(
     lines = out.splitlines()
     assert [line.split()[0] for line in lines] == ["warnsdorff", "exact", "total"]
     assert lines[-1].endswith("1.75 s")
-    monkeypatch.setattr("knightstour.library.generate.max_workers", lambda: 2)
-    code, out, _ = run(capsys, "warm", "--workers", "5")  # at most one a core
-    assert code == 0 and asked[-1] == 2
+    monkeypatch.setattr("knightstour.arguments.cores", lambda: 2)
+    code, out, err = run(capsys, "warm", "--workers", "5")  # at most one a core, said once
+    assert code == 0 and asked[-1] == 2 and "this machine has 2 cores; using 2" in err
     assert out.splitlines()[-1].startswith("wall clock") and "(2 processes)" in out
 
 

@@ -680,13 +680,12 @@ class Tour(_Path):
         """The board of move numbers with its labels (what ``print(tour)`` shows).
 
         >>> import knightstour as kt
-        >>> print(kt.solve("5x5", start="c3", method="warnsdorff"))
-        5 | 25 14  3  8 19
-        4 |  4  9 18 13  2
-        3 | 15 24  1 20  7
-        2 | 10  5 22 17 12
-        1 | 23 16 11  6 21
-             a  b  c  d  e
+        >>> print(kt.solve("3x4", start="a1", method="backtrack"))
+        4 | 10  5 12
+        3 |  7  2  9
+        2 |  4 11  6
+        1 |  1  8  3
+             a  b  c
         """
         return self.board_text(labels=True)
 

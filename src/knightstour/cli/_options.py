@@ -168,6 +168,14 @@ OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "output": (("--output", "-o"), {"metavar": "FILE", "help": "write the tour to FILE"}),
     "force": (("--force",), {"action": "store_true", "help": "overwrite existing output files"}),
     "quiet": (("--quiet", "-q"), {"action": "store_true", "help": "no progress bar"}),
+    "workers": (
+        ("--workers",),
+        {
+            "type": int_range(1),
+            "metavar": "K",
+            "help": "processes at once (default, and at most: one per core)",
+        },
+    ),
     # pictures
     "svg": (("--svg",), {"metavar": "FILE", "help": "draw the tour as an SVG"}),
     "svg_animated": (

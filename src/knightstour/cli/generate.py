@@ -66,12 +66,7 @@ def add(p: argparse.ArgumentParser) -> None:
         start={"help": "start every tour on this square"},
         seed={"help": "seed (default: random, kept in the library)"},
     )
-    p.add_argument(
-        "--workers",
-        type=int_range(1),
-        metavar="K",
-        help="worker processes (default and at most: one per core)",
-    )
+    add_options(p, workers={"help": "worker processes (default and at most: one per core)"})
     p.add_argument(
         "--method",
         default="auto",

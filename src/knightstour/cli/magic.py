@@ -65,12 +65,7 @@ def add(p: argparse.ArgumentParser) -> None:
     )
     add_options(p, "db", "time_limit", "scheduler", "format", "quiet", format={
         "choices": ("text", "json")})  # fmt: skip
-    p.add_argument(
-        "--workers",
-        type=int_range(1),
-        metavar="K",
-        help="threads walking parts (default, and at most: one per core)",
-    )
+    add_options(p, workers={"help": "threads walking parts (default, and at most: one per core)"})
     p.add_argument(
         "--range",
         dest="ranges",

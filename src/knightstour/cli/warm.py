@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from knightstour.cli._options import EXIT_OK, add_options, int_range
+from knightstour.cli._options import EXIT_OK, add_options
+from knightstour.cli._output import capped_workers
 from knightstour.cli.progress import progress_bar
 
 NAME = "warm"
@@ -20,21 +21,18 @@ DESCRIPTION = HELP[0].upper() + HELP[1:] + "."
 
 def add(p: argparse.ArgumentParser) -> None:
     """The options of ``warm``."""
-    p.add_argument(
-        "--workers",
-        type=int_range(1),
-        metavar="K",
-        help="processes compiling at once (default and at most: one per core)",
+    add_options(
+        p, workers={"help": "processes compiling at once (default and at most: one per core)"}
     )
     add_options(p, "quiet")
 
 
 def run(args: argparse.Namespace) -> int:
     """Compile, printing each step with its seconds and the total."""
-    from knightstour.library.generate import max_workers
+    from knightstour.arguments import cores
     from knightstour.warm import warm
 
-    workers = min(args.workers or max_workers(), max_workers())
+    workers = capped_workers(args.workers, cores()) or cores()
     began = time.perf_counter()
     with progress_bar("warm", unit="steps", delay=0, quiet=args.quiet) as bar:
         steps = warm(progress=bar, workers=workers)
