@@ -303,6 +303,7 @@ def test_walks_start_only_where_theory_allows_a_tour(board: Board, closed: bool)
     assert walk_starts(board, 1, closed) == (1,)
 
 
+@pytest.mark.slow  # starts a pool of worker processes: make test, not make test-fast
 def test_same_seed_same_tours_whatever_the_workers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
