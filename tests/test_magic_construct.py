@@ -48,7 +48,9 @@ def built(width: int, height: int, seed: int | None = None) -> np.ndarray:
     return _CACHE[key]
 
 
-@pytest.mark.parametrize(("width", "height"), COVERED)
+@pytest.mark.parametrize(
+    ("width", "height"), sample(COVERED, 3, seed=8, keep=COVERED[:2])
+)  # both rectangles with --all (one is the other's search turned round; seeds below take 12x8)
 def test_constructed_tours_are_semi_magic(width: int, height: int) -> None:
     assert constructible(width, height) is None
     order = built(width, height)
