@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import knightstour as kt
 from knightstour.cli import main
+from tiers import examples
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -224,7 +225,9 @@ TOKENS = st.sampled_from(
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.lists(TOKENS, max_size=7))
 def test_fuzzed_arguments_never_traceback(
