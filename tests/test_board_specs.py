@@ -110,6 +110,7 @@ def test_every_flat_board_drawn_as_a_mask_reads_back(data: st.DataObject) -> Non
     )
 
 
+@settings(max_examples=examples(100))
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 8), st.data())
 def test_holes_mask_and_corners_add_up(w: int, h: int, r: int, data: st.DataObject) -> None:
     plain = Board(w, h)
@@ -127,6 +128,7 @@ def test_holes_mask_and_corners_add_up(w: int, h: int, r: int, data: st.DataObje
     assert parse_board(f"{w}x{h}", holes=names, mask=mask, corners=r) == want
 
 
+@settings(max_examples=examples(100))
 @given(
     st.text(max_size=12),
     st.text(max_size=30),
