@@ -197,6 +197,7 @@ def test_folded_tours_are_closed_and_semi_magic(width: int, height: int) -> None
     kt.Tour(kt.Board(width, height), order, closed=True)  # the package's validation agrees
 
 
+@pytest.mark.sweep  # --all (make test-all): the folded family's smaller boards run above
 def test_a_hundred_by_ninety_six_board_is_built() -> None:
     order = built(100, 96)
     assert_semi_magic_tour(100, 96, order)
