@@ -197,7 +197,7 @@ def test_a_part_stopped_by_the_time_limit_goes_on_from_its_walk() -> None:
     """One part, stopped again and again: every tour is found once, as in one go."""
     import knightstour.magic.search as ms
 
-    rng = _beverley_range(14)
+    rng = _beverley_range(15)  # about 690,000 positions: a few budgets of 200,000
     walker = Walker(8, 8)
     whole = walker.run(rng, 0, np.array(rng.prefix, np.int32))
     assert whole.done and len(whole.tours) >= 1
