@@ -169,6 +169,7 @@ def test_a_killed_search_goes_on_where_it_stopped_and_loses_nothing() -> None:
     assert progress["ranges_done"] == 1 and progress["found"] == whole.found
 
 
+@pytest.mark.slow  # a Dask cluster: not in make test-fast (as test_count.py's)
 def test_dask_finds_the_tours_the_threads_find() -> None:
     distributed = pytest.importorskip("distributed")
     rng = _beverley_range(18)
