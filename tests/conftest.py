@@ -6,7 +6,8 @@ Tiers (the Makefile's targets; ``pytest`` alone runs the default tier):
   Debian's chromium through Playwright. Where no Chromium is found (``KNIGHTSTOUR_CHROMIUM`` or
   ``/usr/bin/chromium``) they are skipped and the run ends with a line saying why and how to
   enable them;
-- ``slow``: real processes killed or interrupted, and schema fuzzing (``test_web_schema.py``);
+- ``slow``: real processes started, killed or interrupted (worker pools, the CLI run as a
+  program), Dask clusters, and schema fuzzing (``test_web_schema.py``);
 - ``sweep``: a whole domain walked (every square of every board up to an area, a whole search
   pass, a 100,000-tour library). Left out unless ``--all`` is given (``make test-all``); the
   default tier runs a fixed-seed sample of each through :func:`tiers.sample` instead.

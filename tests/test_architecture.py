@@ -101,12 +101,17 @@ class _Imports(ast.NodeVisitor):
 MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
+@functools.cache  # each module parsed once a run: the checks below all walk the same trees
+def _tree(module: str) -> ast.Module:
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
+
+
 @functools.cache  # read once a run: every test asks for it
 def _graph() -> dict[str, set[str]]:
     graph = {}
     for module, path in MODULES.items():
         visitor = _Imports(module, path.name == "__init__.py")
-        visitor.visit(ast.parse(path.read_text(encoding="utf-8")))
+        visitor.visit(_tree(module))
         graph[module] = visitor.found
     return graph
 
@@ -162,8 +167,8 @@ def test_theory_imports_only_the_board_and_errors() -> None:
 
 def test_the_package_never_imports_research() -> None:
     """research/ (experiments) stays out of the package: no module imports it, lazily or not."""
-    for module, path in MODULES.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for module in MODULES:
+        for node in ast.walk(_tree(module)):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -189,10 +194,10 @@ def test_kernel_modules_import_only_numpy_and_each_other() -> None:
             assert _graph()[module] <= {m for m in MODULES if m.startswith("kernels")}, module
 
 
-def _assignments_into_imports(source: str) -> list[str]:
+def _assignments_into_imports(source: str | ast.Module) -> list[str]:
     """Assignments (``x.attr = ...``, ``setattr(x, ...)``, ``del x.attr``) into a module or a
     class imported from the package: a hook wired by assignment, which the import graph misses."""
-    tree = ast.parse(source)
+    tree = ast.parse(source) if isinstance(source, str) else source
     imported: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (
@@ -249,7 +254,7 @@ def test_the_assignment_check_sees_hooks() -> None:
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_module_assigns_into_another(module: str) -> None:
-    found = _assignments_into_imports(MODULES[module].read_text(encoding="utf-8"))
+    found = _assignments_into_imports(_tree(module))
     assert not found, f"{module} assigns into another module or its classes: {found}"
 
 

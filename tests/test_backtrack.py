@@ -56,17 +56,36 @@ def _exact(board: Board, start=None, end=None, closed=False) -> bool:
     return True
 
 
+def corners_and_drawn(board: Board, drawn: int) -> list[int]:
+    """Every square with --all; else the four corners (those not holes) and ``drawn`` more,
+    with a fixed seed."""
+    w, n = board.width, board.area
+    corners = [q for q in (0, w - 1, n - w, n - 1) if q not in board.holes]
+    return sample(board.squares(), drawn + 4, seed=n, keep=corners)
+
+
 @pytest.mark.parametrize("board", TINY, ids=str)
 def test_open_from_every_start_matches_enumeration(board: Board) -> None:
-    for s in board.squares():
+    """Every start, and every start of the board turned round (without --all: the corners
+    and 4 drawn)."""
+    for s in corners_and_drawn(board, 4):
         assert _exact(board, s) == tour_exists(board, s), board.square_name(s)
     turned = Board(board.height, board.width)
-    for s in turned.squares():
+    for s in corners_and_drawn(turned, 4):
         x, y = turned.xy(s)
         assert _exact(turned, s) == tour_exists(board, board.index(y, x))
 
 
-@pytest.mark.parametrize("board", [*TINY, Board(3, 10), Board(5, 6), Board(3, 12)], ids=str)
+#: The boards of up to 20 squares (none has a closed tour) and three that have: 5x6 (the
+#: slowest to enumerate) with --all only.
+CLOSED = [*TINY, Board(3, 10), Board(5, 6), Board(3, 12)]
+
+
+@pytest.mark.parametrize(
+    "board",
+    sample(CLOSED, 0, seed=0, keep=[b for b in CLOSED if b != Board(5, 6)]),
+    ids=str,
+)
 def test_closed_matches_enumeration(board: Board) -> None:
     assert _exact(board, closed=True) == tour_exists(board, closed=True)
 
@@ -100,8 +119,8 @@ def test_holes_and_other_leapers_match_enumeration() -> None:
         Board(4, 6, leaper=(1, 3)),
         Board(3, 3, leaper=(1, 1)),
     ]
-    for b in boards:
-        for s in b.squares():
+    for b in boards:  # every start with --all; else the corners and 4 drawn
+        for s in corners_and_drawn(b, 4):
             assert _exact(b, s) == tour_exists(b, s), (b, b.holes, b.leaper, s)
         assert _exact(b) == tour_exists(b)
         assert _exact(b, closed=True) == tour_exists(b, closed=True)

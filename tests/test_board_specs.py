@@ -18,6 +18,7 @@ from knightstour.board import LEAPERS
 from knightstour.cli._options import board_of
 from knightstour.web.app import create_app
 from knightstour.web.queries import ShapeQuery
+from tiers import examples
 
 SEPARATORS = [",", ";", " ", ", ", " ; ", ";;", "\t", " ,\n"]
 
@@ -76,7 +77,7 @@ def mask_text(board: Board, sep: str) -> str:
 # -- round trips ------------------------------------------------------------------------------
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.data())
 def test_every_board_written_as_text_reads_back(data: st.DataObject) -> None:
     board = data.draw(boards())
@@ -92,7 +93,7 @@ def test_every_board_written_as_text_reads_back(data: st.DataObject) -> None:
     )
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.data())
 def test_every_flat_board_drawn_as_a_mask_reads_back(data: st.DataObject) -> None:
     board = data.draw(boards(flat=True))
@@ -109,6 +110,7 @@ def test_every_flat_board_drawn_as_a_mask_reads_back(data: st.DataObject) -> Non
     )
 
 
+@settings(max_examples=examples(100))
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 8), st.data())
 def test_holes_mask_and_corners_add_up(w: int, h: int, r: int, data: st.DataObject) -> None:
     plain = Board(w, h)
@@ -126,6 +128,7 @@ def test_holes_mask_and_corners_add_up(w: int, h: int, r: int, data: st.DataObje
     assert parse_board(f"{w}x{h}", holes=names, mask=mask, corners=r) == want
 
 
+@settings(max_examples=examples(100))
 @given(
     st.text(max_size=12),
     st.text(max_size=30),

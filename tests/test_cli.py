@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import knightstour as kt
 from knightstour.cli import main
+from tiers import examples
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -224,7 +225,9 @@ TOKENS = st.sampled_from(
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.lists(TOKENS, max_size=7))
 def test_fuzzed_arguments_never_traceback(
@@ -386,10 +389,10 @@ def test_import_reads_lines_with_a_limit(tmp_path: Path, monkeypatch: pytest.Mon
 def test_csv_export_import_round_trip_on_a_big_board(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """Issue 11, item 9: a 200 x 200 path is a CSV field past the csv module's 131,072 limit."""
+    """Issue 11, item 9: a 170 x 170 path is a CSV field past the csv module's 131,072 limit."""
     import csv
 
-    tour = kt.solve("200x200", start="a1", method="warnsdorff")
+    tour = kt.solve("170x170", start="a1", method="warnsdorff")
     (tmp_path / "t.jsonl").write_text(tour.to_json() + "\n")
     db, db2 = str(tmp_path / "a.db"), str(tmp_path / "b.db")
     assert run(capsys, "library", "import", str(tmp_path / "t.jsonl"), "--db", db)[0] == 0

@@ -17,6 +17,7 @@ from knightstour import published
 from knightstour.board import Board
 from knightstour.counting import frontier
 from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
+from tiers import examples
 
 #: Published figures the sweeps below are checked against: undirected closed tours of 6x6
 #: (OEIS A175881) and undirected open tours of 5x6 (OEIS A083386).
@@ -47,7 +48,7 @@ def test_counts_from_every_start_add_up_to_the_directed_total() -> None:
 
 
 def test_closed_counts_from_a_start_and_to_an_end() -> None:
-    b = Board(6, 6)
+    b = Board(5, 6)  # 8 cycles: with 3x10, the smallest board that has closed tours
     cycles = kt.count(b, closed=True, directed=False)
     assert kt.count(b, closed=True, start="c3") == 2 * cycles
     assert kt.count(b, closed=True, start="c3", directed=False) == cycles
@@ -69,10 +70,10 @@ def test_open_counts_between_two_squares_match_the_enumerator() -> None:
 def test_a_board_and_its_transpose_have_the_same_counts() -> None:
     assert kt.count("10x3", closed=True) == kt.count("3x10", closed=True)
     assert kt.count("6x4") == kt.count("4x6")
-    assert kt.count("8x5", start="a1") == kt.count("5x8", start="a1")
+    assert kt.count("6x5", start="a1") == kt.count("5x6", start="a1")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     w=st.integers(3, 5),
     h=st.integers(3, 5),

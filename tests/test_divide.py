@@ -21,6 +21,7 @@ from knightstour.solvers import SolveRequest
 from knightstour.solvers import divide as D
 from knightstour.solvers.divide import GRID_SIZES, SMALL_THIN, THIN, grid_edges, thin_jumps
 from knightstour.theory import verdict
+from tiers import sample
 
 DATA = D._data()
 
@@ -149,6 +150,13 @@ def test_small_thin_boards_settle_every_start() -> None:
 # -- every board shape class on moderate sizes -------------------------------------------------
 
 
+def starts(board: Board, drawn: int) -> list[int]:
+    """Every square with --all; else the four corners and ``drawn`` more, with a fixed seed."""
+    w, n = board.width, board.size
+    corners = [0, w - 1, n - w, n - 1]
+    return sample(range(n), drawn + 4, seed=n, keep=corners)
+
+
 @pytest.mark.parametrize(
     "w,h",
     [
@@ -169,13 +177,14 @@ def test_small_thin_boards_settle_every_start() -> None:
     ],
 )
 def test_every_start_on_grid_boards(w: int, h: int) -> None:
+    """Every start with --all; else the corners and 20 drawn."""
     board = Board(w, h)
     for closed in (False, True):
         if closed and not exists(board, closed=True).exists:
             with pytest.raises(kt.NoTourError):
                 divide(board, 0, closed=True)
             continue
-        for s in range(board.size):
+        for s in starts(board, 20):
             if exists(board, s, closed=closed).exists is False:
                 with pytest.raises(kt.NoTourError):
                     divide(board, s, closed=closed)
@@ -186,9 +195,10 @@ def test_every_start_on_grid_boards(w: int, h: int) -> None:
 @pytest.mark.parametrize("h", [3, 4])
 @pytest.mark.parametrize("w", [*range(1, 25), 29, 30, 37])
 def test_every_start_on_thin_boards(w: int, h: int) -> None:
+    """Every start with --all; else the corners and 10 drawn."""
     for board in (Board(w, h), Board(h, w)):
         for closed in (False, True):
-            for s in range(board.size):
+            for s in starts(board, 10):
                 answer = exists(board, s, closed=closed).exists
                 try:
                     path = divide(board, s, closed=closed)

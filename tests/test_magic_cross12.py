@@ -52,7 +52,7 @@ def built(width: int, height: int, seed: int) -> np.ndarray:
 @pytest.mark.parametrize(
     ("width", "height", "seed"),
     sample(
-        [(*s, seed) for s in SIZES for seed in SEEDS], 4, seed=12, keep=[(12, 20, 1), (20, 12, 2)]
+        [(*s, seed) for s in SIZES for seed in SEEDS], 2, seed=12, keep=[(12, 20, 1), (20, 12, 2)]
     ),
 )  # all of them with --all
 def test_twelve_wide_boards_are_built_closed_and_semi_magic(
@@ -69,7 +69,7 @@ def test_a_long_twelve_wide_board_is_built() -> None:
 
 def test_seeds_give_different_tours_not_just_images() -> None:
     """The walks themselves differ (construct() then also turns them by one of the symmetries)."""
-    for width, height in [(20, 12), (12, 28)]:
+    for width, height in [(20, 12), (12, 20)]:  # as the blocks stand, and turned round
         a, b = (crossed(width, height, seed=seed) for seed in SEEDS)
         assert not np.array_equal(a, b)
 

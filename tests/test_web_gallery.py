@@ -158,7 +158,19 @@ def test_no_library_here() -> None:
     assert api.get("/api/about").json()["library"] is None
 
 
-def test_a_file_that_is_not_a_library_is_refused(tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_library_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Refused by the app and by ``knightstour serve --db`` (exit 2, one line): the command run
+    in this process for each file (a server it started would fail the test, not hang it), and
+    once as a real program."""
+    from knightstour.cli import main
+    from knightstour.web import server
+
+    def no_server(*args: object, **kwargs: object) -> None:
+        raise AssertionError("serve started a server for a file that is not a library")
+
+    monkeypatch.setattr(server, "serve", no_server)
     other = tmp_path / "other.db"
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE notes (text)")
@@ -171,12 +183,16 @@ def test_a_file_that_is_not_a_library_is_refused(tmp_path: Path) -> None:
     ]:
         with pytest.raises(InvalidInputError, match=words):
             create_app(warm=False, library=path)
-        run = subprocess.run(
-            [sys.executable, "-m", "knightstour", "serve", "--db", str(path), "--port", "0"],
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-        assert run.returncode == 2
-        assert words in run.stderr and run.stderr.count("\n") == 1, run.stderr
+        assert main(["serve", "--db", str(path), "--port", "0"]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and words in err and err.count("\n") == 1, err
+    run = subprocess.run(
+        [sys.executable, "-m", "knightstour", "serve", "--db", str(other), "--port", "0"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert "is an SQLite file but not a tour library" in run.stderr, run.stderr
+    assert run.stderr.count("\n") == 1, run.stderr
     assert other.read_bytes()[:16] == b"SQLite format 3\x00"  # untouched
 
 
