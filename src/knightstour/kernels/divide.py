@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from knightstour.kernels.walk import visit
+
 __kernels__ = (
     "follow",
     "fill",
@@ -371,11 +373,7 @@ def block_path(
         state = np.uint64(1)
     nodes = 0
     path[0] = start
-    vis[start] = 1
-    for k in range(nslot):
-        t = nb[start, k]
-        if t >= 0:
-            deg[t] -= 1
+    visit(start, nb, vis, deg, 1)
     if forced[start, 1] >= 0 or (end >= 0 and forced[end, 1] >= 0):
         return 0  # an end of the path has one neighbour on it
     d = 0
@@ -455,11 +453,7 @@ def block_path(
         while ci[d] < ncand[d]:
             v = cand[d, ci[d]]
             ci[d] += 1
-            vis[v] = 1
-            for k in range(nslot):
-                t = nb[v, k]
-                if t >= 0:
-                    deg[t] -= 1
+            visit(v, nb, vis, deg, 1)
             remaining = n - d - 2
             ok = True
             if remaining > 1:
@@ -476,11 +470,7 @@ def block_path(
                 if end >= 0 and deg[end] == 0:
                     ok = False
             if not ok:
-                vis[v] = 0
-                for k in range(nslot):
-                    t = nb[v, k]
-                    if t >= 0:
-                        deg[t] += 1
+                visit(v, nb, vis, deg, 0)
                 continue
             d += 1
             path[d] = v
@@ -490,12 +480,7 @@ def block_path(
         if not moved:
             if d == 0:
                 return 0
-            v = path[d]
-            vis[v] = 0
-            for k in range(nslot):
-                t = nb[v, k]
-                if t >= 0:
-                    deg[t] += 1
+            visit(path[d], nb, vis, deg, 0)
             d -= 1
 
 

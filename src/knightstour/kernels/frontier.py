@@ -156,42 +156,29 @@ def apply_edge(slots, mate, caps, u, v, fresh):  # type: ignore[no-untyped-def]
     ``caps[k]`` is 1 for a required tour end, else 2. ``fresh`` is an unused label.
     Returns OK, CYCLE (the move closes a cycle) or WHOLE (it joins two tour ends).
     """
-    a = slots[u]
-    b = slots[v]
-    # the far end of each piece: a slot index, -1 for a tour end, -2 for "this square itself"
-    if a == EMPTY:
-        xu = -2
-    elif a == TERM:
-        xu = -1
-    else:
-        xu = mate[u]
-    if b == EMPTY:
-        xv = -2
-    elif b == TERM:
-        xv = -1
-    else:
-        xv = mate[v]
-    if xu == v:  # u and v are the two ends of one piece: a cycle
+    if slots[u] >= FIRST_LABEL and mate[u] == v:  # u and v end one piece: a cycle
         slots[u] = DONE
         slots[v] = DONE
         return CYCLE
-    # each square takes one more move: an end with one move left becomes DONE
-    if a == EMPTY:
-        if caps[u] == 1:
-            slots[u] = DONE
-            xu = -1  # u is a tour end: the piece's end there is a tour end
+    # each end takes one more move; the far end of its piece seen from the move: a slot, or -1
+    # for a tour end. A piece end is then done (its far end: its mate, or a tour end for TERM);
+    # an untouched square that is a required end is done and is that tour end, any other is
+    # the far end itself
+    xu = u
+    xv = v
+    for k in (u, v):
+        a = slots[k]
+        x = k
+        if a != EMPTY:
+            slots[k] = DONE
+            x = -1 if a == TERM else mate[k]
+        elif caps[k] == 1:
+            slots[k] = DONE
+            x = -1
+        if k == u:
+            xu = x
         else:
-            xu = u
-    else:
-        slots[u] = DONE
-    if b == EMPTY:
-        if caps[v] == 1:
-            slots[v] = DONE
-            xv = -1
-        else:
-            xv = v
-    else:
-        slots[v] = DONE
+            xv = x
     if xu == -1 and xv == -1:
         return WHOLE
     if xu == -1:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightstour.kernels.walk import STATE_SIZE, TAKEN, TB_RANDOM, warnsdorff_walk
+from knightstour.kernels.walk import STATE_SIZE, TAKEN, TB_RANDOM, visit, warnsdorff_walk
 
 __kernels__ = (
     "splitmix",
@@ -44,6 +44,8 @@ __kernels__ = (
     "xorshift",
     "canonicalize",
     "pack",
+    "keep",
+    "knight_apart",
     "canonical_batch",
     "warnsdorff_batch",
     "backtrack_batch",
@@ -91,28 +93,10 @@ def canonicalize(
         pg = perms[g]
         k = pos[invs[g, 0]] if closed else 0
         for d in range(2):
-            first_diff = 0
-            if have:
-                less = False
-                for i in range(n):
-                    if closed:
-                        idx = k + i if d == 0 else k - i
-                        if idx >= n:
-                            idx -= n
-                        elif idx < 0:
-                            idx += n
-                    else:
-                        idx = i if d == 0 else n - 1 - i
-                    v = pg[p[idx]]
-                    if v < best[i]:
-                        less = True
-                        first_diff = i
-                        break
-                    if v > best[i]:
-                        break
-                if not less:
-                    continue
-            for i in range(first_diff, n):
+            # the image against the best so far: past their first difference, a smaller image
+            # is written over it (the first image is written whole)
+            less = not have
+            for i in range(n):
                 if closed:
                     idx = k + i if d == 0 else k - i
                     if idx >= n:
@@ -121,7 +105,16 @@ def canonicalize(
                         idx += n
                 else:
                     idx = i if d == 0 else n - 1 - i
-                best[i] = pg[p[idx]]
+                v = pg[p[idx]]
+                if not less:
+                    if v > best[i]:
+                        break
+                    if v == best[i]:
+                        continue
+                    less = True
+                best[i] = v
+            if not less:
+                continue
             have = True
             r = 0
             if closed:
@@ -172,6 +165,43 @@ def canonical_batch(
         pack(best, width, header, code_of, keys[t])
 
 
+def keep(
+    outs: tuple,
+    row: int,
+    path: np.ndarray,
+    closed: bool,
+    width: int,
+    seed: int | np.int64,
+    pos: np.ndarray,
+    best: np.ndarray,
+) -> None:
+    """Put tour ``path`` (found by walk ``seed``) into row ``row`` of a batch's outputs.
+
+    ``outs`` is ``(perms, invs, header, code_of, keys, xforms, s_out, e_out, seeds_out)``: the
+    board's symmetries and packing (as :func:`canonical_batch` takes them), then the packed
+    canonical forms, their transform codes, the tours' first and last squares and the seeds.
+    ``pos`` and ``best`` are room for :func:`canonicalize`.
+    """
+    perms, invs, header, code_of, keys, xforms, s_out, e_out, seeds_out = outs
+    xforms[row] = canonicalize(path, closed, perms, invs, pos, best)
+    pack(best, width, header, code_of, keys[row])
+    s_out[row] = path[0]
+    e_out[row] = path[path.size - 1]
+    seeds_out[row] = seed
+
+
+def knight_apart(a: int, b: int, width: int) -> bool:
+    """Whether squares ``a`` and ``b`` of a board ``width`` wide are a knight's move apart
+    (the ends of a closed tour).
+
+    >>> knight_apart(0, 10, 8), knight_apart(0, 9, 8)
+    (True, False)
+    """
+    dx = abs(a % width - b % width)
+    dy = abs(a // width - b // width)
+    return (dx == 1 and dy == 2) or (dx == 2 and dy == 1)
+
+
 def xorshift(state: np.uint64) -> np.uint64:
     """The next state of a xorshift generator (Marsaglia 2003; never 0 from a non-zero state)."""
     state ^= state >> np.uint64(12)
@@ -196,15 +226,7 @@ def warnsdorff_batch(
     seed: int,
     first: int,
     count: int,
-    perms: np.ndarray,
-    invs: np.ndarray,
-    header: int,
-    code_of: np.ndarray,
-    keys: np.ndarray,
-    xforms: np.ndarray,
-    s_out: np.ndarray,
-    e_out: np.ndarray,
-    seeds_out: np.ndarray,
+    outs: tuple,
 ) -> int:
     """Walks ``first`` … ``first + count - 1`` of a run; the tours found, canonical and packed.
 
@@ -214,7 +236,8 @@ def warnsdorff_batch(
     foundation's Warnsdorff walk with random ties. A closed walk keeps a neighbour of the start
     (chosen by the seed) for the last move and counts only if it closes. With
     ``slack_moves <= 1`` an open walk is exactly ``Walker.walk(start, tiebreak="random",
-    seed=walk_seed)``. Returns how many tours were written (the other walks got stuck).
+    seed=walk_seed)``. The tours found go to ``outs`` (:func:`keep`); returns how many (the
+    other walks got stuck).
     """
     n = width * height
     switch_at = np.full(1, -1, dtype=np.int64)
@@ -300,17 +323,9 @@ def warnsdorff_batch(
         )
         if got < left:
             continue
-        if closed:
-            a, b = path[0], path[n - 1]
-            dx = abs(a % width - b % width)
-            dy = abs(a // width - b // width)
-            if not ((dx == 1 and dy == 2) or (dx == 2 and dy == 1)):
-                continue
-        xforms[found] = canonicalize(path, closed, perms, invs, pos, best)
-        pack(best, width, header, code_of, keys[found])
-        s_out[found] = path[0]
-        e_out[found] = path[n - 1]
-        seeds_out[found] = ws
+        if closed and not knight_apart(path[0], path[n - 1], width):
+            continue
+        keep(outs, found, path, closed, width, ws, pos, best)
         found += 1
     return found
 
@@ -326,15 +341,7 @@ def backtrack_batch(
     per_search: int,
     free_depth: int,
     width: int,
-    perms: np.ndarray,
-    invs: np.ndarray,
-    header: int,
-    code_of: np.ndarray,
-    keys: np.ndarray,
-    xforms: np.ndarray,
-    s_out: np.ndarray,
-    e_out: np.ndarray,
-    seeds_out: np.ndarray,
+    outs: tuple,
 ) -> int:
     """Randomised depth-first searches ``first`` … ``first + count - 1``; the tours they find.
 
@@ -343,8 +350,8 @@ def backtrack_batch(
     that fewest onward moves first, ties in a random order; a branch that
     strands an unvisited square, or (closed) uses up the start's last free neighbour early, is
     cut. It goes on past each tour it finds, up to ``per_search`` tours or ``node_limit`` moves
-    tried. ``nbr`` is the board's ``(n, 8)`` neighbour table (-1 padded). The outputs need room
-    for ``count * per_search`` tours; returns how many were written.
+    tried. ``nbr`` is the board's ``(n, 8)`` neighbour table (-1 padded). The tours go to
+    ``outs`` (:func:`keep`), which needs room for ``count * per_search``; returns how many.
     """
     n = nbr.shape[0]
     m = nbr.shape[1]
@@ -379,11 +386,7 @@ def backtrack_batch(
                     closing[q] = 1
                     close_left += 1
         path[0] = start
-        vis[start] = 1
-        for k in range(m):
-            q = nbr[start, k]
-            if q >= 0:
-                deg[q] -= 1
+        visit(start, nbr, vis, deg, 1)
         depth = 0
         nodes = 0
         tours = 0
@@ -394,11 +397,7 @@ def backtrack_batch(
                 c = 0
                 if depth == n - 1:
                     if not closed or closing[cur]:
-                        xforms[found] = canonicalize(path, closed, perms, invs, pos, best)
-                        pack(best, width, header, code_of, keys[found])
-                        s_out[found] = start
-                        e_out[found] = cur
-                        seeds_out[found] = ws
+                        keep(outs, found, path, closed, width, ws, pos, best)
                         found += 1
                         tours += 1
                 else:
@@ -428,11 +427,7 @@ def backtrack_batch(
                 q = cand[depth, ci[depth]]
                 ci[depth] += 1
                 nodes += 1
-                vis[q] = 1
-                for k in range(m):
-                    r = nbr[q, k]
-                    if r >= 0:
-                        deg[r] -= 1
+                visit(q, nbr, vis, deg, 1)
                 left = n - depth - 2  # squares unvisited once q is
                 ok = True
                 if left > 1:
@@ -450,22 +445,14 @@ def backtrack_batch(
                     path[depth] = q
                     moved = True
                     break
-                vis[q] = 0
-                for k in range(m):
-                    r = nbr[q, k]
-                    if r >= 0:
-                        deg[r] += 1
+                visit(q, nbr, vis, deg, 0)
             if moved:
                 fresh = True
                 continue
             if depth == 0:
                 break
             q = path[depth]  # undo the current square, back to the one before
-            vis[q] = 0
-            for k in range(m):
-                r = nbr[q, k]
-                if r >= 0:
-                    deg[r] += 1
+            visit(q, nbr, vis, deg, 0)
             if closing[q]:
                 close_left += 1
             depth -= 1
@@ -552,13 +539,8 @@ def decode_keys(
             if k < 0:
                 k += n
             tours[t, i] = invs[g, canon[k]]
-        if closed and n > 1:
-            a = tours[t, 0]
-            z = tours[t, n - 1]
-            dx = abs(a % width - z % width)
-            dy = abs(a // width - z // width)
-            if not ((dx == 1 and dy == 2) or (dx == 2 and dy == 1)):
-                good = False
+        if closed and n > 1 and not knight_apart(tours[t, 0], tours[t, n - 1], width):
+            good = False
         ok[t] = good
         if not good:
             bad += 1
@@ -588,8 +570,6 @@ def jsonl_lines(
     """
     rows, n = tours.shape
     hw = heads.shape[1]
-    nw = names.shape[1]
-    xw = xys.shape[1]
     p = 0
     for t in range(rows):
         h = which[t]
@@ -597,29 +577,27 @@ def jsonl_lines(
             for k in range(8):
                 out[p + c + k] = heads[h, c + k]
         p += head_len[h]
-        for i in range(n):
-            s = tours[t, i]
-            for c in range(0, nw, 8):
-                for k in range(8):
-                    out[p + c + k] = names[s, c + k]
-            p += name_len[s]
-        p -= 1  # over the last comma
-        out[p] = 93  # ]
-        out[p + 1] = 44  # ,
-        out[p + 2] = 34  # "
-        out[p + 3] = 120  # x
-        out[p + 4] = 121  # y
-        out[p + 5] = 34  # "
-        out[p + 6] = 58  # :
-        out[p + 7] = 91  # [
-        p += 8
-        for i in range(n):
-            s = tours[t, i]
-            for c in range(0, xw, 8):
-                for k in range(8):
-                    out[p + c + k] = xys[s, c + k]
-            p += xy_len[s]
-        p -= 1
+        for part in range(2):  # the square names, then the [x,y] pairs
+            table = names if part == 0 else xys
+            lens = name_len if part == 0 else xy_len
+            w = table.shape[1]
+            for i in range(n):
+                s = tours[t, i]
+                for c in range(0, w, 8):
+                    for k in range(8):
+                        out[p + c + k] = table[s, c + k]
+                p += lens[s]
+            p -= 1  # over the last comma
+            if part == 0:
+                out[p] = 93  # ]
+                out[p + 1] = 44  # ,
+                out[p + 2] = 34  # "
+                out[p + 3] = 120  # x
+                out[p + 4] = 121  # y
+                out[p + 5] = 34  # "
+                out[p + 6] = 58  # :
+                out[p + 7] = 91  # [
+                p += 8
         out[p] = 93  # ]
         out[p + 1] = 125  # }
         out[p + 2] = 10  # newline

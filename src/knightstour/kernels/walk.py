@@ -28,6 +28,7 @@ __kernels__ = (
     "flat_cells",
     "table_cells",
     "warnsdorff_walk",
+    "visit",
     "tour_check",
 )
 
@@ -352,6 +353,24 @@ def warnsdorff_walk(
     st[_SCHED] = sched
     st[_RNG] = state
     return count
+
+
+def visit(q: int, nbr: np.ndarray, vis: np.ndarray, deg: np.ndarray, on: int) -> None:
+    """A depth-first search steps onto square ``q`` (``on`` 1) or back off it (``on`` 0):
+    ``vis[q] = on``, and each neighbour of ``q`` (``nbr``: a neighbour table, -1 for no move)
+    has one unvisited neighbour fewer (``deg``, the onward counts of Warnsdorff's rule), or
+    one more again.
+
+    >>> nbr, vis, deg = np.array([[1, -1], [0, -1]]), np.zeros(2, np.uint8), np.ones(2, int)
+    >>> visit(0, nbr, vis, deg, 1); vis.tolist(), deg.tolist()
+    ([1, 0], [1, 0])
+    """
+    vis[q] = on
+    step = 1 - 2 * on
+    for k in range(nbr.shape[1]):
+        r = nbr[q, k]
+        if r >= 0:
+            deg[r] += step
 
 
 # -- validation -------------------------------------------------------------------------------

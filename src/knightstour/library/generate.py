@@ -254,12 +254,12 @@ def run_batch(plan: Plan, first: int, count: int | None = None) -> Batch:
         g = a["grid"]
         found = k.warnsdorff_batch(
             a["cells0"], g.offsets, *a["rows"], g.pad, g.pwidth, board.width, board.height,
-            a["starts"], plan.closed, plan.slack_moves, plan.seed, first, count, *outs,
+            a["starts"], plan.closed, plan.slack_moves, plan.seed, first, count, outs,
         )  # fmt: skip
     else:
         found = k.backtrack_batch(
             a["nbr"], a["starts"], plan.closed, plan.seed, first, count, plan.node_limit,
-            plan.per_search, plan.slack_moves, board.width, *outs,
+            plan.per_search, plan.slack_moves, board.width, outs,
         )  # fmt: skip
     return Batch(board, plan.closed, keys, codes, starts, ends, seeds).head(found).validate()
 
