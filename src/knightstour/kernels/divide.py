@@ -1,7 +1,10 @@
 """Loops of the divide method: plain Python in the subset that Numba compiles.
 
 Loaded by :mod:`knightstour.kernels.jit`: compiled (the machine code cached on disk) for boards
-of more than :data:`COMPILE_THRESHOLD` squares, interpreted below.
+of more than :data:`COMPILE_THRESHOLD` squares, interpreted below. :func:`block_path` steps on
+and off squares with the walk kernels' :func:`~knightstour.kernels.walk.visit`, as the tour
+library's searches do (the loader hands it the compiled one; Numba's disk cache does not see
+changes to that callee).
 
 >>> import numpy as np
 >>> out = np.empty(3, dtype=np.int32)
