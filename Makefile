@@ -28,18 +28,18 @@ run: $(STAMP)
 # skipped with a line saying why
 test: $(STAMP)
 	@bash tools/ensure-chromium.sh
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 # everyday tier: no browser, no killed processes, no Dask cluster, no fuzzing, no sweeps
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto -m "not browser and not slow"
+	$(BIN)/python -m pytest -q -n auto --dist worksteal -m "not browser and not slow"
 
 # the default tier and every whole sweep (tests marked sweep, and tiers.sample taking whole
 # domains), then the research folder's own tests: run it before resolving an issue that touches
 # a sweep
 test-all: $(STAMP)
 	@bash tools/ensure-chromium.sh
-	$(BIN)/python -m pytest -q -n auto --all
+	$(BIN)/python -m pytest -q -n auto --dist worksteal --all
 	$(BIN)/python -m pytest -q research
 
 bench: $(STAMP)

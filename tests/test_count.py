@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import knightstour as kt
+import tiers
 from enumerator import count_tours
 from knightstour import published
 from knightstour.board import Board
@@ -38,7 +39,7 @@ def test_the_sweep_itself_finds_no_closed_tour_on_4_by_n(height: int) -> None:
 
 
 def test_counts_from_every_start_add_up_to_the_directed_total() -> None:
-    for spec in ("5x5", "4x5", "3x8"):
+    for spec in tiers.sample(("5x5", "4x5", "3x8"), 2, seed=3, keep=["5x5"]):
         b = kt.parse_board(spec)
         total = sum(kt.count(b, start=s) for s in b.squares())
         assert total == kt.count(b)

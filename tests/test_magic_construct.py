@@ -61,7 +61,7 @@ def test_constructed_tours_are_semi_magic(width: int, height: int) -> None:
 
 def test_the_default_is_fixed_and_seeds_vary() -> None:
     assert np.array_equal(construct(12, 12), built(12, 12))
-    tours = [built(12, 12, seed) for seed in (1, 2, 3)] + [built(12, 12)]
+    tours = [built(12, 12, seed) for seed in (1, 2)] + [built(12, 12)]
     for a, b in itertools.combinations(tours, 2):
         assert not np.array_equal(a, b)
     for order in tours:
