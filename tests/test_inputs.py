@@ -320,3 +320,22 @@ def test_zero_based_holes_of_a_3d_board_are_triples() -> None:
 def test_the_command_line_takes_zero_based_holes(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "solve", "8x8", "--holes", "3,3 4,4;3,4,4,3", "--format", "json")
     assert code == 0 and json.loads(out)["holes"] == ["d4", "e4", "d5", "e5"]
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "words"),
+    [
+        (10**9, 10**9, "boards of 2 to 64 squares, not 1000000000x1000000000"),
+        (1, 1, "boards of 2 to 64 squares, not 1x1"),
+        (True, 8, "positive integers"),
+        ("8", 8, "positive integers"),
+        (0, 8, "positive integers"),
+    ],
+)
+def test_the_magic_ranges_refuse_boards_the_search_does_not_take(
+    width: object, height: object, words: str
+) -> None:
+    from knightstour.magic.search import ranges
+
+    with pytest.raises(kt.InvalidInputError, match=words):
+        ranges(width, height)  # type: ignore[arg-type]

@@ -136,9 +136,27 @@ def split(width: int, height: int) -> int:
 
 @lru_cache(maxsize=16)
 def ranges(width: int, height: int) -> tuple[Range, ...]:
-    """Every range of ``width x height``, in order: the least ``(first, last)`` of each class."""
+    """Every range of ``width x height``, in order: the least ``(first, last)`` of each class.
+
+    Boards the search takes only (at most :data:`MAX_AREA` squares); others are an
+    :class:`InvalidInputError` naming the board, before any table is made.
+
+    >>> len(ranges(8, 8))
+    136
+    >>> ranges(10**9, 10**9)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: ranges are made for boards of 2 to 64 squares, not 1000000000x1000000000
+    """
     import numpy as np
 
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in (width, height)):
+        raise InvalidInputError(f"ranges: width and height must be positive integers, got "
+                                f"{width!r} and {height!r}")  # fmt: skip
+    if not 1 < width * height <= MAX_AREA:
+        raise InvalidInputError(
+            f"ranges are made for boards of 2 to {MAX_AREA} squares, not {width}x{height}"
+        )
     n = width * height
     perms, _ = symmetries(width, height)
     colour = (np.arange(n) % width + np.arange(n) // width) % 2
