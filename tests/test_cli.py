@@ -480,3 +480,13 @@ def test_a_nul_character_in_an_argument_is_bad_input(
     """Found by the fuzz pass: a file name with a NUL byte was exit 70 ("embedded null byte")."""
     assert main(["solve", "5x5", "--output", str(tmp_path / "a\x00b")]) == 2
     assert "NUL character" in capsys.readouterr().err
+
+
+def test_the_top_level_help_names_the_library_actions_there_are(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("library"))
+    words = {w.strip(",") for w in line.split()}
+    assert {"list", "show", "stats", "export", "import"} <= words and "count" not in words

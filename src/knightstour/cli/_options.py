@@ -265,7 +265,7 @@ BOARD_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         {
             "metavar": "FILE",
             "help": "the board drawn in a text file: one line a rank, top rank first, '.' a "
-            "square, '#' or a space a hole (then BOARD may be left out)",
+            "square, '#' or a space a hole (then the board spec may be left out)",
         },
     ),
     "corners": (

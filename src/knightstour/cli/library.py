@@ -1,4 +1,4 @@
-"""``knightstour library``: list, show, count, export and import the tours of a tour library.
+"""``knightstour library``: list, show, stats, export and import the tours of a tour library.
 
 >>> import os, tempfile
 >>> import knightstour as kt
@@ -72,7 +72,7 @@ NAME = "library"
 ACTIONS: dict[str, tuple[str, Callable[[Any], None], Callable[[Any, argparse.Namespace], int]]]
 
 
-HELP = "list, show, count, export and import the tours of a tour library"
+HELP = "list, show, stats, export and import the tours of a tour library"
 DESCRIPTION = "Work with a tour library (an SQLite file made by 'generate' or 'import')."
 
 
