@@ -582,19 +582,17 @@
     base.height = canvasEl.height;
     const g = base.getContext("2d");
     g.setTransform(scale * dpr, 0, 0, scale * dpr, 0, 0);
-    const css = getComputedStyle(document.documentElement);
-    const colour = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
-    g.fillStyle = colour("--light", "#f2f0eb");
+    g.fillStyle = cssColour("--light", "#f2f0eb");
     g.fillRect(LEFT, PAD, W * S, H * S);
-    g.fillStyle = colour("--dark", "#cdd4dc");
+    g.fillStyle = cssColour("--dark", "#cdd4dc");
     for (let y = 0; y < H; y++) {
       for (let x = (y % 2 === 0 ? 0 : 1); x < W; x += 2) g.fillRect(left(x, 0), top(y, 0), S, S);
     }
     if (state.holes.size) {
-      g.fillStyle = colour("--bg", "#ffffff");
+      g.fillStyle = cssColour("--bg", "#ffffff");
       for (const i of state.holes) g.fillRect(left(xOf(i), 0), top(yOf(i), 0), S, S);
     }
-    g.fillStyle = colour("--muted", "#57606a");
+    g.fillStyle = cssColour("--muted", "#57606a");
     g.font = `${LABEL}px system-ui, sans-serif`;
     g.textAlign = "center";
     const every = Math.max(1, Math.ceil(Math.max(W, H) / 26));
@@ -639,7 +637,7 @@
     const cur = count > 0 ? order[count - 1] : (opts.anchor ?? null);
     if (opts.highlight && cur !== null) {
       const seen = new Set(order.slice(0, count));
-      ctx.fillStyle = getComputedStyle(document.documentElement).getPropertyValue("--cand") || "#f6d365";
+      ctx.fillStyle = cssColour("--cand", "#f6d365");
       for (const q of nbr[cur]) if (!seen.has(q)) ctx.fillRect(left(xOf(q), 0), top(yOf(q), 0), S, S);
     }
     ctx.lineWidth = thin;
@@ -1588,6 +1586,17 @@
   }
 
   // -- the theme: the system's, or the one chosen with the toggle ----------------------------
+
+  /** The colour a style-sheet variable gives in the current theme, for the canvas (a variable's
+   * own text may be light-dark(LIGHT, DARK), which only the style sheet resolves). */
+  function cssColour(name, fallback) {
+    const probe = document.createElement("span");
+    probe.style.color = `var(${name}, ${fallback})`;
+    document.body.appendChild(probe);
+    const c = getComputedStyle(probe).color;
+    probe.remove();
+    return c || fallback;
+  }
 
   const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
   const theme = () => document.documentElement.dataset.theme || (systemDark.matches ? "dark" : "light");
