@@ -30,17 +30,7 @@ from knightstour.board import Board, BoardLike
 from knightstour.errors import InvalidInputError
 from knightstour.library import canonical as cf
 from knightstour.library.store import packed
-from knightstour.library.store.records import (
-    MAX_ID,
-    Batch,
-    PackedRows,
-    StoredTour,
-    canonical_batch,
-    library_board,
-    row_board,
-    same_kind,
-    shape_of,
-)
+from knightstour.library.store import records as rec
 from knightstour.library.store.schema import KINDS_FROM, SHAPES_FROM
 from knightstour.library.store.table import Table, sql
 from knightstour.tour import Tour
@@ -110,7 +100,7 @@ class Tours(Table):
     def _kind_id(self, board: Board, closed: bool) -> int:
         """The number of the kind ``board``, ``closed`` (added if new), in the caller's
         transaction. Not kept between calls: a transaction rolled back takes a new one away."""
-        key = (board.width, board.height, shape_of(board), int(closed))
+        key = (board.width, board.height, rec.shape_of(board), int(closed))
         q = "SELECT id FROM kinds WHERE width = ? AND height = ? AND shape = ? AND closed = ?"
         row = self.db.execute(q, key).fetchone()
         if row is None:
@@ -123,7 +113,7 @@ class Tours(Table):
     @sql
     def add_batch(
         self,
-        batch: Batch,
+        batch: rec.Batch,
         *,
         method: str,
         run: int | None = None,
@@ -177,7 +167,7 @@ class Tours(Table):
         added = 0
         with self.lib.atomic():
             for (board, closed, m), paths in groups.items():
-                batch = canonical_batch(board, closed, np.stack(paths))
+                batch = rec.canonical_batch(board, closed, np.stack(paths))
                 if seed is not None:
                     batch.seeds = np.full(len(batch), seed, dtype=np.int64)
                 added += self.add_batch(batch, method=m)
@@ -209,11 +199,11 @@ class Tours(Table):
         )
 
     @sql
-    def get(self, tour_id: int) -> StoredTour:
+    def get(self, tour_id: int) -> rec.StoredTour:
         """The tour with id ``tour_id``."""
         if isinstance(tour_id, bool) or not isinstance(tour_id, int):
             raise InvalidInputError(f"a tour id is an integer, got {tour_id!r}")
-        if not 1 <= tour_id <= MAX_ID:
+        if not 1 <= tour_id <= rec.MAX_ID:
             raise InvalidInputError(f"no tour {tour_id} in {self.path}")
         q = f"SELECT {self.cols} FROM {self.rows} WHERE id = ?"
         row = self.db.execute(q, (tour_id,)).fetchone()
@@ -240,7 +230,7 @@ class Tours(Table):
             raise InvalidInputError(f"after must be a non-negative integer, got {after!r}")
         limit = _limit(limit)
         chunk = max(1, min(chunk, 10_000))
-        if after >= MAX_ID:
+        if after >= rec.MAX_ID:
             return
         where, params = self.where(board, closed)
         where = f"{where} {'AND' if where else 'WHERE'} id > ?"
@@ -278,7 +268,7 @@ class Tours(Table):
         *,
         limit: int | None = None,
         chunk: int = 10_000,
-    ) -> Iterator[PackedRows]:
+    ) -> Iterator[rec.PackedRows]:
         """The rows of :meth:`iter_rows` (``limit`` and ``chunk`` as there) as arrays, one
         :class:`PackedRows` per run of rows of one board and kind
         (:func:`knightstour.library.store.packed.iter_packed`)."""
@@ -293,7 +283,7 @@ class Tours(Table):
         """``(board, closed, rows, tours)`` groups in id order: each row's tour decoded and
         validated, as one ``(len(rows), area)`` array (a damaged row raises)."""
         for rows in self.iter_rows(board, closed, chunk=chunk):
-            for group in same_kind(rows):
+            for group in rec.same_kind(rows):
                 b, c, tours = self.decode_rows(group)
                 yield b, c, group, tours
 
@@ -322,12 +312,12 @@ class Tours(Table):
             )
         return np.frombuffer(raw, dtype=np.uint8).reshape(n, klen)
 
-    def stored(self, rows: Rows) -> Iterator[StoredTour]:
+    def stored(self, rows: Rows) -> Iterator[rec.StoredTour]:
         """Rows of one board and kind as :class:`StoredTour` s, decoded and validated."""
         board, closed, tours = self.decode_rows(rows)
         for r, p in zip(rows, tours, strict=True):
             t = Tour(board, p, closed=closed, method=self.method_name(r[8]))
-            yield StoredTour(id=r[0], tour=t, seed=r[9], run=r[10], created=r[11])
+            yield rec.StoredTour(id=r[0], tour=t, seed=r[9], run=r[10], created=r[11])
 
     @sql
     def iter_tours(
@@ -337,12 +327,12 @@ class Tours(Table):
         *,
         after: int = 0,
         limit: int | None = None,
-    ) -> Iterator[StoredTour]:
+    ) -> Iterator[rec.StoredTour]:
         """The stored tours (on ``board``, of one kind) with ids above ``after``, in id order,
         streamed: all of them, or up to ``limit``."""
         chunk = 10_000 if limit is None else max(1, limit)
         for rows in self.iter_rows(board, closed, after=after, limit=limit, chunk=chunk):
-            for group in same_kind(rows):
+            for group in rec.same_kind(rows):
                 yield from self.stored(group)
 
     @sql
@@ -353,7 +343,7 @@ class Tours(Table):
         *,
         after: int = 0,
         limit: int = 20,
-    ) -> list[StoredTour]:
+    ) -> list[rec.StoredTour]:
         """Up to ``limit`` tours with ids above ``after``, in id order.
 
         >>> from knightstour.library.store import Library
@@ -393,22 +383,22 @@ class Tours(Table):
         if self.version >= KINDS_FROM and (board is not None or closed is not None):
             kind: _Strs = []
             if board is not None:
-                b = library_board(board)
+                b = rec.library_board(board)
                 kind.append("width = ? AND height = ? AND shape = ?")
-                params += [b.width, b.height, shape_of(b)]
+                params += [b.width, b.height, rec.shape_of(b)]
             if closed is not None:
                 kind.append("closed = ?")
                 params.append(int(closed))
             conds.append(f"{plus}kind IN (SELECT id FROM kinds WHERE {' AND '.join(kind)})")
             board = closed = None  # the kind's condition holds them
         if board is not None:  # a library from before kinds: the board's columns
-            b = library_board(board)
+            b = rec.library_board(board)
             conds.append(f"{plus}width = ? AND {plus}height = ?")
             params += [b.width, b.height]
             if self.version >= SHAPES_FROM:
                 conds.append(f"{plus}shape = ?")
-                params.append(shape_of(b))
-            elif shape_of(b):
+                params.append(rec.shape_of(b))
+            elif rec.shape_of(b):
                 conds.append("0")  # an older library holds plain boards only
         if closed is not None:
             conds.append(f"{plus}closed = ?")
@@ -453,7 +443,7 @@ class Tours(Table):
         try:
             if width is None or height is None or shape is None:
                 raise InvalidInputError("a tour's kind is missing")
-            return row_board(int(width), int(height), str(shape))
+            return rec.row_board(int(width), int(height), str(shape))
         except InvalidInputError as e:
             raise InvalidInputError(
                 f"{self.path} is damaged: a board of it is not one ({e})"
@@ -465,5 +455,5 @@ def _limit(limit: int | None) -> int | None:
     if limit is not None:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise InvalidInputError(f"limit must be a non-negative integer, got {limit!r}")
-        return None if limit >= MAX_ID else limit
+        return None if limit >= rec.MAX_ID else limit
     return None
