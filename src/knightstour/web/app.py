@@ -57,7 +57,7 @@ from fastapi import FastAPI
 from knightstour import __version__
 from knightstour.web import handlers
 from knightstour.web.models import ErrorOut
-from knightstour.web.routes import count, pages, puzzle, render, solve
+from knightstour.web.routes import count, pages, render, solve
 from knightstour.web.state import Limits, Server, ensure_compiled
 
 __all__ = ["Limits", "create_app"]
@@ -113,6 +113,6 @@ def create_app(
     app.include_router(pages.router)
     pages.add_files(app)
     add_routes(app, shown, pages.STATIC, ErrorOut)
-    for area in (solve, puzzle, count, render):
+    for area in (solve, count, render):
         app.include_router(area.router)
     return app

@@ -1,7 +1,7 @@
 """The web app's routes, a module an area, each an :class:`fastapi.APIRouter`.
 
-- :mod:`~knightstour.web.routes.solve`: ``/api/solve``, ``/api/exists``, ``/api/limits``;
-- :mod:`~knightstour.web.routes.puzzle`: ``/api/puzzle``;
+- :mod:`~knightstour.web.routes.solve`: ``/api/solve``, ``/api/exists``, ``/api/puzzle``,
+  ``/api/limits``;
 - :mod:`~knightstour.web.routes.count`: ``/api/count``;
 - :mod:`~knightstour.web.routes.render`: ``/api/render/svg|png|gif``;
 - :mod:`~knightstour.web.routes.pages`: the page, its static files and ``/docs``.

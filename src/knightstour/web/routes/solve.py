@@ -1,4 +1,5 @@
-"""``/api/solve``, ``/api/exists`` and ``/api/limits``: a tour, whether one exists, the caps.
+"""``/api/solve``, ``/api/exists``, ``/api/puzzle`` and ``/api/limits``: a tour, whether one exists,
+puzzle mode's verdict on a partly built tour (:mod:`knightstour.puzzle`), the caps.
 
 >>> from fastapi.testclient import TestClient
 >>> from knightstour.web.app import create_app
@@ -7,6 +8,8 @@
 False
 >>> client.get("/api/limits").json()["time_limit"]
 5
+>>> client.get("/api/puzzle", params={"board": "5x5", "path": "a1"}).json()["moves"]
+['c2', 'b3']
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from knightstour.errors import NoTourError, SearchFailedError
-from knightstour.notation import answer_dict
-from knightstour.web.models import ERRORS, ExistsOut, NoTourOut, TourOut
-from knightstour.web.queries import ExistsQuery, SolveQuery, capped, flag, opt, seed
+from knightstour.notation import answer_dict, board_fields
+from knightstour.web.models import ERRORS, ExistsOut, NoTourOut, PuzzleOut, TourOut
+from knightstour.web.queries import ExistsQuery, PuzzleQuery, SolveQuery, capped, flag, opt, seed
 from knightstour.web.state import ServerDep, ensure_compiled, limits_json
 
 __all__ = ["router"]
@@ -98,3 +101,38 @@ async def exists_(q: Annotated[ExistsQuery, Query()]) -> JSONResponse:
     b = q.shaped()
     answer = exists(b, opt(q.start), end=opt(q.end), closed=flag("closed", q.closed), search=False)
     return JSONResponse(answer_dict(b, answer.exists, answer.reason))
+
+
+@router.get("/api/puzzle", response_model=PuzzleOut, responses=ERRORS)
+async def puzzle_(
+    request: Request, server: ServerDep, q: Annotated[PuzzleQuery, Query()]
+) -> JSONResponse:
+    """Puzzle mode: is the position won, lost or still open, and a next move that can win.
+
+    The hint and the verdict "lost" come from the exact search on the unvisited squares,
+    stopped at the hint time cap (then the status is "unknown").
+    """
+    from knightstour.puzzle import Assessment, assess, legal_moves, parse_position
+
+    lim = server.limits
+    arrived = time.monotonic()
+    b = q.shaped()
+    capped(b, lim.puzzle_max_squares, "puzzle mode")
+    pos = parse_position(b, q.path, flag("closed", q.closed))
+
+    def work(remaining: float | None) -> Assessment:
+        ensure_compiled()
+        return assess(pos, time_limit=min(lim.hint_time_limit, remaining or lim.time_limit))
+
+    verdict = await server.run(request, b, work, arrived + lim.hint_time_limit)
+    return JSONResponse(
+        {
+            **board_fields(b),
+            "closed": pos.closed,
+            "path": pos.names(),
+            "status": verdict.status,
+            "hint": verdict.hint,
+            "moves": [b.square_name(s) for s in legal_moves(pos)],
+            "reason": verdict.reason,
+        }
+    )
