@@ -44,6 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from knightstour.kernels.walk import image_index
+
 __kernels__ = (
     "compact_neighbours",
     "setup",
@@ -169,15 +171,7 @@ def least_image(
                 if fixed and first != root:
                     continue
             for i in range(n):
-                if closed:
-                    idx = k + i if d == 0 else k - i
-                    if idx >= n:
-                        idx -= n
-                    elif idx < 0:
-                        idx += n
-                else:
-                    idx = i if d == 0 else n - 1 - i
-                v = pg[path[idx]]
+                v = pg[path[image_index(i, k, d, n, closed)]]
                 if v < path[i]:
                     return False
                 if v > path[i]:

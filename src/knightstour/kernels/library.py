@@ -36,7 +36,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightstour.kernels.walk import STATE_SIZE, TAKEN, TB_RANDOM, visit, warnsdorff_walk
+from knightstour.kernels.walk import (
+    STATE_SIZE,
+    TAKEN,
+    TB_RANDOM,
+    image_index,
+    visit,
+    warnsdorff_walk,
+)
 
 __kernels__ = (
     "splitmix",
@@ -97,15 +104,7 @@ def canonicalize(
             # is written over it (the first image is written whole)
             less = not have
             for i in range(n):
-                if closed:
-                    idx = k + i if d == 0 else k - i
-                    if idx >= n:
-                        idx -= n
-                    elif idx < 0:
-                        idx += n
-                else:
-                    idx = i if d == 0 else n - 1 - i
-                v = pg[p[idx]]
+                v = pg[p[image_index(i, k, d, n, closed)]]
                 if not less:
                     if v > best[i]:
                         break

@@ -29,6 +29,7 @@ __kernels__ = (
     "table_cells",
     "warnsdorff_walk",
     "visit",
+    "image_index",
     "tour_check",
 )
 
@@ -371,6 +372,24 @@ def visit(q: int, nbr: np.ndarray, vis: np.ndarray, deg: np.ndarray, on: int) ->
         r = nbr[q, k]
         if r >= 0:
             deg[r] += step
+
+
+def image_index(i: int, k: int, d: int, n: int, closed: bool) -> int:
+    """Where square ``i`` of an image of a tour of ``n`` squares is read from in the tour: walked
+    forwards (``d`` 0) or backwards (``d`` 1), and a closed tour's image started from its square
+    ``k`` (the canonical forms of the library and the enumerator's least images).
+
+    >>> image_index(0, 0, 1, 5, False), image_index(1, 3, 0, 5, True), image_index(4, 3, 1, 5, True)
+    (4, 4, 4)
+    """
+    if closed:
+        idx = k + i if d == 0 else k - i
+        if idx >= n:
+            idx -= n
+        elif idx < 0:
+            idx += n
+        return idx
+    return i if d == 0 else n - 1 - i
 
 
 # -- validation -------------------------------------------------------------------------------
