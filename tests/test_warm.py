@@ -78,3 +78,28 @@ def test_steps_made_in_other_processes_report_in_order() -> None:
     out = warm(lambda done, total: seen.append((done, total)), only=chosen, workers=2)
     assert [name for name, _ in out] == chosen and all(s >= 0 for _, s in out)
     assert seen[0] == (0, 2) and seen[-1] == (2, 2)
+
+
+def test_a_first_compile_is_announced_once_and_timed_apart(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command line says on stderr, once, that it compiles (a first call after a plain
+    install), and the seconds spent compiling are counted apart from the work."""
+    from numba import njit
+
+    from knightstour.cli import main
+
+    jit.load("knightstour.kernels.walk", compiled=True)  # listens to the compiler from here
+    monkeypatch.setattr(jit, "_notices", [])  # as in a new process: nothing compiled yet
+    monkeypatch.setitem(jit._compiling, "seconds", 0.0)
+    assert main(["exists", "4x4"]) == 1 and main(["exists", "5x5"]) == 0
+    assert jit.COMPILE_NOTE not in capsys.readouterr().err  # nothing compiled: nothing said
+    assert njit(lambda x: x + 1)(1) == 2  # a function no disk cache holds: compiled here
+    assert njit(lambda x: x * 3)(2) == 6
+    err = capsys.readouterr().err
+    assert err.count(jit.COMPILE_NOTE) == 1 and err.startswith("knightstour: compiling")
+    assert jit.compile_seconds() > 0
+    main(["exists", "4x4"])
+    njit(lambda x: x - 1)(1)
+    assert jit.COMPILE_NOTE not in capsys.readouterr().err  # said once a process
+

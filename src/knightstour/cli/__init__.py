@@ -37,6 +37,7 @@ from knightstour.cli import (
 from knightstour.cli._options import EXIT_USAGE, PROG, Parser, UsageError, add_command
 from knightstour.cli._output import err
 from knightstour.errors import InternalError, KnightsTourError
+from knightstour.kernels import jit
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main"]
 
@@ -67,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _compile_note() -> None:
+    err(jit.COMPILE_NOTE)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (and never shows a traceback)."""
     try:
@@ -78,6 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             names = ", ".join(name for name, _add, _run in COMMANDS)
             raise UsageError(f"give a command: {names} (see '{PROG} --help')")
         run = {name: fn for name, _add, fn in COMMANDS}[args.command]
+        if args.command != warm.NAME:  # warm compiles, and says so its own way
+            jit.on_first_compile(_compile_note)
         return run(args)
     except InternalError as e:  # a bug, never the user's input nor an answer
         err(f"internal error ({e}); please report it")

@@ -26,7 +26,16 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MODULES", "Kernels", "compiled_modules", "for_work", "load"]
+__all__ = [
+    "COMPILE_NOTE",
+    "MODULES",
+    "Kernels",
+    "compile_seconds",
+    "compiled_modules",
+    "for_work",
+    "load",
+    "on_first_compile",
+]
 
 #: Every module of compiled kernels (each lists its kernels in ``__kernels__``).
 MODULES: tuple[str, ...] = (
@@ -41,8 +50,18 @@ MODULES: tuple[str, ...] = (
     "knightstour.kernels.text",
 )
 
+#: What a command line says on stderr just before it first compiles a kernel that is not in the
+#: disk cache (a first call after a plain install); ``docs/benchmarks.md`` has the figures.
+COMPILE_NOTE = (
+    "compiling the kernels this needs for this machine, once per install "
+    "(a few seconds to a minute); `knightstour warm` compiles them all ahead"
+)
+
 _lock = threading.RLock()
 _compiled: dict[str, Kernels] = {}
+#: Compiling so far in this process: seconds spent, and whether it has begun.
+_compiling = {"seconds": 0.0, "depth": 0, "began": 0.0, "watched": False}
+_notices: list[Callable[[], None]] = []
 
 
 class Kernels:
@@ -112,8 +131,64 @@ def compiled_modules() -> frozenset[str]:
         return frozenset(_compiled)
 
 
+def on_first_compile(notice: Callable[[], None]) -> None:
+    """Have ``notice()`` called once, just before this process first compiles a kernel that
+    the disk cache does not hold (loading a cached kernel is not compiling). The same notice
+    given again is kept once.
+
+    >>> on_first_compile(print)
+    """
+    with _lock:
+        if notice not in _notices and not _compiling["seconds"]:
+            _notices.append(notice)
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling kernels (not loading them from the cache).
+
+    >>> compile_seconds() >= 0.0
+    True
+    """
+    with _lock:
+        return float(_compiling["seconds"])
+
+
+def _watch_compiles() -> None:
+    """Listen to Numba's compile events (only a cache miss compiles): the first one calls the
+    notices of :func:`on_first_compile`, and every outermost one adds to
+    :func:`compile_seconds` (a kernel compiles the kernels it calls inside its own)."""
+    if _compiling["watched"]:
+        return
+    import time
+
+    from numba.core import event
+
+    class _Listener(event.Listener):  # type: ignore[misc]
+        def on_start(self, _event: Any) -> None:
+            with _lock:
+                _compiling["depth"] += 1
+                if _compiling["depth"] > 1:
+                    return
+                notices = list(_notices)
+                _notices.clear()
+                _compiling["began"] = time.perf_counter()
+            for notice in notices:
+                notice()
+
+        def on_end(self, _event: Any) -> None:
+            with _lock:
+                _compiling["depth"] -= 1
+                if _compiling["depth"] == 0:
+                    _compiling["seconds"] += time.perf_counter() - _compiling["began"]
+
+    event.register("numba:compile", _Listener())
+    _compiling["watched"] = True
+
+
 def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
     from numba import njit
+
+    _watch_compiles()
 
     namespace = dict(vars(mod))
     # kernels of other kernel modules that this module calls: their compiled versions
