@@ -57,6 +57,13 @@ class _Imports(ast.NodeVisitor):
         self.module, self.is_package = module, is_package
         self.found: set[str] = set()
 
+    def generic_visit(self, node: ast.AST) -> None:
+        """Only the statements: an import is one, so expressions need no visit (a quick read)."""
+        for field in ("body", "orelse", "handlers", "finalbody", "cases"):
+            for child in getattr(node, field, ()):
+                if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                    self.visit(child)
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         if node.name != "_repr_svg_":  # Jupyter display imports the renderer lazily
             self.generic_visit(node)
@@ -199,7 +206,9 @@ def _assignments_into_imports(source: str | ast.Module) -> list[str]:
     class imported from the package: a hook wired by assignment, which the import graph misses."""
     tree = ast.parse(source) if isinstance(source, str) else source
     imported: set[str] = set()
-    for node in ast.walk(tree):
+    into: list[tuple[str, str, str]] = []  # (line, name, attribute): kept if name is imported
+    for node in ast.walk(tree):  # one walk: the imports and the assignments
+        targets: list[ast.expr] = []
         if isinstance(node, ast.ImportFrom) and (
             node.level or (node.module or "").startswith("knightstour")
         ):
@@ -208,10 +217,7 @@ def _assignments_into_imports(source: str | ast.Module) -> list[str]:
             for a in node.names:
                 if a.name.startswith("knightstour"):
                     imported.add(a.asname or a.name.split(".")[0])
-    found = []
-    for node in ast.walk(tree):
-        targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign | ast.Delete):
+        elif isinstance(node, ast.Assign | ast.Delete):
             targets = list(node.targets)
         elif isinstance(node, ast.AugAssign | ast.AnnAssign):
             targets = [node.target]
@@ -227,14 +233,10 @@ def _assignments_into_imports(source: str | ast.Module) -> list[str]:
             if isinstance(sub, ast.Tuple | ast.List | ast.Starred):
                 targets.extend(sub.elts if not isinstance(sub, ast.Starred) else [sub.value])
             elif isinstance(sub, ast.Attribute | ast.Subscript):  # x.a.b = ..., x.a[i] = ...
-                if (
-                    isinstance(sub, ast.Attribute)
-                    and isinstance(sub.value, ast.Name)
-                    and sub.value.id in imported
-                ):
-                    found.append(f"line {getattr(node, 'lineno', '?')}: {sub.value.id}.{sub.attr}")
+                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+                    into.append((str(getattr(node, "lineno", "?")), sub.value.id, sub.attr))
                 targets.append(sub.value)
-    return found
+    return [f"line {line}: {name}.{attr}" for line, name, attr in into if name in imported]
 
 
 def test_the_assignment_check_sees_hooks() -> None:
