@@ -185,7 +185,7 @@ def test_an_unreachable_scheduler_is_bad_input(monkeypatch: pytest.MonkeyPatch) 
     pytest.importorskip("distributed")
     from knightstour.counting import distributed
 
-    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(distributed, "CONNECT_SECONDS", 1.0)
     with pytest.raises(InvalidInputError, match="cannot reach the Dask scheduler"):
         kt.count("5x5", scheduler="tcp://127.0.0.1:9")
 

@@ -10,7 +10,9 @@ import itertools
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -23,7 +25,7 @@ from knightstour.library import gallery as gallery_module
 from knightstour.library.gallery import Gallery, TourFilter
 from knightstour.library.generate import generate
 from knightstour.library.store import Library
-from knightstour.web.app import create_app
+from knightstour.web.app import Limits, create_app
 
 
 @pytest.fixture(scope="module")
@@ -258,14 +260,155 @@ def test_a_big_library_pages_by_keys_deep_in(big: Path) -> None:
 def test_the_gallery_counts_each_filter_once_a_while(
     big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A filter's count is kept a while, not counted again for every page: tours stored
-    meanwhile show in it once the while is over."""
+    """A filter's count is kept a while, not counted again for every page of an unchanged file;
+    tours stored meanwhile (in the WAL, the main file unchanged) show in it once the while is
+    over. (A file replaced or changed is counted afresh at once: the tests of item 11 below.)"""
+    from knightstour.library.store.gallery import GalleryQueries
+
     db = tmp_path / "g.db"
     db.write_bytes(big.read_bytes())
     g = Gallery(db)
+    counted: list[TourFilter] = []
+    real = GalleryQueries.count
+
+    def count(self: GalleryQueries, kept: TourFilter | None = None) -> int:
+        counted.append(kept)
+        return real(self, kept)
+
+    monkeypatch.setattr(GalleryQueries, "count", count)
     first = g.page(TourFilter(method="warnsdorff"))["count"]
-    with Library(db) as lib:
+    for after in (100, 500, 900):
+        assert g.page(TourFilter(method="warnsdorff"), after=after)["count"] == first
+    assert len(counted) == 1
+    with Library(db) as lib:  # a writer: its tours in the WAL until it closes
         assert generate("8x8", 12, seed=3, db=lib, workers=1).added == 12  # by Warnsdorff
-    assert g.page(TourFilter(method="warnsdorff"), after=500)["count"] == first
-    monkeypatch.setattr(gallery_module, "OVERVIEW_SECONDS", 0.0)
-    assert g.page(TourFilter(method="warnsdorff"), after=500)["count"] == first + 12
+        assert g.page(TourFilter(method="warnsdorff"), after=500)["count"] == first
+        monkeypatch.setattr(gallery_module, "OVERVIEW_SECONDS", 0.0)
+        assert g.page(TourFilter(method="warnsdorff"), after=500)["count"] == first + 12
+
+
+# -- the gallery's own lane (issue 29, item 10) ------------------------------------------------
+
+
+def test_the_gallery_reads_in_a_lane_of_its_own(
+    lib_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every read of the library runs on the gallery lane's threads (never FastAPI's pool, nor
+    the quick lane's); with that lane full, one more gallery request is 503 with Retry-After
+    while a quick solve still answers. How quickly under load: benchmarks/bench_web.py."""
+    import asyncio
+
+    import httpx
+
+    app = create_app(
+        Limits(gallery_workers=1, queue=1, time_limit=60), warm=False, library=lib_path
+    )
+    threads: list[str] = []
+    release = threading.Event()
+    real_page, real_tour = Gallery.page, Gallery.tour
+
+    def page(self: Gallery, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        threads.append(threading.current_thread().name)
+        assert release.wait(60), "never released"
+        return real_page(self, *args, **kwargs)
+
+    def tour(self: Gallery, tour_id: int) -> dict[str, Any]:
+        threads.append(threading.current_thread().name)
+        return real_tour(self, tour_id)
+
+    monkeypatch.setattr(Gallery, "page", page)
+    monkeypatch.setattr(Gallery, "tour", tour)
+
+    async def script(c: httpx.AsyncClient) -> dict[str, Any]:
+        held = [asyncio.create_task(c.get("/api/library/tours")) for _ in range(2)]
+        try:
+            for _ in range(3000):  # one running, one waiting: the lane is full
+                if threads and app.state.server.lane("gallery").in_flight == 2:
+                    break
+                await asyncio.sleep(0.01)
+            refused = await c.get("/api/library/tours/1")
+            quick = await c.get("/api/solve", params={"board": "5x5", "start": "a1"})
+            waiting = not any(t.done() for t in held)
+        finally:
+            release.set()
+        pages = await asyncio.gather(*held)
+        return {"refused": refused, "quick": quick, "waiting": waiting, "pages": pages,
+                "tour": await c.get("/api/library/tours/1")}  # fmt: skip
+
+    async def main() -> dict[str, Any]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            return await script(c)
+
+    out = asyncio.run(main())
+    assert out["waiting"], "the gallery's requests were not held while the solve answered"
+    assert out["quick"].status_code == 200 and len(out["quick"].json()["path"]) == 25
+    refused = out["refused"]
+    assert refused.status_code == 503 and "gallery" in refused.json()["error"]
+    assert int(refused.headers["retry-after"]) >= 1
+    assert [r.status_code for r in out["pages"]] == [200, 200]
+    assert out["tour"].status_code == 200 and out["tour"].json()["id"] == 1
+    assert threads and all(name.startswith("knightstour-gallery") for name in threads), threads
+
+
+# -- a library replaced or removed while shown (issue 29, item 11) -------------------------------
+
+
+def _other_library(path: Path) -> Path:
+    """A tour library other than the small one: 10 tours of 5x6."""
+    with Library(path) as lib:
+        generate("5x6", 10, seed=9, db=lib, workers=1)
+    return path
+
+
+@pytest.mark.parametrize("how", ["renamed over", "copied over", "removed, then put back"])
+def test_a_library_replaced_while_shown_is_read_afresh_at_the_next_request(
+    lib_path: Path, tmp_path: Path, how: str
+) -> None:
+    """Another library put at the path (a rename over it, a copy over it, or removed and
+    another put back) is what the next request shows: its boards, its tours, its counts; never
+    the old file's kept overview, nor an error."""
+    shown = tmp_path / "shown.db"
+    shown.write_bytes(lib_path.read_bytes())
+    other = _other_library(tmp_path / "other.db")
+    api = TestClient(create_app(warm=False, library=shown))
+    assert api.get("/api/library").json()["tours"] == 74  # kept now (the overview, 30 s)
+    assert api.get("/api/library/tours", params={"board": "8x8"}).json()["count"] == 42
+    assert api.get("/api/library/tours/1").json()["width"] == 8
+    if how == "renamed over":
+        other.replace(shown)
+    elif how == "copied over":
+        shown.write_bytes(other.read_bytes())
+    else:
+        shown.unlink()
+        assert api.get("/api/library").status_code == 503
+        shown.write_bytes(other.read_bytes())
+    over = api.get("/api/library").json()
+    assert over["tours"] == 10 and [b["board"] for b in over["boards"]] == ["5x6"]
+    page = api.get("/api/library/tours").json()
+    assert page["count"] == 10 and {t["board"] for t in page["tours"]} == {"5x6"}
+    assert api.get("/api/library/tours", params={"board": "8x8"}).json()["count"] == 0
+    tour = api.get("/api/library/tours/1").json()
+    assert (tour["width"], tour["height"]) == (5, 6)
+    kt.Tour.from_dict(tour)  # a tour of the contract, valid
+
+
+def test_a_library_removed_while_shown_is_503_at_the_next_request(
+    lib_path: Path, tmp_path: Path
+) -> None:
+    """The file removed under a healthy, open library: every gallery request is 503 naming the
+    file by its name (an open connection would go on answering from the removed file), and
+    the library is shown again once it is back."""
+    shown = tmp_path / "shown.db"
+    shown.write_bytes(lib_path.read_bytes())
+    api = TestClient(create_app(warm=False, library=shown))
+    for path in ("/api/library", "/api/library/tours", "/api/library/tours/1"):
+        assert api.get(path).status_code == 200
+    shown.unlink()
+    for path in ("/api/library", "/api/library/tours", "/api/library/tours/1",
+                 "/api/library/compare?a=1&b=2"):  # fmt: skip
+        r = api.get(path)
+        assert r.status_code == 503, (path, r.text)
+        assert r.json() == {"error": "the tour library cannot be read: shown.db was removed"}
+    shown.write_bytes(lib_path.read_bytes())
+    assert api.get("/api/library").json()["tours"] == 74

@@ -18,9 +18,11 @@ True
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import numbers
 import os
+import re
 from typing import TYPE_CHECKING
 
 from knightstour.board import brief
@@ -29,7 +31,15 @@ from knightstour.errors import InvalidInputError
 if TYPE_CHECKING:
     from knightstour.progress import Progress
 
-__all__ = ["cores", "progress", "scheduler", "time_limit", "workers"]
+__all__ = [
+    "SCHEDULER_SCHEMES",
+    "address_problem",
+    "cores",
+    "progress",
+    "scheduler",
+    "time_limit",
+    "workers",
+]
 
 
 def _integer(value: object) -> bool:
@@ -115,8 +125,54 @@ def progress(value: object, argument: str = "progress") -> Progress | None:
     )
 
 
+#: The address schemes a Dask scheduler listens on (``host:port`` alone is ``tcp``).
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc", "ucx")
+
+_HOST = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?")
+
+
+def address_problem(address: str) -> str | None:
+    """What is wrong with ``address`` as a Dask scheduler's address, or None: read as text only,
+    without any connection (a port from 1 to 65535 after a host name, an IPv4 address or an
+    IPv6 address in brackets; a known scheme before ``://`` if any).
+
+    >>> address_problem("tcp://[::1]:8786") is None, address_problem("localhost:8786") is None
+    (True, True)
+    >>> address_problem("tcp://::1:8786")
+    "an IPv6 address goes in brackets: 'tcp://[::1]:8786'"
+    >>> address_problem("10.0.0.1")
+    'it has no port (a number after the last colon)'
+    """
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in SCHEDULER_SCHEMES:
+        return f"{brief(scheme)} is not a scheme Dask listens on ({', '.join(SCHEDULER_SCHEMES)})"
+    if scheme == "inproc":  # this process's own scheduler: no host and port
+        return None if rest and not any(c.isspace() for c in rest) else "it names no scheduler"
+    host, colon, port = rest.rpartition(":")
+    if not colon:
+        return "it has no port (a number after the last colon)"
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        return f"its port must be a number from 1 to 65535, got {brief(port)}"
+    if host.startswith("[") and host.endswith("]"):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            return f"{brief(host)} is not an IPv6 address"
+        return None
+    if ":" in host:
+        return f"an IPv6 address goes in brackets: {brief(f'{scheme}://[{host}]:{port}')}"
+    if not _HOST.fullmatch(host):
+        return f"{brief(host)} is not a host name or an IP address"
+    return None
+
+
 def scheduler(value: object, argument: str = "scheduler") -> str | None:
     """``value`` as the address of a Dask scheduler (``host:port``, ``tcp://host:port``), or None.
+
+    The address is read as text (:func:`address_problem`): one that cannot be an address is
+    refused here, before any connection.
 
     >>> scheduler("127.0.0.1:8786")
     '127.0.0.1:8786'
@@ -124,9 +180,21 @@ def scheduler(value: object, argument: str = "scheduler") -> str | None:
     Traceback (most recent call last):
     ...
     knightstour.errors.InvalidInputError: scheduler must be the address of a Dask scheduler (a string like 'host:8786'), got 5
+    >>> scheduler("tcp://::nonsense::", "--scheduler")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: --scheduler 'tcp://::nonsense::' is not the address of a Dask scheduler: its port must be a number from 1 to 65535, got ''
     """
-    if value is None or (isinstance(value, str) and value.strip()):
-        return value
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip():
+        address = value.strip()
+        problem = address_problem(address)
+        if problem is None:
+            return address
+        raise InvalidInputError(
+            f"{argument} {brief(address)} is not the address of a Dask scheduler: {problem}"
+        )
     raise InvalidInputError(
         f"{argument} must be the address of a Dask scheduler (a string like 'host:8786'), "
         f"got {brief(value)}"

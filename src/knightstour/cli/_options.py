@@ -43,6 +43,7 @@ __all__ = [
     "int_range",
     "options_of",
     "port",
+    "scheduler_address",
     "seconds",
 ]
 
@@ -125,6 +126,22 @@ def port(text: str) -> int:
     return v
 
 
+def scheduler_address(text: str) -> str:
+    """The address of a Dask scheduler, read as text (no connection is made here).
+
+    >>> scheduler_address("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    """
+    from knightstour.arguments import address_problem
+
+    problem = address_problem(text.strip())
+    if problem is not None:
+        raise argparse.ArgumentTypeError(
+            f"{brief(text)} is not the address of a Dask scheduler: {problem}"
+        )
+    return text.strip()
+
+
 def _default_db() -> str:
     from knightstour.library import DEFAULT_DB
 
@@ -159,6 +176,7 @@ OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "scheduler": (
         ("--scheduler",),
         {
+            "type": scheduler_address,
             "metavar": "ADDRESS",
             "help": "a Dask scheduler (tcp://host:8786) to spread the work over "
             "(default: this process)",

@@ -234,7 +234,7 @@ def _base_count(
     from knightstour.counting.frontier import plan
 
     if scheduler is not None:
-        sweep = plan(b, terminals, closed)
+        sweep = plan(b, terminals, closed, deadline=deadline)
         try:
             from knightstour.counting.distributed import run_on_cluster
 

@@ -19,6 +19,8 @@ Use it through :func:`knightstour.count` (or ``knightstour count --scheduler ADD
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -32,7 +34,7 @@ from knightstour.counting.frontier import (
     merge_parts,
     run,
 )
-from knightstour.errors import InvalidInputError
+from knightstour.errors import InvalidInputError, SearchFailedError
 
 if TYPE_CHECKING:
     from knightstour.progress import Progress
@@ -41,8 +43,8 @@ __all__ = ["DaskShards", "connect", "run_on_cluster"]
 
 Shard = tuple[np.ndarray, np.ndarray]
 
-#: How long to wait for the scheduler to answer.
-CONNECT_TIMEOUT = "10s"
+#: Seconds to wait at most for the scheduler to answer (less when the time limit is nearer).
+CONNECT_SECONDS = 10.0
 
 
 def _expand(sweep: Sweep, p: int, shard: Shard, shards: int, growth: float) -> Part:
@@ -133,18 +135,93 @@ class DaskShards:
         self.held = []
 
 
-def connect(scheduler: str) -> Any:
-    """A Dask client of the scheduler at ``scheduler``, or a one-line error saying why not."""
+def connect(scheduler: str, deadline: float | None = None) -> Any:
+    """A Dask client of the scheduler at ``scheduler``, or a one-line error saying why not.
+
+    The wait is bounded: by :data:`CONNECT_SECONDS`, and by the time left before ``deadline``
+    (a ``time.monotonic()`` time: the caller's time limit). A scheduler that does not answer
+    in that time (a listener that accepts and never speaks, say) is refused in one line,
+    before any client is made (Dask's own handshake waits for an answer without a bound).
+    """
+    from knightstour.arguments import scheduler as checked
+
+    address = checked(scheduler)  # an address that cannot be one: refused before any wait
+    assert address is not None
+    scheduler = address
     try:
         from distributed import Client
     except ImportError:
         raise InvalidInputError(
             "--scheduler needs Dask: pip install 'knightstour[cluster]'"
         ) from None
+    seconds = CONNECT_SECONDS
+    limited = deadline is not None and deadline - time.monotonic() < seconds
+    if deadline is not None:
+        seconds = min(seconds, deadline - time.monotonic())
+    if seconds <= 0:
+        raise SearchFailedError(
+            f"the time limit ran out before the Dask scheduler at {scheduler} was asked"
+        )
+    if not scheduler.startswith("inproc://"):  # in this process: nothing to wait for
+        _handshake(scheduler, seconds, limited)
+    if deadline is not None:  # what the greeting left of the time limit
+        seconds = max(0.1, min(CONNECT_SECONDS, deadline - time.monotonic()))
     try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        return Client(scheduler, timeout=seconds, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
         raise InvalidInputError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+
+
+def _handshake(scheduler: str, seconds: float, limited: bool) -> None:
+    """Connect to ``scheduler`` and wait for its greeting, ``seconds`` at most in all.
+
+    Nothing listening there is told at once (one line, bad input); a listener that does not
+    greet in time is bad input too (:class:`~knightstour.errors.InvalidInputError`), or, when
+    the time limit was the bound (``limited``), a stop at the limit
+    (:class:`~knightstour.errors.SearchFailedError`). It runs on a thread of its own with an
+    event loop of its own, so that it works whether or not the caller runs one (a notebook
+    does); the thread ends by the bound.
+    """
+    import asyncio
+
+    from distributed.comm import connect as open_comm
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    scheme, location = parse_address(scheduler)
+
+    async def greet() -> None:
+        if scheme in ("tcp", "tls", "ws", "wss"):  # is anything listening? (Dask would retry)
+            host, port = parse_host_port(location)
+            _, writer = await asyncio.open_connection(host, port)
+            writer.close()
+        try:
+            comm = await open_comm(scheduler, timeout=2 * seconds)  # the bound is ours
+        except OSError as e:
+            if str(e).startswith("Timed out"):
+                raise TimeoutError from None
+            raise
+        await comm.close()
+
+    def bounded() -> None:
+        asyncio.run(asyncio.wait_for(greet(), seconds))
+
+    with ThreadPoolExecutor(1, thread_name_prefix="knightstour-connect") as pool:
+        try:
+            pool.submit(bounded).result()
+        except TimeoutError:
+            said = f"the Dask scheduler at {scheduler} did not answer"
+            if limited:
+                raise SearchFailedError(f"{said} before the time limit ran out") from None
+            raise InvalidInputError(f"{said} within {seconds:g} s") from None
+        except ConnectionRefusedError:
+            raise InvalidInputError(
+                f"cannot reach the Dask scheduler at {scheduler}: nothing listens there"
+            ) from None
+        except (OSError, ValueError) as e:
+            reason = (e.strerror if isinstance(e, OSError) else None) or str(e) or type(e).__name__
+            raise InvalidInputError(
+                f"cannot reach the Dask scheduler at {scheduler}: {reason.splitlines()[0]}"
+            ) from None
 
 
 def run_on_cluster(
@@ -156,7 +233,7 @@ def run_on_cluster(
     deadline: float | None = None,
 ) -> int:
     """:func:`~knightstour.counting.frontier.run` with the states on the cluster at ``scheduler``."""
-    client = connect(scheduler)
+    client = connect(scheduler, deadline)
     try:
         held = DaskShards(client, sweep)
         try:

@@ -21,7 +21,7 @@ import os
 import threading
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -117,20 +117,44 @@ class SweepStats:
         return max(self.states, default=0)
 
 
-def _orientation(board: Board) -> tuple[np.ndarray, int]:
+class _Clock:
+    """The time limit of a set-up: :meth:`tick` once a square raises
+    :class:`~knightstour.errors.SearchFailedError` once the deadline has passed (the clock is
+    read every :data:`EVERY` ticks, so it costs nothing)."""
+
+    EVERY = 1024
+
+    def __init__(self, board: Board, deadline: float | None) -> None:
+        self.board, self.deadline, self.ticks = board, deadline, 0
+
+    def tick(self) -> None:
+        self.ticks += 1
+        if self.deadline is None or self.ticks % self.EVERY:
+            return
+        if time.monotonic() > self.deadline:
+            raise SearchFailedError(
+                f"counting on {self.board.description} stopped at the time limit while setting "
+                f"up its sweep ({self.board.area:,} squares)"
+            )
+
+
+def _orientation(board: Board, clock: _Clock | None = None) -> tuple[np.ndarray, int]:
     """The sweep order (row by row, along the longer side) and its frontier length."""
+    clock = clock if clock is not None else _Clock(board, None)
     best: tuple[np.ndarray, int] | None = None
     for transpose in (False, True):
         w = board.height if transpose else board.width
         pos = np.empty(board.area, dtype=np.int64)
         order = np.empty(board.area, dtype=np.int64)
         for sq in range(board.area):
+            clock.tick()
             x, y = board.xy(sq)
             p = x * w + y if transpose else sq
             pos[sq] = p
             order[p] = sq
         reach = 0
         for sq in range(board.area):
+            clock.tick()
             if sq in board.holes:
                 continue
             for t in board.moves(sq):
@@ -141,14 +165,35 @@ def _orientation(board: Board) -> tuple[np.ndarray, int]:
     return best
 
 
-def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) -> Sweep:
+def plan(
+    board: Board,
+    terminals: tuple[int, ...] = (),
+    closed: bool = False,
+    *,
+    deadline: float | None = None,
+    memory_limit: int | None = None,
+) -> Sweep:
     """The sweep that counts tours of ``board`` with the given required ends (or cycles).
+
+    Its tables cost memory and time in proportion to the board's area: a board whose set-up
+    would not fit in ``memory_limit`` bytes (default: 80% of the memory available) is refused
+    before any is spent (:class:`~knightstour.errors.InputLimitError`,
+    :func:`setup_bytes`), and the set-up stops at ``deadline`` (a ``time.monotonic()`` time:
+    :class:`~knightstour.errors.SearchFailedError`).
 
     >>> s = plan(Board(6, 9), (), True)
     >>> s.width, s.steps, s.radix
     (13, 54, 16)
     """
-    order, width = _orientation(board)
+    budget = _budget(memory_limit)
+    need = setup_bytes(board)
+    if need > budget:
+        raise InputLimitError(
+            f"counting on {board.description} would need about {_gib(need)} of memory to set up "
+            f"its sweep of {board.area:,} squares; {_gib(budget)} is available"
+        )
+    clock = _Clock(board, deadline)
+    order, width = _orientation(board, clock)
     if width > MAX_FRONTIER:
         raise InputLimitError(
             f"a {board.spec} board has a frontier of {width} squares; counting handles at most "
@@ -164,10 +209,12 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
         cap_of[pos[sq]] = 0
     for sq in terminals:
         cap_of[pos[sq]] = 1
-    neighbours = [
-        [] if order[p] in holes else [int(pos[t]) for t in board.moves(int(order[p]))]
-        for p in range(n)
-    ]
+    neighbours = []
+    for p in range(n):
+        clock.tick()
+        neighbours.append(
+            [] if order[p] in holes else [int(pos[t]) for t in board.moves(int(order[p]))]
+        )
     last = np.array([max([p, *neighbours[p]]) for p in range(n)], dtype=np.int64)
     maxback = max([sum(1 for q in nb if q < p) for p, nb in enumerate(neighbours)] + [1])
     back = np.zeros((n, maxback), dtype=np.int64)
@@ -175,6 +222,7 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
     caps = np.full((n, width + 1), 2, dtype=np.int64)
     leaving_lists: list[list[int]] = [[] for _ in range(n)]
     for p in range(n):
+        clock.tick()
         for q in sorted(q for q in neighbours[p] if q < p):
             back[p, nback[p]] = p - q
             nback[p] += 1
@@ -197,13 +245,16 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
     sign_of[cap_of == 0] = 0
     signs = np.zeros((n, width + 1), dtype=np.int64)
     for p in range(n):
+        clock.tick()
         for k in range(width + 1):
             if p - k >= 0:
                 signs[p, k] = sign_of[p - k]
     after = np.concatenate([np.cumsum(sign_of[::-1])[::-1][1:], [0]])
     rest = 2 * after.astype(np.int64)
     colour = board.colour
-    changes = all(colour(a) != colour(b) for a in board.squares() for b in board.moves(a))
+    changes = all(
+        colour(a) != colour(b) for a in _ticking(board.squares(), clock) for b in board.moves(a)
+    )
     if not changes:  # a leaper that keeps its colour (or a wrapped board): no colour check
         rest[:] = _NO_CHECK
     req = (cap_of == 1).astype(np.int64)
@@ -211,6 +262,7 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
     # moves from each frontier slot's square to squares not swept yet, after each position
     remain = np.zeros((n, width + 1), dtype=np.int64)
     for p in range(n):
+        clock.tick()
         for k in range(width + 1):
             c = p - k
             if c >= 0:
@@ -219,6 +271,7 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
     # moves to later squares and the bit mask of the frontier slots they have moves to
     ahead: list[np.ndarray] = []
     for p in range(n):
+        clock.tick()
         rows = []
         for u in range(p + 1, min(n, p + width + 1)):
             if cap_of[u] != 2:
@@ -248,6 +301,49 @@ def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) ->
         rest,
         spare,
     )
+
+
+def _ticking(items: Iterator[int], clock: _Clock) -> Iterator[int]:
+    for item in items:
+        clock.tick()
+        yield item
+
+
+#: Bytes the set-up of a sweep costs: a square's fixed part and its part a frontier slot (its
+#: tables, and the lists they are built from), and a base for any board. Measured with
+#: tracemalloc at the peak of :func:`plan` with room to spare (tests/test_count_setup.py checks
+#: that the bound holds).
+SETUP_BYTES_FIXED, SETUP_BYTES_PER_SLOT, SETUP_BYTES_BASE = 1000, 48, 64 * 1024
+
+
+def _frontier_bound(board: Board) -> int:
+    """A frontier at least as long as the one :func:`plan` will find, without sweeping: the
+    longest move in sweep order (the long leg across rows, the short one along them) on the
+    better side; :data:`MAX_FRONTIER` for wrapped and layered boards (and at most that: longer
+    ones are refused before their tables are built).
+
+    >>> _frontier_bound(Board(3, 100)), _frontier_bound(Board(8, 8)), _frontier_bound(Board(5, 6))
+    (7, 17, 11)
+    """
+    if not board.is_flat:
+        return MAX_FRONTIER
+    a, b = sorted(board.leaper)
+    return min(MAX_FRONTIER, b * min(board.width, board.height) + a)
+
+
+def setup_bytes(board: Board) -> int:
+    """About the most memory :func:`plan` holds while it sets up the sweep of ``board``.
+
+    >>> f"{setup_bytes(Board(8, 20_000_000)) / 2**30:.0f} GiB"
+    '278 GiB'
+    """
+    slots = _frontier_bound(board) + 1
+    return SETUP_BYTES_BASE + board.area * (SETUP_BYTES_FIXED + SETUP_BYTES_PER_SLOT * slots)
+
+
+def _budget(memory_limit: int | None) -> int:
+    """The bytes a count may use: ``memory_limit``, or 80% of the memory available."""
+    return memory_limit if memory_limit is not None else int(available_memory() * 0.8)
 
 
 def estimate_states(sweep: Sweep) -> int | None:
@@ -539,7 +635,7 @@ def run(
     (:mod:`knightstour.counting.checkpoint`), and removes it when done (a warning if it cannot).
     """
     stats = stats if stats is not None else SweepStats()
-    budget = memory_limit if memory_limit is not None else int(available_memory() * 0.8)
+    budget = _budget(memory_limit)
     expected = estimate_states(sweep)
     if expected is not None and expected * BYTES_PER_STATE > budget:
         kind = "closed" if sweep.closed else "open"
@@ -748,7 +844,7 @@ def count_paths(
     """Undirected cycles (``closed``), or paths whose ends include ``terminals``, on ``board``."""
     if closed and terminals:
         raise InvalidInputError("a cycle count takes no required ends")
-    sweep = plan(board, terminals, closed)
+    sweep = plan(board, terminals, closed, deadline=deadline)
     return run(sweep, progress=progress, stats=stats, deadline=deadline, checkpoint=checkpoint)
 
 

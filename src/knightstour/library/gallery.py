@@ -75,16 +75,59 @@ class Gallery:
         self._overview: tuple[float, dict[str, Any]] | None = None
         self._counts: dict[TourFilter, tuple[float, int]] = {}
         self._lock = threading.Lock()
+        self._file: tuple[int, ...] | None = None
+        self._generation = 0
+        self._check_file()
 
     @property
     def name(self) -> str:
         return os.path.basename(self.path)
 
+    def _check_file(self) -> int:
+        """The generation of the file shown: the same while the file at the path is the same
+        one, unchanged (its device and inode, size and modification time: a library written in
+        WAL mode changes its main file only when a writer checkpoints), a new one when it was
+        replaced (renamed or copied over), changed, or removed; then what was kept of the old
+        file (the overview, the counts) is forgotten, and every connection is opened afresh (an
+        open connection in WAL mode would go on reading its cached pages of the old file). A
+        file that is gone is :class:`LibraryUnreadable` (an open connection would go on reading
+        the removed file)."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            with self._lock:
+                if self._file is not None:
+                    self._forget(None)
+            raise LibraryUnreadable(
+                f"the tour library cannot be read: {self.name} was removed"
+            ) from None
+        file = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        with self._lock:
+            if file != self._file:
+                self._forget(file)
+            return self._generation
+
+    def _forget(self, file: tuple[int, ...] | None) -> None:
+        """Another file at the path, or a changed one (None: none): a new generation, nothing
+        kept (under the lock)."""
+        self._file, self._overview = file, None
+        self._counts.clear()
+        self._generation += 1
+
     def library(self) -> Library:
-        """This thread's read-only connection to the library."""
+        """This thread's read-only connection to the library, checked at every request against
+        the file at the path (:meth:`_check_file`): a file replaced, or removed and put back, is
+        opened afresh."""
+        generation = self._check_file()
         lib = getattr(self._local, "lib", None)
+        if lib is not None and getattr(self._local, "generation", None) != generation:
+            self._local.lib = None
+            with contextlib.suppress(Exception):
+                lib.close()
+            lib = None
         if lib is None:
             lib = self._local.lib = Library(self.path, readonly=True)
+            self._local.generation = generation
         return lib
 
     def _read(self, query: Callable[[Library], T]) -> T:
@@ -111,6 +154,7 @@ class Gallery:
 
     def overview(self) -> dict[str, Any]:
         """The boards (each kind apart) with their counts and methods, and the totals."""
+        generation = self._check_file()  # what is kept is of the file shown now
         now = time.monotonic()
         with self._lock:
             if self._overview is not None and now - self._overview[0] < OVERVIEW_SECONDS:
@@ -141,12 +185,14 @@ class Gallery:
             "methods": dict(sorted(methods.items())),
         }
         with self._lock:
-            self._overview = (now, out)
+            if generation == self._generation:  # not replaced meanwhile
+                self._overview = (now, out)
         return out
 
     def count(self, kept: TourFilter) -> int:
         """How many tours ``kept`` keeps (counted again at most every
         :data:`OVERVIEW_SECONDS`)."""
+        generation = self._check_file()  # what is kept is of the file shown now
         now = time.monotonic()
         with self._lock:
             hit = self._counts.get(kept)
@@ -156,7 +202,8 @@ class Gallery:
         with self._lock:
             if len(self._counts) > 256:
                 self._counts.clear()
-            self._counts[kept] = (now, n)
+            if generation == self._generation:  # not replaced meanwhile
+                self._counts[kept] = (now, n)
         return n
 
     def page(

@@ -337,10 +337,10 @@ def _wait(futures: list[Any], timeout: float | None, dask: bool) -> list[Any]:
         time.sleep(0.01)
 
 
-def _connect(scheduler: str) -> Any:
+def _connect(scheduler: str, deadline: float | None) -> Any:
     from knightstour.counting.distributed import connect
 
-    return connect(scheduler)
+    return connect(scheduler, deadline)
 
 
 def search(
@@ -388,7 +388,7 @@ def search(
     )
     deadline = None if time_limit is None else time.monotonic() + time_limit
     stop_flags: list[np.ndarray] = []
-    client = _connect(scheduler) if scheduler else None
+    client = _connect(scheduler, deadline) if scheduler else None
     pool = None if client else ThreadPoolExecutor(max(1, workers or os.cpu_count() or 1))
     lock = threading.Lock()
     t0 = time.perf_counter()

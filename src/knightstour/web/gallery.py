@@ -4,6 +4,9 @@
 under ``/api/library`` (read-only, keyset-paginated, :mod:`knightstour.library.gallery`). A file
 that is not a tour library is refused when the server starts, with the library's own words; one
 that stops being readable while it is shown is HTTP 503 (the server's trouble, not the request's).
+Every read of the library runs in the gallery's own lane (:mod:`knightstour.web.lanes`, the
+server's ``gallery`` lane): bounded, with back-pressure (a full lane is 503 with
+``Retry-After``), dropped when the client goes, and never in the threads of quick answers.
 
 - ``GET /api/palette``: the colours the pictures are drawn with (knightstour.render.style), so
   that the page's board and a downloaded picture match;
@@ -23,6 +26,8 @@ True
 from __future__ import annotations
 
 import datetime
+import time
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Query, Request
@@ -33,6 +38,7 @@ from knightstour.errors import InvalidInputError
 from knightstour.library.gallery import Gallery, LibraryUnreadable, TourFilter
 from knightstour.library.store import MAX_ID
 from knightstour.puzzle import DAILY_BOARDS, daily_puzzle
+from knightstour.web.state import ServerDep
 
 __all__ = ["DAILY_BOARDS", "add_routes", "daily_puzzle"]
 
@@ -134,15 +140,27 @@ def add_routes(app: FastAPI, gallery: Gallery | None, static: Any, error_model: 
     async def gallery_page() -> FileResponse:
         return FileResponse(static / "gallery.html", media_type="text/html")
 
-    # sync routes: FastAPI runs them in its thread pool (each thread its own connection)
+    async def read(request: Request, server: ServerDep, fn: Callable[[], Any]) -> JSONResponse:
+        """``fn()`` (a read of the library) in the gallery's lane, and its answer made into
+        JSON there too (a page of thumbnails is sizeable text: never on the event loop). The
+        lane's workers each keep their own connection; a request that waits longer than the
+        server's time cap is 503, like a search's."""
+        shown()  # no library: 404 at once, without queueing
+        deadline = time.monotonic() + server.limits.time_limit
+        answer: JSONResponse = await server.run(
+            request, None, lambda _remaining: cached(fn()), deadline, lane=server.lane("gallery")
+        )
+        return answer
 
     @app.get("/api/library", tags=["library"], responses=responses)
-    def library_() -> JSONResponse:
+    async def library_(request: Request, server: ServerDep) -> JSONResponse:
         """The library: its boards (each kind apart) with their counts and methods."""
-        return cached(shown().overview())
+        return await read(request, server, lambda: shown().overview())
 
     @app.get("/api/library/tours", tags=["library"], responses=responses)
-    def library_tours_(
+    async def library_tours_(
+        request: Request,
+        server: ServerDep,
         board: BoardKeyQ = "",
         closed: KindQ = "",
         method: MethodQ = "",
@@ -158,16 +176,22 @@ def add_routes(app: FastAPI, gallery: Gallery | None, static: Any, error_model: 
             method = "magic"
         kind = None if closed == "" else closed == "true"
         kept = TourFilter(board.strip() or None, kind, method or None)
-        return cached(shown().page(kept, after=after or 0, before=before, limit=limit))
+        return await read(
+            request,
+            server,
+            lambda: shown().page(kept, after=after or 0, before=before, limit=limit),
+        )
 
     @app.get("/api/library/tours/{tour_id}", tags=["library"], responses=responses)
-    def library_tour_(
+    async def library_tour_(
+        request: Request,
+        server: ServerDep,
         tour_id: Annotated[int, Path(ge=1, le=MAX_ID, description="the tour's id")],
     ) -> JSONResponse:
         """One tour: the tour JSON of the contract, its metadata and its numbering's verdict."""
-        return cached(shown().tour(tour_id))
+        return await read(request, server, lambda: shown().tour(tour_id))
 
     @app.get("/api/library/compare", tags=["library"], responses=responses)
-    def library_compare_(a: IdQ, b: IdQ) -> JSONResponse:
+    async def library_compare_(request: Request, server: ServerDep, a: IdQ, b: IdQ) -> JSONResponse:
         """Two tours of one board side by side: both, and the moves they share."""
-        return cached(shown().compare(a, b))
+        return await read(request, server, lambda: shown().compare(a, b))

@@ -7,6 +7,8 @@ dependency), so that nothing reaches it through a closure or a module global.
 >>> server = Server(Limits(quick_squares=25))
 >>> server.lane_for(Board(5, 5)).name, server.lane_for(Board(6, 6)).name, server.lane("count").name
 ('quick', 'searches', 'counts')
+>>> server.lane("gallery").name, server.lane("gallery").workers
+('gallery', 1)
 >>> server.close()
 """
 
@@ -57,6 +59,8 @@ class Limits:
     quick_squares: int = 64
     #: threads of the quick lane (up to ``queue`` more wait)
     quick_workers: int = 2
+    #: threads of the gallery's lane (its pages and tours; up to ``queue`` more wait)
+    gallery_workers: int = 1
     #: the largest request body, in bytes (a 100x100 tour JSON is about 250 kB); more: HTTP 413
     max_body_bytes: int = 2_000_000
     #: seconds: the budget of a count (/api/count); a count that needs more answers null
@@ -73,11 +77,13 @@ class Limits:
 
 class Server:
     """The state of one web app: its :class:`Limits`, its count policy (``counts``), and
-    its three lanes of worker threads (:mod:`knightstour.web.lanes`), made when first used:
+    its four lanes of worker threads (:mod:`knightstour.web.lanes`), made when first used:
 
     - ``quick``: boards of at most ``quick_squares`` squares, never behind a search;
     - ``search``: the other searches, at most ``workers`` at once, at a lower CPU priority;
-    - ``count``: one count at a time, at a low priority, so that counts never starve searches.
+    - ``count``: one count at a time, at a low priority, so that counts never starve searches;
+    - ``gallery``: the gallery's reads of the tour library, ``gallery_workers`` at once, so
+      that a crowd of gallery pages never takes the threads and the cores of quick answers.
     """
 
     def __init__(self, limits: Limits) -> None:
@@ -90,7 +96,8 @@ class Server:
         self._lanes: dict[str, Lane] | None = None
 
     def lane(self, name: str) -> Lane:
-        """The lane ``name`` (``quick``, ``search`` or ``count``), the three made when first used."""
+        """The lane ``name`` (``quick``, ``search``, ``count`` or ``gallery``), the four made
+        when first used."""
         if self._lanes is None:
             lim = self.limits
             self._lanes = {
@@ -105,6 +112,7 @@ class Server:
                 "count": Lane(
                     "counts", workers=1, queue=8, nice=10, retry_after=lim.count_time_limit
                 ),
+                "gallery": Lane("gallery", workers=lim.gallery_workers, queue=lim.queue),
             }
         return self._lanes[name]
 
@@ -115,7 +123,7 @@ class Server:
     async def run(
         self,
         request: Request,
-        board: Board,
+        board: Board | None,
         fn: Callable[[float | None], T],
         deadline: float | None = None,
         lane: Lane | None = None,
@@ -127,7 +135,11 @@ class Server:
             while (await request.receive())["type"] != "http.disconnect":
                 pass
 
-        return await (lane or self.lane_for(board)).run(fn, deadline=deadline, gone=gone)
+        if lane is None:
+            if board is None:
+                raise TypeError("Server.run needs a board or a lane")
+            lane = self.lane_for(board)
+        return await lane.run(fn, deadline=deadline, gone=gone)
 
     def close(self) -> None:
         """Stop the lanes' threads (new ones are made if the app is used again)."""
