@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import pytest
 
@@ -103,3 +104,26 @@ def test_a_first_compile_is_announced_once_and_timed_apart(
     njit(lambda x: x - 1)(1)
     assert jit.COMPILE_NOTE not in capsys.readouterr().err  # said once a process
 
+
+
+def test_count_tells_compiling_apart_from_counting(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The seconds a count spent compiling kernels (a first call after a plain install) are not
+    its counting time: the tally keeps them apart, and the command line says both."""
+    from knightstour.cli import main
+    from knightstour.counting import count_request
+    from knightstour.counting.compute import tally
+
+    monkeypatch.chdir(tmp_path)  # no tours.db here: each count is computed
+    clock = iter([0.0, 4.0])  # 4 s of compiling happened during the count
+    monkeypatch.setattr(jit, "compile_seconds", lambda: next(clock))
+    t = tally(count_request("5x5"))
+    assert t.number == 1728 and t.compiling == 4.0 and t.seconds >= 0.0
+    clock = iter([0.0, 2.5])
+    assert main(["count", "5x5"]) == 0
+    out = capsys.readouterr().out
+    assert "after 2.50 s compiling its kernels" in out and "computed in" in out
+    clock = iter([1.0, 1.0])
+    main(["count", "5x5"])
+    assert "compiling" not in capsys.readouterr().out  # nothing compiled: nothing said

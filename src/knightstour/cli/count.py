@@ -271,6 +271,8 @@ def _print(args: argparse.Namespace, result: Tally, db: str | None) -> None:
         source = f"remembered in {db} ({result.recalled.citation})"
     else:
         source = f"computed in {result.seconds:.2f} s ({result.method})"
+        if result.compiling:
+            source += f", after {result.compiling:.2f} s compiling its kernels (once an install)"
         if db is not None:
             source += f"; remembered in {db}"
     print(digits(result.number))

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from knightstour import arguments
 from knightstour.counting.known import Known, Memory, by_theory, memory_of, recalled
 from knightstour.counting.request import CountRequest, WhatToCount, count_request
 from knightstour.errors import InvalidInputError, KnightsTourError
+from knightstour.kernels import jit
 
 if TYPE_CHECKING:
     from knightstour.board import Board, BoardLike
@@ -109,6 +110,8 @@ class Tally:
     ``replaced``: the library's record when it held another number for this count, now
     replaced by the one computed. ``stored``: the number computed is now in the library;
     ``not_stored``: why it could not be put there (the number is still the answer).
+    ``seconds`` is the counting's own time; ``compiling``, the seconds spent on the way
+    compiling kernels the disk cache did not hold (a first call after a plain install).
     """
 
     request: CountRequest
@@ -119,6 +122,7 @@ class Tally:
     replaced: Known | None = None
     stored: bool = False
     not_stored: str | None = None
+    compiling: float = 0.0
 
 
 def tally(
@@ -146,19 +150,21 @@ def tally(
         return Tally(
             request, earlier.count, earlier.method or "", earlier.seconds or 0.0, recalled=earlier
         )
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), jit.compile_seconds()
     number = count_for(request, **how)
-    seconds = time.perf_counter() - t0
-    used = request.method_used
-    replaced = earlier if earlier is not None and earlier.count != number else None
+    compiling = jit.compile_seconds() - c0
+    seconds = max(0.0, time.perf_counter() - t0 - compiling)
+    done = Tally(request, number, request.method_used, seconds, compiling=compiling)
     if library is None:
-        return Tally(request, number, used, seconds)
+        return done
+    replaced = earlier if earlier is not None and earlier.count != number else None
     try:
-        memory_of(library).remember_count(request.key(), number, method=used, seconds=seconds)
+        memory_of(library).remember_count(
+            request.key(), number, method=done.method, seconds=seconds
+        )
     except KnightsTourError as e:
-        reason = str(e).splitlines()[0]
-        return Tally(request, number, used, seconds, replaced=replaced, not_stored=reason)
-    return Tally(request, number, used, seconds, replaced=replaced, stored=True)
+        return replace(done, replaced=replaced, not_stored=str(e).splitlines()[0])
+    return replace(done, replaced=replaced, stored=True)
 
 
 def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:
