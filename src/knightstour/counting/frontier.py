@@ -5,8 +5,10 @@ tours' pieces that cross the frontier (the last ``B`` squares, ``B`` the longest
 order: ``2w + 1`` for the knight on a board ``w`` wide) are summarised by a state: which frontier
 squares are untouched, finished, or piece ends, and which ends belong together. Tours that look
 the same at the frontier continue the same way, so each state carries only a count of the ways to
-reach it, and the sweep never lists tours one by one. The kernels are in
-:mod:`knightstour.kernels.frontier`; docs/counting.md works a small example through.
+reach it, and the sweep never lists tours one by one. The sweep's plan is made in
+:mod:`knightstour.solvers.sweep` (which also decides and builds paths between two chosen
+squares), the kernels are in :mod:`knightstour.kernels.frontier`; docs/counting.md works a small
+example through.
 
 >>> count_paths(Board(5, 5), (), False)     # undirected open tours of 5x5
 864
@@ -33,6 +35,14 @@ from knightstour.counting import checkpoint as checkpoints
 from knightstour.errors import InputLimitError, InternalError, InvalidInputError, SearchFailedError
 from knightstour.kernels import jit
 from knightstour.progress import Progress
+from knightstour.solvers.sweep import KERNELS as _KERNELS
+from knightstour.solvers.sweep import (
+    SENTINEL,
+    Sweep,
+    plan,
+    powers,
+    table_size,
+)
 
 __all__ = [
     "Sweep",
@@ -43,62 +53,9 @@ __all__ = [
     "run",
 ]
 
-_KERNELS = "knightstour.kernels.frontier"
-SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
-_NO_CHECK = -(1 << 40)  # the kernels' "no colour check" (a leaper that keeps its colour)
-DONE = 1
-#: The widest frontier a state key holds (digits of base 11 and a top digit in 64 bits).
-MAX_FRONTIER = 17
 #: Bytes a state costs at the peak of a step (key and one count limb, twice: the states of the
 #: square before and after, with the tables' slack).
 BYTES_PER_STATE = 48
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """The plan of a count: the sweep order and, per square, what the kernel needs.
-
-    ``order[p]`` is the square swept at position ``p``; ``width`` the frontier length ``B``;
-    per position: ``back`` (frontier slots of the moves back), ``cap`` (0 hole, 1 required tour
-    end, 2 other), ``caps`` (the caps of the frontier's squares), ``leaving`` (slots whose squares
-    have all their moves decided after this one).
-    """
-
-    board: Board
-    terminals: tuple[int, ...]
-    closed: bool
-    order: np.ndarray
-    width: int
-    radix: int
-    back: np.ndarray
-    nback: np.ndarray
-    cap: np.ndarray
-    caps: np.ndarray
-    leaving: np.ndarray
-    nleave: np.ndarray
-    last_real: int
-    signs: np.ndarray
-    remain: np.ndarray
-    ahead: list[np.ndarray]
-    rest: np.ndarray
-    spare: np.ndarray
-
-    @property
-    def steps(self) -> int:
-        """The number of squares swept (holes included)."""
-        return int(self.order.shape[0])
-
-    @property
-    def free_ends(self) -> int:
-        """How many tour ends the sweep may choose (0 for cycles)."""
-        return 0 if self.closed else 2 - len(self.terminals)
-
-    def initial_key(self) -> np.uint64:
-        """The state before the first square: every frontier slot off the board, so DONE."""
-        key = 0
-        for _ in range(self.width):
-            key = key * self.radix + DONE
-        return np.uint64(key)
 
 
 @dataclass
@@ -115,139 +72,6 @@ class SweepStats:
     def peak(self) -> int:
         """The most states held after any square."""
         return max(self.states, default=0)
-
-
-def _orientation(board: Board) -> tuple[np.ndarray, int]:
-    """The sweep order (row by row, along the longer side) and its frontier length."""
-    best: tuple[np.ndarray, int] | None = None
-    for transpose in (False, True):
-        w = board.height if transpose else board.width
-        pos = np.empty(board.area, dtype=np.int64)
-        order = np.empty(board.area, dtype=np.int64)
-        for sq in range(board.area):
-            x, y = board.xy(sq)
-            p = x * w + y if transpose else sq
-            pos[sq] = p
-            order[p] = sq
-        reach = 0
-        for sq in range(board.area):
-            if sq in board.holes:
-                continue
-            for t in board.moves(sq):
-                reach = max(reach, abs(int(pos[sq]) - int(pos[t])))
-        if best is None or reach < best[1]:
-            best = (order, max(reach, 1))
-    assert best is not None
-    return best
-
-
-def plan(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) -> Sweep:
-    """The sweep that counts tours of ``board`` with the given required ends (or cycles).
-
-    >>> s = plan(Board(6, 9), (), True)
-    >>> s.width, s.steps, s.radix
-    (13, 54, 16)
-    """
-    order, width = _orientation(board)
-    if width > MAX_FRONTIER:
-        raise InputLimitError(
-            f"a {board.spec} board has a frontier of {width} squares; counting handles at most "
-            f"{MAX_FRONTIER} (knight boards up to 8 squares on the short side)"
-        )
-    radix = 16 if width <= 15 else 3 + width // 2 + 1
-    n = board.area
-    pos = np.empty(n, dtype=np.int64)
-    pos[order] = np.arange(n)
-    holes = board.holes
-    cap_of = np.full(n, 2, dtype=np.int64)
-    for sq in holes:
-        cap_of[pos[sq]] = 0
-    for sq in terminals:
-        cap_of[pos[sq]] = 1
-    neighbours = [
-        [] if order[p] in holes else [int(pos[t]) for t in board.moves(int(order[p]))]
-        for p in range(n)
-    ]
-    last = np.array([max([p, *neighbours[p]]) for p in range(n)], dtype=np.int64)
-    maxback = max([sum(1 for q in nb if q < p) for p, nb in enumerate(neighbours)] + [1])
-    back = np.zeros((n, maxback), dtype=np.int64)
-    nback = np.zeros(n, dtype=np.int64)
-    caps = np.full((n, width + 1), 2, dtype=np.int64)
-    leaving_lists: list[list[int]] = [[] for _ in range(n)]
-    for p in range(n):
-        for q in sorted(q for q in neighbours[p] if q < p):
-            back[p, nback[p]] = p - q
-            nback[p] += 1
-        for k in range(width + 1):
-            if p - k >= 0:
-                caps[p, k] = cap_of[p - k]
-        leaving_lists[int(last[p])].append(p)
-    maxleave = max(len(x) for x in leaving_lists) or 1
-    leaving = np.zeros((n, maxleave), dtype=np.int64)
-    nleave = np.zeros(n, dtype=np.int64)
-    for p, cells in enumerate(leaving_lists):
-        for j, c in enumerate(sorted(cells)):
-            leaving[p, j] = p - c
-        nleave[p] = len(cells)
-    real = [p for p in range(n) if cap_of[p] > 0]
-    last_real = real[-1] if real else -1
-    # colours: +1 / -1 by square colour, per frontier slot; twice the balance of the squares
-    # not swept yet, and the required ends among them, after each position
-    sign_of = np.array([1 if board.colour(int(order[p])) else -1 for p in range(n)])
-    sign_of[cap_of == 0] = 0
-    signs = np.zeros((n, width + 1), dtype=np.int64)
-    for p in range(n):
-        for k in range(width + 1):
-            if p - k >= 0:
-                signs[p, k] = sign_of[p - k]
-    after = np.concatenate([np.cumsum(sign_of[::-1])[::-1][1:], [0]])
-    rest = 2 * after.astype(np.int64)
-    colour = board.colour
-    changes = all(colour(a) != colour(b) for a in board.squares() for b in board.moves(a))
-    if not changes:  # a leaper that keeps its colour (or a wrapped board): no colour check
-        rest[:] = _NO_CHECK
-    req = (cap_of == 1).astype(np.int64)
-    spare = np.concatenate([np.cumsum(req[::-1])[::-1][1:], [0]]).astype(np.int64)
-    # moves from each frontier slot's square to squares not swept yet, after each position
-    remain = np.zeros((n, width + 1), dtype=np.int64)
-    for p in range(n):
-        for k in range(width + 1):
-            c = p - k
-            if c >= 0:
-                remain[p, k] = sum(1 for q in neighbours[c] if q > p)
-    # squares not swept yet with at most one move to a later square, not required ends: their
-    # moves to later squares and the bit mask of the frontier slots they have moves to
-    ahead: list[np.ndarray] = []
-    for p in range(n):
-        rows = []
-        for u in range(p + 1, min(n, p + width + 1)):
-            if cap_of[u] != 2:
-                continue
-            later = sum(1 for q in neighbours[u] if q > p)
-            mask = sum(1 << (p - q) for q in neighbours[u] if p - width < q <= p)
-            if later <= 1 and mask:
-                rows.append((later, mask))
-        ahead.append(np.array(rows, dtype=np.int64).reshape(len(rows), 2))
-    return Sweep(
-        board,
-        tuple(terminals),
-        closed,
-        order,
-        width,
-        radix,
-        back,
-        nback,
-        cap_of,
-        caps,
-        leaving,
-        nleave,
-        last_real,
-        signs,
-        remain,
-        ahead,
-        rest,
-        spare,
-    )
 
 
 def estimate_states(sweep: Sweep) -> int | None:
@@ -298,10 +122,6 @@ class Part:
     table_bytes: int = 0
 
 
-def _powers(sweep: Sweep) -> np.ndarray:
-    return np.array([sweep.radix**d for d in range(sweep.width + 1)], dtype=np.uint64)
-
-
 def expand_part(
     sweep: Sweep, p: int, keys: np.ndarray, counts: np.ndarray, shards: int, growth: float
 ) -> Part:
@@ -311,7 +131,7 @@ def expand_part(
     """
     k = _kernels(sweep)
     nin, limbs = counts.shape
-    size = _table_size(int(nin * growth))
+    size = table_size(int(nin * growth))
     total = np.zeros((1, limbs), dtype=np.uint64)
     with np.errstate(over="ignore"):
         while True:
@@ -323,7 +143,7 @@ def expand_part(
                 sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
                 sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
                 sweep.closed, sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p], sweep.spare[p],
-                _powers(sweep),
+                powers(sweep),
                 table, total,
             )  # fmt: skip
             if status == 1:
@@ -365,7 +185,7 @@ def merge_parts(
         return keys[0], counts[0], 0
     k = _kernels(sweep)
     n = sum(x.shape[0] for x in keys)
-    size = _table_size(n)
+    size = table_size(n)
     table = np.zeros((size, 1 + limbs), dtype=np.uint64)
     table[:, 0] = SENTINEL
     used = 0
@@ -721,14 +541,6 @@ def _load_checkpoint(path: str, sweep: Sweep) -> tuple[int, int, np.ndarray, np.
         if counts.shape[1] > bits // 64 + 1 and counts[:, bits // 64 + 1 :].any():
             raise refuse("holds counts larger than the board allows")
     return done, tours, keys.astype(np.uint64, copy=False), counts.astype(np.uint64, copy=False)
-
-
-def _table_size(states: int) -> int:
-    """A power of two with room for ``states`` at 3/4 full (at least 1024)."""
-    size = 1024
-    while size * 3 // 4 <= states:
-        size *= 2
-    return size
 
 
 def _gib(n: float) -> str:
