@@ -15,6 +15,7 @@ import knightstour as kt
 from knightstour.board import Board
 from knightstour.counting import frontier
 from knightstour.errors import InputLimitError, SearchFailedError
+from knightstour.solvers import sweep as sweeps
 
 KT = [sys.executable, "-m", "knightstour"]
 
@@ -41,8 +42,8 @@ def test_the_set_up_stays_within_its_estimate(board: Board) -> None:
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert sweep.width <= frontier._frontier_bound(board)
-    assert peak <= frontier.setup_bytes(board), (peak, frontier.setup_bytes(board))
+    assert sweep.width <= sweeps._frontier_bound(board)
+    assert peak <= sweeps.setup_bytes(board), (peak, sweeps.setup_bytes(board))
 
 
 def test_a_set_up_that_cannot_fit_is_refused_before_it_begins(
@@ -56,7 +57,7 @@ def test_a_set_up_that_cannot_fit_is_refused_before_it_begins(
         kt.count("8x20000000")
     assert "160,000,000 squares" in str(e.value) and len(str(e.value).splitlines()) == 1
     with pytest.raises(InputLimitError, match="3x1000 would need about"):
-        frontier.plan(Board(3, 1000), memory_limit=frontier.setup_bytes(Board(3, 1000)) - 1)
+        frontier.plan(Board(3, 1000), memory_limit=sweeps.setup_bytes(Board(3, 1000)) - 1)
     monkeypatch.undo()
     assert frontier.plan(Board(3, 10), memory_limit=10**9).steps == 30
 

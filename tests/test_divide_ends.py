@@ -151,12 +151,19 @@ def test_exists_on_rectangles_by_construction() -> None:
     assert plan_between(Board(3000, 2999), 0, 1) is True
 
 
-def test_divide_takes_ends_when_handed_them_and_refuses_closed() -> None:
+def test_divide_takes_ends_when_handed_them_closed_too() -> None:
     board = Board(21, 21)
     sol = divide(SolveRequest(board, start=0, end=2))
     check_path(21, 21, np.asarray(sol.indices), 0, 2)
-    with pytest.raises(kt.InvalidInputError, match="open tours between"):
+    with pytest.raises(kt.NoTourError, match="21x21"):  # Schwenk: odd by odd, no closed tour
         divide(SolveRequest(board, start=0, end=2, closed=True))
+    # a closed tour whose end is a move from its start is a path between them (issue 30, item 13)
+    even = Board(20, 20)
+    sol = divide(SolveRequest(even, start=0, end=41, closed=True))  # a1 to b3
+    check_path(20, 20, np.asarray(sol.indices), 0, 41)
+    assert kt.Tour(even, sol.indices, closed=True).closed
+    with pytest.raises(kt.NoTourError, match="knight's move from its start"):
+        divide(SolveRequest(even, start=0, end=43, closed=True))  # a1 to d3: not a move
     with pytest.raises(kt.InvalidInputError, match="both sides at least 6"):
         divide(SolveRequest(Board(5, 30), start=0, end=1))
     with pytest.raises(kt.NoTourError):

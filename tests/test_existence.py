@@ -104,14 +104,14 @@ def test_conrad_pairs_on_square_boards() -> None:
                 assert answer.exists is False and not _search(b, s, e)
 
 
-def test_closed_through_a_move_is_searched_on_small_boards() -> None:
+def test_closed_through_a_move_is_swept_on_narrow_boards() -> None:
     b = Board(3, 10)
     for s in (0, 4):
         ends = tour_ends(b, s, closed=True)
         for e in b.moves(s):
             answer = kt.exists(b, s, end=e, closed=True)
             assert answer.exists is bool(ends[e]), answer.reason
-            assert "exhaustive search" in answer.reason
+            assert "exact sweep" in answer.reason
 
 
 def test_holey_boards_are_searched() -> None:
@@ -129,10 +129,12 @@ def test_huge_boards_answer_instantly_without_search() -> None:
     assert kt.exists("1000x1000", start="a1", end="h8").exists is False
     built = kt.exists("300x301", start="a1", end="b3")  # divide's ends construction (issue 16)
     assert built.exists is True and "by construction" in built.reason
-    undecided = kt.exists("5x1000", start="a1", end="b3")  # a side under 6: no construction
-    assert undecided.exists is None and "too large" in undecided.reason
+    # a side under 6: no construction, and without search the sweep is not asked either
+    undecided = kt.exists("5x1000", start="a1", end="b3", search=False)
+    assert undecided.exists is None and "no theorem decides" in undecided.reason
     assert kt.exists("3x999", start="b2").exists is True
-    assert kt.exists("1000x1000", start="a1", end="b3", closed=True).exists is None
+    closed = kt.exists("1000x1000", start="a1", end="b3", closed=True)  # issue 30, item 13
+    assert closed.exists is True and "by construction" in closed.reason
 
 
 def test_start_squares_map() -> None:

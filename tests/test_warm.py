@@ -105,7 +105,6 @@ def test_a_first_compile_is_announced_once_and_timed_apart(
     assert jit.COMPILE_NOTE not in capsys.readouterr().err  # said once a process
 
 
-
 def test_count_tells_compiling_apart_from_counting(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

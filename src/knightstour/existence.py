@@ -3,7 +3,9 @@
 :func:`exists` answers ``True``, ``False`` or ``None`` (undecided) with a human reason. The
 theorems and parity arguments of :mod:`knightstour.theory` answer instantly on any board. Where
 they are silent (given start and end squares, a closed tour through a given move, boards with
-holes), a board of at most :data:`SEARCH_AREA` squares is settled by the exact search of
+holes), given both ends, divide's construction answers on boards with both sides at least 6 and
+the exact frontier sweep (:mod:`knightstour.solvers.sweep`) on boards 5 wide or less; else
+a board of at most :data:`SEARCH_AREA` squares is settled by the exact search of
 :mod:`knightstour.solvers.backtrack` within :data:`SEARCH_NODES` positions (within
 :data:`SEARCH_SECONDS` on boards of up to :data:`FULL_SEARCH_AREA` squares, as ``auto``);
 ``None`` means that bound was hit, or the board is too large to search. The sources are cited in
@@ -22,6 +24,7 @@ from functools import lru_cache
 
 from knightstour.board import Board, BoardLike, brief, parse_board
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
+from knightstour.solvers import sweep
 from knightstour.solvers.backtrack import exact_search
 from knightstour.solvers.divide import plan_between
 from knightstour.theory import Existence, describe_tour, verdict
@@ -50,8 +53,10 @@ def exists(
 ) -> Existence:
     """Whether a tour exists on ``board`` (from ``start``, to ``end``, closed), with the reason.
 
-    The theory's :func:`~knightstour.theory.verdict` first, instantly. Where it is silent, on
-    boards of at most :data:`SEARCH_AREA` squares, the exact search decides within
+    The theory's :func:`~knightstour.theory.verdict` first, instantly. Where it is silent and
+    both ends are given: divide's construction (both sides at least 6), or the exact sweep of
+    a board 5 wide or less (unless ``search=False``). Else, on boards of at most
+    :data:`SEARCH_AREA` squares, the exact search decides within
     :data:`SEARCH_NODES` positions (about a second at most; on boards of up to
     :data:`FULL_SEARCH_AREA` squares within :data:`SEARCH_SECONDS`) unless ``search=False``;
     ``exists`` is ``None`` when neither decides.
@@ -89,19 +94,31 @@ def exists(
     built = _by_construction(b, s, e, closed)
     if built is not None:
         return built
+    if search and s is not None and e is not None and sweep.takes(b):
+        return _by_sweep(b, s, e, closed)
     return _by_search(search, b, s, e, closed, answer.reason)
 
 
 def _by_construction(b: Board, s: int | None, e: int | None, closed: bool) -> Existence | None:
     """True where divide's construction between given ends builds the tour (both sides at least
-    6: decided from the board's sides, without building it), else None."""
-    if closed or s is None or e is None or not plan_between(b, s, e):
+    6: decided from the board's sides, without building it), else None. A closed tour whose end
+    is a move from its start (theory ruled out any other) is a path between the two."""
+    if s is None or e is None or not plan_between(b, s, e):
         return None
+    what = describe_tour(b, s, e, closed)
     return Existence(
         True,
-        f"a tour runs from {b.square_name(s)} to {b.square_name(e)} on {b.spec}, by "
-        f"construction: divide and conquer builds one between the two squares (docs/divide.md)",
+        f"a {what}, by construction: divide and conquer builds a path between the two squares"
+        f"{', and they are a move apart' if closed else ''} (docs/divide.md)",
     )
+
+
+@lru_cache(maxsize=256)
+def _by_sweep(b: Board, s: int, e: int, closed: bool) -> Existence:
+    """The exact sweep's answer on a board 5 wide or less (:func:`knightstour.solvers.sweep.
+    decide`): whether a path joins ``s`` and ``e`` (for a closed tour, a move apart)."""
+    found = sweep.decide(b, s, e)
+    return Existence(found, sweep.reason(b, s, e, closed, found))
 
 
 def _flag(value: object, argument: str) -> bool:

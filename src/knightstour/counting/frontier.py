@@ -5,8 +5,10 @@ tours' pieces that cross the frontier (the last ``B`` squares, ``B`` the longest
 order: ``2w + 1`` for the knight on a board ``w`` wide) are summarised by a state: which frontier
 squares are untouched, finished, or piece ends, and which ends belong together. Tours that look
 the same at the frontier continue the same way, so each state carries only a count of the ways to
-reach it, and the sweep never lists tours one by one. The kernels are in
-:mod:`knightstour.kernels.frontier`; docs/counting.md works a small example through.
+reach it, and the sweep never lists tours one by one. The sweep's plan is made in
+:mod:`knightstour.solvers.sweep` (which also decides and builds paths between two chosen
+squares), the kernels are in :mod:`knightstour.kernels.frontier`; docs/counting.md works a small
+example through.
 
 >>> count_paths(Board(5, 5), (), False)     # undirected open tours of 5x5
 864
@@ -21,18 +23,28 @@ import os
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from knightstour.board import Board, available_memory
+from knightstour.board import Board
 from knightstour.counting import checkpoint as checkpoints
 from knightstour.errors import InputLimitError, InternalError, InvalidInputError, SearchFailedError
 from knightstour.kernels import jit
 from knightstour.progress import Progress
+from knightstour.solvers.sweep import KERNELS as _KERNELS
+from knightstour.solvers.sweep import (
+    SENTINEL,
+    Sweep,
+    _budget,
+    _gib,
+    plan,
+    powers,
+    table_size,
+)
 
 __all__ = [
     "Sweep",
@@ -43,62 +55,9 @@ __all__ = [
     "run",
 ]
 
-_KERNELS = "knightstour.kernels.frontier"
-SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
-_NO_CHECK = -(1 << 40)  # the kernels' "no colour check" (a leaper that keeps its colour)
-DONE = 1
-#: The widest frontier a state key holds (digits of base 11 and a top digit in 64 bits).
-MAX_FRONTIER = 17
 #: Bytes a state costs at the peak of a step (key and one count limb, twice: the states of the
 #: square before and after, with the tables' slack).
 BYTES_PER_STATE = 48
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """The plan of a count: the sweep order and, per square, what the kernel needs.
-
-    ``order[p]`` is the square swept at position ``p``; ``width`` the frontier length ``B``;
-    per position: ``back`` (frontier slots of the moves back), ``cap`` (0 hole, 1 required tour
-    end, 2 other), ``caps`` (the caps of the frontier's squares), ``leaving`` (slots whose squares
-    have all their moves decided after this one).
-    """
-
-    board: Board
-    terminals: tuple[int, ...]
-    closed: bool
-    order: np.ndarray
-    width: int
-    radix: int
-    back: np.ndarray
-    nback: np.ndarray
-    cap: np.ndarray
-    caps: np.ndarray
-    leaving: np.ndarray
-    nleave: np.ndarray
-    last_real: int
-    signs: np.ndarray
-    remain: np.ndarray
-    ahead: list[np.ndarray]
-    rest: np.ndarray
-    spare: np.ndarray
-
-    @property
-    def steps(self) -> int:
-        """The number of squares swept (holes included)."""
-        return int(self.order.shape[0])
-
-    @property
-    def free_ends(self) -> int:
-        """How many tour ends the sweep may choose (0 for cycles)."""
-        return 0 if self.closed else 2 - len(self.terminals)
-
-    def initial_key(self) -> np.uint64:
-        """The state before the first square: every frontier slot off the board, so DONE."""
-        key = 0
-        for _ in range(self.width):
-            key = key * self.radix + DONE
-        return np.uint64(key)
 
 
 @dataclass
@@ -115,235 +74,6 @@ class SweepStats:
     def peak(self) -> int:
         """The most states held after any square."""
         return max(self.states, default=0)
-
-
-class _Clock:
-    """The time limit of a set-up: :meth:`tick` once a square raises
-    :class:`~knightstour.errors.SearchFailedError` once the deadline has passed (the clock is
-    read every :data:`EVERY` ticks, so it costs nothing)."""
-
-    EVERY = 1024
-
-    def __init__(self, board: Board, deadline: float | None) -> None:
-        self.board, self.deadline, self.ticks = board, deadline, 0
-
-    def tick(self) -> None:
-        self.ticks += 1
-        if self.deadline is None or self.ticks % self.EVERY:
-            return
-        if time.monotonic() > self.deadline:
-            raise SearchFailedError(
-                f"counting on {self.board.description} stopped at the time limit while setting "
-                f"up its sweep ({self.board.area:,} squares)"
-            )
-
-
-def _orientation(board: Board, clock: _Clock | None = None) -> tuple[np.ndarray, int]:
-    """The sweep order (row by row, along the longer side) and its frontier length."""
-    clock = clock if clock is not None else _Clock(board, None)
-    best: tuple[np.ndarray, int] | None = None
-    for transpose in (False, True):
-        w = board.height if transpose else board.width
-        pos = np.empty(board.area, dtype=np.int64)
-        order = np.empty(board.area, dtype=np.int64)
-        for sq in range(board.area):
-            clock.tick()
-            x, y = board.xy(sq)
-            p = x * w + y if transpose else sq
-            pos[sq] = p
-            order[p] = sq
-        reach = 0
-        for sq in range(board.area):
-            clock.tick()
-            if sq in board.holes:
-                continue
-            for t in board.moves(sq):
-                reach = max(reach, abs(int(pos[sq]) - int(pos[t])))
-        if best is None or reach < best[1]:
-            best = (order, max(reach, 1))
-    assert best is not None
-    return best
-
-
-def plan(
-    board: Board,
-    terminals: tuple[int, ...] = (),
-    closed: bool = False,
-    *,
-    deadline: float | None = None,
-    memory_limit: int | None = None,
-) -> Sweep:
-    """The sweep that counts tours of ``board`` with the given required ends (or cycles).
-
-    Its tables cost memory and time in proportion to the board's area: a board whose set-up
-    would not fit in ``memory_limit`` bytes (default: 80% of the memory available) is refused
-    before any is spent (:class:`~knightstour.errors.InputLimitError`,
-    :func:`setup_bytes`), and the set-up stops at ``deadline`` (a ``time.monotonic()`` time:
-    :class:`~knightstour.errors.SearchFailedError`).
-
-    >>> s = plan(Board(6, 9), (), True)
-    >>> s.width, s.steps, s.radix
-    (13, 54, 16)
-    """
-    budget = _budget(memory_limit)
-    need = setup_bytes(board)
-    if need > budget:
-        raise InputLimitError(
-            f"counting on {board.description} would need about {_gib(need)} of memory to set up "
-            f"its sweep of {board.area:,} squares; {_gib(budget)} is available"
-        )
-    clock = _Clock(board, deadline)
-    order, width = _orientation(board, clock)
-    if width > MAX_FRONTIER:
-        raise InputLimitError(
-            f"a {board.spec} board has a frontier of {width} squares; counting handles at most "
-            f"{MAX_FRONTIER} (knight boards up to 8 squares on the short side)"
-        )
-    radix = 16 if width <= 15 else 3 + width // 2 + 1
-    n = board.area
-    pos = np.empty(n, dtype=np.int64)
-    pos[order] = np.arange(n)
-    holes = board.holes
-    cap_of = np.full(n, 2, dtype=np.int64)
-    for sq in holes:
-        cap_of[pos[sq]] = 0
-    for sq in terminals:
-        cap_of[pos[sq]] = 1
-    neighbours = []
-    for p in range(n):
-        clock.tick()
-        neighbours.append(
-            [] if order[p] in holes else [int(pos[t]) for t in board.moves(int(order[p]))]
-        )
-    last = np.array([max([p, *neighbours[p]]) for p in range(n)], dtype=np.int64)
-    maxback = max([sum(1 for q in nb if q < p) for p, nb in enumerate(neighbours)] + [1])
-    back = np.zeros((n, maxback), dtype=np.int64)
-    nback = np.zeros(n, dtype=np.int64)
-    caps = np.full((n, width + 1), 2, dtype=np.int64)
-    leaving_lists: list[list[int]] = [[] for _ in range(n)]
-    for p in range(n):
-        clock.tick()
-        for q in sorted(q for q in neighbours[p] if q < p):
-            back[p, nback[p]] = p - q
-            nback[p] += 1
-        for k in range(width + 1):
-            if p - k >= 0:
-                caps[p, k] = cap_of[p - k]
-        leaving_lists[int(last[p])].append(p)
-    maxleave = max(len(x) for x in leaving_lists) or 1
-    leaving = np.zeros((n, maxleave), dtype=np.int64)
-    nleave = np.zeros(n, dtype=np.int64)
-    for p, cells in enumerate(leaving_lists):
-        for j, c in enumerate(sorted(cells)):
-            leaving[p, j] = p - c
-        nleave[p] = len(cells)
-    real = [p for p in range(n) if cap_of[p] > 0]
-    last_real = real[-1] if real else -1
-    # colours: +1 / -1 by square colour, per frontier slot; twice the balance of the squares
-    # not swept yet, and the required ends among them, after each position
-    sign_of = np.array([1 if board.colour(int(order[p])) else -1 for p in range(n)])
-    sign_of[cap_of == 0] = 0
-    signs = np.zeros((n, width + 1), dtype=np.int64)
-    for p in range(n):
-        clock.tick()
-        for k in range(width + 1):
-            if p - k >= 0:
-                signs[p, k] = sign_of[p - k]
-    after = np.concatenate([np.cumsum(sign_of[::-1])[::-1][1:], [0]])
-    rest = 2 * after.astype(np.int64)
-    colour = board.colour
-    changes = all(
-        colour(a) != colour(b) for a in _ticking(board.squares(), clock) for b in board.moves(a)
-    )
-    if not changes:  # a leaper that keeps its colour (or a wrapped board): no colour check
-        rest[:] = _NO_CHECK
-    req = (cap_of == 1).astype(np.int64)
-    spare = np.concatenate([np.cumsum(req[::-1])[::-1][1:], [0]]).astype(np.int64)
-    # moves from each frontier slot's square to squares not swept yet, after each position
-    remain = np.zeros((n, width + 1), dtype=np.int64)
-    for p in range(n):
-        clock.tick()
-        for k in range(width + 1):
-            c = p - k
-            if c >= 0:
-                remain[p, k] = sum(1 for q in neighbours[c] if q > p)
-    # squares not swept yet with at most one move to a later square, not required ends: their
-    # moves to later squares and the bit mask of the frontier slots they have moves to
-    ahead: list[np.ndarray] = []
-    for p in range(n):
-        clock.tick()
-        rows = []
-        for u in range(p + 1, min(n, p + width + 1)):
-            if cap_of[u] != 2:
-                continue
-            later = sum(1 for q in neighbours[u] if q > p)
-            mask = sum(1 << (p - q) for q in neighbours[u] if p - width < q <= p)
-            if later <= 1 and mask:
-                rows.append((later, mask))
-        ahead.append(np.array(rows, dtype=np.int64).reshape(len(rows), 2))
-    return Sweep(
-        board,
-        tuple(terminals),
-        closed,
-        order,
-        width,
-        radix,
-        back,
-        nback,
-        cap_of,
-        caps,
-        leaving,
-        nleave,
-        last_real,
-        signs,
-        remain,
-        ahead,
-        rest,
-        spare,
-    )
-
-
-def _ticking(items: Iterator[int], clock: _Clock) -> Iterator[int]:
-    for item in items:
-        clock.tick()
-        yield item
-
-
-#: Bytes the set-up of a sweep costs: a square's fixed part and its part a frontier slot (its
-#: tables, and the lists they are built from), and a base for any board. Measured with
-#: tracemalloc at the peak of :func:`plan` with room to spare (tests/test_count_setup.py checks
-#: that the bound holds).
-SETUP_BYTES_FIXED, SETUP_BYTES_PER_SLOT, SETUP_BYTES_BASE = 1000, 48, 64 * 1024
-
-
-def _frontier_bound(board: Board) -> int:
-    """A frontier at least as long as the one :func:`plan` will find, without sweeping: the
-    longest move in sweep order (the long leg across rows, the short one along them) on the
-    better side; :data:`MAX_FRONTIER` for wrapped and layered boards (and at most that: longer
-    ones are refused before their tables are built).
-
-    >>> _frontier_bound(Board(3, 100)), _frontier_bound(Board(8, 8)), _frontier_bound(Board(5, 6))
-    (7, 17, 11)
-    """
-    if not board.is_flat:
-        return MAX_FRONTIER
-    a, b = sorted(board.leaper)
-    return min(MAX_FRONTIER, b * min(board.width, board.height) + a)
-
-
-def setup_bytes(board: Board) -> int:
-    """About the most memory :func:`plan` holds while it sets up the sweep of ``board``.
-
-    >>> f"{setup_bytes(Board(8, 20_000_000)) / 2**30:.0f} GiB"
-    '278 GiB'
-    """
-    slots = _frontier_bound(board) + 1
-    return SETUP_BYTES_BASE + board.area * (SETUP_BYTES_FIXED + SETUP_BYTES_PER_SLOT * slots)
-
-
-def _budget(memory_limit: int | None) -> int:
-    """The bytes a count may use: ``memory_limit``, or 80% of the memory available."""
-    return memory_limit if memory_limit is not None else int(available_memory() * 0.8)
 
 
 def estimate_states(sweep: Sweep) -> int | None:
@@ -394,10 +124,6 @@ class Part:
     table_bytes: int = 0
 
 
-def _powers(sweep: Sweep) -> np.ndarray:
-    return np.array([sweep.radix**d for d in range(sweep.width + 1)], dtype=np.uint64)
-
-
 def expand_part(
     sweep: Sweep, p: int, keys: np.ndarray, counts: np.ndarray, shards: int, growth: float
 ) -> Part:
@@ -407,7 +133,7 @@ def expand_part(
     """
     k = _kernels(sweep)
     nin, limbs = counts.shape
-    size = _table_size(int(nin * growth))
+    size = table_size(int(nin * growth))
     total = np.zeros((1, limbs), dtype=np.uint64)
     with np.errstate(over="ignore"):
         while True:
@@ -419,7 +145,7 @@ def expand_part(
                 sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
                 sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
                 sweep.closed, sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p], sweep.spare[p],
-                _powers(sweep),
+                powers(sweep),
                 table, total,
             )  # fmt: skip
             if status == 1:
@@ -461,7 +187,7 @@ def merge_parts(
         return keys[0], counts[0], 0
     k = _kernels(sweep)
     n = sum(x.shape[0] for x in keys)
-    size = _table_size(n)
+    size = table_size(n)
     table = np.zeros((size, 1 + limbs), dtype=np.uint64)
     table[:, 0] = SENTINEL
     used = 0
@@ -817,18 +543,6 @@ def _load_checkpoint(path: str, sweep: Sweep) -> tuple[int, int, np.ndarray, np.
         if counts.shape[1] > bits // 64 + 1 and counts[:, bits // 64 + 1 :].any():
             raise refuse("holds counts larger than the board allows")
     return done, tours, keys.astype(np.uint64, copy=False), counts.astype(np.uint64, copy=False)
-
-
-def _table_size(states: int) -> int:
-    """A power of two with room for ``states`` at 3/4 full (at least 1024)."""
-    size = 1024
-    while size * 3 // 4 <= states:
-        size *= 2
-    return size
-
-
-def _gib(n: float) -> str:
-    return f"{n / 2**30:.1f} GiB"
 
 
 def count_paths(

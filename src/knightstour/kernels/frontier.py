@@ -45,7 +45,12 @@ __kernels__ = (
     "leave",
     "all_done",
     "pack",
+    "successors",
+    "move_code",
+    "_work",
     "expand",
+    "expand_links",
+    "link",
     "merge",
     "shard_of",
 )
@@ -304,6 +309,152 @@ def pack(
     return key
 
 
+def successors(  # type: ignore[no-untyped-def]
+    key,
+    width,
+    radix,
+    back,
+    nback,
+    cap,
+    caps_window,
+    leaving,
+    nleave,
+    free_ends,
+    final,
+    closed,
+    signs,
+    remain,
+    ahead,
+    rest,
+    spare,
+    powers,
+    scratch,
+    leaves,
+    stamp,
+    out_keys,
+    out_moves,
+):
+    """The states one state ``key`` becomes through one square, and the moves that make each.
+
+    The parameters are :func:`expand`'s; ``scratch`` is an ``(8, max(width, radix) + 2)`` int64
+    work array and ``leaves[k]`` says whether slot k's square leaves after this one. Writes
+    each successor's key to ``out_keys`` (the sentinel for a whole tour, which ends there) and
+    its moves back to ``out_moves`` (:func:`move_code` of the two slots the new square joins,
+    0 for none); ``out_*`` need room for ``(nback + 1) * (nback + 2) // 2`` rows. Returns
+    ``(how many, stamp)``: ``stamp`` marks labels seen (pass the last one back in).
+    """
+    slots = scratch[0]
+    work = scratch[1]
+    mates = scratch[2]
+    mate = scratch[3]
+    first = scratch[4]
+    seen = scratch[5]
+    label = scratch[6]
+    avail = scratch[7]
+    n = 0
+    ends = decode(key, width, radix, slots)
+    slots[0] = DONE if cap == 0 else EMPTY
+    stamp += 1
+    for k in range(1, width + 1):  # each label's two slots point at each other
+        v = slots[k]
+        if v > TERM:
+            if seen[v] == stamp:
+                mates[k] = first[v]
+                mates[first[v]] = k
+            else:
+                seen[v] = stamp
+                first[v] = k
+    # a leaving square of the frontier that is untouched, or a piece end when no free tour
+    # end is left, dies unless the new square moves to it: those moves are a must
+    na = 0
+    must = 0
+    for q in range(nback):
+        k = back[q]
+        v = slots[k]
+        if v != DONE:
+            if cap > 0:
+                avail[na] = k
+                if leaves[k] and (v == EMPTY or ends >= free_ends):
+                    must |= 1 << na
+                na += 1
+            elif leaves[k] and (v == EMPTY or ends >= free_ends):
+                return n, stamp
+    # c1 == c2 == -1: no move back; c2 == c1: one move; c2 > c1: two moves
+    for c1 in range(-1, na):
+        top = na if (c1 >= 0 and cap >= 2) else c1 + 1
+        for c2 in range(c1, top):
+            chosen = 0
+            if c1 >= 0:
+                chosen = (1 << c1) | (1 << c2)
+            if chosen & must != must:
+                continue
+            for m in range(width + 1):
+                work[m] = slots[m]
+                mate[m] = mates[m]
+            outcome = OK
+            moves = 0
+            if c1 >= 0:
+                moves = move_code(avail[c1], avail[c2])
+                outcome = apply_edge(work, mate, caps_window, 0, avail[c1], radix)
+                if c2 != c1:
+                    if outcome != OK:
+                        continue  # the first move already closed the tour
+                    outcome = apply_edge(work, mate, caps_window, 0, avail[c2], radix + 1)
+            if outcome == CYCLE and not closed:
+                continue
+            e2 = ends
+            if outcome == OK:
+                outcome, e2 = _finish(work, mate, width, leaving, nleave, e2, free_ends, final)
+                if outcome == DEAD:
+                    continue
+            elif not (final and all_done(work, width)):
+                continue  # a tour closed before every square was covered
+            if outcome != OK:
+                out_keys[n] = _SENTINEL
+                out_moves[n] = moves
+                n += 1
+                continue
+            stamp += 1
+            newkey = pack(
+                work,
+                width,
+                signs,
+                caps_window,
+                remain,
+                ahead,
+                rest,
+                spare + free_ends - e2,
+                free_ends - e2,
+                e2,
+                powers,
+                seen,
+                label,
+                stamp,
+            )
+            if newkey == _SENTINEL:
+                continue
+            out_keys[n] = newkey
+            out_moves[n] = moves
+            n += 1
+    return n, stamp
+
+
+def move_code(k1, k2):  # type: ignore[no-untyped-def]
+    """The moves back of a new square to frontier slots ``k1`` and ``k2`` (equal: one move) as
+    one number, ``k1 * 32 + k2 + 1`` (0 stands for no move; slots are below 32)."""
+    return k1 * 32 + k2 + 1
+
+
+def _work(width, radix, nback, leaving, nleave):  # type: ignore[no-untyped-def]
+    """The work arrays of :func:`successors`: scratch, leaves, and room for the successors."""
+    scratch = np.zeros((8, max(width, radix) + 3), dtype=np.int64)
+    leaves = np.zeros(width + 1, dtype=np.bool_)
+    for q in range(nleave):
+        leaves[leaving[q]] = True
+    room = (nback + 1) * (nback + 2) // 2 + 1
+    return scratch, leaves, np.zeros(room, dtype=np.uint64), np.zeros(room, dtype=np.int64)
+
+
 def expand(  # type: ignore[no-untyped-def]
     keys,
     counts,
@@ -341,17 +492,7 @@ def expand(  # type: ignore[no-untyped-def]
     Whole tours are added to ``total`` (one row of limbs). Returns ``(used, status)``: status 0,
     1 when a count overflowed ``limbs`` limbs, 2 when the table filled up (grow it and retry).
     """
-    slots = np.zeros(width + 1, dtype=np.int64)
-    work = np.zeros(width + 1, dtype=np.int64)
-    mates = np.zeros(width + 1, dtype=np.int64)
-    mate = np.zeros(width + 1, dtype=np.int64)
-    first = np.zeros(radix + 2, dtype=np.int64)
-    seen = np.zeros(radix + 2, dtype=np.int64)
-    label = np.zeros(radix + 2, dtype=np.int64)
-    avail = np.zeros(nback + 1, dtype=np.int64)
-    leaves = np.zeros(width + 1, dtype=np.bool_)
-    for q in range(nleave):
-        leaves[leaving[q]] = True
+    scratch, leaves, out_keys, out_moves = _work(width, radix, nback, leaving, nleave)
     limit = (table.shape[0] * 3) // 4
     mask = table.shape[0] - 1
     used = np.int64(0)
@@ -362,103 +503,31 @@ def expand(  # type: ignore[no-untyped-def]
     bsrc = np.zeros(BATCH, dtype=np.int64)
     nb = 0
     for s in range(nkeys):
-        ends = decode(keys[s], width, radix, slots)
-        slots[0] = DONE if cap == 0 else EMPTY
-        stamp += 1
-        for k in range(1, width + 1):  # each label's two slots point at each other
-            v = slots[k]
-            if v > TERM:
-                if seen[v] == stamp:
-                    mates[k] = first[v]
-                    mates[first[v]] = k
-                else:
-                    seen[v] = stamp
-                    first[v] = k
-        # a leaving square of the frontier that is untouched, or a piece end when no free tour
-        # end is left, dies unless the new square moves to it: those moves are a must
-        na = 0
-        must = 0
-        dead = False
-        for q in range(nback):
-            k = back[q]
-            v = slots[k]
-            if v != DONE:
-                if cap > 0:
-                    avail[na] = k
-                    if leaves[k] and (v == EMPTY or ends >= free_ends):
-                        must |= 1 << na
-                    na += 1
-                elif leaves[k] and (v == EMPTY or ends >= free_ends):
-                    dead = True
-        if dead:
-            continue
-        # c1 == c2 == -1: no move back; c2 == c1: one move; c2 > c1: two moves
-        for c1 in range(-1, na):
-            top = na if (c1 >= 0 and cap >= 2) else c1 + 1
-            for c2 in range(c1, top):
-                chosen = 0
-                if c1 >= 0:
-                    chosen = (1 << c1) | (1 << c2)
-                if chosen & must != must:
-                    continue
-                for m in range(width + 1):
-                    work[m] = slots[m]
-                    mate[m] = mates[m]
-                outcome = OK
-                if c1 >= 0:
-                    outcome = apply_edge(work, mate, caps_window, 0, avail[c1], radix)
-                    if c2 != c1:
-                        if outcome != OK:
-                            continue  # the first move already closed the tour
-                        outcome = apply_edge(work, mate, caps_window, 0, avail[c2], radix + 1)
-                if outcome == CYCLE and not closed:
-                    continue
-                e2 = ends
-                if outcome == OK:
-                    outcome, e2 = _finish(work, mate, width, leaving, nleave, e2, free_ends, final)
-                    if outcome == DEAD:
-                        continue
-                elif not (final and all_done(work, width)):
-                    continue  # a tour closed before every square was covered
-                if outcome != OK:
-                    if add_into(total, 0, counts, s, limbs):
+        made, stamp = successors(
+            keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
+            final, closed, signs, remain, ahead, rest, spare, powers, scratch, leaves, stamp,
+            out_keys, out_moves,
+        )  # fmt: skip
+        for j in range(made):
+            newkey = out_keys[j]
+            if newkey == _SENTINEL:
+                if add_into(total, 0, counts, s, limbs):
+                    return used, 1
+                continue
+            h = hash_slot(newkey, mask)
+            prefetch(table, h)
+            bkey[nb] = newkey
+            bslot[nb] = h
+            bsrc[nb] = s
+            nb += 1
+            if nb == BATCH:
+                for i in range(nb):
+                    used, over = insert_at(table, used, bkey[i], bslot[i], counts, bsrc[i], limbs)
+                    if over:
                         return used, 1
-                    continue
-                stamp += 1
-                newkey = pack(
-                    work,
-                    width,
-                    signs,
-                    caps_window,
-                    remain,
-                    ahead,
-                    rest,
-                    spare + free_ends - e2,
-                    free_ends - e2,
-                    e2,
-                    powers,
-                    seen,
-                    label,
-                    stamp,
-                )
-                if newkey == _SENTINEL:
-                    continue
-                h = hash_slot(newkey, mask)
-                prefetch(table, h)
-                bkey[nb] = newkey
-                bslot[nb] = h
-                bsrc[nb] = s
-                nb += 1
-                if nb == BATCH:
-                    for j in range(nb):
-                        used, over = insert_at(
-                            table, used, bkey[j], bslot[j], counts, bsrc[j], limbs
-                        )
-                        if over:
-                            return used, 1
-                    nb = 0
-                    if used > limit:
-                        return used, 2
+                nb = 0
+                if used > limit:
+                    return used, 2
     for j in range(nb):
         used, over = insert_at(table, used, bkey[j], bslot[j], counts, bsrc[j], limbs)
         if over:
@@ -466,6 +535,75 @@ def expand(  # type: ignore[no-untyped-def]
     if used > limit:
         return used, 2
     return used, 0
+
+
+def expand_links(  # type: ignore[no-untyped-def]
+    keys,
+    nkeys,
+    width,
+    radix,
+    back,
+    nback,
+    cap,
+    caps_window,
+    leaving,
+    nleave,
+    free_ends,
+    final,
+    closed,
+    signs,
+    remain,
+    ahead,
+    rest,
+    spare,
+    powers,
+    table,
+    whole,
+):
+    """:func:`expand` keeping, for each new state, how one path reaches it, instead of counts.
+
+    A row of ``table`` is a new state's key, then ``link(s, moves)``: the index ``s`` in
+    ``keys`` of the first state seen to become it, and the moves that made it. ``whole[0]`` is
+    set to the link of the first whole tour made (it stays as it was when none is). Returns
+    ``(used, status)``: status 0, or 2 when the table filled up (grow it and retry).
+    """
+    scratch, leaves, out_keys, out_moves = _work(width, radix, nback, leaving, nleave)
+    limit = (table.shape[0] * 3) // 4
+    mask = table.shape[0] - 1
+    used = np.int64(0)
+    stamp = np.int64(0)
+    for s in range(nkeys):
+        made, stamp = successors(
+            keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
+            final, closed, signs, remain, ahead, rest, spare, powers, scratch, leaves, stamp,
+            out_keys, out_moves,
+        )  # fmt: skip
+        for j in range(made):
+            newkey = out_keys[j]
+            value = link(s, out_moves[j])
+            if newkey == _SENTINEL:
+                if whole[0] == _SENTINEL:
+                    whole[0] = value
+                continue
+            h = hash_slot(newkey, mask)
+            while True:
+                k = table[h, 0]
+                if k == newkey:
+                    break
+                if k == _SENTINEL:
+                    table[h, 0] = newkey
+                    table[h, 1] = value
+                    used += 1
+                    break
+                h = (h + 1) & mask
+            if used > limit:
+                return used, 2
+    return used, 0
+
+
+def link(s, moves):  # type: ignore[no-untyped-def]
+    """A state's index ``s`` and the moves that take it on, as one number (moves: 16 bits)."""
+    return (np.uint64(s) << np.uint64(16)) | np.uint64(moves)
 
 
 def merge(keys, counts, nkeys, limbs, table, used):  # type: ignore[no-untyped-def]

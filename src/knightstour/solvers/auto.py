@@ -6,7 +6,9 @@ found, as a :class:`~knightstour.solvers.Solution` naming the method that found 
 gets the request without the fields it does not honour (a tie-break given for Warnsdorff is not
 handed to divide), and is skipped when it cannot honour one that matters (an end square). Given
 both a start and an end square on a plain board with both sides at least 6, divide comes first:
-it builds a tour between them in linear time (docs/divide.md).
+it builds a tour between them in linear time (docs/divide.md); on a board 5 wide or less, the
+frontier sweep of :mod:`knightstour.solvers.sweep` decides exactly and builds one. A closed tour
+whose end is a move from its start is a path between the two: it goes the same way.
 
 >>> import knightstour as kt
 >>> auto(SolveRequest(kt.Board(8, 8), start=0)).method
@@ -20,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from knightstour.errors import InvalidInputError, NoTourError, SearchFailedError
-from knightstour.solvers import METHODS, REGISTRY, Solution, SolveRequest
+from knightstour.solvers import METHODS, REGISTRY, Solution, SolveRequest, sweep
 from knightstour.solvers._clock import expired
 from knightstour.solvers.warnsdorff import default_start, honours_seed
 
@@ -72,12 +74,18 @@ def strategies(request: SolveRequest) -> Iterator[Strategy]:
     # heuristics are unreliable (big boards, closed tours on boards past 100 x 100, long boards
     # 3 or 4 wide), before the exact search on the rest
     divide = "divide" in METHODS and end is None and board.is_plain_knight
-    # given both ends on a board with both sides at least 6: built between them, in linear time
+    # given both ends (a closed tour's end a move from its start: the same, a path between
+    # them): on a board 5 wide or less the exact sweep decides and builds, on one with both
+    # sides at least 6 divide builds a tour between them, in linear time
+    ends = end is not None and request.start is not None
+    if ends and closed:
+        assert end is not None and request.start is not None
+        ends = board.is_move(request.start, end)
+    if ends and sweep.takes(board):
+        yield Strategy("sweep")
     if (
-        "divide" in METHODS
-        and end is not None
-        and request.start is not None
-        and not closed
+        ends
+        and "divide" in METHODS
         and board.is_plain_knight
         and min(board.width, board.height) >= 6
     ):
@@ -118,6 +126,8 @@ def strategies(request: SolveRequest) -> Iterator[Strategy]:
 
 def _request_for(strategy: Strategy, request: SolveRequest) -> SolveRequest | None:
     """The request as ``strategy``'s method takes it, or None when it cannot honour it."""
+    if strategy.method == "sweep":  # exact: no tie-break, no seed
+        return request.replace(tiebreak=None, seed=None)
     takes = REGISTRY[strategy.method].takes
     if strategy.method == "divide" and request.end is not None:
         return request.replace(tiebreak=None, seed=None)  # divide's construction between ends
@@ -156,6 +166,8 @@ def _run(strategy: Strategy, request: SolveRequest) -> Solution:
         # a time limit, when given, bounds the exact search instead of a budget of positions
         limit = strategy.node_limit if request.deadline is None else None
         return backtrack(request, node_limit=limit)
+    if strategy.method == "sweep":
+        return sweep.sweep_between(request)
     return METHODS[strategy.method](request)
 
 

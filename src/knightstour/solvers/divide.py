@@ -989,15 +989,16 @@ def _process_limit() -> int | None:
 
 def _between(request: SolveRequest) -> np.ndarray:
     """An open tour between the request's start and end squares, by the ends construction of
-    :mod:`knightstour.solvers._divide_ends` (both sides at least 6)."""
+    :mod:`knightstour.solvers._divide_ends` (both sides at least 6); closed when asked, the end
+    a move from the start (theory refuses any other end): the path and that move are a cycle."""
     from knightstour.solvers import _divide_ends
 
     board, s, e = request.board, request.start, request.end
     assert s is not None and e is not None
     name = board.square_name
-    if request.closed:
-        raise InvalidInputError("divide builds open tours between a given start and end")
-    answer = verdict(board, s, e, False)
+    answer = verdict(board, s, e, request.closed)
+    if answer.exists is not False and request.closed and not board.is_move(s, e):
+        raise InternalError("theory let a closed tour end off a move from its start")
     if answer.exists is False:
         raise NoTourError(answer.reason)
     if min(board.width, board.height) < _divide_ends.MIN_SIDE:
@@ -1138,7 +1139,7 @@ def divide(request: SolveRequest, /) -> Solution:
     Works on every plain board that has a tour, from every start square that has one (the start
     defaults to ``a1``); closed when asked. Given a start and an end square too (``auto`` hands
     them on), it builds an open tour between them on boards with both sides at least 6
-    (:func:`_between`). It takes no
+    (:func:`_between`), or a closed one when the end is a knight's move from the start. It takes no
     tie-break or seed (the construction is deterministic: :func:`knightstour.solve` refuses
     them); a deadline already past stops it before it builds.
 
