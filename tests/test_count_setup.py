@@ -52,7 +52,7 @@ def test_a_set_up_that_cannot_fit_is_refused_before_it_begins(
     def never(*args: object) -> None:
         raise AssertionError("the set-up began")
 
-    monkeypatch.setattr(frontier, "_orientation", never)
+    monkeypatch.setattr(sweeps, "_orientation", never)
     with pytest.raises(InputLimitError, match=r"^counting on 8x20000000 would need about") as e:
         kt.count("8x20000000")
     assert "160,000,000 squares" in str(e.value) and len(str(e.value).splitlines()) == 1
