@@ -275,6 +275,26 @@ def test_a_refused_size_takes_the_old_tour_away(page: Page, width: object, words
 
 def test_the_number_of_tours_follows_the_board_and_the_mode(page: Page) -> None:
     line = page.locator("#count-line")
+    # 8x8, too large to count here: the published figures, labelled with their source, and
+    # no count of the program's own (issue 30, item 4)
+    expect(line).to_have_text(
+        "19,591,828,170,979,904 directed open tours on 8x8 (each path counted in both "
+        "directions) \u2014 published: OEIS A165134 (a(8) from Alex Chernov, 2014); not counted "
+        "here."
+    )
+    page.check("#closed")
+    expect(line).to_contain_text(
+        "13,267,364,410,532 undirected closed tours on 8x8 (each cycle counted once) \u2014 "
+        "published: OEIS A001230 (B. D. McKay, Knight's tours of an 8x8 chessboard"
+    )
+    page.uncheck("#closed")
+    square(page, "a1").click()  # from a square: not published; the whole board's figure is
+    expect(line).to_have_text(
+        "Open tours on 8x8 from a1: not counted here. Published for the whole board: "
+        "19,591,828,170,979,904 directed open tours on 8x8 (each path counted in both "
+        "directions) \u2014 published: OEIS A165134 (a(8) from Alex Chernov, 2014)."
+    )
+    assert "too large to count here" in (line.get_attribute("title") or "")
     set_board(page, 7, 7)
     expect(line).to_contain_text("165,575,218,320 directed open tours on 7x7")
     expect(line).to_contain_text("published: OEIS A165134")

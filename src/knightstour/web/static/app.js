@@ -958,9 +958,17 @@
       countLine("");
       counting.key = null;  // ask again next time
     } else if (data.known) {
-      const from = data.source === "published" ? ` \u2014 ${data.reason}` : "";
-      countLine(`${withCommas(data.count_text)} ${data.convention}${from}.`, "known",
+      countLine(`${withCommas(data.count_text)} ${data.convention}.`, "known",
         data.source === "theory" ? data.reason : "");
+    } else if (data.published) {
+      // a figure from the literature, never taken for a count made here: labelled, with its
+      // source (the whole board's when the count asked names a square)
+      const p = data.published;
+      const figure = `${withCommas(p.value_text)} ${p.convention} \u2014 published: ${p.source}`;
+      const first = data.convention.charAt(0).toUpperCase() + data.convention.slice(1);
+      countLine(p.convention === data.convention ? `${figure}; not counted here.` :
+        `${first}: not counted here. Published for the whole board: ${figure}.`,
+        "known published", data.reason);
     } else {
       countLine(`Number of tours: not counted here; ${data.reason}.`, "", data.reason);
     }
