@@ -273,6 +273,31 @@ def test_a_refused_size_takes_the_old_tour_away(page: Page, width: object, words
     expect(page.locator("#status")).to_contain_text(words)
 
 
+def test_a_refused_size_leaves_nothing_of_the_old_board(page: Page) -> None:
+    """docs/web.md: nothing of the old size stays on screen: not the board, its start square
+    or its count line (issue 30, item 12); a valid size brings them back."""
+    line = page.locator("#count-line")
+    set_board(page, 5, 5)
+    square(page, "a1").click()
+    expect(page.locator("#start-out")).to_have_text("a1")
+    expect(line).to_have_text("304 open tours on 5x5 from a1.", timeout=15_000)
+    page.fill("#width", "101")
+    page.dispatch_event("#width", "change")
+    expect(page.locator("#status")).to_contain_text("at most 100")
+    expect(page.locator("#board")).to_be_hidden()
+    expect(page.locator("#board-canvas")).to_be_hidden()
+    expect(page.locator("#start-out")).to_have_text("any")
+    expect(line).to_have_text("")
+    page.fill("#width", "5")  # the old size again: drawn afresh, nothing kept
+    page.dispatch_event("#width", "change")
+    expect(page.locator("#board")).to_be_visible()
+    expect(square(page, "e5")).to_have_count(1)
+    expect(page.locator("#start-out")).to_have_text("any")
+    expect(line).to_have_text(
+        "1,728 directed open tours on 5x5 (each path counted in both directions).", timeout=15_000
+    )
+
+
 def test_the_number_of_tours_follows_the_board_and_the_mode(page: Page) -> None:
     line = page.locator("#count-line")
     # 8x8, too large to count here: the published figures, labelled with their source, and

@@ -833,9 +833,22 @@
   }
 
   // A refused size: say why, and take the old tour off the board (it is not of this size).
+  // A size refused: nothing of the old board stays on screen (docs/web.md): its picture, its
+  // start and end squares and its number of tours go; a valid size draws the board again.
   function refuseSize(message) {
     status(message, "error");
     forgetTour();
+    state.refused = true;
+    state.start = state.end = null;
+    $("start-out").textContent = "any";
+    $("end-out").textContent = "any";
+    svg.toggleAttribute("hidden", true);
+    canvasEl.hidden = true;
+    counting.key = null;  // the count line is asked again once a size is drawn
+    counting.seq++;
+    if (counting.abort) counting.abort.abort();
+    clearTimeout(counting.timer);
+    countLine("");
     if (state.mode === "solve") showSolve();
     return false;
   }
@@ -863,7 +876,8 @@
     if (w * h * d > cap) {
       return refuseSize(`A ${spec} board has ${w * h * d} squares; the ${state.mode === "puzzle" ? "puzzle" : "web board"} takes at most ${cap}.`);
     }
-    if (w !== state.W || h !== state.H || d !== state.D) {
+    if (state.refused || w !== state.W || h !== state.H || d !== state.D) {
+      state.refused = false;
       state.W = w; state.H = h; state.D = d;
       syncPreset();
       $("show-sums").disabled = d > 1;  // sums by rank and file: a flat board's
