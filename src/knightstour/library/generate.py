@@ -65,6 +65,7 @@ from knightstour.errors import InternalError, InvalidInputError, NoTourError, Se
 from knightstour.existence import exists
 from knightstour.library import canonical as cf
 from knightstour.library import shaped
+from knightstour.library.interrupted import GenerateInterrupted
 from knightstour.library.store import (
     DEFAULT_DB,
     MAX_ID,
@@ -176,19 +177,6 @@ class GenerateResult:
     def rate(self) -> float:
         """New tours per second."""
         return self.added / self.seconds if self.seconds > 0 else 0.0
-
-
-class GenerateInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`generate`; ``kept`` tours of the run are stored (the same call
-    continues it).
-
-    >>> GenerateInterrupted(12).kept
-    12
-    """
-
-    def __init__(self, kept: int) -> None:
-        super().__init__(f"stopped; {kept:,} tours kept")
-        self.kept = kept
 
 
 # -- one batch (here or in a worker) --------------------------------------------------------
