@@ -420,3 +420,33 @@ def test_auto_bounds_the_exact_search_on_shaped_boards() -> None:
 def test_descriptions_of_many_holes_stay_short() -> None:
     b = Board(100, 100).with_corners(5)
     assert b.description.endswith(f"and {len(b.holes) - 12:,} more") and len(b.description) < 120
+
+
+def test_a_rank_of_spaces_at_the_edge_is_a_rank_of_holes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`printf '..\\n..\\n  \\n' > m.txt`: the drawing is 2x3 (a space is a hole, docs/boards.md),
+    not 2x2; only empty lines around it are dropped (issue 30, item 15)."""
+    assert Board.from_mask("..\n..\n  \n").spec == "2x3"
+    assert Board.from_mask("  \n..\n..").holes == frozenset({4, 5})  # the top rank
+    assert Board.from_mask("\n\n..\n..\n\n").spec == "2x2"
+    mask = tmp_path / "m.txt"
+    mask.write_text("..\n..\n  \n")
+    assert (
+        main(
+            [
+                "exists",
+                "--mask",
+                str(mask),
+                "--wrap",
+                "torus",
+                "--leaper",
+                "zebra",
+                "--format",
+                "json",
+            ]
+        )
+        == 1
+    )  # the drawn board is cut apart
+    data = json.loads(capsys.readouterr().out)
+    assert (data["width"], data["height"], data["holes"]) == (2, 3, ["a1", "b1"])

@@ -29,6 +29,7 @@ JSON_KEYS = {
     "convention",
     "method",
     "seconds",
+    "source",
     "remembered",
     "db",
 }
@@ -74,7 +75,6 @@ def no_counting(monkeypatch: pytest.MonkeyPatch) -> None:
         (["5", "--start", "2,2"], 64, "open tours on 5x5 from c3"),
         (["3x10", "--closed", "--undirected"], 16, "undirected closed tours on 3x10"),
         (["10x3", "--closed"], 32, "directed closed tours on 10x3"),
-        (["5x5", "--closed"], 0, "directed closed tours on 5x5"),
     ],
 )
 def test_the_number_comes_first_then_what_it_counts(
@@ -84,6 +84,83 @@ def test_the_number_comes_first_then_what_it_counts(
     first, second = out.splitlines()
     assert (code, first, err) == (0, str(number), "")
     assert second.startswith(words) and re.search(r": computed in [\d.]+ s \(frontier\)$", second)
+
+
+@pytest.mark.parametrize(
+    ("argv", "theorem"),
+    [
+        (["4x9", "--closed"], "(Schwenk's theorem, 1991)"),
+        (["5x5", "--closed"], "(Schwenk's theorem, 1991)"),
+        (["4x4"], "the open-tour theorem"),
+    ],
+)
+def test_a_theorems_0_names_the_theorem_not_a_count(
+    capsys: pytest.CaptureFixture[str], no_counting: None, argv: list[str], theorem: str
+) -> None:
+    """docs/counting.md: Schwenk's theorem gives the 0 of 4x9 closed, without a sweep; the
+    line says so rather than "computed in 0.00 s" (issue 30, item 11)."""
+    code, out, err = run(capsys, *argv)
+    first, second = out.splitlines()
+    assert (code, first, err) == (0, "0", "")
+    assert ": known without counting: no " in second and theorem in second
+    assert "computed" not in second
+    code, out, _ = run(capsys, *argv, "--format", "json")
+    data = json.loads(out)
+    assert set(data) == JSON_KEYS | {"reason"} and data["count"] == 0
+    assert (data["source"], data["method"]) == ("theory", "theory") and theorem in data["reason"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "number", "source"),
+    [
+        (["8x8", "--closed", "--undirected"], 13_267_364_410_532, "OEIS A001230 (B. D. McKay"),
+        (["8x8"], 19_591_828_170_979_904, "OEIS A165134 (a(8) from Alex Chernov, 2014)"),
+        (["8x8", "--closed"], 2 * 13_267_364_410_532, "OEIS A001230"),
+        (["7x7"], 165_575_218_320, "OEIS A165134 (a(7) from Guenter Stertenbrink"),
+        (["8x7", "--closed", "--undirected"], 34_524_432_316, "OEIS A193054"),
+    ],
+)
+def test_a_count_beyond_this_machine_prints_the_published_figure_labelled(
+    capsys: pytest.CaptureFixture[str],
+    no_counting: None,
+    argv: list[str],
+    number: int,
+    source: str,
+) -> None:
+    """8x8 would need more memory than one machine has, 7x7 open minutes and gigabytes: the
+    figure of the one table of published figures, labelled with its source and why it was
+    not counted; exit 0, the number first as always (issue 30, item 4)."""
+    code, out, err = run(capsys, *argv)
+    first, second, third = out.splitlines()
+    assert (code, first, err) == (0, str(number), "")
+    assert ": published, not computed here: " + source in second
+    assert third.startswith("not computed: counting ") and "states at once" in third
+    code, out, _ = run(capsys, *argv, "--format", "json")
+    data = json.loads(out)
+    assert set(data) == JSON_KEYS | {"published", "reason"}
+    assert (data["count"], data["source"], data["method"]) == (None, "published", "published")
+    assert data["published"]["value"] == number and source in data["published"]["source"]
+    assert data["published"]["convention"] == data["convention"]
+    assert data["reason"] == third.removeprefix("not computed: ")
+
+
+def test_a_published_figure_is_not_remembered_and_an_explicit_method_counts(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A figure quoted is not the program's count: not stored in the library; --method
+    frontier asks for the sweep itself (here it runs: its refusal of 8x8 is exit 2)."""
+    db = str(tmp_path / "c.db")
+    Library(db).close()
+    code, out, _ = run(capsys, "7x7", "--db", db)
+    assert code == 0 and "published" in out and "remembered" not in out
+    with Library(db, readonly=True) as lib:
+        assert lib.counts.known_counts(None) == []
+    code, _, err = run(capsys, "8x8", "--method", "frontier")
+    assert code == 2 and "states at once" in one_line_error(err)
+    calls: list[object] = []
+    monkeypatch.setattr(compute, "count_for", lambda *a, **k: calls.append(a) or 7)
+    code, out, _ = run(capsys, "7x7", "--method", "frontier")
+    assert (code, out.splitlines()[0], len(calls)) == (0, "7", 1)
 
 
 def test_6x6_closed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -100,7 +177,7 @@ def test_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert (data["start"], data["end"], data["directed"]) == ("a1", None, True)
     assert data["convention"] == "open tours on 5x5 from a1"
     assert data["method"] == "frontier" and data["seconds"] >= 0
-    assert (data["remembered"], data["db"]) == (False, None)
+    assert (data["source"], data["remembered"], data["db"]) == ("computed", False, None)
 
 
 def test_json_numbers_of_any_size(
@@ -108,9 +185,9 @@ def test_json_numbers_of_any_size(
 ) -> None:
     huge = 19_591_828_170_979_904 * 10**20
     monkeypatch.setattr(compute, "count_for", lambda *a, **k: huge)
-    code, out, _ = run(capsys, "8x8", "--format", "json")
+    code, out, _ = run(capsys, "8x8", "--method", "frontier", "--format", "json")
     assert code == 0 and f'"count": {huge},' in out and json.loads(out)["count"] == huge
-    code, out, _ = run(capsys, "8x8")
+    code, out, _ = run(capsys, "8x8", "--method", "frontier")
     assert out.splitlines()[0] == str(huge)
 
 
@@ -160,7 +237,11 @@ def test_tours_db_here_is_used_and_never_made(
     assert code == 2 and "no tour library at tours.db" in one_line_error(err)
     Library("tours.db").close()  # as 'knightstour generate' would make it
     code, out, _ = run(capsys, "5x5", "--undirected")
-    assert code == 0 and out.splitlines()[1].endswith("; remembered in tours.db")
+    # not asked for with --db: the line says where the count went, and why there
+    found = "; remembered in tours.db, the tour library found in this folder"
+    assert code == 0 and out.splitlines()[1].endswith(found)
+    code, out, _ = run(capsys, "5x5", "--undirected")
+    assert out.splitlines()[1].endswith("), the tour library found in this folder")
     code, out, _ = run(capsys, "--table")
     assert "864" in out
 

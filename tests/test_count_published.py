@@ -80,6 +80,7 @@ def test_8x8_is_refused_and_known_as_published() -> None:
         "OEIS A001230 (B. D. McKay, Knight's tours of an 8x8 chessboard, Technical Report "
         "TR-CS-97-03, Australian National University, 1997)",
         "undirected closed tours on 8x8 (each cycle counted once)",
+        url="https://oeis.org/A001230",
     )
     assert known("8x8", closed=True).count == 2 * k.count  # directed: both ways round
     assert known("8x8").count == 19_591_828_170_979_904  # directed open (A165134)

@@ -148,12 +148,22 @@ def test_cli_all_starts(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     assert code == 0
     assert out[1] == "7 | Y . Y" and out[4] == "4 | . . ." and out[-1].split() == ["a", "b", "c"]
-    code = cli_main(["exists", "3x7", "--all-starts", "--closed"])
-    assert code == 1 and "closed tour: no" in capsys.readouterr().out
+    # --closed maps the start squares of closed tours, not the open map (issue 30, item 9)
+    code = cli_main(["exists", "7x7", "--all-starts", "--closed"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 1 and out[0].startswith("start squares of closed tours on 7x7")
+    assert out[1:8] == [f"{r} | " + " ".join("." * 7) for r in range(7, 0, -1)]
+    assert out[-1].startswith("closed tour: no closed tour on 7x7: ") and "Schwenk" in out[-1]
+    code = cli_main(["exists", "6x6", "--all-starts", "--closed"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0 and out[1] == "6 | Y Y Y Y Y Y" and out[-1].startswith("closed tour: yes: ")
     code = cli_main(["exists", "4x5", "--all-starts", "--closed", "--format", "json"])
     data = json.loads(capsys.readouterr().out)
-    assert code == 1 and data["map"][0] == "Y..Y" and data["starts"]["b1"] is False
-    assert data["closed"]["exists"] is False
+    assert code == 1 and data["kind"] == "closed" and data["map"][0] == "...."
+    assert data["starts"]["a1"] is False and data["closed"]["exists"] is False
+    code = cli_main(["exists", "4x5", "--all-starts", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["kind"] == "open" and data["map"][0] == "Y..Y"
     assert cli_main(["exists", "3x3", "--all-starts"]) == 1
     capsys.readouterr()
     assert cli_main(["exists", "3x4", "--all-starts", "--start", "a1"]) == 2

@@ -233,3 +233,26 @@ def test_six_by_six_open(lib: Library) -> None:
     r = cp.generate_all("6x6", db=lib, count_seconds=600)
     assert (r.classes, r.tours) == (414_870, 6_637_920) == (r.added, r.count)
     assert cp.completeness_of(lib, "6x6", False).complete
+
+
+@pytest.mark.slow
+def test_count_past_a_complete_library_says_so_and_is_not_a_stop(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`generate 5x5 --count 500` on a library holding every 5x5 tour stopped with exit 3 and
+    "may reach no more": it is an answer (every tour is there), exit 0 (issue 30, item 10).
+    A start square's run is not judged by the whole board's completeness: still a stop."""
+    db = str(tmp_path / "all.db")
+    assert main(["generate", "3x4", "--all", "--db", db, "-q"]) == 0
+    capsys.readouterr()
+    assert main(["generate", "3x4", "--count", "50", "--db", db, "-q"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("added 0 new 3x4 open tours in ")
+    assert line.endswith(
+        f"{db} holds 3 of them, every 3x4 open tour up to symmetry (complete: 16 of 16 tours): "
+        "no new one is left to add"
+    )
+    with Library(db) as lib:
+        result = generate("3x4", 5, db=lib, seed=1)
+        assert (result.added, result.stalled) == (0, False)
+        assert result.complete == "complete: 16 of 16 tours"

@@ -367,10 +367,18 @@ def test_classic_walk_seed_reproduces_through_solve() -> None:
 
 
 def test_small_board_runs_out_and_says_so() -> None:
+    """Every tour found: the library is complete, an answer (issue 30, item 10); from a start
+    square the whole board's completeness says nothing: a stop."""
     lib = Library(":memory:")
-    with pytest.raises(SearchFailedError, match="no new 5x5 tour"):
-        generate("5x5", 200, seed=1, db=lib, workers=1)
+    result = generate("5x5", 200, seed=1, db=lib, workers=1)
+    assert (result.added, result.stalled, result.complete) == (
+        112,
+        False,
+        "complete: 1,728 of 1,728 tours",
+    )
     assert lib.tours.count("5x5") == 112  # every open 5x5 tour up to symmetry and reversal
+    with pytest.raises(SearchFailedError, match="no new 5x5 tour"):
+        generate("5x5", 500, start="a1", seed=1, db=Library(":memory:"), workers=1)
 
 
 def test_generate_refuses_impossible_and_bad_input() -> None:

@@ -150,3 +150,139 @@ def test_help_says_how_long_animations_last(capsys: pytest.CaptureFixture) -> No
     with pytest.raises(SystemExit):
         main(["solve", "--help"])
     assert "at most 30 s" in " ".join(capsys.readouterr().out.split())
+
+
+# -- issue 30, items 7 and 8: what stdout carries beside a picture or a file -------------------
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(("option", "magic"), [("--png", PNG_MAGIC), ("--svg", b"<svg ")])
+def test_a_picture_to_stdout_is_its_bytes_alone(
+    option: str, magic: bytes, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """`solve 8x8 --png - > t.png`: the picture, no text tour before it (item 7)."""
+    assert main(["solve", "8x8", option, "-", "--size", "64"]) == 0
+    out, err = capsysbinary.readouterr()
+    assert out.startswith(magic) and b"Open tour" not in out and err == b""
+    if option == "--png":
+        assert Image.open(io.BytesIO(out)).format == "PNG"
+
+
+def test_a_picture_to_stdout_leaves_the_tour_to_a_file(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    tour = tmp_path / "tour.json"
+    argv = ["solve", "6x6", "--png", "-", "--format", "json", "-o", str(tour), "--size", "64"]
+    assert main(argv) == 0
+    assert capsysbinary.readouterr().out.startswith(PNG_MAGIC)
+    assert kt.Tour.from_dict(__import__("json").loads(tour.read_text())).board.spec == "6x6"
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--png", "-", "--format", "text"], "--png - writes the picture alone to stdout"),
+        (["--svg", "-", "--format", "moves"], "--svg - writes the picture alone to stdout"),
+        (["--png", "-", "--output", "-"], "--png - writes the picture alone to stdout"),
+        (["--png", "-", "--svg", "-"], "--svg - and --png - both write to stdout"),
+        (
+            ["--png", "out.jpg"],
+            "--png: out.jpg ends in .jpg, but the picture is PNG: name the file .png",
+        ),
+        (
+            ["--gif", "out.png"],
+            "--gif: out.png ends in .png, but the picture is GIF: name the file .gif",
+        ),
+        (["--svg", "out.PNG"], "name the file .svg"),
+    ],
+)
+def test_stdout_claimed_twice_or_a_misnamed_picture_is_refused(
+    argv: list[str],
+    words: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One line, exit 2, before any search; nothing written (item 7)."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["solve", "8x8", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and words in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_picture_name_of_no_known_type_is_taken(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("tour", "tour.final", "TOUR.PNG"):
+        assert main(["solve", "5x5", "--png", str(tmp_path / name), "--size", "64"]) == 0
+        assert Image.open(tmp_path / name).format == "PNG"
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    "outputs",
+    [["--png", "t.png"], ["--svg", "t.svg", "--gif", "t.gif"], ["--output", "t.txt"]],
+)
+def test_a_picture_or_a_file_asked_for_gets_a_summary_not_the_whole_tour(
+    outputs: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`solve 1000x1000 --png huge.png` printed 62,503 lines of moves too: one line now, saying
+    what was found and which files were written (item 8)."""
+    monkeypatch.chdir(tmp_path)
+    size = [] if "--output" in outputs else ["--size", "64"]
+    assert main(["solve", "8x8", "--closed", *outputs, *size]) == 0
+    out = capsys.readouterr().out
+    files = [p for p in outputs if not p.startswith("--")]
+    assert out.splitlines() == [out.splitlines()[0]] and out.startswith(
+        "Closed tour on 8x8 from a1 to "
+    )
+    assert out.rstrip().endswith(f"; wrote {', '.join(files)}") and "64 squares" in out
+    assert all((tmp_path / f).stat().st_size > 0 for f in files)
+    if "--output" in outputs:  # the default text format went to the file, whole
+        assert (tmp_path / "t.txt").read_text().startswith("Closed tour on 8x8 from a1")
+
+
+def test_an_explicit_format_still_prints_the_tour_beside_a_picture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    png = tmp_path / "t.png"
+    assert main(["solve", "5x5", "--start", "a1", "--png", str(png), "--format", "moves"]) == 0
+    out = capsys.readouterr().out
+    assert out.split()[0] == "a1" and len(out.split()) == 25 and png.exists()
+    assert (
+        main(["solve", "5x5", "--start", "a1", "--png", str(png), "--force", "--format", "text"])
+        == 0
+    )
+    assert "moves:" in capsys.readouterr().out
+
+
+def test_library_show_follows_the_same_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "t.db")
+    assert main(["generate", "5x5", "--count", "1", "--db", db, "-q"]) == 0
+    capsys.readouterr()
+    png = str(tmp_path / "t.png")
+    assert main(["library", "show", "1", "--db", db, "--png", png]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("tour 1 of ") and line.endswith(f"; wrote {png}")
+    assert main(["library", "show", "1", "--db", db, "--png", "out.jpg"]) == 2
+    assert "name the file .png" in capsys.readouterr().err
+
+
+def test_no_tour_is_said_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """ "no tour: no tour on 4x4" said it twice (issue 30, item 11)."""
+    assert main(["solve", "4x4"]) == 1
+    assert capsys.readouterr().out.startswith("no tour on 4x4: one of the four exceptions")
+    assert main(["solve", "5x5", "--closed"]) == 1
+    assert capsys.readouterr().out.startswith("no closed tour on 5x5: it has 25 squares")
+    assert main(["exists", "5x5", "--start", "b1"]) == 1
+    assert capsys.readouterr().out.startswith("no tour from b1 on 5x5: the board has 13")
+    assert main(["solve", "4x4", "--png", "-"]) == 1  # stdout was for the picture: stderr
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("no tour on 4x4")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 import threading
+from pathlib import Path
 
 import httpx
 import numpy as np
@@ -412,6 +414,25 @@ def test_serve_reports_a_port_in_use(capsys: pytest.CaptureFixture[str]) -> None
     finally:
         sock.close()
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_serve_with_a_library_gives_the_gallerys_address(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`serve --db` said only where the board is (issue 30, item 12)."""
+    import uvicorn
+
+    from knightstour.library import Library
+
+    db = str(tmp_path / "t.db")
+    Library(db).close()
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # no serving
+    assert main(["serve", "--port", "0", "--db", db]) == 0
+    line = capsys.readouterr().out.strip()
+    url = re.search(r"the board is at (http://127\.0\.0\.1:\d+)/", line).group(1)
+    assert f"; the gallery of {db} at {url}/gallery (API docs at {url}/docs)" in line
+    assert main(["serve", "--port", "0"]) == 0
+    assert "gallery" not in capsys.readouterr().out
 
 
 # -- warming up -------------------------------------------------------------------------------

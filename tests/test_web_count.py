@@ -30,6 +30,7 @@ KEYS = {
     "method",
     "seconds",
     "reason",
+    "published",
 }
 
 
@@ -85,6 +86,7 @@ def test_quick_counts_are_computed_then_cached(
     assert (data["source"], data["cached"], data["method"]) == ("computed", False, "frontier")
     assert data["seconds"] >= 0 and data["reason"] is None
     assert data["convention"] == describe(count_request(**request_of(params)))
+    assert data["published"]["value"] == number  # the published figure beside it, labelled
     again = get(client, **params)
     assert again["cached"] is True and again["count"] == number
 
@@ -113,10 +115,43 @@ def test_theory_and_published_figures_are_instant(
     ):
         data = get(client, **params)
         figure = published(params)
-        assert (data["count"], data["source"], data["cached"]) == (figure, "published", False)
-        assert data["count_text"] == str(figure) and data["known"] is True
-        source = counting.known(**request_of(params)).citation
-        assert data["reason"] == f"published: {source}" and "OEIS A" in source
+        # not computed here: no count, and the figure beside it, labelled, with its source
+        assert (data["count"], data["source"], data["known"]) == (None, None, False)
+        assert "too large to count here" in data["reason"]
+        known = counting.known(**request_of(params))
+        assert data["published"] == {
+            "value": figure,
+            "value_text": str(figure),
+            "source": known.citation,
+            "convention": data["convention"],
+            "url": known.url,
+        }
+        assert "OEIS A" in known.citation and known.url.startswith("https://oeis.org/A")
+
+
+def test_the_published_8x8_figures_are_labelled_with_their_source(client: TestClient) -> None:
+    """8x8: closed 13,267,364,410,532 cycles (OEIS A001230, McKay 1997) and open directed
+    19,591,828,170,979,904 (OEIS A165134, Chernov 2014), from the one table of published
+    figures; "count" stays null, as nothing was counted (issue 30, item 4)."""
+    closed = get(client, board="8x8", closed="true", directed="false")
+    assert closed["count"] is None and closed["published"]["value"] == 13_267_364_410_532
+    assert closed["published"]["source"].startswith("OEIS A001230 (B. D. McKay")
+    convention = "undirected closed tours on 8x8 (each cycle counted once)"
+    assert closed["published"]["convention"] == convention
+    assert "memory" in closed["reason"]  # why not: not "knightstour count goes further"
+    opened = get(client, board="8x8")
+    assert opened["published"]["value"] == 19_591_828_170_979_904
+    assert opened["published"]["source"] == "OEIS A165134 (a(8) from Alex Chernov, 2014)"
+    # a count from a square is not published: the whole board's figure, saying so
+    start = get(client, board="8x8", start="a1")
+    assert start["count"] is None and start["convention"] == "open tours on 8x8 from a1"
+    assert start["published"] == opened["published"]
+    # a closed count from a square is the whole board's cycles: its own figure
+    cycles = get(client, board="8x8", closed="true", directed="false", start="e4")
+    assert cycles["published"]["value"] == 13_267_364_410_532
+    assert cycles["published"]["convention"] == "undirected closed tours on 8x8 from e4"
+    # no figure in the table: null
+    assert get(client, board="7x10", closed="true")["published"] is None
 
 
 def test_a_board_that_counts_too_slowly_gets_the_published_figure(
@@ -135,10 +170,12 @@ def test_a_board_that_counts_too_slowly_gets_the_published_figure(
 
     monkeypatch.setattr(compute, "count_for", slow)
     with TestClient(create_app(Limits(count_time_limit=0.3), warm=False)) as c:
-        for _ in range(2):
+        for k in range(2):
             data = get(c, board="6x6")
-            assert (data["count"], data["source"]) == (published({"board": "6x6"}), "published")
-            assert data["reason"] == "published: OEIS A165134" and data["cached"] is False
+            assert (data["count"], data["source"]) == (None, None)
+            assert "takes longer than the 0.3 s" in data["reason"] and data["cached"] is bool(k)
+            assert data["published"]["value"] == published({"board": "6x6"}) == 6_637_920
+            assert data["published"]["source"] == "OEIS A165134"
     assert len(calls) == 1  # the second answer knew the count was too slow
 
 

@@ -273,8 +273,53 @@ def test_a_refused_size_takes_the_old_tour_away(page: Page, width: object, words
     expect(page.locator("#status")).to_contain_text(words)
 
 
+def test_a_refused_size_leaves_nothing_of_the_old_board(page: Page) -> None:
+    """docs/web.md: nothing of the old size stays on screen: not the board, its start square
+    or its count line (issue 30, item 12); a valid size brings them back."""
+    line = page.locator("#count-line")
+    set_board(page, 5, 5)
+    square(page, "a1").click()
+    expect(page.locator("#start-out")).to_have_text("a1")
+    expect(line).to_have_text("304 open tours on 5x5 from a1.", timeout=15_000)
+    page.fill("#width", "101")
+    page.dispatch_event("#width", "change")
+    expect(page.locator("#status")).to_contain_text("at most 100")
+    expect(page.locator("#board")).to_be_hidden()
+    expect(page.locator("#board-canvas")).to_be_hidden()
+    expect(page.locator("#start-out")).to_have_text("any")
+    expect(line).to_have_text("")
+    page.fill("#width", "5")  # the old size again: drawn afresh, nothing kept
+    page.dispatch_event("#width", "change")
+    expect(page.locator("#board")).to_be_visible()
+    expect(square(page, "e5")).to_have_count(1)
+    expect(page.locator("#start-out")).to_have_text("any")
+    expect(line).to_have_text(
+        "1,728 directed open tours on 5x5 (each path counted in both directions).", timeout=15_000
+    )
+
+
 def test_the_number_of_tours_follows_the_board_and_the_mode(page: Page) -> None:
     line = page.locator("#count-line")
+    # 8x8, too large to count here: the published figures, labelled with their source, and
+    # no count of the program's own (issue 30, item 4)
+    expect(line).to_have_text(
+        "19,591,828,170,979,904 directed open tours on 8x8 (each path counted in both "
+        "directions) \u2014 published: OEIS A165134 (a(8) from Alex Chernov, 2014); not counted "
+        "here."
+    )
+    page.check("#closed")
+    expect(line).to_contain_text(
+        "13,267,364,410,532 undirected closed tours on 8x8 (each cycle counted once) \u2014 "
+        "published: OEIS A001230 (B. D. McKay, Knight's tours of an 8x8 chessboard"
+    )
+    page.uncheck("#closed")
+    square(page, "a1").click()  # from a square: not published; the whole board's figure is
+    expect(line).to_have_text(
+        "Open tours on 8x8 from a1: not counted here. Published for the whole board: "
+        "19,591,828,170,979,904 directed open tours on 8x8 (each path counted in both "
+        "directions) \u2014 published: OEIS A165134 (a(8) from Alex Chernov, 2014)."
+    )
+    assert "too large to count here" in (line.get_attribute("title") or "")
     set_board(page, 7, 7)
     expect(line).to_contain_text("165,575,218,320 directed open tours on 7x7")
     expect(line).to_contain_text("published: OEIS A165134")

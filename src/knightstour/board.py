@@ -475,11 +475,13 @@ class Board:
         ('3x2', ['b2'])
         >>> Board.from_mask(".#./...") == b
         True
+        >>> Board.from_mask("../../  ").spec        # the bottom rank: two holes, as drawn
+        '2x3'
         """
         lines = [line.rstrip("\r") for line in text.replace("/", "\n").split("\n")]
-        while lines and not lines[0].strip():
-            lines.pop(0)
-        while lines and not lines[-1].strip():
+        while lines and not lines[0]:  # empty lines around the drawing are no ranks; a line of
+            lines.pop(0)  # spaces is a rank of holes, as drawn (a space is a hole)
+        while lines and not lines[-1]:
             lines.pop()
         if not lines:
             raise InvalidInputError("the mask has no squares: draw one line a rank, '.' a square")

@@ -53,6 +53,7 @@ __all__ = [
     "InputLimitError",
     "TourFields",
     "answer_dict",
+    "answer_line",
     "board_chunks",
     "board_lines",
     "bulk_text",
@@ -73,6 +74,7 @@ __all__ = [
     "start_map_lines",
     "start_map_rows",
     "stats_lines",
+    "summary_line",
     "table_lines",
     "text_lines",
     "tour_dict",
@@ -84,6 +86,23 @@ __all__ = [
 CHUNK = 1 << 16
 #: The word for each answer of :func:`knightstour.exists`: True, False, None (unknown).
 ANSWER_WORDS: dict[bool | None, str] = {True: "yes", False: "no", None: "unknown"}
+
+
+def answer_line(word: str, reason: str) -> str:
+    """An answer and its reason in one line, the answer said once: ``word`` (``yes``, ``no``,
+    ``unknown``, ``no tour``, ``gave up``) before the reason, unless the reason already
+    begins with the same word.
+
+    >>> answer_line("no", "no tour from b1 on 5x5: the colours")
+    'no tour from b1 on 5x5: the colours'
+    >>> answer_line("no tour", "no closed tour on 5x5: odd"), answer_line("yes", "8x8 has one")
+    ('no closed tour on 5x5: odd', 'yes: 8x8 has one')
+    """
+    if reason.split(" ", 1)[0] == word.split(" ", 1)[0]:
+        return reason
+    return f"{word}: {reason}"
+
+
 #: The text format prints the board of move numbers up to this width and this many squares.
 TEXT_BOARD_MAX = (60, 10_000)
 #: The longest text read as one square name: the longest name on any board has 17 characters.
@@ -374,6 +393,23 @@ def moves_lines(
         yield " ".join(line)
 
 
+def summary_line(
+    board: Board, indices: Sequence[int] | np.ndarray, closed: bool, method: str
+) -> str:
+    """What a tour is, in one line: the first line of the text format, and what the command
+    line prints when a picture or a file is the output asked for.
+
+    >>> summary_line(Board(3, 4), [0, 7, 2, 3, 10, 5, 6, 11, 4, 9, 8, 1], False, "backtrack")
+    'Open tour on 3x4 from a1 to b1, 12 squares (backtrack)'
+    """
+    n = len(indices)
+    first, last = iter_names(board, [indices[0], indices[-1]])
+    return (
+        f"{'Closed' if closed else 'Open'} tour on {board.description} from {first} to {last}, "
+        f"{n} square{'s' if n != 1 else ''} ({method})"
+    )
+
+
 def text_lines(
     board: Board, indices: Sequence[int] | np.ndarray, closed: bool, method: str
 ) -> Iterator[str]:
@@ -391,12 +427,7 @@ def text_lines(
     moves:
     a1 b3 c1 a2 b4 c2 a3 c4 b2 a4 c3 b1
     """
-    n = len(indices)
-    first, last = iter_names(board, [indices[0], indices[-1]])
-    yield (
-        f"{'Closed' if closed else 'Open'} tour on {board.description} from {first} to {last}, "
-        f"{n} square{'s' if n != 1 else ''} ({method})"
-    )
+    yield summary_line(board, indices, closed, method)
     if board.width <= TEXT_BOARD_MAX[0] and board.size <= TEXT_BOARD_MAX[1]:
         yield from board_lines(board, indices, labels=True)
     yield ""
@@ -1060,8 +1091,11 @@ def start_map_rows(board: Board, answers: Mapping[int, bool | None]) -> list[str
     ]
 
 
-def start_map_lines(board: Board, answers: Mapping[int, bool | None]) -> Iterator[str]:
-    """:func:`start_map_rows` as a labelled map.
+def start_map_lines(
+    board: Board, answers: Mapping[int, bool | None], *, closed: bool = False
+) -> Iterator[str]:
+    """:func:`start_map_rows` as a labelled map (of the start squares of open tours, or of
+    closed ones with ``closed``).
 
     >>> print("\\n".join(start_map_lines(Board(3, 3), {q: q != 4 for q in range(9)})))
     start squares of open tours on 3x3 (Y a tour starts there, . none, ? unknown):
@@ -1070,7 +1104,8 @@ def start_map_lines(board: Board, answers: Mapping[int, bool | None]) -> Iterato
     1 | Y Y Y
         a b c
     """
-    yield f"start squares of open tours on {board.spec} (Y a tour starts there, . none, ? unknown):"
+    kind = "closed" if closed else "open"
+    yield f"start squares of {kind} tours on {board.spec} (Y a tour starts there, . none, ? unknown):"
     rows = (" ".join(row) for row in start_map_rows(board, answers))
     yield from _rank_lines(board, rows, 1)
 

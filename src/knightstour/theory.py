@@ -160,19 +160,19 @@ def closed_tour_theorem(board: Board) -> Existence:
             (
                 m % 2 == 1 and n % 2 == 1,
                 "it has {size} squares, an odd number, but a knight's move always changes "
-                "colour, so a closed tour covers as many light squares as dark (Schwenk 1991)",
+                "colour, so a closed tour covers as many light squares as dark (Schwenk's theorem, 1991)",
             ),
             (m == 1, "a knight cannot move on a board 1 wide"),
             (
                 m == 2,
                 "on a board 2 wide the corner squares have at most one move, and a closed tour "
-                "enters and leaves every square (Schwenk 1991)",
+                "enters and leaves every square (Schwenk's theorem, 1991)",
             ),
             (
                 m == 4,
                 "every move from the two outer lines lands on the two inner lines, so a closed "
                 "tour would alternate outer and inner squares and put all outer squares on one "
-                "colour, but they are half light and half dark (Schwenk 1991)",
+                "colour, but they are half light and half dark (Schwenk's theorem, 1991)",
             ),
             (
                 m == 3 and n in (4, 6, 8),

@@ -10,7 +10,7 @@ output files handled in :mod:`knightstour.cli._output`, progress drawn by
 :mod:`knightstour.cli.progress`.
 
 >>> main(["exists", "5x5", "--start", "b1"])
-no: ...
+no tour from b1 on 5x5: ...
 1
 >>> main(["solve", "8x8", "--start", "z9"])
 2

@@ -39,6 +39,7 @@ __all__ = [
     "err",
     "open_output",
     "precheck_outputs",
+    "stdout_use",
     "write_pictures",
     "write_tour",
 ]
@@ -186,9 +187,19 @@ def open_output(path: str | None, force: bool, binary: bool = False) -> Iterator
             tmp.unlink()
 
 
-def precheck_outputs(args: argparse.Namespace) -> None:
-    """Refuse existing output files, and picture options without a picture, before any work."""
+def precheck_outputs(args: argparse.Namespace) -> str:
+    """Refuse existing output files, picture files named for another format, and picture
+    options without a picture, before any work; say what stdout carries (:func:`stdout_use`)."""
+    from knightstour.errors import InvalidInputError
+    from knightstour.render import check_picture_name
+
     asked = [getattr(args, name, None) for name in PICTURE_FILES]
+    for name, path in zip(PICTURE_FILES, asked, strict=True):
+        if path:
+            try:
+                check_picture_name(path, "svg" if name.startswith("svg") else name)
+            except InvalidInputError as e:
+                raise UsageError(f"{_flag(name)}: {e}") from None
     for name in (*PICTURE_FILES, "output"):
         if getattr(args, name, None) == "":
             flag = "--" + name.replace("_", "-")
@@ -210,6 +221,52 @@ def precheck_outputs(args: argparse.Namespace) -> None:
         ]
         if given:
             raise UsageError(f"{given[0]} shapes a picture: add --svg, --png or --gif FILE")
+    return stdout_use(args)
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def stdout_use(args: argparse.Namespace) -> str:
+    """What stdout carries, by the outputs asked for: ``picture`` (a picture asked for as
+    ``-``: its bytes alone, nothing else), ``summary`` (a picture or ``--output FILE`` is the
+    output asked for, and no ``--format``: one line saying what was found and written, not the
+    whole tour) or ``tour`` (the tour in its format: the default, and whenever ``--format`` is
+    given, as the contract says). A picture and the tour both asked to stdout are refused.
+
+    >>> ns = argparse.Namespace(svg=None, svg_animated=None, png="t.png", gif=None, output=None)
+    >>> stdout_use(argparse.Namespace(**{**vars(ns), "format_given": False}))
+    'summary'
+    >>> stdout_use(argparse.Namespace(**{**vars(ns), "format_given": True}))
+    'tour'
+    >>> stdout_use(argparse.Namespace(**{**vars(ns), "png": "-", "format_given": True}))
+    Traceback (most recent call last):
+    ...
+    knightstour.cli._options.UsageError: --png - writes the picture alone to stdout: give the tour --output FILE, or drop --format
+    """
+    explicit = getattr(args, "format_given", True)
+    piped = [_flag(name) for name in PICTURE_FILES if getattr(args, name, None) == "-"]
+    if len(piped) > 1:
+        raise UsageError(f"{piped[0]} - and {piped[1]} - both write to stdout: name a file for one")
+    if piped:
+        if args.output == "-" or (explicit and args.output is None):
+            raise UsageError(
+                f"{piped[0]} - writes the picture alone to stdout: give the tour --output FILE, "
+                "or drop --format"
+            )
+        return "picture"
+    files = any(getattr(args, name, None) for name in PICTURE_FILES)
+    if (files or args.output not in (None, "-")) and not explicit:
+        return "summary"
+    return "tour"
+
+
+def written(args: argparse.Namespace, *, tour: bool = True) -> list[str]:
+    """The files the tour (unless not ``tour``) and its pictures are written to (stdout
+    aside)."""
+    paths = [args.output if tour else None, *(getattr(args, n, None) for n in PICTURE_FILES)]
+    return [p for p in paths if p and p != "-"]
 
 
 def write_tour(args: argparse.Namespace, tour: Tour) -> None:
@@ -223,10 +280,10 @@ def write_tour(args: argparse.Namespace, tour: Tour) -> None:
             np.save(f, tour.indices, allow_pickle=False)
         return
     if args.output is None and sys.stdout.isatty() and len(tour) > TERMINAL_LIMIT:
+        summary = notation.summary_line(tour.board, tour.indices, tour.closed, tour.method)
         print(
-            f"found a{' closed' if tour.closed else 'n open'} tour of {len(tour):,} squares "
-            f"from {tour.start} to {tour.end} ({tour.method}); too long to print: use "
-            f"--output FILE (or --format npy), or --output - to print it all the same"
+            f"{summary}; too long to print: use --output FILE (or --format npy), or --output - "
+            "to print it all the same"
         )
         return
     b, idx = tour.board, tour.indices

@@ -1,7 +1,9 @@
 """``knightstour count``: the exact number of tours, remembered in a tour library.
 
 The number is printed alone on the first line (for scripts), then what it counts and where it
-came from. With ``--db FILE`` (or when ``tours.db``, the library ``generate`` fills by default,
+came from: computed, remembered, known without counting (a theorem's 0, the theorem named) or
+published (a figure of ``knightstour.published`` this machine cannot count or would take long
+over, labelled with its source, and a third line saying why; exit 0). With ``--db FILE`` (or when ``tours.db``, the library ``generate`` fills by default,
 exists here) the count is looked up first, and remembered after it is computed, so asking again
 is instant; ``--table`` prints every count the library remembers.
 
@@ -59,7 +61,11 @@ HELP = "count the tours of a board exactly"
 DESCRIPTION = (
     "Print the exact number of knight's tours on BOARD: closed or open, from a start square, "
     "to an end square. The number comes first, alone on its line; the next line says what it "
-    "counts. Counts are remembered in a tour library (--db), so asking again is instant."
+    "counts and where it comes from. Counts are remembered in a tour library (--db), so asking "
+    "again is instant. A theorem's 0 comes at once, the theorem named. A count this machine "
+    "cannot make (8x8: its memory) or would take minutes and gigabytes over (7x7 open, 7x8 "
+    "closed) prints the published figure instead, labelled with its source and why it was not "
+    "counted (exit 0); --method frontier counts it where it fits."
 )
 #: The options that --table does not take (it lists what is known): attribute, flag.
 _NOT_WITH_TABLE = (
@@ -168,7 +174,8 @@ def add(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Count (or recall) and print; exit 0, 2 (bad input) or 3 (the time limit was hit)."""
+    """Count (or recall, or quote the published figure) and print; exit 0, 2 (bad input) or 3
+    (the time limit was hit)."""
     if args.table:
         return _table(args)
     if args.board is None and args.mask is None:
@@ -191,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
             result = tally(
                 request,
                 library=None if db is None else _LibraryFile(db),
+                quote=True,
                 progress=bar,
                 scheduler=args.scheduler,
                 time_limit=args.time_limit,
@@ -218,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if result.not_stored is not None:
         err(f"the count was not remembered: {result.not_stored}")
-    _print(args, result, db if result.stored or result.recalled else None)
+    _print(args, result, db if result.stored or result.recalled else None, found=args.db is None)
     return EXIT_OK
 
 
@@ -258,25 +266,46 @@ def _data(request: CountRequest, number: int | None, method: str, seconds: float
     }
 
 
-def _print(args: argparse.Namespace, result: Tally, db: str | None) -> None:
-    """The number, then what it counts and where it came from (or the JSON answer)."""
+def _print(args: argparse.Namespace, result: Tally, db: str | None, *, found: bool) -> None:
+    """The number, then what it counts and where it came from (or the JSON answer): a
+    theorem's 0 names the theorem, a published figure its source and why it was not counted,
+    and a library the count was remembered in is named (``found``: the ``tours.db`` found in
+    this folder, not given with --db)."""
     from knightstour.counting import describe
 
     request = result.request
+    here = ", the tour library found in this folder" if found else ""
     if args.format == "json":
-        data = _data(request, result.number, result.method, result.seconds)
-        print(json_counts({**data, "remembered": result.recalled is not None, "db": db}))
+        if result.known is not None and result.source == "published":  # as /api/count
+            data = _data(request, None, result.method, 0.0)
+            extra = {"published": result.known.published_fields(), "reason": result.unmade}
+        else:
+            data = _data(request, result.number, result.method, result.seconds)
+            extra = {"reason": result.known.citation} if result.known is not None else {}
+        remembered = result.recalled is not None
+        print(
+            json_counts(
+                {**data, "source": result.source, **extra, "remembered": remembered, "db": db}
+            )
+        )
         return
-    if result.recalled is not None:
-        source = f"remembered in {db} ({result.recalled.citation})"
+    lines = [digits(result.number)]
+    if result.known is not None and result.source == "theory":
+        lines.append(f"{describe(request)}: known without counting: {result.known.citation}")
+    elif result.known is not None:
+        lines.append(f"{describe(request)}: published, not computed here: {result.known.citation}")
+        lines.append(f"not computed: {result.unmade}")
+    elif result.recalled is not None:
+        citation = result.recalled.citation
+        lines.append(f"{describe(request)}: remembered in {db} ({citation}){here}")
     else:
         source = f"computed in {result.seconds:.2f} s ({result.method})"
         if result.compiling:
             source += f", after {result.compiling:.2f} s compiling its kernels (once an install)"
         if db is not None:
-            source += f"; remembered in {db}"
-    print(digits(result.number))
-    print(f"{describe(request)}: {source}")
+            source += f"; remembered in {db}{here}"
+        lines.append(f"{describe(request)}: {source}")
+    print("\n".join(lines))
 
 
 # -- the library ------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 >>> from knightstour.cli import main
 >>> main(["exists", "4x4"])
-no: ...
+no tour on 4x4: ...
 1
 >>> main(["exists", "3x4", "--all-starts"])
 start squares of open tours on 3x4 (Y a tour starts there, . none, ? unknown):
@@ -43,7 +43,8 @@ def add(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--all-starts",
         action="store_true",
-        help="print the board map of start squares that admit a tour (Y yes, . no, ? unknown)",
+        help="print the board map of start squares that admit a tour (Y yes, . no, ? unknown); "
+        "with --closed, of closed tours",
     )
     add_options(p, "format", format={"choices": ("text", "json")})
 
@@ -59,12 +60,13 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(notation.compact_json(notation.answer_dict(board, answer.exists, answer.reason)))
     else:
-        print(f"{notation.ANSWER_WORDS[answer.exists]}: {answer.reason}")
+        print(notation.answer_line(notation.ANSWER_WORDS[answer.exists], answer.reason))
     return exit_code(answer.exists)
 
 
 def _all_starts(board: Any, args: argparse.Namespace) -> int:
-    """The map of start squares with an open tour; with --closed, the closed answer too."""
+    """The map of start squares with an open tour; with --closed, of closed tours (every
+    square or none: a closed tour passes them all), then the closed answer of the board."""
     import knightstour as kt
     from knightstour.existence import start_squares
 
@@ -78,12 +80,13 @@ def _all_starts(board: Any, args: argparse.Namespace) -> int:
             f"--all-starts prints one character per square: {board.spec} is too large "
             f"(at most {widest} wide and {most:,} squares)"
         )
-    answers = {q: a.exists for q, a in start_squares(board).items()}
+    answers = {q: a.exists for q, a in start_squares(board, closed=args.closed).items()}
     closed = kt.exists(board, closed=True) if args.closed else None
     if args.format == "json":
         data: dict[str, Any] = {
             "width": board.width,
             "height": board.height,
+            "kind": "closed" if args.closed else "open",
             "map": notation.start_map_rows(board, answers),
             "starts": {board.square_name(q): a for q, a in answers.items()},
         }
@@ -91,9 +94,10 @@ def _all_starts(board: Any, args: argparse.Namespace) -> int:
             data["closed"] = closed.to_dict()
         print(notation.compact_json(data))
     else:
-        print("\n".join(notation.start_map_lines(board, answers)))
+        print("\n".join(notation.start_map_lines(board, answers, closed=args.closed)))
         if closed is not None:
-            print(f"closed tour: {notation.ANSWER_WORDS[closed.exists]}: {closed.reason}")
+            word = notation.ANSWER_WORDS[closed.exists]
+            print(f"closed tour: {notation.answer_line(word, closed.reason)}")
     if closed is not None:
         return exit_code(closed.exists)
     known = set(answers.values())

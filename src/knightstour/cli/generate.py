@@ -99,6 +99,11 @@ def run(args: argparse.Namespace) -> int:
         f"added {r.added:,} new {label} {kind} tours in {r.seconds:.2f} s "
         f"({r.rate:,.0f} a second; {r.method}, seed {r.seed}{resumed}); "
         f"{args.db} holds {r.library_count:,} of them"
+        + (
+            f", every {label} {kind} tour up to symmetry ({r.complete}): no new one is left to add"
+            if r.complete
+            else ""
+        )
     )
     return EXIT_OK
 

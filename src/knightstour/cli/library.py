@@ -64,6 +64,7 @@ from knightstour.cli._output import (
     precheck_outputs,
     write_pictures,
     write_tour,
+    written,
 )
 
 NAME = "library"
@@ -194,20 +195,37 @@ def _list(lib: Any, args: argparse.Namespace) -> int:
 def _add_show(a: Any) -> None:
     a.add_argument("id", type=int_range(1), metavar="ID", help="the tour's id (see 'library list')")
     add_options(
-        a, "format", "output", "force", format={"choices": ("text", "moves", "board", "json")}
+        a,
+        "format",
+        "output",
+        "force",
+        format={
+            "choices": ("text", "moves", "board", "json"),
+            "default": None,
+            "help": "output format (default text; with a picture or --output FILE and no "
+            "--format, stdout gets one line saying what was written)",
+        },
     )
     add_picture_options(a)
 
 
 def _show(lib: Any, args: argparse.Namespace) -> int:
-    precheck_outputs(args)
+    args.format_given = args.format is not None
+    args.format = args.format or "text"
+    use = precheck_outputs(args)
     stored = lib.tours.get(args.id)
-    if args.format == "text" and args.output is None:
-        i = stored.info()
-        seed = "" if i["seed"] is None else f", seed {i['seed']}"
-        print(f"tour {i['id']} of {lib.path}{seed}, stored {i['created']}")
-    write_tour(args, stored.tour)
+    i = stored.info()
+    seed = "" if i["seed"] is None else f", seed {i['seed']}"
+    about = f"tour {i['id']} of {lib.path}{seed}, stored {i['created']}"
+    if use == "tour" and args.format == "text" and args.output is None:
+        print(about)
+    if use == "tour" or args.output is not None:
+        write_tour(args, stored.tour)
     write_pictures(args, stored.tour)
+    if use == "summary":  # the picture or the file is the output: not the whole tour again
+        t = stored.tour
+        summary = notation.summary_line(t.board, t.indices, t.closed, t.method)
+        print(f"{about}: {summary}; wrote {', '.join(written(args))}")
     return EXIT_OK
 
 

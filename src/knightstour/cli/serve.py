@@ -53,5 +53,5 @@ def run(args: argparse.Namespace) -> int:
         )
     except InvalidInputError as e:
         raise UsageError(f"--db: {e}") from None
-    serve(app, args.host, args.port, log_level="warning")
+    serve(app, args.host, args.port, log_level="warning", library=args.db)
     return EXIT_OK

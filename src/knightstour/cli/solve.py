@@ -26,7 +26,13 @@ from knightstour.cli._options import (
     board_of,
     options_of,
 )
-from knightstour.cli._output import open_output, precheck_outputs, write_pictures, write_tour
+from knightstour.cli._output import (
+    open_output,
+    precheck_outputs,
+    write_pictures,
+    write_tour,
+    written,
+)
 from knightstour.errors import NoTourError, SearchFailedError
 
 if TYPE_CHECKING:
@@ -62,7 +68,12 @@ def add(p: argparse.ArgumentParser) -> None:
         "output",
         "force",
         seed={"help": "seed for random tie-breaks"},
-        format={"choices": FORMATS},
+        format={
+            "choices": FORMATS,
+            "default": None,
+            "help": "output format (default text; with a picture or --output FILE and no "
+            "--format, stdout gets one line saying what was found and written)",
+        },
     )
     p.add_argument("--time", action="store_true", help="print the time taken")
     p.add_argument(
@@ -79,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
     import knightstour as kt
 
     board = board_of(args)
+    args.format_given = args.format is not None
+    args.format = args.format or "text"
     if args.format == "npy" and args.output is None:
         raise UsageError("--format npy writes binary: give --output FILE")
     if args.magic and args.format not in ("board", "text"):
@@ -87,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         from knightstour.render.style import require_drawable
 
         require_drawable(board)  # before any search
-    precheck_outputs(args)
+    use = precheck_outputs(args)
     t0 = time.perf_counter()
     pictures = any(getattr(args, k, None) for k in ("svg", "svg_animated", "png", "gif"))
     try:
@@ -100,28 +113,38 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_OK
         tour = kt.solve(board, args.start, **asked)
     except NoTourError as e:
-        _no_tour(args, board, False, e.reason)
+        _no_tour(args, board, False, e.reason, use=use)
         return EXIT_NO
     except SearchFailedError as e:
         partial = e.partial
         if partial is not None and not partial.method and args.method != "auto":
             partial.method = args.method
-        _no_tour(args, board, None, str(e), partial)
+        _no_tour(args, board, None, str(e), partial, use=use)
         if partial is not None:
-            if args.format in ("text", "board", "moves"):
+            if use == "tour" and args.format in ("text", "board", "moves"):
                 print("\n".join(partial.lines()))
             write_pictures(args, partial)  # the path so far, its unvisited squares shown
+            drawn = written(args, tour=False)
+            if use == "summary" and drawn:
+                size = partial.board.size
+                print(f"partial path: {len(partial)} of {size} squares; wrote {', '.join(drawn)}")
         return EXIT_GAVE_UP
     elapsed = time.perf_counter() - t0
-    write_tour(args, tour)
+    if use == "tour" or args.output is not None:
+        write_tour(args, tour)
     write_pictures(args, tour)
-    _say_time(args, elapsed)
+    if use == "summary":  # the picture or the file is the output: not the whole tour again
+        summary = notation.summary_line(tour.board, tour.indices, tour.closed, tour.method)
+        print(f"{summary}; wrote {', '.join(written(args))}")
+    _say_time(args, elapsed, use)
     return EXIT_OK
 
 
-def _say_time(args: argparse.Namespace, elapsed: float) -> None:
+def _say_time(args: argparse.Namespace, elapsed: float, use: str = "tour") -> None:
     if args.time:
-        to_stdout = args.format == "text" and args.output is None
+        to_stdout = use == "summary" or (
+            use == "tour" and args.format == "text" and args.output is None
+        )
         print(f"solved in {elapsed:.3f} s", file=sys.stdout if to_stdout else sys.stderr)
 
 
@@ -131,10 +154,14 @@ def _no_tour(
     answer: bool | None,
     reason: str,
     partial: PartialTour | None = None,
+    *,
+    use: str = "tour",
 ) -> None:
-    """Say there is no tour, or that the search gave up (in JSON with its partial path)."""
+    """Say there is no tour, or that the search gave up (in JSON with its partial path); on
+    stderr when stdout carries a picture."""
+    out = sys.stderr if use == "picture" else sys.stdout
     if args.format == "json":
         data = notation.answer_dict(board, answer, reason, partial=partial)
-        print(notation.compact_json(data))
+        print(notation.compact_json(data), file=out)
     else:
-        print(f"{'no tour' if answer is False else 'gave up'}: {reason}")
+        print(notation.answer_line("no tour" if answer is False else "gave up", reason), file=out)

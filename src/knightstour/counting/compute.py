@@ -13,16 +13,23 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from knightstour import arguments
-from knightstour.counting.known import Known, Memory, by_theory, memory_of, recalled
+from knightstour.counting.known import (
+    Known,
+    Memory,
+    by_publication,
+    by_theory,
+    memory_of,
+    recalled,
+)
 from knightstour.counting.request import CountRequest, WhatToCount, count_request
-from knightstour.errors import InvalidInputError, KnightsTourError
+from knightstour.errors import InputLimitError, InvalidInputError, KnightsTourError
 from knightstour.kernels import jit
 
 if TYPE_CHECKING:
     from knightstour.board import Board, BoardLike
     from knightstour.progress import Progress
 
-__all__ = ["HowToCount", "Tally", "count", "count_for", "tally"]
+__all__ = ["HowToCount", "Tally", "count", "count_for", "long_count", "tally"]
 
 
 class HowToCount(TypedDict, total=False):
@@ -106,12 +113,16 @@ class Tally:
     >>> t.number, t.method, t.recalled, t.stored
     (8, 'frontier', None, False)
 
-    ``recalled``: the library's record when the number was recalled, not computed.
-    ``replaced``: the library's record when it held another number for this count, now
-    replaced by the one computed. ``stored``: the number computed is now in the library;
-    ``not_stored``: why it could not be put there (the number is still the answer).
-    ``seconds`` is the counting's own time; ``compiling``, the seconds spent on the way
-    compiling kernels the disk cache did not hold (a first call after a plain install).
+    ``known``: the number known without counting: a theorem's 0 (``known.source`` "theory",
+    ``method`` "theory") or a published figure quoted instead of a count this machine cannot
+    make or would take long over (``known.source`` "published", ``method`` "published", and
+    ``unmade`` says why it was not counted). ``recalled``: the library's record when the
+    number was recalled, not computed. ``replaced``: the library's record when it held
+    another number for this count, now replaced by the one computed. ``stored``: the number
+    computed is now in the library; ``not_stored``: why it could not be put there (the number
+    is still the answer). ``seconds`` is the counting's own time; ``compiling``, the seconds
+    spent on the way compiling kernels the disk cache did not hold (a first call after a plain
+    install).
     """
 
     request: CountRequest
@@ -123,17 +134,43 @@ class Tally:
     stored: bool = False
     not_stored: str | None = None
     compiling: float = 0.0
+    known: Known | None = None
+    unmade: str | None = None
+
+    @property
+    def source(self) -> str:
+        """Where the number comes from: ``theory``, ``published``, ``remembered`` (recalled
+        from the library) or ``computed``.
+
+        >>> tally(count_request("4x9", closed=True)).source
+        'theory'
+        """
+        if self.known is not None:
+            return self.known.source
+        return "remembered" if self.recalled is not None else "computed"
 
 
 def tally(
-    request: CountRequest, *, library: Memory | None = None, **how: Unpack[HowToCount]
+    request: CountRequest,
+    *,
+    library: Memory | None = None,
+    quote: bool = False,
+    **how: Unpack[HowToCount],
 ) -> Tally:
-    """Count ``request`` the way ``knightstour count`` does: recall it from ``library``
-    (``auto`` method only: an explicit method counts again), else compute it (timed, ``how``
-    :func:`count` takes it) and remember it there; the number with where it came from.
+    """Count ``request`` the way ``knightstour count`` does: a theorem's 0 at once; recall it
+    from ``library`` (``auto`` method only: an explicit method counts again), else compute it
+    (timed, ``how`` :func:`count` takes it) and remember it there; the number with where it
+    came from.
 
-    The library is asked before any counting, and told only once the number is known; a
-    library that cannot take it leaves the number the answer (``not_stored`` says why).
+    ``quote``: with the ``auto`` method, a published figure of exactly this count is the
+    answer, labelled (``known``, and ``unmade`` says why), when the count is refused here (the
+    memory it would need) or would be long (a board at least 7 squares on its short side:
+    minutes and gigabytes); not when a checkpoint or a scheduler is given (they ask for the
+    sweep itself). An explicit method always counts.
+
+    The library is asked before any counting, and told only once the number is computed (a
+    theorem's 0 and a published figure are not stored); a library that cannot take it leaves
+    the number the answer (``not_stored`` says why).
 
     >>> from knightstour.library import Library
     >>> lib = Library(":memory:")
@@ -143,15 +180,32 @@ def tally(
     >>> again = tally(count_request("5x5"), library=lib)
     >>> again.number, again.recalled.source
     (1728, 'remembered')
+    >>> eight = tally(count_request("8x8", closed=True, directed=False), quote=True)
+    >>> eight.number, eight.source, eight.known.citation[:12]
+    (13267364410532, 'published', 'OEIS A001230')
     """
     how = _checked_how(how)  # before the library is asked: bad input is refused either way
+    theory = by_theory(request)
+    if theory is not None:
+        return Tally(request, theory.count, "theory", 0.0, known=theory)
     earlier = None if library is None else recalled(request, library)
     if earlier is not None and request.method == "auto":
         return Tally(
             request, earlier.count, earlier.method or "", earlier.seconds or 0.0, recalled=earlier
         )
+    figure = by_publication(request) if quote and request.method == "auto" else None
+    if figure is not None and how.get("checkpoint") is None and how.get("scheduler") is None:
+        long = long_count(request)
+        if long is not None:
+            return Tally(request, figure.count, "published", 0.0, known=figure, unmade=long)
     t0, c0 = time.perf_counter(), jit.compile_seconds()
-    number = count_for(request, **how)
+    try:
+        number = count_for(request, **how)
+    except InputLimitError as e:
+        if figure is None:
+            raise
+        why = str(e).splitlines()[0]
+        return Tally(request, figure.count, "published", 0.0, known=figure, unmade=why)
     compiling = jit.compile_seconds() - c0
     seconds = max(0.0, time.perf_counter() - t0 - compiling)
     done = Tally(request, number, request.method_used, seconds, compiling=compiling)
@@ -165,6 +219,33 @@ def tally(
     except KnightsTourError as e:
         return replace(done, replaced=replaced, not_stored=str(e).splitlines()[0])
     return replace(done, replaced=replaced, stored=True)
+
+
+def long_count(request: CountRequest) -> str | None:
+    """Why counting ``request`` here would be long or refused (a knight board at least 7
+    squares on its short side: the states it holds at once and their memory), or None.
+
+    >>> long_count(count_request("6x6")) is None
+    True
+    >>> long_count(count_request("8x8", closed=True))
+    'counting closed tours on 8x8 would hold about 1.2e+09 states at once, about 55.6 GiB of memory, and take hours (docs/counting.md: what it would take)'
+    """
+    from knightstour.counting.frontier import expected_peak, memory_text, plan
+
+    terminals = tuple(x for x in (request.start, request.end) if x is not None)
+    try:
+        sweep = plan(request.board, () if request.closed else terminals, request.closed)
+    except InputLimitError as e:
+        return str(e).splitlines()[0]
+    peak = expected_peak(sweep)
+    if peak is None:
+        return None
+    side = min(request.board.width, request.board.height)
+    return (
+        f"counting {request.kind} tours on {request.board.description} would hold about "
+        f"{peak:.1e} states at once, about {memory_text(peak)} of memory, and take "
+        f"{'minutes' if side < 8 else 'hours'} (docs/counting.md: what it would take)"
+    )
 
 
 def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:

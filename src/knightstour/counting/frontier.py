@@ -51,6 +51,8 @@ __all__ = [
     "SweepStats",
     "count_paths",
     "estimate_states",
+    "expected_peak",
+    "memory_text",
     "plan",
     "run",
 ]
@@ -95,6 +97,34 @@ def estimate_states(sweep: Sweep) -> int | None:
     kind = "closed" if sweep.closed else "open"
     six, seven = _MEASURED_PEAKS[kind]
     return int(seven * (seven / six) ** (min(b.width, b.height) - 7))
+
+
+def expected_peak(sweep: Sweep) -> int | None:
+    """About how many states a knight board at least 7 squares wide on both sides holds at
+    once, or None (narrower boards, shaped ones, other leapers): the peak measured on the
+    boards 7 wide (the counts of minutes and gigabytes of docs/counting.md), or
+    :func:`estimate_states` beyond.
+
+    >>> expected_peak(plan(Board(7, 7), (), False)) > 10**7
+    True
+    >>> expected_peak(plan(Board(6, 6), (), False)) is None
+    True
+    """
+    b = sweep.board
+    if not b.is_plain_knight or b.holes or min(b.width, b.height) < 7:
+        return None
+    if min(b.width, b.height) == 7:
+        return _MEASURED_PEAKS["closed" if sweep.closed else "open"][1]
+    return estimate_states(sweep)
+
+
+def memory_text(states: int) -> str:
+    """The memory ``states`` states take at the peak of a square, in words.
+
+    >>> memory_text(10**9)
+    '44.7 GiB'
+    """
+    return _gib(states * BYTES_PER_STATE)
 
 
 #: Peak states measured (benchmarks/bench_count.py) on the boards 6 and 7 wide nearest to square

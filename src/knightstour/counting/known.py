@@ -17,16 +17,26 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol, Unpack, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Unpack, runtime_checkable
 
 from knightstour import published
 from knightstour.counting.request import CountRequest, WhatToCount, count_request, describe
+from knightstour.notation import digits
 from knightstour.theory import verdict
 
 if TYPE_CHECKING:
     from knightstour.board import Board, BoardLike
 
-__all__ = ["CountMemory", "HasCounts", "Known", "Memory", "Remembered", "known", "known_for"]
+__all__ = [
+    "CountMemory",
+    "HasCounts",
+    "Known",
+    "Memory",
+    "Remembered",
+    "known",
+    "known_for",
+    "publication_near",
+]
 
 #: What identifies a count in a library: :meth:`CountRequest.key`.
 CountKey = tuple[str, str, str, str, bool]
@@ -71,7 +81,8 @@ class Known:
     figure from the literature: ``citation`` names it) or ``remembered`` (counted by this
     program before and kept in a library: ``citation`` says how and when, and ``method``,
     ``seconds`` and ``counted`` give it field by field). ``convention`` says what the number
-    counts, in words (:func:`~knightstour.counting.describe`).
+    counts, in words (:func:`~knightstour.counting.describe`); ``url``: the published
+    figure's source on the web.
     """
 
     count: int
@@ -81,6 +92,23 @@ class Known:
     method: str | None = None
     seconds: float | None = None
     counted: str | None = None
+    url: str | None = None
+
+    def published_fields(self) -> dict[str, Any]:
+        """A published figure as JSON (``/api/count``'s and ``knightstour count``'s
+        ``published``): ``value``, ``value_text`` (the digits), ``source``, ``convention``,
+        ``url``.
+
+        >>> known("6x6", closed=True, directed=False).published_fields()["value_text"]
+        '9862'
+        """
+        return {
+            "value": self.count,
+            "value_text": digits(self.count),
+            "source": self.citation,
+            "convention": self.convention,
+            "url": self.url,
+        }
 
 
 def known(
@@ -96,7 +124,7 @@ def known(
     Bad input raises as ``count`` does.
 
     >>> known("5x5", start="b1")
-    Known(count=0, source='theory', citation='no tour from b1 on 5x5: the board has 13 squares of the corner colour and 12 of the other; a knight alternates colours, so a tour starts and ends on the corner colour, and b1 is not', convention='open tours on 5x5 from b1', method=None, seconds=None, counted=None)
+    Known(count=0, source='theory', citation='no tour from b1 on 5x5: the board has 13 squares of the corner colour and 12 of the other; a knight alternates colours, so a tour starts and ends on the corner colour, and b1 is not', convention='open tours on 5x5 from b1', method=None, seconds=None, counted=None, url=None)
     >>> known("6x6", closed=True, start="a1").count             # 2 x A175881's 9862 cycles
     19724
     """
@@ -150,7 +178,27 @@ def by_publication(request: CountRequest) -> Known | None:
         request.board, closed=request.closed, start=start, end=end, directed=figure.directed
     )
     number = figure.count // theirs.factor * request.factor
-    return Known(number, "published", figure.citation, describe(request))
+    return Known(number, "published", figure.citation, describe(request), url=figure.url)
+
+
+def publication_near(request: CountRequest) -> Known | None:
+    """The published figure of ``request``, else, when ``request`` names a start or an end
+    square, that of the whole board (the same kind and direction convention: its
+    ``convention`` says which); None when neither is published.
+
+    What a server or the command line shows beside a count it does not make: the figure,
+    labelled as published, with its source.
+
+    >>> publication_near(count_request("8x8", start="a1")).convention
+    'directed open tours on 8x8 (each path counted in both directions)'
+    >>> publication_near(count_request("7x7", closed=True)) is None   # Schwenk: no figure
+    True
+    """
+    found = by_publication(request)
+    if found is not None or (request.start is None and request.end is None):
+        return found
+    whole = CountRequest(request.board, closed=request.closed, directed=request.directed)
+    return by_publication(whole)
 
 
 @runtime_checkable

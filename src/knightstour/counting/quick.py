@@ -2,23 +2,24 @@
 
 The policy, in order: a board the counting does not cover answers null with the reason; a
 theorem's 0 at once; a count this process made before; a board small enough is counted within
-the time limit (by :meth:`QuickCounts.finish`, in a worker: the program's own number goes
-before a published one); otherwise the published figure, labelled as published with its
-source; otherwise null with the reason (too large, or it took longer than the budget, which
-is remembered so that it is not tried again).
+the time limit (by :meth:`QuickCounts.finish`, in a worker); otherwise null with the reason (too
+large, or it took longer than the budget, which is remembered so that it is not tried again).
+Beside every answer, the published figure of the count (or of the whole board, when the count
+names a square), labelled as published with its source (:attr:`QuickAnswer.published`): a
+number the program did not compute is never given as its count.
 
 >>> from knightstour.board import Board
 >>> counts = QuickCounts(time_limit=2.0, max_side=6, max_squares=200)
 >>> counts.ask(Board(4, 9), closed=True).source
 'theory'
 >>> a = counts.ask(Board(8, 8))
->>> a.count, a.source, a.reason
-(19591828170979904, 'published', 'published: OEIS A165134 (a(8) from Alex Chernov, 2014)')
+>>> a.count, a.published.count, a.published.citation
+(None, 19591828170979904, 'OEIS A165134 (a(8) from Alex Chernov, 2014)')
 >>> a = counts.ask(Board(5, 5), start="a1")
 >>> a.pending, counts.finish(a).count, counts.ask(Board(5, 5), start="a1").cached
 (True, 304, True)
 >>> counts.ask(Board(8, 8), start="a1").reason
-'8x8 is too large to count here: the web board counts boards of up to 6 squares on the short side and 200 squares (knightstour count goes further)'
+'8x8 is too large to count here: the web board counts boards of up to 6 squares on the short side and 200 squares, and one machine has not the memory to count it (docs/counting.md)'
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any, Literal, Unpack
 
 from knightstour.board import Board
 from knightstour.counting import compute
-from knightstour.counting.known import by_publication, by_theory
+from knightstour.counting.known import Known, by_theory, publication_near
 from knightstour.counting.request import (
     CountRequest,
     WhatToCount,
@@ -54,9 +55,9 @@ class QuickAnswer:
     comes from, or why it is not given; ``pending`` when it still has to be counted
     (:meth:`QuickCounts.finish`).
 
-    ``source``: ``theory`` (no tour can exist), ``published`` (a figure from the literature,
-    named in ``reason``) or ``computed`` (counted by this process: now, or earlier when
-    ``cached``).
+    ``source``: ``theory`` (no tour can exist) or ``computed`` (counted by this process: now,
+    or earlier when ``cached``). A published figure is never the count: it is
+    :attr:`published`, labelled.
 
     >>> a = QuickCounts().ask(Board(3, 3))
     >>> a.count, a.source, a.pending
@@ -65,16 +66,31 @@ class QuickAnswer:
 
     request: CountRequest
     count: int | None
-    source: Literal["theory", "published", "computed"] | None
+    source: Literal["theory", "computed"] | None
     reason: str | None
     cached: bool = False
     method: str | None = None
     seconds: float | None = None
     pending: bool = False
 
+    @property
+    def published(self) -> Known | None:
+        """The published figure of what was asked, or of the whole board when a square was
+        named (its ``convention`` says which), with its source; None when there is none
+        (:func:`~knightstour.counting.known.publication_near`).
+
+        >>> QuickCounts().ask(Board(8, 8), closed=True, directed=False).published.count
+        13267364410532
+        """
+        if self.pending or uncovered(self.request.board) is not None:
+            return None
+        return publication_near(self.request)
+
     def to_dict(self) -> dict[str, Any]:
         """What was counted and the answer, as the JSON of ``/api/count`` (the board's own
-        fields aside): ``count_text`` is the number in digits, ``known`` whether it is given.
+        fields aside): ``count_text`` is the number in digits, ``known`` whether it is given,
+        ``published`` the published figure (``value``, ``value_text``, ``source``,
+        ``convention``, ``url``) or None.
 
         >>> from knightstour.board import Board
         >>> QuickCounts().ask(Board(4, 9), closed=True).to_dict()["convention"]
@@ -95,6 +111,7 @@ class QuickAnswer:
             "method": self.method,
             "seconds": None if self.seconds is None else round(self.seconds, 3),
             "reason": self.reason,
+            "published": None if self.published is None else self.published.published_fields(),
         }
 
 
@@ -105,8 +122,9 @@ class QuickCounts:
     largest board counted, by its short side and its squares. Safe to share between threads.
 
     >>> counts = QuickCounts(max_side=5)
-    >>> counts.ask(Board(6, 6), closed=True, directed=False).reason   # not counted: too wide
-    'published: OEIS A175881'
+    >>> a = counts.ask(Board(6, 6), closed=True, directed=False)    # not counted: too wide
+    >>> a.count, a.published.count, a.published.citation
+    (None, 9862, 'OEIS A175881')
     """
 
     _MISSING: Any = object()
@@ -146,12 +164,19 @@ class QuickCounts:
         if made is self._MISSING and self._small(board):
             return QuickAnswer(req, None, None, None, pending=True)
         if made is None:
-            return self._published_or(req, self._slow(board), cached=True)
-        return self._published_or(
+            return QuickAnswer(req, None, None, self._slow(board), cached=True)
+        further = (
+            "(knightstour count goes further)"
+            if min(board.width, board.height) < 8
+            else "and one machine has not the memory to count it (docs/counting.md)"
+        )
+        return QuickAnswer(
             req,
+            None,
+            None,
             f"{board.description} is too large to count here: the web board counts boards of "
-            f"up to {self.max_side} squares on the short side and {self.max_squares} squares "
-            "(knightstour count goes further)",
+            f"up to {self.max_side} squares on the short side and {self.max_squares} squares"
+            f"{' ' if further.startswith('(') else ', '}{further}",
         )
 
     def finish(self, answer: QuickAnswer) -> QuickAnswer:
@@ -173,12 +198,12 @@ class QuickCounts:
         try:
             done = compute.tally(req, progress=progress, time_limit=self.time_limit)
         except InputLimitError as e:
-            return self._published_or(req, str(e).splitlines()[0])
+            return QuickAnswer(req, None, None, str(e).splitlines()[0])
         except SearchFailedError:
             # too slow, when it spent the budget counting (not loading the kernels)
             if swept and time.monotonic() - swept[0] >= self.time_limit / 2:
                 self._put(req.key(), None)
-            return self._published_or(req, self._slow(req.board))
+            return QuickAnswer(req, None, None, self._slow(req.board))
         made = (done.number, done.method, done.seconds)
         self._put(req.key(), made)
         return self._computed(req, made)
@@ -198,14 +223,6 @@ class QuickCounts:
     def _computed(req: CountRequest, made: Made, cached: bool = False) -> QuickAnswer:
         number, method, seconds = made
         return QuickAnswer(req, number, "computed", None, cached, method, seconds)
-
-    @staticmethod
-    def _published_or(req: CountRequest, reason: str, cached: bool = False) -> QuickAnswer:
-        """The published figure of ``req``, labelled with its source; else null and ``reason``."""
-        figure = by_publication(req)
-        if figure is None:
-            return QuickAnswer(req, None, None, reason, cached=cached)
-        return QuickAnswer(req, figure.count, "published", f"published: {figure.citation}")
 
     def _get(self, key: tuple[Any, ...]) -> Any:
         with self._lock:

@@ -43,7 +43,7 @@ from knightstour.errors import (
 )
 from knightstour.existence import exists
 from knightstour.library import canonical as cf
-from knightstour.library.generate import GenerateInterrupted
+from knightstour.library.interrupted import GenerateInterrupted
 from knightstour.library.store import DEFAULT_DB, CountKey, Library, canonical_batch
 from knightstour.progress import Progress
 

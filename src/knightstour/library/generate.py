@@ -65,6 +65,7 @@ from knightstour.errors import InternalError, InvalidInputError, NoTourError, Se
 from knightstour.existence import exists
 from knightstour.library import canonical as cf
 from knightstour.library import shaped
+from knightstour.library.interrupted import GenerateInterrupted
 from knightstour.library.store import (
     DEFAULT_DB,
     MAX_ID,
@@ -167,24 +168,15 @@ class GenerateResult:
     library_count: int = 0
     #: Worker processes started (0: every batch was made in this process).
     workers: int = 0
+    #: When the run found no new tour because the library holds every tour of the board
+    #: (:func:`knightstour.library.complete.completeness_of`): its text, e.g.
+    #: ``complete: 1,728 of 1,728 tours``; else ''.
+    complete: str = ""
 
     @property
     def rate(self) -> float:
         """New tours per second."""
         return self.added / self.seconds if self.seconds > 0 else 0.0
-
-
-class GenerateInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`generate`; ``kept`` tours of the run are stored (the same call
-    continues it).
-
-    >>> GenerateInterrupted(12).kept
-    12
-    """
-
-    def __init__(self, kept: int) -> None:
-        super().__init__(f"stopped; {kept:,} tours kept")
-        self.kept = kept
 
 
 # -- one batch (here or in a worker) --------------------------------------------------------
@@ -794,7 +786,8 @@ def generate(
     earlier tours too; ``total`` is ``count``). Raises :class:`NoTourError` when the board has
     no such tour and :class:`SearchFailedError` when the run stops short (no new tour in
     :data:`STALL_BATCHES` batches in a row: the methods reach no more), after storing what it
-    found.
+    found; unless the library holds every tour of the board (no start square given): then the
+    result says so (``complete``) and stores what it found.
 
     >>> from knightstour.library import Library
     >>> lib = Library(":memory:")
@@ -958,6 +951,12 @@ def _generate(
     result.workers = 0 if batches.pool is None else workers
     result.seconds = time.perf_counter() - t0
     result.library_count = lib.tours.count(b, closed)
+    if result.stalled and s is None and b.is_plain_knight:
+        from knightstour.library.complete import completeness_of
+
+        whole = completeness_of(lib, b, closed)
+        if whole.complete:  # no tour is left to find: an answer, not a stop
+            result.stalled, result.complete = False, whole.text()
     if result.stalled:
         raise SearchFailedError(
             f"stopped after adding {run.added:,} of {count:,} tours: "

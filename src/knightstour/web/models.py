@@ -24,6 +24,7 @@ __all__ = [
     "ExistsOut",
     "NoTourOut",
     "PartialOut",
+    "PublishedOut",
     "PuzzleOut",
     "TourIn",
     "TourOut",
@@ -88,6 +89,16 @@ class PuzzleOut(BoardFields):
     reason: str
 
 
+class PublishedOut(BaseModel):
+    """A published figure the server did not compute, with its source."""
+
+    value: int = Field(description="the published number of tours")
+    value_text: str = Field(description="the number in decimal digits")
+    source: str = Field(description="where it is published (an OEIS id and the work it credits)")
+    convention: str = Field(description="what the number counts, in words")
+    url: str | None = Field(description="the source on the web")
+
+
 class CountOut(BoardFields):
     """The number of tours, when it is known or quick to count; else ``count`` null and why.
 
@@ -98,20 +109,27 @@ class CountOut(BoardFields):
     start: str | None
     end: str | None
     directed: bool
-    count: int | None = Field(description="the exact number of tours; null: not counted here")
+    count: int | None = Field(
+        description="the exact number of tours, proved or counted here; null: not counted here"
+    )
     count_text: str | None = Field(
         description="the number in decimal digits (exact in JavaScript, whatever its size)"
     )
     convention: str = Field(description="what the number counts, in words")
     known: bool = Field(description="whether the number is given")
-    source: Literal["theory", "published", "computed"] | None = Field(
-        description="theory: no tour can exist; published: a figure from the literature; "
-        "computed: counted by this server (now or earlier)"
+    source: Literal["theory", "computed"] | None = Field(
+        description="theory: no tour can exist; computed: counted by this server (now or earlier)"
     )
     cached: bool = Field(description="counted by this server for an earlier request")
     method: str | None
     seconds: float | None = Field(description="how long the count took")
-    reason: str | None = Field(description="why the number is not given, or where it is from")
+    reason: str | None = Field(
+        description="why the number is not given, or the theorem that gives the 0"
+    )
+    published: PublishedOut | None = Field(
+        description="the published figure of this count, or of the whole board when a square "
+        "is named (its convention says which), labelled with its source; null: none"
+    )
 
 
 class ErrorOut(BaseModel):

@@ -58,13 +58,22 @@ def _config(app: Any, **options: Any) -> Any:
     return uvicorn.Config(app, h11_max_incomplete_event_size=HEAD_BYTES, **options)
 
 
-def serve(app: Any, host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "info") -> str:
-    """Serve ``app`` until interrupted; returns the URL it was served on."""
+def serve(
+    app: Any,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    log_level: str = "info",
+    library: str | None = None,
+) -> str:
+    """Serve ``app`` until interrupted; returns the URL it was served on. ``library``: the
+    tour library the app's gallery shows, whose address the first line gives too."""
     import uvicorn
 
     sock = bind(host, port)
     url = _url(sock)
-    print(f"knightstour: the board is at {url}/ (API docs at {url}/docs); Ctrl-C stops")
+    gallery = "" if library is None else f"; the gallery of {library} at {url}/gallery"
+    print(f"knightstour: the board is at {url}/{gallery} (API docs at {url}/docs); Ctrl-C stops")
     server = uvicorn.Server(_config(app, log_level=log_level))
     try:
         server.run(sockets=[sock])

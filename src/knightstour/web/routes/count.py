@@ -7,8 +7,8 @@ The policy is the library's :class:`knightstour.counting.QuickCounts` (one a
 >>> from knightstour.web.app import create_app
 >>> client = TestClient(create_app(warm=False))
 >>> answer = client.get("/api/count", params={"board": "7x8", "closed": "true", "directed": "false"})
->>> answer.json()["count"], answer.json()["source"]
-(34524432316, 'published')
+>>> answer.json()["count"], answer.json()["published"]["value"], answer.json()["published"]["source"]
+(None, 34524432316, 'OEIS A193054')
 """
 
 from __future__ import annotations
@@ -40,10 +40,12 @@ async def count_(
     ``count_max_side`` squares on the short side and ``count_max_squares`` squares, counted
     within ``count_time_limit`` seconds (one count at a time, at a low priority, so that
     searches come first; a count waits at most twice that for its turn, then HTTP 503).
-    Beyond that, a published figure (8x8, 7x8 closed, 7x7 open, ...: ``source``
-    "published", the source named in ``reason``); else null with the reason, and a count
-    that needed longer is not tried again. ``convention`` says in words what the number
-    counts (the conventions of ``knightstour count``).
+    Beyond that, null with the reason, and a count that needed longer is not tried again.
+    Beside every answer, ``published``: the published figure of the count (8x8, 7x8 closed,
+    7x7 open, ...), or of the whole board when a square is named, with its ``value``,
+    ``source`` and ``convention``; a figure the server did not compute is never ``count``.
+    ``convention`` says in words what the number counts (the conventions of
+    ``knightstour count``).
 
     The board may be shaped (``holes``, ``leaper``; docs/boards.md) within the same limits.
     A board the counting does not cover (wrapped, or in layers) answers null with the

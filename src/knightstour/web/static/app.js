@@ -831,9 +831,22 @@
   }
 
   // A refused size: say why, and take the old tour off the board (it is not of this size).
+  // A size refused: nothing of the old board stays on screen (docs/web.md): its picture, its
+  // start and end squares and its number of tours go; a valid size draws the board again.
   function refuseSize(message) {
     status(message, "error");
     forgetTour();
+    state.refused = true;
+    state.start = state.end = null;
+    $("start-out").textContent = "any";
+    $("end-out").textContent = "any";
+    svg.toggleAttribute("hidden", true);
+    canvasEl.hidden = true;
+    counting.key = null;  // the count line is asked again once a size is drawn
+    counting.seq++;
+    if (counting.abort) counting.abort.abort();
+    clearTimeout(counting.timer);
+    countLine("");
     if (state.mode === "solve") showSolve();
     return false;
   }
@@ -861,7 +874,8 @@
     if (w * h * d > cap) {
       return refuseSize(`A ${spec} board has ${w * h * d} squares; the ${state.mode === "puzzle" ? "puzzle" : "web board"} takes at most ${cap}.`);
     }
-    if (w !== state.W || h !== state.H || d !== state.D) {
+    if (state.refused || w !== state.W || h !== state.H || d !== state.D) {
+      state.refused = false;
       state.W = w; state.H = h; state.D = d;
       syncPreset();
       $("show-sums").disabled = d > 1;  // sums by rank and file: a flat board's
@@ -956,9 +970,17 @@
       countLine("");
       counting.key = null;  // ask again next time
     } else if (data.known) {
-      const from = data.source === "published" ? ` \u2014 ${data.reason}` : "";
-      countLine(`${withCommas(data.count_text)} ${data.convention}${from}.`, "known",
+      countLine(`${withCommas(data.count_text)} ${data.convention}.`, "known",
         data.source === "theory" ? data.reason : "");
+    } else if (data.published) {
+      // a figure from the literature, never taken for a count made here: labelled, with its
+      // source (the whole board's when the count asked names a square)
+      const p = data.published;
+      const figure = `${withCommas(p.value_text)} ${p.convention} \u2014 published: ${p.source}`;
+      const first = data.convention.charAt(0).toUpperCase() + data.convention.slice(1);
+      countLine(p.convention === data.convention ? `${figure}; not counted here.` :
+        `${first}: not counted here. Published for the whole board: ${figure}.`,
+        "known published", data.reason);
     } else {
       countLine(`Number of tours: not counted here; ${data.reason}.`, "", data.reason);
     }
