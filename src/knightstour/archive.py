@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import io
 import struct
+import tokenize
 import zipfile
 from collections.abc import Callable, Mapping
 from typing import IO
@@ -160,7 +161,7 @@ def _array(
             shape, fortran, dtype = fmt.read_array_header_2_0(member)
         else:
             raise ValueError(f"array format {version}")
-    except (ValueError, SyntaxError, TypeError) as e:
+    except (ValueError, SyntaxError, TypeError, tokenize.TokenError) as e:
         raise refuse(f"is damaged: the header of {name}: {e}") from None
     kind_ok = dtype.kind == "U" if want == "U" else dtype.str == want
     if not kind_ok or dtype.hasobject or fortran or len(shape) != ndim:
