@@ -67,6 +67,11 @@ def add(p: argparse.ArgumentParser) -> None:
         "choices": ("text", "json")})  # fmt: skip
     add_options(p, workers={"help": "threads walking parts (default, and at most: one per core)"})
     p.add_argument(
+        "--discard-damaged",
+        action="store_true",
+        help="walk a part whose saved walk is damaged again from its start (else refused)",
+    )
+    p.add_argument(
         "--range",
         dest="ranges",
         type=int_range(0),
@@ -102,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
             found = magic.find(
                 board, MagicJournal(lib, board.width, board.height), count=args.count,
                 time_limit=args.time_limit, progress=bar,
-                on_found=lambda t: _show(args.format, t), **options,
+                on_found=lambda t: _show(args.format, t), discard_damaged=args.discard_damaged,
+                **options,
             )  # fmt: skip
         except KeyboardInterrupt:
             if not searched:

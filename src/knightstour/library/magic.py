@@ -14,15 +14,14 @@ set()
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from knightstour.board import Board
+from knightstour.errors import InvalidInputError
 from knightstour.library.store import Batch, Library, canonical_batch
-from knightstour.magic.search import PartResult, Range, scheme_of
+from knightstour.magic import saved
+from knightstour.magic.search import DISCARD, PartResult, Range, scheme_of
 
 if TYPE_CHECKING:
     from knightstour.tour import Tour
@@ -43,28 +42,47 @@ class MagicJournal:
         """The parts of ``rng`` walked so far; None when the whole range is."""
         return self.library.journal.parts_done(self.spec, scheme_of(rng), rng.number)
 
-    def saved(self, rng: Range) -> dict[int, dict[str, np.ndarray]]:
-        """The walks of ``rng``'s parts stopped before their ends, by part."""
+    def saved(self, rng: Range, *, discard_damaged: bool = False) -> dict[int, dict[str, Any]]:
+        """The walks of ``rng``'s parts stopped before their ends, by part, each checked
+        (:func:`knightstour.magic.saved.decode`). A damaged one is an
+        :class:`~knightstour.errors.InvalidInputError` of one line, or with ``discard_damaged``
+        dropped (its part is walked again from its start); one saved before walks had a version
+        is left out (likewise)."""
+        scheme = scheme_of(rng)
         out = {}
-        for part, blob in self.library.journal.states(
-            self.spec, scheme_of(rng), rng.number
-        ).items():
-            with np.load(io.BytesIO(blob), allow_pickle=False) as data:
-                out[part] = {key: data[key] for key in data.files}
+        for part, blob in self.library.journal.states(self.spec, scheme, rng.number).items():
+            where = f"the saved walk of part {part} of range {rng.number} of {self.spec} in "
+            where += self.library.path
+
+            def refuse(problem: str, where: str = where) -> InvalidInputError:
+                return InvalidInputError(f"{where} {problem} ({DISCARD})")
+
+            try:
+                walk = saved.decode(blob, saved.identity(self.spec, scheme, rng.number, part),
+                                    refuse)  # fmt: skip
+            except InvalidInputError:
+                if not discard_damaged:
+                    raise
+                self.discard(rng, part)
+                continue
+            if walk is not None:
+                out[part] = walk
         return out
+
+    def discard(self, rng: Range, part: int) -> None:
+        """Drop the saved walk of ``part`` of ``rng``: the part is walked again from its start."""
+        self.library.journal.drop_state(self.spec, scheme_of(rng), rng.number, part)
 
     def keep(self, result: PartResult) -> int:
         """Keep a stopped part's walk and its tours so far; how many tours were new classes."""
         assert result.state is not None
-        buffer = io.BytesIO()
-        arrays: dict[str, Any] = dict(result.state)
-        np.savez(buffer, **arrays)
+        ident = saved.identity(self.spec, result.scheme, result.range, result.part)
         return self.library.journal.keep_state(
             self.spec,
             result.scheme,
             result.range,
             result.part,
-            buffer.getvalue(),
+            saved.encode(ident, result.state),
             self._batch(result),
         )
 

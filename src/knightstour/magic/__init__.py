@@ -171,6 +171,7 @@ def find(
     ranges: Iterable[int] | None = None,
     progress: Progress | None = None,
     on_found: Callable[[MagicTour], None] | None = None,
+    discard_damaged: bool = False,
 ) -> Found:
     """Semi-magic tours of ``board`` (magic with ``diagonal``), searched or built, kept in ``keeper``.
 
@@ -184,7 +185,8 @@ def find(
     tours (default 1), one a seed, and store them. Each tour is validated and its sums checked,
     then handed to ``on_found`` as it comes; ``progress(done, total)`` counts the parts of the
     range under way (search) or the tours built. Ctrl-C stops a search cleanly (what is recorded
-    stays) and is raised again.
+    stays) and is raised again. A damaged saved walk in ``keeper`` is refused in one line, or
+    with ``discard_damaged`` dropped, its part walked again from its start.
 
     >>> from knightstour.library.magic import MagicJournal
     >>> from knightstour.library.store import Library
@@ -216,7 +218,8 @@ def find(
     if found.built:
         _build(found, keeper, diagonal, count or 1, time_limit, progress, keep)
     else:
-        _search(found, keeper, count, time_limit, threads, scheduler, ranges, progress, keep)
+        _search(found, keeper, count, time_limit, threads, scheduler, ranges, progress, keep,
+                discard_damaged)  # fmt: skip
     return found
 
 
@@ -266,6 +269,7 @@ def _search(
     ranges: Iterable[int] | None,
     progress: Progress | None,
     keep: Callable[[Any], None],
+    discard_damaged: bool,
 ) -> None:
     """Search ``found.board``; a complete walk without a tour (every range, open tours too)
     proves there is none."""
@@ -276,6 +280,7 @@ def _search(
     report = ms.search(
         b.width, b.height, keeper, closed=found.closed, count=count, time_limit=time_limit,
         workers=workers, scheduler=scheduler, only=only, progress=progress, on_found=keep,
+        discard_damaged=discard_damaged,
     )  # fmt: skip
     found.report, found.new, found.classes = report, report.new, keeper.classes()
     if report.complete and found.classes == 0 and not only and not found.closed:

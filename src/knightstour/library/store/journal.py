@@ -94,6 +94,24 @@ class Journal(Table):
             )
         return added
 
+    @sql
+    def drop_state(self, board: str, scheme: str, range_no: int, part: int) -> None:
+        """Forget the walk kept of a part (it is walked again from its start).
+
+        >>> from knightstour.library.store import Library
+        >>> journal = Library(":memory:").journal
+        >>> journal.keep_state("6x6", "s", 1, 7, b"walk")
+        0
+        >>> journal.drop_state("6x6", "s", 1, 7)
+        >>> journal.states("6x6", "s", 1)
+        {}
+        """
+        with self.lib.atomic():
+            self.db.execute(
+                f"DELETE FROM magic_states WHERE {_PART} AND part = ?",
+                (board, scheme, int(range_no), int(part)),
+            )
+
     def _add(self, tours: Batch | None) -> int:
         """Store ``tours`` (in the caller's transaction); how many were new."""
         if tours is None or not len(tours):

@@ -1,0 +1,267 @@
+"""The magic search's journal: saved walks that cannot lie (issue 29, item 2), parts claimed by
+one run at a time (item 8), constructions stored as they are built (item 9), ``--count N``
+keeping N (issue 30, item 5) and one exit code a kind of answer (issue 30, item 6)."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tiers
+from knightstour import archive
+from knightstour.errors import InvalidInputError
+from knightstour.library.magic import MagicJournal
+from knightstour.library.store import Library
+from knightstour.magic import saved as walks
+from knightstour.magic import search as ms
+from knightstour.magic._parts import PartResult, Range
+from knightstour.magic.quads import QuadWalker, quad_range
+from knightstour.numbering import BEVERLEY, grid_order
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def one_line(e: BaseException) -> str:
+    text = str(e)
+    assert text and len(text.splitlines()) == 1, text
+    return text
+
+
+def beverley_range(depth: int) -> Range:
+    """Range 1 narrowed to the tours that share the first and last numbers of Beverley's tour
+    (the low and the high end in turn, ``depth`` squares after the two ends)."""
+    order = np.array(grid_order(BEVERLEY), np.int32)  # type: ignore[arg-type]
+    n = len(order)
+    prefix = tuple(int(order[1 + d // 2] if d % 2 == 0 else order[n - 2 - d // 2])
+                   for d in range(depth))  # fmt: skip
+    return Range(1, int(order[0]), int(order[-1]), 1, False, prefix)
+
+
+class Part:
+    """One part of a walk, walked whole, and stopped part-way with its walk saved."""
+
+    def __init__(self, walker: ms.Walker | QuadWalker, rng: Range, part: int,
+                 prefix: np.ndarray, budget: int) -> None:  # fmt: skip
+        self.walker, self.rng, self.part, self.prefix = walker, rng, part, prefix
+        self.whole = self.run()
+        self.stopped = self.run(budget=budget)
+        assert self.whole.done and not self.stopped.done and self.stopped.state is not None
+        lib = Library(":memory:")
+        MagicJournal(lib, 8, 8).keep(self.stopped)
+        ((_, blob),) = lib.journal.states("8x8", self.stopped.scheme, rng.number).items()
+        self.blob = blob
+
+    def run(self, budget: int = 2**62, state: dict | None = None) -> PartResult:
+        if isinstance(self.walker, QuadWalker):
+            return self.walker.run(self.rng, self.part, None, budget, state)
+        return self.walker.run(self.rng, self.part, self.prefix, None, budget, state)
+
+    def resume(self, blob: bytes) -> PartResult | None:
+        """The part walked on from ``blob`` as the search does it (None: from its start)."""
+        lib = Library(":memory:")
+        lib.journal.keep_state("8x8", self.stopped.scheme, self.rng.number, self.part, blob)
+        journal = MagicJournal(lib, 8, 8)
+        walker = ms.Walker(8, 8)
+        prefixes = np.zeros((self.part + 1, len(self.prefix)), np.int32)
+        prefixes[self.part] = self.prefix
+        states = ms._checked_walks(walker, journal, self.rng, prefixes, False)
+        if self.part not in states:
+            return None
+        return self.run(state=states[self.part])
+
+    def tours(self, *results: PartResult) -> list[tuple[int, ...]]:
+        return sorted(tuple(t) for r in results for t in np.asarray(r.tours).tolist())
+
+
+@pytest.fixture(scope="module")
+def parts() -> dict[str, Part]:
+    """A part of the two-ended walk below Beverley's first and last 9 numbers, and a part of
+    the quad pass of 8x8, each holding tours, each stopped half-way."""
+    rng = beverley_range(18)
+    walker = ms.Walker(8, 8)
+    prefixes = walker.parts(rng)
+    found = [p for p in range(len(prefixes))
+             if len(walker.run(rng, p, prefixes[p]).tours)]  # fmt: skip
+    two = Part(walker, rng, found[0], prefixes[found[0]], 2_000)
+    quads = Part(QuadWalker(8, 8), quad_range(8, 8), QUAD_PART, np.zeros(0, np.int32), 20_000)
+    assert len(two.whole.tours) and len(quads.whole.tours)
+    return {"two-ended": two, "quads": quads}
+
+
+#: A part of the quad pass of 8x8 that holds tours and walks in a moment.
+QUAD_PART = 48
+
+
+def arrays(blob: bytes) -> dict[str, np.ndarray]:
+    with np.load(io.BytesIO(blob), allow_pickle=False) as z:
+        return {name: z[name] for name in z.files}
+
+
+_DTYPES = ["<i4", "<i8", "<u8", "<f8", "|u1", "<U3"]
+
+
+@st.composite
+def damage(draw: st.DrawFn, blob: bytes) -> tuple[str, bytes]:
+    """A saved walk with generated damage: cut, bytes changed, an array of another shape or
+    dtype, two arrays swapped, or the path and counters changed (the checksum made anew for
+    the last three, so that the checks of the walk itself are what must catch them)."""
+    kind = draw(st.sampled_from(["truncate", "flip", "shape", "swap", "values"]))
+    if kind == "truncate":
+        return kind, blob[: draw(st.integers(0, len(blob) - 1))]
+    if kind == "flip":
+        out = bytearray(blob)
+        for _ in range(draw(st.integers(1, 3))):
+            out[draw(st.integers(0, len(out) - 1))] ^= draw(st.integers(1, 255))
+        return kind, bytes(out)
+    data = arrays(blob)
+    names = sorted(walks.LAYOUT)
+    if kind == "shape":
+        name = draw(st.sampled_from(names))
+        dtype = np.dtype(draw(st.sampled_from(_DTYPES)))
+        shape = draw(st.sampled_from([(), (0,), (1,), (3,), (2, 2), (40,)]))
+        value = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape).astype(dtype)
+        if value.dtype == data[name].dtype and value.shape == data[name].shape:
+            return kind, blob  # the same dtype and shape: another value, tried under "values"
+        data[name] = value
+    elif kind == "swap":
+        a, b = draw(st.permutations(names))[:2]
+        data[a], data[b] = data[b], data[a]
+    else:
+        path, counters = data["path"].copy(), data["counters"].copy()
+        if len(path) and draw(st.booleans()):
+            path[draw(st.integers(0, len(path) - 1))] = draw(st.integers(-3, 200))
+        if draw(st.booleans()):
+            path = path[: draw(st.integers(0, len(path)))]
+        counters[draw(st.integers(0, 2))] = draw(st.sampled_from([-1, 0, 1, 7, 2**40, 2**63 - 1]))
+        data["path"], data["counters"] = path, counters
+    data["checksum"] = np.array(archive.checksum(data))
+    return kind, archive.to_bytes(data)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=tiers.examples(400),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_fuzz_a_damaged_saved_walk_is_refused_or_walks_on_exactly(
+    data: st.DataObject, parts: dict[str, Part]
+) -> None:
+    """No exit 70, no crash, no hang, no tour lost or counted twice: a damaged walk is refused in
+    one line, or (damage the walk does not use, or a forged walk that is still a walk of its
+    part, as the checksum is made anew) walked on with every tour found once."""
+    part = parts[data.draw(st.sampled_from(sorted(parts)))]
+    kind, blob = data.draw(damage(part.blob))
+    try:
+        resumed = part.resume(blob)
+    except InvalidInputError as e:
+        assert "saved walk of part" in one_line(e) and "--discard-damaged" in str(e), kind
+        return
+    if resumed is None:  # walked again from its start
+        return
+    assert resumed.done
+    if kind in ("truncate", "flip", "shape", "swap"):  # whatever got through is the walk saved
+        assert part.tours(part.stopped, resumed) == part.tours(part.whole), kind
+        assert resumed.total_found == part.whole.total_found, kind
+        assert resumed.total_nodes == part.whole.total_nodes, kind
+    else:  # a forged walk of the part: every tour it reports is one of the part's
+        assert set(part.tours(resumed)) <= set(part.tours(part.whole)), kind
+
+
+def test_an_undamaged_walk_goes_on_exactly(parts: dict[str, Part]) -> None:
+    for part in parts.values():
+        resumed = part.resume(part.blob)
+        assert resumed is not None and resumed.done
+        assert part.tours(part.stopped, resumed) == part.tours(part.whole)
+        assert (resumed.total_found, resumed.total_nodes) == (
+            part.whole.total_found, part.whole.total_nodes)  # fmt: skip
+
+
+def test_a_walk_saved_before_versions_is_walked_again_from_its_start(
+    parts: dict[str, Part],
+) -> None:
+    """The compiled walk's arrays, as saved before walks had a version and a checksum: not
+    trusted, not refused either: the part starts over (its tours are kept by class, so none
+    is stored twice)."""
+    buffer = io.BytesIO()
+    np.savez(buffer, meta=np.zeros(9, np.int64), num=np.zeros(64, np.int32))
+    assert parts["two-ended"].resume(buffer.getvalue()) is None
+
+
+def test_a_walk_of_another_part_is_refused(parts: dict[str, Part]) -> None:
+    two = parts["two-ended"]
+    lib = Library(":memory:")
+    lib.journal.keep_state("8x8", two.stopped.scheme, 1, two.part + 1, two.blob)
+    with pytest.raises(InvalidInputError, match=f"part {two.part}, not of this part"):
+        MagicJournal(lib, 8, 8).saved(two.rng)
+    assert MagicJournal(lib, 8, 8).saved(two.rng, discard_damaged=True) == {}
+    assert lib.journal.states("8x8", two.stopped.scheme, 1) == {}  # dropped
+
+
+@pytest.mark.slow  # real processes
+def test_the_command_refuses_a_damaged_walk_in_one_line_and_discards_it_when_asked(
+    tmp_path: Path, parts: dict[str, Part]
+) -> None:
+    """``magic 8x8 --range 0`` on a library whose saved walk of a quad part is damaged: exit 2
+    and one line, within its time limit (no crash, no hang); with --discard-damaged the part is
+    walked from its start."""
+    quads = parts["quads"]
+    db = tmp_path / "t.db"
+    with Library(str(db)) as lib:
+        bad = bytearray(quads.blob)  # a bit of the path's last quad flipped
+        bad[quads.blob.index(b"PK\x03\x04", quads.blob.index(b"path.npy")) - 1] ^= 0x20
+        lib.journal.keep_state("8x8", quads.stopped.scheme, 0, quads.part, bytes(bad))
+    args = ["magic", "8x8", "--range", "0", "--db", str(db), "--quiet", "--time-limit", "3"]
+    done = cli(*args)
+    assert done.returncode == 2 and done.stdout == "", done
+    assert len(done.stderr.splitlines()) == 1 and "--discard-damaged" in done.stderr
+    assert f"part {quads.part} of range 0 of 8x8" in done.stderr
+    done = cli(*args, "--discard-damaged", "--workers", "1")
+    assert done.returncode in (0, 3), done.stderr
+    with Library(str(db)) as lib:
+        assert quads.part not in lib.journal.states("8x8", quads.stopped.scheme, 0)
+
+
+def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run(
+        [sys.executable, "-m", "knightstour", *args], capture_output=True, text=True,
+        env=env, timeout=timeout,
+    )  # fmt: skip
+
+
+def test_a_part_that_fails_stops_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One worker fails; the other, walking a part that would go on for hours, is stopped (it
+    sees its stop flag) and keeps its walk; the failure is raised."""
+    walker = ms._walker(8, 8)
+    real = walker.run
+    stopped = threading.Event()
+    calls: list[int] = []
+
+    def run(rng, part, prefix, stop=None, budget=2**62, state=None):  # type: ignore[no-untyped-def]
+        calls.append(part)
+        if len(calls) == 1:  # the first part waits on its stop flag, as a long walk would
+            for _ in range(6000):
+                if stop is not None and stop[0]:
+                    stopped.set()
+                    break
+                threading.Event().wait(0.01)
+            return real(rng, part, prefix, np.zeros(1, np.uint8), 1000, state)  # a little walked
+        raise RuntimeError("a worker failed")
+
+    monkeypatch.setattr(walker, "run", run)
+    lib = Library(":memory:")
+    with pytest.raises(RuntimeError, match="a worker failed"):
+        ms.search(8, 8, MagicJournal(lib, 8, 8), only=[1], workers=2)
+    assert stopped.is_set()
+    assert len(lib.journal.states("8x8", ms.SCHEME, 1)) == 1  # the stopped walk was kept
