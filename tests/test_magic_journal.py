@@ -265,3 +265,88 @@ def test_a_part_that_fails_stops_the_others(monkeypatch: pytest.MonkeyPatch) -> 
         ms.search(8, 8, MagicJournal(lib, 8, 8), only=[1], workers=2)
     assert stopped.is_set()
     assert len(lib.journal.states("8x8", ms.SCHEME, 1)) == 1  # the stopped walk was kept
+
+
+# -- item 8: parts claimed by one run at a time; finishing a part idempotent ------------------
+
+
+def test_a_part_held_by_a_live_run_is_left_to_it() -> None:
+    """Another run (alive: this process) holds a part of 4x6's first range: this run walks the
+    rest, waits for that part until its time limit, and stops short; once released, the part
+    is walked and the proof made."""
+    lib = Library(":memory:")
+    other = MagicJournal(lib, 4, 6)
+    first = ms.ranges(4, 6)[0]
+    assert other.claim(first, [0]) == [0]
+    stopped = ms.search(4, 6, MagicJournal(lib, 4, 6), workers=1, time_limit=1.0)
+    assert stopped.stopped == "time limit" and not stopped.complete
+    assert lib.journal.parts_done("4x6", ms.SCHEME, first.number) is not None
+    assert 0 not in (lib.journal.parts_done("4x6", ms.SCHEME, first.number) or {0})
+    other.release()
+    again = ms.search(4, 6, MagicJournal(lib, 4, 6), workers=1)
+    assert again.complete and again.parts_done == 1  # that part alone was left
+
+
+def test_a_part_held_by_a_dead_run_is_taken_over() -> None:
+    import socket
+
+    gone = subprocess.run([sys.executable, "-c", "pass"], check=True)
+    assert gone.returncode == 0
+    lib = Library(":memory:")
+    first = ms.ranges(4, 6)[0]
+    dead = [
+        f"{socket.gethostname()}:{os.getpid()}:0:x",  # this process id, another process's start
+        f"{socket.gethostname()}:{2**22 + 7}:1:x",  # no such process
+    ]
+    for part, owner in enumerate(dead):
+        assert lib.journal.claim("4x6", ms.SCHEME, first.number, [part], owner) == [part]
+    whole = ms.search(4, 6, MagicJournal(lib, 4, 6), workers=1, time_limit=60)
+    assert whole.complete and whole.stopped is None
+
+
+def test_finishing_is_idempotent() -> None:
+    """A part recorded again after its range was made one row leaves the totals as they are;
+    a range is one row only once every part is recorded."""
+    journal = Library(":memory:").journal
+    for part in range(3):
+        journal.record_part("8x8", "s", 1, part, found=10 * part, nodes=100, seconds=1.0)
+    assert journal.finish_range("8x8", "s", 1, parts=4) is False  # part 3 still to come
+    journal.record_part("8x8", "s", 1, 3, found=6, nodes=100, seconds=1.0)
+    assert journal.finish_range("8x8", "s", 1, parts=4) is True
+    journal.record_part("8x8", "s", 1, 2, found=0, nodes=1, seconds=0.0)  # a second run's
+    assert journal.finish_range("8x8", "s", 1, parts=4) is True
+    progress = journal.progress("8x8", "s")
+    assert (progress["found"], progress["nodes"], progress["ranges_done"]) == (36, 400, 1)
+
+
+@pytest.mark.slow  # two real processes
+def test_two_runs_on_one_library_share_the_parts(tmp_path: Path) -> None:
+    """Two ``magic 4x8`` runs at once on one library: each part walked once between them, both
+    end with the proof (every range walked: none), and the journal's totals are one run's."""
+    alone = cli("magic", "4x8", "--db", str(tmp_path / "alone.db"), "--format", "json",
+                "--workers", "1")  # fmt: skip
+    assert alone.returncode == 1, alone.stderr
+    whole = json_of(alone.stdout)
+    db = str(tmp_path / "shared.db")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    command = [sys.executable, "-m", "knightstour", "magic", "4x8", "--db", db, "--format",
+               "json", "--workers", "1"]  # fmt: skip
+    runs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env) for _ in range(2)]  # fmt: skip
+    outs = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [1, 1], [err for _, err in outs]
+    shares = [json_of(out) for out, _ in outs]
+    assert sum(s["parts_done"] for s in shares) == whole["parts_done"]
+    assert all(s["ranges_done"] == whole["ranges_done"] for s in shares)
+    with Library(db) as lib:
+        for scheme in (ms.SCHEME, "quads/3"):
+            ours = lib.journal.progress("4x8", scheme)
+            with Library(str(tmp_path / "alone.db")) as one:
+                assert ours == {**one.journal.progress("4x8", scheme),
+                                "seconds": ours["seconds"]}  # fmt: skip
+
+
+def json_of(out: str) -> dict:
+    import json
+
+    return json.loads(out.strip().splitlines()[-1])

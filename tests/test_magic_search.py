@@ -145,11 +145,11 @@ def test_a_killed_search_goes_on_where_it_stopped_and_loses_nothing() -> None:
     calls = {"n": 0}
     real = journal.record
 
-    def dies(result):  # the process is killed after its third part
+    def dies(result, limit=None):  # the process is killed after its third part
         calls["n"] += 1
         if calls["n"] > 3:
             raise KeyboardInterrupt
-        return real(result)
+        return real(result, limit)
 
     journal.record = dies  # type: ignore[method-assign]
     import knightstour.magic.search as ms

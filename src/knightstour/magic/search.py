@@ -20,6 +20,7 @@ from there; a killed process loses at most the parts under way. The walk itself 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -59,6 +60,8 @@ __all__ = [
 MAX_AREA = 64
 #: Placements after the two ends that make a part (fewer on small boards: see :func:`split`).
 SPLIT = 10
+#: Seconds between two looks at the parts another run is walking.
+POLL = 0.2
 #: What to do about a damaged saved walk, as its refusal says.
 DISCARD = "run again with --discard-damaged to walk its part again from its start"
 
@@ -78,14 +81,25 @@ class Journal(Protocol):
     def discard(self, rng: Range, part: int) -> None:
         """Drop the saved walk of ``part`` of ``rng``: the part is walked again from its start."""
 
-    def keep(self, result: PartResult) -> int:
-        """Keep a stopped part's tours so far and its walk; how many tours were new classes."""
+    def keep(self, result: PartResult, limit: int | None = None) -> tuple[int, int]:
+        """Keep a stopped part's tours so far and its walk: how many tours were new classes,
+        and how many of them were taken (all, or those up to ``limit`` new classes: then the
+        walk is not kept, and the part goes on from where it was)."""
 
-    def record(self, result: PartResult) -> int:
-        """Keep a finished part and its tours; how many of the tours were new classes."""
+    def record(self, result: PartResult, limit: int | None = None) -> tuple[int, int]:
+        """Keep a finished part and its tours: how many tours were new classes, and how many
+        were taken (all, or those up to ``limit`` new classes: then the part is not recorded,
+        and is walked again)."""
 
-    def finish_range(self, rng: Range, parts: int) -> None:
-        """Mark ``rng`` (of ``parts`` parts) walked."""
+    def claim(self, rng: Range, parts: list[int]) -> list[int]:
+        """Claim ``parts`` of ``rng`` for this run: those it gets (not those recorded, nor
+        those another live run holds)."""
+
+    def release(self) -> None:
+        """Drop this run's claims."""
+
+    def finish_range(self, rng: Range, parts: int) -> bool:
+        """Mark ``rng`` (of ``parts`` parts) walked if every part is recorded; whether it is."""
 
 
 def scheme_of(rng: Range) -> str:
@@ -506,82 +520,114 @@ def search(
             for f in stop_flags:
                 f[0] = 1
 
-    try:
-        for rng in chosen:
-            done = journal.done_parts(rng)
-            if done is None:
-                report.ranges_done += rng.number != QUAD_RANGE
-                report.quads_done |= rng.number == QUAD_RANGE
-                continue
-            prefixes = walker.parts(rng)
-            total = len(prefixes)
-            todo = [p for p in range(total) if p not in done]
-            saved = _checked_walks(walker, journal, rng, prefixes, discard_damaged)
-            finished = total - len(todo)
-            if progress is not None:
-                progress(finished, total)
-            window = 2 * (workers or os.cpu_count() or 1) if client is None else 64
-            running: dict[Future[PartResult], int] = {}
-            inflight = running
-            queue = iter(todo)
-            exhausted = False
-            while True:
-                while not exhausted and len(running) < window and report.stopped is None:
-                    p = next(queue, None)
-                    if p is None:
-                        exhausted = True
-                        break
-                    running[submit(rng, p, prefixes[p], saved.get(p))] = p
-                if not running:
+    prefixes: dict[int, np.ndarray] = {}
+
+    def mark_walked(rng: Range) -> None:
+        report.ranges_done += rng.number != QUAD_RANGE
+        report.quads_done |= rng.number == QUAD_RANGE
+
+    def take(res: PartResult) -> None:
+        """Store what a part gave (recorded when done, its walk kept when stopped), no more new
+        classes than ``count`` allows, and hand its tours over."""
+        report.nodes += res.nodes
+        if not res.done and (res.state is None or res.nodes == 0):
+            return  # cut short on a cluster, or not begun: walked next time
+        allowance = None if count is None else max(0, count - report.new)
+        new, taken = journal.record(res, allowance) if res.done else journal.keep(res, allowance)
+        report.new += new
+        report.found += taken
+        report.tours.extend(res.tours[:taken])
+        if on_found is not None:
+            for t in res.tours[:taken]:
+                on_found(t)
+        if res.done and taken == len(res.tours):
+            report.parts_done += 1
+        if count is not None and report.new >= count:
+            halt("count")
+
+    def walk_range(rng: Range) -> bool:
+        """Walk the parts of ``rng`` that no other run holds; whether the range is walked."""
+        nonlocal inflight
+        done = journal.done_parts(rng)
+        if done is None:
+            return True
+        if rng.number not in prefixes:
+            prefixes[rng.number] = walker.parts(rng)
+        parts = prefixes[rng.number]
+        total = len(parts)
+        todo = [p for p in range(total) if p not in done]
+        saved = _checked_walks(walker, journal, rng, parts, discard_damaged)
+        finished = total - len(todo)
+        if progress is not None:
+            progress(finished, total)
+        window = 2 * (workers or os.cpu_count() or 1) if client is None else 64
+        running: dict[Future[PartResult], int] = {}
+        inflight = running
+        queue = iter(todo)
+        exhausted = False
+        while True:
+            while not exhausted and len(running) < window and report.stopped is None:
+                batch = list(itertools.islice(queue, window - len(running)))
+                if not batch:
+                    exhausted = True
                     break
-                timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-                ready = _wait(list(running), timeout, client is not None)
-                if deadline is not None and time.monotonic() >= deadline:
-                    halt("time limit")
-                for fut in ready:
-                    running.pop(fut)
-                    res = fut.result()
-                    report.nodes += res.nodes
-                    if not res.done and (res.state is None or res.nodes == 0):
-                        continue  # cut short on a cluster, or not begun: walked next time
-                    report.found += len(res.tours)
-                    report.tours.extend(res.tours)
-                    report.new += journal.record(res) if res.done else journal.keep(res)
-                    if on_found is not None:
-                        for t in res.tours:
-                            on_found(t)
-                    if not res.done:
-                        continue
-                    report.parts_done += 1
+                for p in journal.claim(rng, batch):  # parts another live run holds: skipped
+                    running[submit(rng, p, parts[p], saved.get(p))] = p
+            if not running:
+                break
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready = _wait(list(running), timeout, client is not None)
+            if deadline is not None and time.monotonic() >= deadline:
+                halt("time limit")
+            for fut in ready:
+                running.pop(fut)
+                res = fut.result()
+                take(res)
+                if res.done:
                     finished += 1
                     if progress is not None:
                         progress(finished, total)
-                    if count is not None and report.new >= count:
-                        halt("count")
-                if report.stopped is not None and client is not None:
-                    for fut in running:
-                        fut.cancel()
-                    running.clear()
-            if finished == total:
-                journal.finish_range(rng, total)
-                report.ranges_done += rng.number != QUAD_RANGE
-                report.quads_done |= rng.number == QUAD_RANGE
+            if report.stopped is not None and client is not None:
+                for fut in running:
+                    fut.cancel()
+                running.clear()
+        return journal.finish_range(rng, total)
+
+    try:
+        waiting: list[Range] = []  # ranges whose last parts other runs are walking
+        for rng in chosen:
+            if walk_range(rng):
+                mark_walked(rng)
+            elif report.stopped is None:
+                waiting.append(rng)
             if report.stopped is not None:
                 break
+        while waiting and report.stopped is None:  # wait for them (or take over a dead run's)
+            pause = POLL if deadline is None else min(POLL, deadline - time.monotonic())
+            time.sleep(max(0.0, pause))
+            if deadline is not None and time.monotonic() >= deadline:
+                halt("time limit")
+                break
+            still = []
+            for rng in waiting:
+                if walk_range(rng):
+                    mark_walked(rng)
+                else:
+                    still.append(rng)
+                if report.stopped is not None:
+                    break
+            waiting = still
     except BaseException as e:  # Ctrl-C, or a part or the journal failed: stop every part
         halt("interrupted" if isinstance(e, KeyboardInterrupt) else "failed")
         if client is None:  # the threads stop at once: keep the walks they were on
             for fut in list(inflight):
                 with contextlib.suppress(Exception):  # the first failure is the one to tell
-                    res = fut.result()
-                    if not res.done and res.state is not None and res.nodes:
-                        report.new += journal.keep(res)
-                    elif res.done:
-                        report.new += journal.record(res)
+                    take(fut.result())
         raise
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+        journal.release()
         if client is not None:
             client.close()
         report.seconds = time.perf_counter() - t0
