@@ -270,6 +270,7 @@ def test_a_part_that_fails_stops_the_others(monkeypatch: pytest.MonkeyPatch) -> 
 # -- item 8: parts claimed by one run at a time; finishing a part idempotent ------------------
 
 
+@pytest.mark.slow  # a whole search of seconds
 def test_a_part_held_by_a_live_run_is_left_to_it() -> None:
     """Another run (alive: this process) holds a part of 4x6's first range: this run walks the
     rest, waits for that part until its time limit, and stops short; once released, the part
@@ -287,6 +288,7 @@ def test_a_part_held_by_a_live_run_is_left_to_it() -> None:
     assert again.complete and again.parts_done == 1  # that part alone was left
 
 
+@pytest.mark.slow  # a whole search of seconds
 def test_a_part_held_by_a_dead_run_is_taken_over() -> None:
     import socket
 
@@ -350,3 +352,77 @@ def json_of(out: str) -> dict:
     import json
 
     return json.loads(out.strip().splitlines()[-1])
+
+
+# -- item 9: constructions stored as they are built -------------------------------------------
+
+
+def classes_of(seeds: int) -> int:
+    """How many classes the constructions of 12x12 with seeds 0 ... seeds - 1 fall in."""
+    from knightstour.magic import find
+
+    lib = Library(":memory:")
+    find("12x12", MagicJournal(lib, 12, 12), count=seeds) if seeds else None
+    return lib.tours.count("12x12")
+
+
+@pytest.mark.slow  # a real process killed
+def test_a_killed_construction_keeps_every_tour_it_printed(tmp_path: Path) -> None:
+    """``magic 12x12 --count 30`` killed with kill -9 after 3 tours: those are in the library
+    (each is stored before it is printed); the same command again adds the rest."""
+    db = str(tmp_path / "m.db")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    command = [sys.executable, "-m", "knightstour", "magic", "12x12", "--count", "30", "--db", db,
+               "--quiet"]  # fmt: skip
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    printed = 0
+    assert run.stdout is not None
+    for line in run.stdout:
+        printed += line.startswith("semi-magic: ")
+        if printed == 3:
+            run.kill()
+            break
+    run.wait(timeout=60)
+    assert run.returncode == -9 and printed == 3
+    with Library(db) as lib:
+        kept = lib.tours.count("12x12")
+    assert classes_of(3) <= kept <= classes_of(4)  # each printed tour stored (one more maybe)
+    again = cli("magic", "12x12", "--count", "30", "--db", db, "--format", "json", "--quiet")
+    assert again.returncode == 0, again.stderr
+    assert json_of(again.stdout)["new"] == classes_of(30) - kept > 0
+
+
+# -- issue 30, item 5: --count N keeps exactly N; item 6: one exit code a kind of answer --------
+
+
+@pytest.mark.slow  # parts of the quad pass, seconds each
+@pytest.mark.parametrize("closed", [False, True])
+def test_count_n_keeps_exactly_n_new_classes(closed: bool) -> None:
+    """The quad pass's first parts hold several tours each: --count 1 keeps one, --count 2 then
+    two more; a part whose tours pass the count is not recorded (it is walked again)."""
+    from knightstour.magic import find
+
+    lib = Library(":memory:")
+    first = find("8x8", MagicJournal(lib, 8, 8), ranges=[0], count=1, workers=2, closed=closed)
+    assert first.outcome == "done" and first.new == 1 and lib.tours.count("8x8") == 1
+    assert len(first.tours) == first.report.found >= 1  # type: ignore[union-attr]
+    more = find("8x8", MagicJournal(lib, 8, 8), ranges=[0], count=2, workers=2, closed=closed)
+    assert more.outcome == "done" and more.new == 2 and lib.tours.count("8x8") == 3
+    scheme = f"quads/3{'/closed' if closed else ''}"
+    walker, journal = QuadWalker(8, 8), MagicJournal(lib, 8, 8)
+    for part in lib.journal.parts_done("8x8", scheme, 0) or ():  # recorded: all its tours held
+        batch = journal._batch(walker.run(quad_range(8, 8, closed), part))
+        assert batch is None or lib.tours.add_batch(batch, method="magic") == 0
+
+
+@pytest.mark.slow  # a whole search of seconds
+def test_a_search_stopped_by_its_time_limit_exits_3_whatever_it_found() -> None:
+    """The rule: exit 0 only when what was asked is done (N new tours with --count N, else
+    every range asked for walked); stopped short by the time limit is exit 3 even when tours
+    were found and stored on the way."""
+    from knightstour.magic import find
+
+    found = find("8x8", MagicJournal(Library(":memory:"), 8, 8), ranges=[0], time_limit=2.0,
+                 workers=2)  # fmt: skip
+    assert found.report is not None and found.report.stopped == "time limit"
+    assert found.outcome == "stopped" and not found.report.complete

@@ -127,8 +127,8 @@ class Report:
 
     @property
     def complete(self) -> bool:
-        """Whether every range asked for has been walked to its end."""
-        return self.ranges_done == self.ranges
+        """Whether every range asked for (the quad pass among them) has been walked to its end."""
+        return self.ranges_done == self.ranges and (self.quads_done or not self.quads)
 
 
 def refusal(width: int, height: int) -> str | None:
