@@ -21,7 +21,12 @@ PACKAGE = Path(knightstour.__file__).resolve().parent
 
 #: Layers, lowest first: a module may import its own layer or a lower one, never a higher one.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "progress", "kernels"),  # the kernel loader and the compiled kernels: NumPy only
+    (
+        "errors",
+        "progress",
+        "kernels",
+        "archive",
+    ),  # the kernel loader and the compiled kernels: NumPy only
     ("board", "arguments"),  # the checks of the arguments the front doors share
     ("numbering", "published"),
     ("tour", "notation", "theory", "render"),

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tiers
-from knightstour import published
+from knightstour import archive, published
 from knightstour.board import Board
 from knightstour.cli import main
 from knightstour.counting import checkpoint as checkpoints
@@ -73,7 +73,7 @@ def rewritten(path: Path, arrays: dict[str, np.ndarray], checksum: bool = True) 
     only the shape and range checks can catch) unless ``checksum`` is False."""
     arrays = dict(arrays)
     if checksum:
-        arrays["checksum"] = np.array(checkpoints._checksum(arrays))
+        arrays["checksum"] = np.array(archive.checksum(arrays))
     with open(path, "wb") as f:
         np.savez(f, **arrays)  # type: ignore[arg-type]
 
@@ -205,7 +205,7 @@ def damage(draw: st.DrawFn, saved: bytes) -> tuple[str, bytes]:
         a, b = draw(st.permutations(_FIELDS))[:2]
         data[a], data[b] = data[b], data[a]
     buf = io.BytesIO()
-    data["checksum"] = np.array(checkpoints._checksum(data))
+    data["checksum"] = np.array(archive.checksum(data))
     np.savez(buf, **data)  # type: ignore[arg-type]
     return kind, buf.getvalue()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import numpy as np
@@ -83,9 +84,28 @@ def test_a_single_square_is_built_not_searched() -> None:
     ("board", "options", "words"),
     [
         ("6x10", {}, "Jelliss 2003"),
-        ("5x6", {}, "odd number of squares"),
+        ("5x5", {}, "odd number of squares"),
         ("4x4", {}, "no knight's tour at all"),
         ("8x8", {"diagonal": True}, "the published 2003 census"),
+    ],
+)
+def test_a_board_ruled_out_is_answered_no_without_a_search(
+    board: str, options: dict, words: str
+) -> None:
+    """A theorem or the census proves it: the answer "none" (exit 1), not a refusal."""
+    assert magic.refusal(board, **options) is None
+    found = magic.find(board, journal(board), **options)
+    assert found.outcome == "none" and found.report is None and found.tours == []
+    assert found.reason is not None and words in found.reason
+    assert found.reason == magic.ruled_out(board, **options)
+    assert found.to_dict()["outcome"] == "none" and found.to_dict()["reason"] == found.reason
+
+
+@pytest.mark.parametrize(
+    ("board", "options", "words"),
+    [
+        ("5x6", {}, "5x6 has no magic constant"),
+        ("3x4", {}, "3x4 has no magic constant"),
         ("6x8", {"diagonal": True}, "needs a square board"),
         ("12x12", {"closed": True}, "closed is for the search of boards up to 64 squares"),
         ("12x12", {"ranges": [1]}, "ranges is for the search"),
@@ -110,8 +130,11 @@ def test_the_theorems_decide_exactly_what_the_search_and_the_constructions_take(
             board = kt.Board(w, h)
             verdict = semi_magic_verdict(board)
             reason = magic.refusal(board)
-            if verdict is not None:
-                assert verdict.exists is False and reason == verdict.reason
+            if magic.no_constant(board) is not None:
+                assert verdict is not None and reason == magic.no_constant(board)
+            elif verdict is not None:
+                assert verdict.exists is False and reason is None
+                assert magic.ruled_out(board) == verdict.reason
             elif 1 < w * h <= MAX_AREA:
                 assert magic.searched(board) and reason is None
             else:
@@ -123,7 +146,7 @@ def test_the_census_is_labelled_published() -> None:
     census = magic.census()
     assert (census.board, census.classes, census.closed, census.magic) == ("8x8", 140, 63, 0)
     assert census.ranges == 136  # the search makes as many ranges (test_magic_search)
-    reason = magic.refusal("8x8", diagonal=True)
+    reason = magic.ruled_out("8x8", diagonal=True)
     assert reason is not None and "published" in reason and census.citation in reason
 
 
@@ -133,8 +156,14 @@ def test_the_command_refuses_before_opening_the_library(
     from knightstour.cli import main
 
     db = tmp_path / "t.db"
-    for args in (["5x6"], ["12x12", "--closed"], ["8x8", "--diagonal"], ["4x4x4"]):
+    for args in (["5x6"], ["12x12", "--closed"], ["6x8", "--diagonal"], ["4x4x4"]):
         assert main(["magic", *args, "--db", str(db)]) == 2
         out, err = capsys.readouterr()
         assert out == "" and err.startswith("knightstour: ") and len(err.splitlines()) == 1
+    for args in (["6x10"], ["4x4"], ["5x5"], ["8x8", "--diagonal"]):  # proved no: exit 1
+        assert main(["magic", *args, "--db", str(db)]) == 1
+        out, err = capsys.readouterr()
+        assert err == "" and out.startswith("no ") and len(out.splitlines()) == 1
+    assert main(["magic", "6x10", "--db", str(db), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["outcome"] == "none"
     assert not db.exists()

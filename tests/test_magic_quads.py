@@ -181,7 +181,7 @@ def test_a_stopped_pass_goes_on_where_it_stopped(tmp_path, capsys) -> None:
             done = lib.journal.parts_done("8x8", SCHEME, QUAD_RANGE)
             assert done is not None and len(done) == sum(walked)
             assert data["classes_in_library"] == lib.tours.count("8x8") >= 1
-    assert walked[0] >= 1 and sum(walked) < 192
+    assert sum(walked) < 192  # a part whose tours pass the count is not recorded: walked again
     assert main(["magic", "8x8", "--range", "0", "--count", "1", "--db", db, "--quiet"]) == 0
     assert (
         capsys.readouterr()

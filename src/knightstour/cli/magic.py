@@ -14,7 +14,10 @@ Bigger boards of 4m x 4n squares get constructed tours. Each tour is validated, 
 >>> main(["magic", "4x6", "--db", "m.db", "--quiet"])
 no semi-magic tour on 4x6: every one of its 42 ranges was walked to its end (... nodes)
 1
->>> main(["magic", "5x6"])      # the reason goes to stderr
+>>> main(["magic", "6x10"])     # a theorem says no
+no semi-magic tour on 6x10: both sides are 2 more than a multiple of 4 ...
+1
+>>> main(["magic", "5x6"])      # no magic constant: the reason goes to stderr
 2
 >>> os.chdir(here)
 """
@@ -67,6 +70,11 @@ def add(p: argparse.ArgumentParser) -> None:
         "choices": ("text", "json")})  # fmt: skip
     add_options(p, workers={"help": "threads walking parts (default, and at most: one per core)"})
     p.add_argument(
+        "--discard-damaged",
+        action="store_true",
+        help="walk a part whose saved walk is damaged again from its start (else refused)",
+    )
+    p.add_argument(
         "--range",
         dest="ranges",
         type=int_range(0),
@@ -78,7 +86,8 @@ def add(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Search or construct; exit 0, 1 (proved none), 2 (bad input) or 3 (stopped early)."""
+    """Search or construct; exit 0 (what was asked), 1 (proved none: a theorem, the census or
+    the search), 2 (input it cannot take) or 3 (stopped short, by the time limit)."""
     from knightstour import magic
     from knightstour.arguments import cores
     from knightstour.board import parse_board
@@ -95,6 +104,10 @@ def run(args: argparse.Namespace) -> int:
     reason = magic.refusal(board, **options)
     if reason is not None:  # before the library is opened: a refused board leaves no file
         raise UsageError(reason)
+    answer = magic.judged(board, diagonal=args.diagonal, closed=args.closed)
+    if answer is not None:  # proved no by a theorem or the census: no library either
+        print(json.dumps(answer.to_dict()) if args.format == "json" else answer.reason)
+        return EXITS[answer.outcome]
     searched = magic.searched(board)
     with Library(args.db) as lib, progress_bar(f"magic {board.spec}", quiet=args.quiet,
                                                unit="part" if searched else "tour") as bar:  # fmt: skip
@@ -102,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
             found = magic.find(
                 board, MagicJournal(lib, board.width, board.height), count=args.count,
                 time_limit=args.time_limit, progress=bar,
-                on_found=lambda t: _show(args.format, t), **options,
+                on_found=lambda t: _show(args.format, t), discard_damaged=args.discard_damaged,
+                **options,
             )  # fmt: skip
         except KeyboardInterrupt:
             if not searched:
@@ -126,7 +140,7 @@ def _summary(found: Found, db: str) -> str:
     """The last line of a search: what it walked, found and kept, and how it ended."""
     report = found.report
     assert report is not None
-    finished = report.complete and (report.ranges or not report.stopped)
+    finished = report.complete
     state = "every range asked for walked" if finished else (
         f"stopped ({report.stopped})" if report.stopped else "stopped")  # fmt: skip
     quads = "walked whole" if report.quads_done else "under way"

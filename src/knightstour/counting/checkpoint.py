@@ -8,7 +8,8 @@ A checkpoint is an ``.npz`` archive (uncompressed) of named arrays: ``format`` (
 dtype, shape and bytes. :func:`read` takes nothing on trust: before any array is built, the
 archive's members are checked against the file (stored, within it, of the size their headers
 imply, each of its expected dtype and number of dimensions, no objects, no pickles), then every
-byte is checked against the zip's CRCs and the checksum. Anything else is an
+byte is checked against the zip's CRCs and the checksum (:mod:`knightstour.archive`, the format the
+magic search's saved walks share). Anything else is an
 :class:`~knightstour.errors.InvalidInputError` of one line naming the file and the problem. The
 checks that need the sweep (the count it belongs to, ``done`` within its squares, the states'
 keys and shapes) are :func:`knightstour.counting.frontier.run`'s.
@@ -36,17 +37,15 @@ knightstour.errors.InvalidInputError: the checkpoint ... is damaged: ...
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
-import struct
-import zipfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
-from typing import IO
 
 import numpy as np
 
+from knightstour import archive
+from knightstour.archive import text
 from knightstour.errors import InvalidInputError
 
 __all__ = [
@@ -73,9 +72,6 @@ VERSION = 2
 class CheckpointWarning(RuntimeWarning):
     """A checkpoint could not be tidied up after its count was done (the count stands)."""
 
-
-#: Makes the error of one line about the file being read.
-Refuse = Callable[[str], InvalidInputError]
 
 #: Each array's dtype (a kind for text) and number of dimensions.
 _LAYOUT: dict[str, tuple[str, int]] = {
@@ -187,32 +183,11 @@ def number(limbs: np.ndarray) -> int:
     return sum(int(v) << (64 * j) for j, v in enumerate(limbs.tolist()))
 
 
-def text(a: np.ndarray) -> str:
-    """The text held by the 0-d text array ``a`` (bytes that are no text read as U+FFFD)."""
-    return a.tobytes().decode("utf-32-le", errors="replace").rstrip("\0")
-
-
-def _checksum(fields: Mapping[str, np.ndarray]) -> str:
-    h = hashlib.blake2b(digest_size=32)
-    for name in sorted(fields):
-        if name == "checksum":
-            continue
-        a = np.asarray(fields[name], order="C")
-        h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
-        h.update(a.data)
-    return h.hexdigest()
-
-
 def write(path: str, fields: Mapping[str, np.ndarray]) -> None:
     """Save ``fields`` (``identity``, ``done``, ``total``, ``keys``, ``counts``) to ``path``
     with the format, version and checksum: written beside it, synced, then put in its place,
     so that ``path`` holds the old checkpoint or the new one whole, never a part."""
-    arrays = {"format": np.array(FORMAT), "version": np.array(VERSION, dtype="<i8")}
-    for name, (dtype, _) in _LAYOUT.items():
-        if name in fields:
-            a = np.asarray(fields[name])
-            arrays[name] = a if dtype == "U" else np.asarray(a, dtype=dtype, order="C")
-    arrays["checksum"] = np.array(_checksum(arrays))
+    arrays = archive.pack(FORMAT, VERSION, _LAYOUT, fields)
     tmp = f"{path}.tmp"
     try:
         with open(tmp, "wb") as f:
@@ -243,76 +218,11 @@ def read(path: str) -> dict[str, np.ndarray]:
             if head == b"\x93NUMPY":
                 raise refuse("is one array (.npy), not a checkpoint (.npz): delete it")
             f.seek(0)
-            return _arrays(f, size, refuse)
+            return archive.read(
+                f, size, _LAYOUT, FORMAT, VERSION, refuse, what="a counting checkpoint",
+                remedy="delete it and count again", older=lambda names: "identity" in names,
+            )  # fmt: skip
     except InvalidInputError:
         raise
-    except (zipfile.BadZipFile, EOFError, ValueError, struct.error, NotImplementedError) as e:
-        raise refuse(f"is damaged: {str(e)[:200]}") from None
     except OSError as e:
         raise refuse(f"cannot be read: {e.strerror or e}") from None
-
-
-def _arrays(f: IO[bytes], size: int, refuse: Refuse) -> dict[str, np.ndarray]:
-    """The arrays of the open archive ``f`` of ``size`` bytes (see :func:`read`)."""
-    try:
-        archive = zipfile.ZipFile(f)
-    except zipfile.BadZipFile:
-        f.seek(0)
-        if f.read(2) == b"PK":  # a zip archive's first bytes, without its end
-            raise refuse("is damaged: not a whole .npz archive (cut short?)") from None
-        raise refuse("is not a counting checkpoint (not an .npz archive)") from None
-    with archive:
-        members = {i.filename: i for i in archive.infolist()}
-        names = {m.removesuffix(".npy") for m in members}
-        if "version" not in names and "identity" in names:
-            raise refuse(
-                "was saved by an older version, without a checksum to verify it: delete it "
-                "and count again"
-            )
-        if names != set(_LAYOUT) or len(archive.infolist()) != len(_LAYOUT):
-            raise refuse("is not a counting checkpoint (it holds other arrays)")
-        out: dict[str, np.ndarray] = {}
-        for name, (want, ndim) in _LAYOUT.items():
-            info = members[f"{name}.npy"]
-            if (
-                info.compress_type != zipfile.ZIP_STORED
-                or info.file_size != info.compress_size
-                or info.header_offset + info.file_size > size
-            ):
-                raise refuse(f"is damaged: its {name} does not fit in the file")
-            with archive.open(info) as member:
-                out[name] = _array(member, info.file_size, name, want, ndim, refuse)
-    if text(out["checksum"]) != _checksum(out):
-        raise refuse("is damaged: its checksum does not match its contents")
-    if text(out["format"]) != FORMAT or int(out["version"]) != VERSION:
-        raise refuse(
-            f"is of format version {int(out['version'])}, not {VERSION}: delete it and count again"
-        )
-    return out
-
-
-def _array(
-    member: IO[bytes], length: int, name: str, want: str, ndim: int, refuse: Refuse
-) -> np.ndarray:
-    """One member's array, its header checked before its bytes are taken."""
-    fmt = np.lib.format
-    try:
-        version = fmt.read_magic(member)
-        if version == (1, 0):
-            shape, fortran, dtype = fmt.read_array_header_1_0(member)
-        elif version == (2, 0):
-            shape, fortran, dtype = fmt.read_array_header_2_0(member)
-        else:
-            raise ValueError(f"array format {version}")
-    except (ValueError, SyntaxError, TypeError) as e:
-        raise refuse(f"is damaged: the header of {name}: {e}") from None
-    kind_ok = dtype.kind == "U" if want == "U" else dtype.str == want
-    if not kind_ok or dtype.hasobject or fortran or len(shape) != ndim:
-        raise refuse(f"is damaged: {name} is {dtype.str} of {len(shape)} dimensions")
-    nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
-    if nbytes != length - member.tell():
-        raise refuse(f"is damaged: {name} is not as long as its shape {shape} says")
-    buf = bytearray(nbytes)
-    if member.readinto(buf) != nbytes or member.read(1):  # type: ignore[attr-defined]
-        raise refuse(f"is damaged: {name} is cut short")
-    return np.frombuffer(buf, dtype=dtype).reshape(shape)

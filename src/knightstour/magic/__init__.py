@@ -11,7 +11,7 @@ before it leaves. The analysis of any tour is :mod:`knightstour.numbering` (``To
 >>> found = find("12x12", MagicJournal(Library(":memory:"), 12, 12), count=2)
 >>> found.outcome, [t.sums.verdict for t in found.tours], found.new
 ('done', ['semi-magic', 'semi-magic'], 2)
->>> refusal("6x10").split(" (")[0]
+>>> judged("6x10").reason.split(" (")[0]
 'no semi-magic tour on 6x10: both sides are 2 more than a multiple of 4'
 """
 
@@ -32,7 +32,19 @@ if TYPE_CHECKING:
     from knightstour.progress import Progress
     from knightstour.tour import Tour
 
-__all__ = ["Census", "Found", "Keeper", "MagicTour", "census", "find", "refusal", "searched"]
+__all__ = [
+    "Census",
+    "Found",
+    "Keeper",
+    "MagicTour",
+    "census",
+    "find",
+    "judged",
+    "no_constant",
+    "refusal",
+    "ruled_out",
+    "searched",
+]
 
 
 class Keeper(Journal, Protocol):
@@ -67,8 +79,10 @@ class MagicTour:
 @dataclass
 class Found:
     """What :func:`find` did on ``board``: the tours it found (searched) or built, how many were
-    new, and its ``outcome``: ``"none"`` (the search walked every range: no semi-magic tour,
-    ``reason`` says so), ``"done"`` (all that was asked) or ``"stopped"`` (short of it)."""
+    new, and its ``outcome``: ``"none"`` (no semi-magic tour, proved by a theorem, the census
+    or a search that walked every range; ``reason`` says which), ``"done"`` (all that was
+    asked: ``count`` new tours, or every range asked for walked) or ``"stopped"`` (short of it,
+    by the time limit, whatever was found on the way)."""
 
     board: Board
     built: bool
@@ -85,9 +99,11 @@ class Found:
         """The JSON of ``knightstour magic --format json``."""
         tours = [t.to_dict() for t in self.tours]
         r = self.report
+        said = {"outcome": self.outcome, **({"reason": self.reason} if self.reason else {})}
         if r is None:
-            return {"board": self.board.spec, "built": len(tours), "new": self.new, "tours": tours}
-        return {
+            return {"board": self.board.spec, "built": len(tours), "new": self.new, **said,
+                    "tours": tours}  # fmt: skip
+        return {**said,
             "board": self.board.spec, "closed": self.closed, "ranges": r.ranges,
             "ranges_done": r.ranges_done, "parts_done": r.parts_done, "found": r.found,
             "new": r.new, "classes_in_library": self.classes, "nodes": r.nodes,
@@ -118,30 +134,31 @@ def refusal(
 ) -> str | None:
     """Why :func:`find` refuses ``board`` with these options, or None when it takes them.
 
-    The reasons: a board that is not flat and plain, a theorem
-    (:func:`knightstour.theory.semi_magic_verdict`), the census of 8x8
-    (:func:`knightstour.published.census`) for magic tours, an option of the search asked
-    of a board that is built, or a size the constructions do not build
-    (:func:`knightstour.magic.construct.constructible`).
+    The reasons: a board that is not flat and plain, a board without magic constants
+    (:func:`no_constant`), a magic tour asked of a board that is not square, an option of the
+    search asked of a board that is built, or a size the constructions do not build
+    (:func:`knightstour.magic.construct.constructible`). A board that a theorem or the census
+    rules out is not refused: the answer is no (:func:`ruled_out`).
 
-    >>> refusal("8x8"), refusal("4x4x4")
-    (None, 'magic tours are numbered on flat boards, not on 4x4x4')
+    >>> refusal("8x8"), refusal("4x4x4"), refusal("6x10")
+    (None, 'magic tours are numbered on flat boards, not on 4x4x4', None)
     >>> refusal("12x12", closed=True)
     'closed is for the search of boards up to 64 squares, not 12x12 (it is built)'
     """
     from knightstour.board import parse_board
     from knightstour.magic.construct import constructible
     from knightstour.magic.search import MAX_AREA
-    from knightstour.theory import semi_magic_verdict
 
     b = parse_board(board)
     if b.depth > 1:
         return f"magic tours are numbered on flat boards, not on {b.spec}"
     if not b.is_plain_knight:
         return f"magic tours are numbered on plain knight's boards, not on {b.description}"
-    verdict = semi_magic_verdict(b)
-    if verdict is not None:
-        return verdict.reason
+    lacking = no_constant(b)
+    if lacking is not None:
+        return lacking
+    if ruled_out(b, diagonal=diagonal) is not None:
+        return None  # an answer (no), not a refusal
     if diagonal:  # the search looks for semi-magic tours: magic ones are the constructions' part
         reason = constructible(b.width, b.height, diagonal=True)
         if reason is not None:
@@ -158,6 +175,68 @@ def refusal(
     return constructible(b.width, b.height, diagonal)
 
 
+def no_constant(board: Board) -> str | None:
+    """Why ``board`` has no magic constants (its numbers' sum cannot be shared equally by its
+    ranks, or by its files), or None: a semi-magic tour is then not a question it can answer.
+
+    >>> from knightstour.board import Board
+    >>> no_constant(Board(5, 6))
+    '5x6 has no magic constant: its numbers 1 to 30 add up to 465, which its 6 ranks cannot share equally'
+    >>> no_constant(Board(5, 5)) is None, no_constant(Board(6, 10)) is None
+    (True, True)
+    """
+    n = board.area
+    total = n * (n + 1) // 2
+    for lines, count in (("ranks", board.height), ("files", board.width)):
+        if total % count:
+            return (
+                f"{board.spec} has no magic constant: its numbers 1 to {n} add up to {total}, "
+                f"which its {count} {lines} cannot share equally"
+            )
+    return None
+
+
+def ruled_out(board: BoardLike, *, diagonal: bool = False) -> str | None:
+    """Why ``board`` has no semi-magic tour (magic with ``diagonal``), proved without a search:
+    a theorem (:func:`knightstour.theory.semi_magic_verdict`), or for magic 8x8 tours the
+    published census (:func:`knightstour.published.census`); None when neither rules it out
+    (or the question does not apply: :func:`refusal`).
+
+    >>> ruled_out("6x10").split(" (")[0]
+    'no semi-magic tour on 6x10: both sides are 2 more than a multiple of 4'
+    >>> ruled_out("8x8"), ruled_out("8x8", diagonal=True).split(":")[0]
+    (None, 'no magic tour on 8x8')
+    """
+    from knightstour.board import parse_board
+    from knightstour.theory import semi_magic_verdict
+
+    b = parse_board(board)
+    if b.depth > 1 or not b.is_plain_knight or no_constant(b) is not None:
+        return None
+    verdict = semi_magic_verdict(b)
+    if verdict is not None:
+        return verdict.reason
+    if diagonal and b.spec == census().board:
+        return census().no_magic_reason
+    return None
+
+
+def judged(board: BoardLike, *, diagonal: bool = False, closed: bool = False) -> Found | None:
+    """The answer for ``board`` that needs no search and no library: "none" with the reason
+    when :func:`ruled_out` proves it (exit 1, as a search's proof), else None.
+
+    >>> judged("6x10").outcome, judged("8x8") is None
+    ('none', True)
+    """
+    from knightstour.board import parse_board
+
+    b = parse_board(board)
+    why = ruled_out(b, diagonal=diagonal)
+    if why is None:
+        return None
+    return Found(b, built=not searched(b), outcome="none", closed=closed, reason=why)
+
+
 def find(
     board: BoardLike,
     keeper: Keeper,
@@ -171,12 +250,14 @@ def find(
     ranges: Iterable[int] | None = None,
     progress: Progress | None = None,
     on_found: Callable[[MagicTour], None] | None = None,
+    discard_damaged: bool = False,
 ) -> Found:
     """Semi-magic tours of ``board`` (magic with ``diagonal``), searched or built, kept in ``keeper``.
 
     Boards of up to 64 squares are searched, bigger ones built. Refuses
     (:class:`~knightstour.errors.InvalidInputError`) what :func:`refusal` names, and arguments
-    of the wrong type or range (:mod:`knightstour.arguments`). The search walks the ranges in
+    of the wrong type or range (:mod:`knightstour.arguments`); answers "none" at once for a
+    board a theorem or the census rules out (:func:`judged`). The search walks the ranges in
     order (only closed tours with ``closed``, only the range numbers in ``ranges``), recording
     each part in ``keeper``, on ``workers`` threads (default, and at most: one a core) or the
     Dask cluster at ``scheduler``, until ``count`` new classes are found, ``time_limit`` seconds
@@ -184,7 +265,8 @@ def find(
     tours (default 1), one a seed, and store them. Each tour is validated and its sums checked,
     then handed to ``on_found`` as it comes; ``progress(done, total)`` counts the parts of the
     range under way (search) or the tours built. Ctrl-C stops a search cleanly (what is recorded
-    stays) and is raised again.
+    stays) and is raised again. A damaged saved walk in ``keeper`` is refused in one line, or
+    with ``discard_damaged`` dropped, its part walked again from its start.
 
     >>> from knightstour.library.magic import MagicJournal
     >>> from knightstour.library.store import Library
@@ -205,10 +287,15 @@ def find(
     )
     if reason is not None:
         raise InvalidInputError(reason)
+    answer = judged(b, diagonal=diagonal, closed=closed)
+    if answer is not None:
+        return answer
     found = Found(b, built=not searched(b), outcome="done", closed=closed)
 
     def keep(order: Any) -> None:
         out = _checked(b, order, diagonal)
+        if found.built:  # stored as it is built: a process killed later keeps it
+            found.new += keeper.add([out.tour], method="magic-construct")
         found.tours.append(out)
         if on_found is not None:
             on_found(out)
@@ -216,7 +303,8 @@ def find(
     if found.built:
         _build(found, keeper, diagonal, count or 1, time_limit, progress, keep)
     else:
-        _search(found, keeper, count, time_limit, threads, scheduler, ranges, progress, keep)
+        _search(found, keeper, count, time_limit, threads, scheduler, ranges, progress, keep,
+                discard_damaged)  # fmt: skip
     return found
 
 
@@ -241,7 +329,8 @@ def _build(
     progress: Progress | None,
     keep: Callable[[Any], None],
 ) -> None:
-    """Build ``wanted`` tours of ``found.board`` (seeds 0, 1, ...) and store them."""
+    """Build ``wanted`` tours of ``found.board`` (seeds 0, 1, ...), each handed to ``keep``,
+    which stores it before it goes on."""
     from knightstour.magic.construct import construct
 
     b = found.board
@@ -252,7 +341,6 @@ def _build(
         keep(construct(b.width, b.height, diagonal=diagonal, seed=seed))
         if progress is not None:
             progress(seed + 1, wanted)
-    found.new = keeper.add([t.tour for t in found.tours], method="magic-construct")
     found.outcome = "done" if len(found.tours) == wanted else "stopped"
 
 
@@ -266,6 +354,7 @@ def _search(
     ranges: Iterable[int] | None,
     progress: Progress | None,
     keep: Callable[[Any], None],
+    discard_damaged: bool,
 ) -> None:
     """Search ``found.board``; a complete walk without a tour (every range, open tours too)
     proves there is none."""
@@ -276,6 +365,7 @@ def _search(
     report = ms.search(
         b.width, b.height, keeper, closed=found.closed, count=count, time_limit=time_limit,
         workers=workers, scheduler=scheduler, only=only, progress=progress, on_found=keep,
+        discard_damaged=discard_damaged,
     )  # fmt: skip
     found.report, found.new, found.classes = report, report.new, keeper.classes()
     if report.complete and found.classes == 0 and not only and not found.closed:
@@ -285,5 +375,5 @@ def _search(
             f"no semi-magic tour on {b.spec}: every one of its {total} ranges was walked to its "
             f"end ({report.nodes:,} nodes)"
         )
-    elif report.stopped not in (None, "count") and not (count is None and report.new):
-        found.outcome = "stopped"
+    elif not report.complete and (count is None or report.new < count):
+        found.outcome = "stopped"  # short of what was asked, whatever it found on the way

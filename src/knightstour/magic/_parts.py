@@ -7,7 +7,7 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,8 +45,10 @@ class PartResult:
     nodes: int
     seconds: float
     done: bool
-    #: the walk's arrays when it stopped before its end (None when done): it goes on from them
-    state: dict[str, np.ndarray] | None = None
+    #: what the walk keeps when it stopped before its end (None when done): the path placed,
+    #: the next candidate, the nodes and tours so far (:mod:`knightstour.magic.saved`); it goes
+    #: on from there
+    state: dict[str, Any] | None = None
     #: the tours and nodes of the whole part so far, over every call that walked it
     total_found: int = 0
     total_nodes: int = 0

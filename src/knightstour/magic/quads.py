@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import time
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -140,7 +141,7 @@ class QuadWalker:
         part: int,
         stop: np.ndarray | None = None,
         budget: int = 2**62,
-        state: dict[str, np.ndarray] | None = None,
+        state: dict[str, Any] | None = None,
     ) -> PartResult:
         """Walk part ``part`` (the tours whose first cycle and traversal are ``part``: cycle
         ``part // 8``) to its end, or until ``stop[0]`` is set or ``budget`` nodes are spent;
@@ -151,7 +152,7 @@ class QuadWalker:
         stop = np.zeros(1, np.uint8) if stop is None else stop
         nq = self.width * self.height // 4
         if state is not None:
-            st = {key: np.array(value) for key, value in state.items()}
+            st = self.restore(part, state)
         else:
             meta = np.zeros(kq.META, dtype=np.int64)
             meta[kq.DEPTH] = -1
@@ -180,8 +181,58 @@ class QuadWalker:
         meta = st["meta"]
         return PartResult(
             rng.number, part, tours, int(meta[kq.NODES]) - before, time.perf_counter() - t0,
-            done, None if done else st, int(meta[kq.FOUND]), int(meta[kq.NODES]), scheme(rng),
+            done, None if done else self.saved(st), int(meta[kq.FOUND]), int(meta[kq.NODES]),
+            scheme(rng),
         )  # fmt: skip
+
+    def saved(self, st: dict[str, np.ndarray]) -> dict[str, Any]:
+        """What a stopped walk keeps of its state ``st`` (:mod:`knightstour.magic.saved`): the
+        quads placed, the next option at the depth after them, its nodes and tours so far."""
+        meta, depth = st["meta"], int(st["meta"][self.kq.DEPTH])
+        return {
+            "path": np.array(st["seq"][: depth + 1], dtype=np.int32),
+            "cursor": int(st["it"][depth + 1]),
+            "nodes": int(meta[self.kq.NODES]),
+            "found": int(meta[self.kq.FOUND]),
+        }
+
+    def restore(self, part: int, walk: dict[str, Any]) -> dict[str, np.ndarray]:
+        """The walk's arrays rebuilt from what a stopped walk of ``part`` kept (:meth:`saved`):
+        its quads checked one by one (the part's first, each on the board, disjoint from the
+        others, each a successor of the one before), then the cursors. Anything else is an
+        :class:`~knightstour.errors.InvalidInputError` saying what does not fit."""
+        from knightstour.errors import InvalidInputError
+
+        kq, nq = self.kq, self.width * self.height // 4
+        path = np.asarray(walk["path"])
+        if path.ndim != 1 or not 1 <= len(path) <= nq - 1:
+            raise InvalidInputError(f"its path of {path.size} quads is not a walk of this part")
+        path = path.astype(np.int64)
+        if int(path[0]) != part:
+            raise InvalidInputError("its path does not begin with this part's quad")
+        if ((path < 0) | (path >= len(self.quads))).any():
+            raise InvalidInputError("its path holds quads that are not on the board")
+        squares = self.quads[path].ravel()
+        if len(set(squares.tolist())) != len(squares):
+            raise InvalidInputError("its path holds quads that share squares")
+        it = np.zeros(nq, dtype=np.int64)
+        for d in range(1, len(path)):
+            last = int(self.quads[path[d - 1], 3])
+            options = self.succ[last, : self.nsucc[last]]
+            at = np.flatnonzero(options == path[d])
+            if not len(at):
+                raise InvalidInputError(f"its quad {d} does not follow the one before")
+            it[d] = int(at[0]) + 1
+        depth = len(path) - 1
+        cursor = int(walk["cursor"])
+        if not 0 <= cursor <= self.nsucc[int(self.quads[path[-1], 3])]:
+            raise InvalidInputError(f"its cursor {cursor} is past the options of its depth")
+        it[depth + 1] = cursor
+        seq = np.zeros(nq, dtype=np.int64)
+        seq[: depth + 1] = path
+        meta = np.zeros(kq.META, dtype=np.int64)
+        meta[kq.DEPTH], meta[kq.NODES], meta[kq.FOUND] = depth, walk["nodes"], walk["found"]
+        return {"seq": seq, "it": it, "meta": meta}
 
 
 @lru_cache(maxsize=4)

@@ -19,6 +19,8 @@ from there; a killed process loses at most the parts under way. The walk itself 
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from knightstour.progress import Progress
 
 __all__ = [
+    "DISCARD",
     "MAX_AREA",
     "SCHEME",
     "Journal",
@@ -57,6 +60,10 @@ __all__ = [
 MAX_AREA = 64
 #: Placements after the two ends that make a part (fewer on small boards: see :func:`split`).
 SPLIT = 10
+#: Seconds between two looks at the parts another run is walking.
+POLL = 0.2
+#: What to do about a damaged saved walk, as its refusal says.
+DISCARD = "run again with --discard-damaged to walk its part again from its start"
 
 
 class Journal(Protocol):
@@ -66,17 +73,33 @@ class Journal(Protocol):
     def done_parts(self, rng: Range) -> set[int] | None:
         """The parts of ``rng`` already walked; None when the whole range is."""
 
-    def saved(self, rng: Range) -> dict[int, dict[str, np.ndarray]]:
-        """The walks of ``rng``'s parts stopped before their ends, by part."""
+    def saved(self, rng: Range, *, discard_damaged: bool = False) -> dict[int, dict[str, Any]]:
+        """The walks of ``rng``'s parts stopped before their ends, by part, checked
+        (:mod:`knightstour.magic.saved`): a damaged one refused, or dropped with
+        ``discard_damaged``."""
 
-    def keep(self, result: PartResult) -> int:
-        """Keep a stopped part's tours so far and its walk; how many tours were new classes."""
+    def discard(self, rng: Range, part: int) -> None:
+        """Drop the saved walk of ``part`` of ``rng``: the part is walked again from its start."""
 
-    def record(self, result: PartResult) -> int:
-        """Keep a finished part and its tours; how many of the tours were new classes."""
+    def keep(self, result: PartResult, limit: int | None = None) -> tuple[int, int]:
+        """Keep a stopped part's tours so far and its walk: how many tours were new classes,
+        and how many of them were taken (all, or those up to ``limit`` new classes: then the
+        walk is not kept, and the part goes on from where it was)."""
 
-    def finish_range(self, rng: Range, parts: int) -> None:
-        """Mark ``rng`` (of ``parts`` parts) walked."""
+    def record(self, result: PartResult, limit: int | None = None) -> tuple[int, int]:
+        """Keep a finished part and its tours: how many tours were new classes, and how many
+        were taken (all, or those up to ``limit`` new classes: then the part is not recorded,
+        and is walked again)."""
+
+    def claim(self, rng: Range, parts: list[int]) -> list[int]:
+        """Claim ``parts`` of ``rng`` for this run: those it gets (not those recorded, nor
+        those another live run holds)."""
+
+    def release(self) -> None:
+        """Drop this run's claims."""
+
+    def finish_range(self, rng: Range, parts: int) -> bool:
+        """Mark ``rng`` (of ``parts`` parts) walked if every part is recorded; whether it is."""
 
 
 def scheme_of(rng: Range) -> str:
@@ -104,8 +127,8 @@ class Report:
 
     @property
     def complete(self) -> bool:
-        """Whether every range asked for has been walked to its end."""
-        return self.ranges_done == self.ranges
+        """Whether every range asked for (the quad pass among them) has been walked to its end."""
+        return self.ranges_done == self.ranges and (self.quads_done or not self.quads)
 
 
 def refusal(width: int, height: int) -> str | None:
@@ -285,7 +308,7 @@ class Walker:
         return np.concatenate(rows) if rows else np.zeros((0, cut), np.int32)
 
     def run(self, rng: Range, part: int, prefix: np.ndarray, stop: np.ndarray | None = None,
-            budget: int = 2**62, state: dict[str, np.ndarray] | None = None) -> PartResult:  # fmt: skip
+            budget: int = 2**62, state: dict[str, Any] | None = None) -> PartResult:  # fmt: skip
         """Walk one part to its end (or until ``stop[0]`` is set or ``budget`` nodes are spent),
         from its start or from the ``state`` a stopped walk of it left."""
         import numpy as np
@@ -297,7 +320,7 @@ class Walker:
         ks = self.ks
         tours = np.zeros((0, self.n), np.int32)
         if state is not None:
-            st = {key: np.array(value) for key, value in state.items()}
+            st = self.restore(rng, prefix, state)
             ready = True
         else:
             st = self._state(rng.first)
@@ -310,8 +333,67 @@ class Walker:
         meta = st["meta"]
         return PartResult(
             rng.number, part, tours, int(meta[ks.NODES]) - before, time.perf_counter() - t0,
-            done, None if done else st, int(meta[ks.FOUND]), int(meta[ks.NODES]),
+            done, None if done else self.saved(st), int(meta[ks.FOUND]), int(meta[ks.NODES]),
         )  # fmt: skip
+
+    def check(self, rng: Range, part: int, prefix: np.ndarray, walk: dict[str, Any]) -> None:
+        """Refuse (:class:`InvalidInputError`, saying what does not fit) a saved ``walk`` that
+        is not one of part ``part`` (squares ``prefix``) of ``rng``: the walk rebuilt as
+        :meth:`run` would rebuild it."""
+        if rng.number == QUAD_RANGE:
+            quad_walker(self.width, self.height).restore(part, walk)
+        else:
+            self.restore(rng, prefix, walk)
+
+    def saved(self, st: dict[str, Any]) -> dict[str, Any]:
+        """What a stopped walk keeps of its state ``st`` (:mod:`knightstour.magic.saved`): the
+        squares placed after the two ends, the next candidate at the depth it stopped at, its
+        nodes and tours so far."""
+        import numpy as np
+
+        meta, depth = st["meta"], int(st["meta"][self.ks.DEPTH])
+        return {
+            "path": np.array(st["placed"][:depth], dtype=np.int32),
+            "cursor": int(st["ci"][depth]),
+            "nodes": int(meta[self.ks.NODES]),
+            "found": int(meta[self.ks.FOUND]),
+        }
+
+    def restore(self, rng: Range, prefix: np.ndarray, walk: dict[str, Any]) -> dict[str, Any]:
+        """The walk's arrays rebuilt from what a stopped walk of the part ``prefix`` of ``rng``
+        kept (:meth:`saved`): its path placed move by move through the walk's own cuts, then
+        the cursors. A path that is not a walk of the part, or a cursor past its candidates, is
+        an :class:`InvalidInputError` saying so; the compiled walk sees only squares that are
+        on the board, distinct and after the part's own."""
+        import numpy as np
+
+        ks, n = self.ks, self.n
+        path = np.asarray(walk["path"])
+        base = len(prefix)
+        if path.ndim != 1 or not base <= len(path) <= n - 3:
+            raise InvalidInputError(f"its path of {path.size} squares is not a walk of this part")
+        path = path.astype(np.int32)
+        if not np.array_equal(path[:base], np.asarray(prefix, np.int32)):
+            raise InvalidInputError("its path does not begin with this part's squares")
+        ends = {rng.first, rng.last}
+        if ((path < 0) | (path >= n)).any() or len(set(path.tolist()) | ends) != len(path) + 2:
+            raise InvalidInputError("its path holds squares off the board or twice")
+        st = self._state(rng.first)
+        if not self._setup(st, rng.first, rng.last, path):
+            raise InvalidInputError("its path is not a walk of this part (a move or a cut fails)")
+        depth = len(path)
+        for d in range(depth):  # the candidate after the one placed, at every depth
+            st["ci"][d] = int(np.flatnonzero(st["cand"][d, : st["ncand"][d]] == path[d])[0]) + 1
+        cursor = int(walk["cursor"])
+        if not 0 <= cursor < st["ncand"][depth]:
+            raise InvalidInputError(
+                f"its cursor {cursor} is past the {int(st['ncand'][depth])} candidates of its depth"
+            )
+        st["ci"][depth] = cursor
+        meta = st["meta"]
+        meta[ks.BASE], meta[ks.DEPTH] = base, depth
+        meta[ks.NODES], meta[ks.FOUND] = int(walk["nodes"]), int(walk["found"])
+        return st
 
 
 @lru_cache(maxsize=4)
@@ -320,9 +402,31 @@ def _walker(width: int, height: int) -> Walker:
 
 
 def run_part(width: int, height: int, rng: Range, part: int, prefix: np.ndarray,
-             state: dict[str, np.ndarray] | None = None) -> PartResult:  # fmt: skip
+             state: dict[str, Any] | None = None) -> PartResult:  # fmt: skip
     """Walk one part on this process's compiled walker: what a Dask worker runs."""
     return _walker(width, height).run(rng, part, prefix, state=state)
+
+
+def _checked_walks(walker: Walker, journal: Journal, rng: Range, prefixes: np.ndarray,
+                   discard_damaged: bool) -> dict[int, dict[str, Any]]:  # fmt: skip
+    """The saved walks of ``rng``'s parts, each rebuilt once to prove it a walk of its part
+    before any is walked on: a damaged one refused in one line, or dropped (``discard_damaged``)."""
+    saved = journal.saved(rng, discard_damaged=discard_damaged)
+    for part, walk in list(saved.items()):
+        if not 0 <= part < len(prefixes):
+            del saved[part]  # not a part of this range: never walked on
+            continue
+        try:
+            walker.check(rng, part, prefixes[part], walk)
+        except InvalidInputError as e:
+            if not discard_damaged:
+                raise InvalidInputError(
+                    f"the saved walk of part {part} of range {rng.number} of {walker.width}x"
+                    f"{walker.height} is damaged: {e} ({DISCARD})"
+                ) from None
+            journal.discard(rng, part)
+            del saved[part]
+    return saved
 
 
 def _wait(futures: list[Any], timeout: float | None, dask: bool) -> list[Any]:
@@ -356,14 +460,18 @@ def search(
     only: Iterable[int] | None = None,
     progress: Progress | None = None,
     on_found: Callable[[np.ndarray], None] | None = None,
+    discard_damaged: bool = False,
 ) -> Report:
     """Walk the ranges of ``width x height`` in order (only those of closed tours with
     ``closed``, only the numbers in ``only`` when given), recording each part in ``journal``,
     until ``count`` new classes are found, ``time_limit`` seconds pass, or every range is done.
 
     The parts run on ``workers`` threads (default: every core), or on the Dask cluster at
-    ``scheduler``. Ctrl-C stops it cleanly: the parts under way are dropped, everything recorded
-    stays. ``progress(done, total)`` counts the parts of the range under way.
+    ``scheduler``. Ctrl-C stops it cleanly: the walks under way are kept, everything recorded
+    stays. A part that fails stops the others (their walks kept too), and its error is raised.
+    ``progress(done, total)`` counts the parts of the range under way. A saved walk is checked
+    before it is walked on (:mod:`knightstour.magic.saved`): a damaged one is an
+    :class:`InvalidInputError`, or with ``discard_damaged`` its part is walked from its start.
     """
     import os
 
@@ -395,7 +503,7 @@ def search(
     inflight: dict[Future[PartResult], int] = {}
 
     def submit(rng: Range, part: int, prefix: np.ndarray,
-               state: dict[str, np.ndarray] | None) -> Future[PartResult]:  # fmt: skip
+               state: dict[str, Any] | None) -> Future[PartResult]:  # fmt: skip
         if client is not None:
             return client.submit(run_part, width, height, rng, part, prefix, state, pure=False)  # type: ignore[no-any-return]
         import numpy as np
@@ -412,81 +520,114 @@ def search(
             for f in stop_flags:
                 f[0] = 1
 
-    try:
-        for rng in chosen:
-            done = journal.done_parts(rng)
-            if done is None:
-                report.ranges_done += rng.number != QUAD_RANGE
-                report.quads_done |= rng.number == QUAD_RANGE
-                continue
-            prefixes = walker.parts(rng)
-            total = len(prefixes)
-            todo = [p for p in range(total) if p not in done]
-            saved = journal.saved(rng)
-            finished = total - len(todo)
-            if progress is not None:
-                progress(finished, total)
-            window = 2 * (workers or os.cpu_count() or 1) if client is None else 64
-            running: dict[Future[PartResult], int] = {}
-            inflight = running
-            queue = iter(todo)
-            exhausted = False
-            while True:
-                while not exhausted and len(running) < window and report.stopped is None:
-                    p = next(queue, None)
-                    if p is None:
-                        exhausted = True
-                        break
-                    running[submit(rng, p, prefixes[p], saved.get(p))] = p
-                if not running:
+    prefixes: dict[int, np.ndarray] = {}
+
+    def mark_walked(rng: Range) -> None:
+        report.ranges_done += rng.number != QUAD_RANGE
+        report.quads_done |= rng.number == QUAD_RANGE
+
+    def take(res: PartResult) -> None:
+        """Store what a part gave (recorded when done, its walk kept when stopped), no more new
+        classes than ``count`` allows, and hand its tours over."""
+        report.nodes += res.nodes
+        if not res.done and (res.state is None or res.nodes == 0):
+            return  # cut short on a cluster, or not begun: walked next time
+        allowance = None if count is None else max(0, count - report.new)
+        new, taken = journal.record(res, allowance) if res.done else journal.keep(res, allowance)
+        report.new += new
+        report.found += taken
+        report.tours.extend(res.tours[:taken])
+        if on_found is not None:
+            for t in res.tours[:taken]:
+                on_found(t)
+        if res.done and taken == len(res.tours):
+            report.parts_done += 1
+        if count is not None and report.new >= count:
+            halt("count")
+
+    def walk_range(rng: Range) -> bool:
+        """Walk the parts of ``rng`` that no other run holds; whether the range is walked."""
+        nonlocal inflight
+        done = journal.done_parts(rng)
+        if done is None:
+            return True
+        if rng.number not in prefixes:
+            prefixes[rng.number] = walker.parts(rng)
+        parts = prefixes[rng.number]
+        total = len(parts)
+        todo = [p for p in range(total) if p not in done]
+        saved = _checked_walks(walker, journal, rng, parts, discard_damaged)
+        finished = total - len(todo)
+        if progress is not None:
+            progress(finished, total)
+        window = 2 * (workers or os.cpu_count() or 1) if client is None else 64
+        running: dict[Future[PartResult], int] = {}
+        inflight = running
+        queue = iter(todo)
+        exhausted = False
+        while True:
+            while not exhausted and len(running) < window and report.stopped is None:
+                batch = list(itertools.islice(queue, window - len(running)))
+                if not batch:
+                    exhausted = True
                     break
-                timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-                ready = _wait(list(running), timeout, client is not None)
-                if deadline is not None and time.monotonic() >= deadline:
-                    halt("time limit")
-                for fut in ready:
-                    running.pop(fut)
-                    res = fut.result()
-                    report.nodes += res.nodes
-                    if not res.done and (res.state is None or res.nodes == 0):
-                        continue  # cut short on a cluster, or not begun: walked next time
-                    report.found += len(res.tours)
-                    report.tours.extend(res.tours)
-                    report.new += journal.record(res) if res.done else journal.keep(res)
-                    if on_found is not None:
-                        for t in res.tours:
-                            on_found(t)
-                    if not res.done:
-                        continue
-                    report.parts_done += 1
+                for p in journal.claim(rng, batch):  # parts another live run holds: skipped
+                    running[submit(rng, p, parts[p], saved.get(p))] = p
+            if not running:
+                break
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready = _wait(list(running), timeout, client is not None)
+            if deadline is not None and time.monotonic() >= deadline:
+                halt("time limit")
+            for fut in ready:
+                running.pop(fut)
+                res = fut.result()
+                take(res)
+                if res.done:
                     finished += 1
                     if progress is not None:
                         progress(finished, total)
-                    if count is not None and report.new >= count:
-                        halt("count")
-                if report.stopped is not None and client is not None:
-                    for fut in running:
-                        fut.cancel()
-                    running.clear()
-            if finished == total:
-                journal.finish_range(rng, total)
-                report.ranges_done += rng.number != QUAD_RANGE
-                report.quads_done |= rng.number == QUAD_RANGE
+            if report.stopped is not None and client is not None:
+                for fut in running:
+                    fut.cancel()
+                running.clear()
+        return journal.finish_range(rng, total)
+
+    try:
+        waiting: list[Range] = []  # ranges whose last parts other runs are walking
+        for rng in chosen:
+            if walk_range(rng):
+                mark_walked(rng)
+            elif report.stopped is None:
+                waiting.append(rng)
             if report.stopped is not None:
                 break
-    except KeyboardInterrupt:
-        halt("interrupted")
+        while waiting and report.stopped is None:  # wait for them (or take over a dead run's)
+            pause = POLL if deadline is None else min(POLL, deadline - time.monotonic())
+            time.sleep(max(0.0, pause))
+            if deadline is not None and time.monotonic() >= deadline:
+                halt("time limit")
+                break
+            still = []
+            for rng in waiting:
+                if walk_range(rng):
+                    mark_walked(rng)
+                else:
+                    still.append(rng)
+                if report.stopped is not None:
+                    break
+            waiting = still
+    except BaseException as e:  # Ctrl-C, or a part or the journal failed: stop every part
+        halt("interrupted" if isinstance(e, KeyboardInterrupt) else "failed")
         if client is None:  # the threads stop at once: keep the walks they were on
             for fut in list(inflight):
-                res = fut.result()
-                if not res.done and res.state is not None and res.nodes:
-                    report.new += journal.keep(res)
-                elif res.done:
-                    report.new += journal.record(res)
+                with contextlib.suppress(Exception):  # the first failure is the one to tell
+                    take(fut.result())
         raise
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+        journal.release()
         if client is not None:
             client.close()
         report.seconds = time.perf_counter() - t0

@@ -179,6 +179,10 @@ class Batch:
             all(b.validated for b in batches),
         )
 
+    def part(self, start: int, stop: int) -> Batch:
+        """Tours ``start`` to ``stop - 1`` of the batch, in its order."""
+        return self._take(slice(start, stop))
+
     def _take(self, which: np.ndarray | slice) -> Batch:
         return Batch(
             self.board,

@@ -4,9 +4,9 @@
 <knightstour.library.store.Library.migrate>` runs the ones it lacks, each in its own transaction.
 Append new migrations; never edit a released one. A read-only library is read at the version it
 has: the readers ask :data:`COUNTS_FROM`, :data:`MAGIC_FROM`, :data:`SHAPES_FROM` and
-:data:`KINDS_FROM` what its tables hold.
+:data:`KINDS_FROM` and :data:`CLAIMS_FROM` what its tables hold.
 
->>> len(MIGRATIONS) == KINDS_FROM
+>>> len(MIGRATIONS) == CLAIMS_FROM
 True
 >>> list(statements("CREATE TABLE a (x); -- a comment\\nCREATE TABLE b (y);"))
 ['CREATE TABLE a (x);', 'CREATE TABLE b (y);']
@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 __all__ = [
     "APPLICATION_ID",
+    "CLAIMS_FROM",
     "COUNTS_FROM",
     "KINDS_FROM",
     "MAGIC_FROM",
@@ -175,6 +176,19 @@ MIGRATIONS: tuple[str, ...] = (
                t.run AS run, t.created AS created
         FROM tours t LEFT JOIN kinds k ON k.id = t.kind;
     """,
+    # 6: the semi-magic search's parts claimed by the run walking them, so that two runs on one
+    # library share the work (a part whose owner died is taken over)
+    """
+    CREATE TABLE magic_claims (
+        board TEXT NOT NULL,
+        scheme TEXT NOT NULL,
+        range_no INTEGER NOT NULL,
+        part INTEGER NOT NULL,
+        owner TEXT NOT NULL,           -- the run: host, process id and start, a run number
+        claimed INTEGER NOT NULL,      -- Unix seconds
+        PRIMARY KEY (board, scheme, range_no, part)
+    );
+    """,
 )
 #: The oldest schema a read-only library may have: the later migrations only add tables and
 #: columns, which a read-only library without them reads as empty or as their defaults.
@@ -189,6 +203,9 @@ SHAPES_FROM = 4
 #: The schema version that keyed the tours by kind and canonical form (the ``kinds`` table):
 #: a tour's board is read through the view ``tour_rows``.
 KINDS_FROM = 5
+#: The schema version that made the ``magic_claims`` table (a library without it is read as
+#: holding no claims).
+CLAIMS_FROM = 6
 
 
 def statements(script: str) -> Iterator[str]:
