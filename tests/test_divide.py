@@ -309,7 +309,7 @@ def test_npy_answers_no_without_leaving_a_file(tmp_path, capsys) -> None:
 
     out = tmp_path / "t.npy"
     assert main(["solve", "301x301", "--closed", "--format", "npy", "--output", str(out)]) == 1
-    assert "no tour" in capsys.readouterr().out
+    assert "no closed tour on 301x301" in capsys.readouterr().out
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(kt.NoTourError):
         kt.solve_to_npy("301x301", out, closed=True, method="divide")
