@@ -596,3 +596,23 @@ def test_cli_help_for_every_library_command(capsys: pytest.CaptureFixture[str]) 
         out = capsys.readouterr().out
         assert e.value.code == 0 and out.startswith("usage:")
         assert "--db" in out or argv == ["library"]
+
+
+def test_stats_quote_a_published_count_labelled_when_counting_is_long() -> None:
+    """6x6 open tours take the counters longer than stats waits, 8x8 far longer: the published
+    figure stands for the count, labelled with its source; 5x5 is counted here."""
+    from knightstour.counting import known
+    from knightstour.library.complete import completeness_of
+
+    lib = Library(":memory:")
+    generate("6x6", 3, seed=1, db=lib, workers=1)
+    generate("8x8", 3, seed=1, db=lib, workers=1)
+    generate("5x5", 3, seed=1, db=lib, workers=1)
+    six, eight, five = (completeness_of(lib, b, False) for b in ("6x6", "8x8", "5x5"))
+    for c, side in ((six, 6), (eight, 8)):
+        figure = known(f"{side}x{side}")  # directed, as kt.count counts
+        assert figure is not None and figure.source == "published"
+        assert c.count == figure.count and c.complete is False
+        assert c.published and "published, not computed here" in c.text()
+        assert c.to_dict()["published"] == c.published
+    assert five.count == 1728 and five.published is None and "published" not in five.text()

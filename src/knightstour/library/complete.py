@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from knightstour.board import Board, BoardLike, parse_board
-from knightstour.counting import count, count_request
+from knightstour.counting import count, count_request, known
 from knightstour.counting.enumerate import check_size, representatives
 from knightstour.errors import (
     InputLimitError,
@@ -50,6 +50,7 @@ from knightstour.progress import Progress
 __all__ = [
     "COUNT_SECONDS",
     "MAX_TOURS",
+    "BEFORE_PUBLISHED_SECONDS",
     "STATS_SECONDS",
     "AllResult",
     "Completeness",
@@ -67,6 +68,8 @@ MAX_TOURS = 10**7
 COUNT_SECONDS = 10.0
 #: Seconds ``library stats`` gives each count (a board whose count takes longer gets no verdict).
 STATS_SECONDS = 5.0
+#: ... and this long when a published figure of the count stands by (6 x 6 open: 6,637,920).
+BEFORE_PUBLISHED_SECONDS = 1.0
 #: Boards wider than this on both sides are never counted for ``library stats``: the frontier
 #: count takes minutes there (7 x 7), so it could only time out.
 STATS_MAX_SHORT_SIDE = 6
@@ -333,14 +336,16 @@ def _store_all(
 @dataclass(frozen=True)
 class Completeness:
     """How many of a board's tours a library's classes stand for: ``tours`` of ``count``
-    (directed, as :func:`knightstour.count` counts them); both None when the count is not
-    quick (:data:`STATS_SECONDS`)."""
+    (directed, as :func:`knightstour.count` counts them); both None when the count is neither
+    known (theory, the library's memory, a published figure) nor quick (:data:`STATS_SECONDS`).
+    ``published``: the source of a count that is a published figure, not computed here."""
 
     board: str
     closed: bool
     classes: int
     tours: int | None = None
     count: int | None = None
+    published: str | None = None
 
     @property
     def complete(self) -> bool | None:
@@ -356,16 +361,26 @@ class Completeness:
         '1,600 of 1,728 tours known'
         >>> Completeness("8x8", False, 100).text()
         ''
+        >>> Completeness("6x6", False, 1, 16, 6637920, "OEIS A165134").text()
+        '16 of 6,637,920 tours known (the count published, not computed here: OEIS A165134)'
         """
         if self.tours is None or self.count is None:
             return ""
-        if self.complete:
-            return f"complete: {self.tours:,} of {self.count:,} tours"
-        return f"{self.tours:,} of {self.count:,} tours known"
+        said = f"complete: {self.tours:,} of " if self.complete else f"{self.tours:,} of "
+        said += f"{self.count:,} tours" + ("" if self.complete else " known")
+        if self.published:
+            said += f" (the count published, not computed here: {self.published})"
+        return said
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON of ``library stats --format json``: ``complete`` true, false or null."""
-        return {"complete": self.complete, "represented": self.tours, "count": self.count}
+        """The JSON of ``library stats --format json``: ``complete`` true, false or null;
+        ``published``, the source of a count that is a published figure (else null)."""
+        return {
+            "complete": self.complete,
+            "represented": self.tours,
+            "count": self.count,
+            "published": self.published,
+        }
 
 
 @lru_cache(maxsize=256)
@@ -390,18 +405,21 @@ def completeness_of(
     """
     b = cf.check_board(parse_board(board))
     classes = lib.tours.count(b, closed)
-    known = lib.counts.known_count(_key(b, bool(closed), None))
-    n = (
-        known.number
-        if known is not None
-        else _quick_count(b.width, b.height, bool(closed), seconds)
-    )
+    found = known(b, closed=bool(closed), library=lib)
+    published = None
+    if found is not None and found.source != "published":  # a theorem's 0, or remembered
+        n: int | None = found.count
+    else:  # counted here when quick (sooner given up when a published figure stands by)
+        quick = seconds if found is None else min(seconds, BEFORE_PUBLISHED_SECONDS)
+        n = _quick_count(b.width, b.height, bool(closed), quick)
+        if n is None and found is not None:
+            n, published = found.count, found.citation
     if n is None:
         return Completeness(b.spec, bool(closed), classes)
     tours = 0
     for kb, kc, _rows, decoded in lib.tours.iter_decoded(b, closed):
         tours += int(orbit_sizes(kb, kc, decoded).sum())
-    return Completeness(b.spec, bool(closed), classes, tours, n)
+    return Completeness(b.spec, bool(closed), classes, tours, n, published)
 
 
 def completeness(
