@@ -39,13 +39,39 @@ import numpy as np
 
 from knightstour.errors import InvalidInputError
 
-__all__ = ["Layout", "OlderFormat", "Refuse", "checksum", "pack", "read", "text", "to_bytes"]
+__all__ = [
+    "Layout",
+    "OlderFormat",
+    "Refuse",
+    "checksum",
+    "layout",
+    "pack",
+    "read",
+    "text",
+    "to_bytes",
+]
 
 #: Each array's dtype (``"U"`` for text) and number of dimensions, by name; ``format``,
 #: ``version`` and ``checksum`` among them.
 Layout = Mapping[str, tuple[str, int]]
 #: Makes the error of one line about the archive being read.
 Refuse = Callable[[str], InvalidInputError]
+
+
+def layout(**arrays: tuple[str, int]) -> Layout:
+    """The layout of an archive of ``arrays``: ``format``, ``version`` and ``identity`` (a
+    text naming what the arrays belong to) first, ``checksum`` last.
+
+    >>> list(layout(xs=("<i4", 1)))
+    ['format', 'version', 'identity', 'xs', 'checksum']
+    """
+    return {
+        "format": ("U", 0),
+        "version": ("<i8", 0),
+        "identity": ("U", 0),
+        **arrays,
+        "checksum": ("U", 0),
+    }
 
 
 class OlderFormat(InvalidInputError):

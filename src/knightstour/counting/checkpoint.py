@@ -74,16 +74,7 @@ class CheckpointWarning(RuntimeWarning):
 
 
 #: Each array's dtype (a kind for text) and number of dimensions.
-_LAYOUT: dict[str, tuple[str, int]] = {
-    "format": ("U", 0),
-    "version": ("<i8", 0),
-    "identity": ("U", 0),
-    "done": ("<i8", 0),
-    "total": ("<u8", 1),
-    "keys": ("<u8", 1),
-    "counts": ("<u8", 2),
-    "checksum": ("U", 0),
-}
+_LAYOUT = archive.layout(done=("<i8", 0), total=("<u8", 1), keys=("<u8", 1), counts=("<u8", 2))
 
 
 def check_path(path: object) -> str:

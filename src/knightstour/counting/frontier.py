@@ -91,19 +91,14 @@ def estimate_states(sweep: Sweep) -> int | None:
     >>> estimate_states(plan(Board(7, 7), (), False)) is None
     True
     """
-    b = sweep.board
-    if not b.is_plain_knight or b.holes or min(b.width, b.height) < 8:
-        return None
-    kind = "closed" if sweep.closed else "open"
-    six, seven = _MEASURED_PEAKS[kind]
-    return int(seven * (seven / six) ** (min(b.width, b.height) - 7))
+    return expected_peak(sweep) if min(sweep.board.width, sweep.board.height) >= 8 else None
 
 
 def expected_peak(sweep: Sweep) -> int | None:
     """About how many states a knight board at least 7 squares wide on both sides holds at
     once, or None (narrower boards, shaped ones, other leapers): the peak measured on the
-    boards 7 wide (the counts of minutes and gigabytes of docs/counting.md), or
-    :func:`estimate_states` beyond.
+    boards 7 wide (the counts of minutes and gigabytes of docs/counting.md), and beyond, each
+    square of width multiplying it by the ratio of the peaks 7 and 6 wide.
 
     >>> expected_peak(plan(Board(7, 7), (), False)) > 10**7
     True
@@ -113,9 +108,8 @@ def expected_peak(sweep: Sweep) -> int | None:
     b = sweep.board
     if not b.is_plain_knight or b.holes or min(b.width, b.height) < 7:
         return None
-    if min(b.width, b.height) == 7:
-        return _MEASURED_PEAKS["closed" if sweep.closed else "open"][1]
-    return estimate_states(sweep)
+    six, seven = _MEASURED_PEAKS["closed" if sweep.closed else "open"]
+    return int(seven * (seven / six) ** (min(b.width, b.height) - 7))
 
 
 def memory_text(states: int) -> str:

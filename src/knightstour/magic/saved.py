@@ -45,14 +45,7 @@ FORMAT = "knightstour magic walk"
 #: whole, with no checksum) is not trusted: its part is walked again from its start.
 VERSION = 1
 #: Each array's dtype and number of dimensions.
-LAYOUT: dict[str, tuple[str, int]] = {
-    "format": ("U", 0),
-    "version": ("<i8", 0),
-    "identity": ("U", 0),
-    "path": ("<i4", 1),
-    "counters": ("<i8", 1),
-    "checksum": ("U", 0),
-}
+LAYOUT = archive.layout(path=("<i4", 1), counters=("<i8", 1))
 #: The numbers of the ``counters`` array, in order.
 _COUNTERS = ("cursor", "nodes", "found")
 #: The arrays a walk saved before versions holds (the two-ended walk's or the quad walk's).
