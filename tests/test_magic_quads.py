@@ -170,7 +170,7 @@ def test_a_stopped_pass_goes_on_where_it_stopped(tmp_path, capsys) -> None:
     from knightstour.magic.quads import SCHEME
 
     db = str(tmp_path / "m.db")
-    runs = [["--count", "1"], ["--time-limit", "0.6"]]
+    runs = [["--count", "1"], ["--time-limit", "0.3"]]
     walked = []
     for extra in runs:
         assert main(["magic", "8x8", "--range", "0", "--db", db, "--quiet", "--format", "json",

@@ -223,7 +223,7 @@ def test_a_part_stopped_by_the_time_limit_goes_on_from_its_walk() -> None:
 
 
 def test_a_time_limited_search_resumes_its_stopped_parts() -> None:
-    rng = _beverley_range(14)
+    rng = _beverley_range(15)
     whole = _run(Library(":memory:"), rng, workers=2)
     lib = Library(":memory:")
     first = _run(lib, rng, workers=2, time_limit=0.2)
