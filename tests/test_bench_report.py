@@ -64,3 +64,17 @@ def test_the_table_goes_between_the_markers(
     second = doc.read_text()
     assert second.count(run.BEGIN) == 1 and "| 30.0 ns |" in second
     assert second.split(run.END)[1] == first.split(run.END)[1]
+
+
+def test_the_docs_table_is_the_last_runs_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/benchmarks.md and ``make bench`` agree: the table in the docs is the one the last
+    runs' records (benchmarks/results.json) make, figure for figure."""
+    run = load("run")
+    real = run.DOC.read_text()
+    copy = tmp_path / "benchmarks.md"
+    copy.write_text(real)
+    monkeypatch.setattr(run, "DOC", copy)
+    run.write_doc(json.loads(run.RESULTS.read_text()))
+    assert copy.read_text() == real, "docs/benchmarks.md's table is not results.json's"
