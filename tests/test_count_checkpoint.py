@@ -267,9 +267,9 @@ def test_the_time_limit_saves_the_sweep_and_the_next_run_goes_on(tmp_path: Path)
 def test_reruns_with_a_short_time_limit_finish_a_count(tmp_path: Path) -> None:
     """The issue's case in real processes: ``--time-limit`` well under the minute between
     saves. Every rerun used to stop at the same square; now none goes back, and the reruns
-    finish the count (6x6 open takes a few seconds: more than one run of 2)."""
+    finish the count (6x6 open takes several seconds here: more than one run of 3)."""
     path = tmp_path / "c.npz"
-    argv = [*KT, "count", "6x6", "-q", "--checkpoint", str(path), "--time-limit", "2"]
+    argv = [*KT, "count", "6x6", "-q", "--checkpoint", str(path), "--time-limit", "3"]
     stops: list[int] = []
     for _ in range(30):
         r = subprocess.run(argv, capture_output=True, text=True, timeout=300)

@@ -368,11 +368,11 @@ def classes_of(seeds: int) -> int:
 
 @pytest.mark.slow  # a real process killed
 def test_a_killed_construction_keeps_every_tour_it_printed(tmp_path: Path) -> None:
-    """``magic 12x12 --count 30`` killed with kill -9 after 3 tours: those are in the library
+    """``magic 12x12 --count 8`` killed with kill -9 after 3 tours: those are in the library
     (each is stored before it is printed); the same command again adds the rest."""
     db = str(tmp_path / "m.db")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    command = [sys.executable, "-m", "knightstour", "magic", "12x12", "--count", "30", "--db", db,
+    command = [sys.executable, "-m", "knightstour", "magic", "12x12", "--count", "8", "--db", db,
                "--quiet"]  # fmt: skip
     run = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     printed = 0
@@ -387,9 +387,9 @@ def test_a_killed_construction_keeps_every_tour_it_printed(tmp_path: Path) -> No
     with Library(db) as lib:
         kept = lib.tours.count("12x12")
     assert classes_of(3) <= kept <= classes_of(4)  # each printed tour stored (one more maybe)
-    again = cli("magic", "12x12", "--count", "30", "--db", db, "--format", "json", "--quiet")
+    again = cli("magic", "12x12", "--count", "8", "--db", db, "--format", "json", "--quiet")
     assert again.returncode == 0, again.stderr
-    assert json_of(again.stdout)["new"] == classes_of(30) - kept > 0
+    assert json_of(again.stdout)["new"] == classes_of(8) - kept > 0
 
 
 # -- issue 30, item 5: --count N keeps exactly N; item 6: one exit code a kind of answer --------

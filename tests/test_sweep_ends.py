@@ -111,11 +111,17 @@ def test_three_wide_examples_of_the_issue(capsys: pytest.CaptureFixture[str]) ->
 
 
 @pytest.mark.slow
-def test_long_examples_of_the_issue() -> None:
-    for spec, s, e in (("3x1000", "b2", "c4"), ("5x1001", "c795", "c755")):
-        assert kt.exists(spec, start=s, end=e).exists is True
-        tour = kt.solve(spec, start=s, end=e)
-        assert (tour.start, tour.end) == (s, e) and len(tour) == parse_board(spec).size
+@pytest.mark.parametrize(
+    ("spec", "s", "e"),
+    [
+        ("3x1000", "b2", "c4"),
+        pytest.param("5x1001", "c795", "c755", marks=pytest.mark.sweep),  # ten seconds: --all
+    ],
+)
+def test_long_examples_of_the_issue(spec: str, s: str, e: str) -> None:
+    assert kt.exists(spec, start=s, end=e).exists is True
+    tour = kt.solve(spec, start=s, end=e)
+    assert (tour.start, tour.end) == (s, e) and len(tour) == parse_board(spec).size
 
 
 @pytest.mark.slow
