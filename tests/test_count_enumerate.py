@@ -212,11 +212,11 @@ def test_representatives_from_a_start() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("board", "closed", "expected"),
-    [("6x6", False, None), ("6x7", True, None), ("4x9", False, 189_688)],
+    sample([("6x6", False, None), ("6x7", True, None), ("4x9", False, 189_688)], 1, seed=3),
 )
 def test_the_largest_boards_it_takes(board: str, closed: bool, expected: int | None) -> None:
     """6 x 6 open (A165134 / 2), 6 x 7 closed (A175881): the published figures (None), about
-    5 s each; 4 x 9 open: the frontier's figure."""
+    5 s each; 4 x 9 open: the frontier's figure. One of the three drawn; all with --all."""
     if expected is None:
         expected = known(board, closed=closed, directed=False).count  # type: ignore[union-attr]
     got = kt.count(board, closed=closed, directed=False, method="enumerate")
