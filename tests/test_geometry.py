@@ -6,7 +6,6 @@ with holes and other leapers."""
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from fractions import Fraction
 
@@ -53,7 +52,7 @@ def plain_metrics(board: Board, squares: list[int], closed: bool) -> dict:
             continue
         crossings += _meet(p, q, r, s)
     vecs = [(q[0] - p[0], q[1] - p[1]) for p, q in moves]
-    pairs = list(zip(vecs, vecs[1:]))
+    pairs = list(itertools.pairwise(vecs))
     if closed:
         pairs.append((vecs[-1], vecs[0]))
     turns = sum(a != b for a, b in pairs)
@@ -120,12 +119,23 @@ def check(board: Board, squares: list[int], closed: bool, *, kernels: bool = Fal
 
 @pytest.mark.parametrize(
     ("spec", "closed", "seed"),
-    [("5x5", False, 1), ("6x6", True, 2), ("8x8", True, 3), ("8x8", False, 4), ("7x9", False, 5),
-     ("6x8", True, 6), ("10x10", True, 7), ("3x4", False, 8)],
+    [
+        ("5x5", False, 1),
+        ("6x6", True, 2),
+        ("8x8", True, 3),
+        ("8x8", False, 4),
+        ("7x9", False, 5),
+        ("6x8", True, 6),
+        ("10x10", True, 7),
+        ("3x4", False, 8),
+    ],
 )
 def test_tours_match_the_plain_count(spec: str, closed: bool, seed: int) -> None:
-    tour = kt.solve(spec, closed=closed, method="warnsdorff", tiebreak="random", seed=seed) \
-        if spec != "3x4" else kt.solve(spec, start="a1", method="backtrack")
+    tour = (
+        kt.solve(spec, closed=closed, method="warnsdorff", tiebreak="random", seed=seed)
+        if spec != "3x4"
+        else kt.solve(spec, start="a1", method="backtrack")
+    )
     got = check(tour.board, tour.indices.tolist(), closed)
     assert got["crossings"] > 0 and got["moves"] == len(tour) - (not closed)
     assert tour.metrics().to_dict() == got
@@ -133,8 +143,18 @@ def test_tours_match_the_plain_count(spec: str, closed: bool, seed: int) -> None
 
 @pytest.mark.parametrize(
     ("leaper", "size"),
-    [((1, 2), 9), ((1, 3), 10), ((2, 3), 11), ((0, 1), 6), ((1, 1), 7), ((0, 2), 8),
-     ((2, 2), 9), ((2, 4), 12), ((1, 4), 10), ((3, 3), 10)],
+    [
+        ((1, 2), 9),
+        ((1, 3), 10),
+        ((2, 3), 11),
+        ((0, 1), 6),
+        ((1, 1), 7),
+        ((0, 2), 8),
+        ((2, 2), 9),
+        ((2, 4), 12),
+        ((1, 4), 10),
+        ((3, 3), 10),
+    ],
 )
 def test_random_paths_of_other_leapers_match_the_plain_count(leaper, size) -> None:
     """Leapers with a common factor (0,2), (2,2), (2,4), (3,3) can touch and overlap: the
@@ -196,7 +216,7 @@ def test_every_leaper_meets_only_where_both_cross(leaper) -> None:
     for _ in range(5):
         path = random_path(board, rng)
         pts = [(s % 12, s // 12) for s in path]
-        moves = list(zip(pts, pts[1:]))
+        moves = list(itertools.pairwise(pts))
         for (p, q), (r, s) in itertools.combinations(moves, 2):
             if {p, q} & {r, s} or not _meet(p, q, r, s):
                 continue

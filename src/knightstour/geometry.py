@@ -32,6 +32,7 @@ plane, and segments in space seldom meet, so crossings are not defined there.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -124,8 +125,9 @@ class Metrics:
         ]
 
 
-def segments_cross(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int],
-                   d: tuple[int, int]) -> bool:
+def segments_cross(
+    a: tuple[int, int], b: tuple[int, int], c: tuple[int, int], d: tuple[int, int]
+) -> bool:
     """Whether the closed segments ``ab`` and ``cd`` (integer points) have a point in common.
 
     >>> segments_cross((0, 0), (2, 1), (0, 1), (2, 0)), segments_cross((0, 0), (2, 1), (3, 0), (2, 2))
@@ -155,11 +157,18 @@ def segments_cross(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int],
 
 
 @lru_cache(maxsize=32)
-def _table(leaper: tuple[int, int], pw: int) -> tuple[np.ndarray, ...]:
-    """The crossing table of a leaper in a grid ``pw`` wide: for each half vector ``k`` (those
-    pointing right or straight up, bits of a cell), ``starts[k]:starts[k + 1]`` of the flat
-    offsets and the masks of the half vectors there whose moves cross it; then the lookups of a
-    move's vector (``dir_of``, its index in :attr:`Board.deltas`; ``half_of``, its bit)."""
+def _table(leaper: tuple[int, int], pw: int) -> tuple[Any, ...]:
+    """The crossing table of a leaper in a grid ``pw`` wide (a move is bucketed at its start,
+    the end from which it points right or straight up, as bit ``k`` of its *half vector*):
+    ``offsets``, the flat offsets ahead (positive) at which a move can cross one here, and
+    ``cross[e, 16 * a + b]``, the number of crossing pairs between the moves of a byte ``a``
+    here and a byte ``b`` at ``offsets[e]``; then the lookups of a move's vector
+    (``dir_of``, its index in :attr:`Board.deltas`; ``half_of``, its bit).
+
+    >>> offsets, cross, dir_of, half_of = _table((1, 2), 100)
+    >>> offsets.tolist()   # a knight's move is crossed from 8 cells ahead (and 8 behind)
+    [1, 99, 100, 101, 199, 200, 201, 300]
+    """
     b = leaper[1]
     deltas = Board(2 * b + 1, 2 * b + 1, leaper=leaper).deltas
     half = [(dx, dy) for dx, dy in deltas if dx > 0 or (dx == 0 and dy > 0)]
@@ -170,32 +179,27 @@ def _table(leaper: tuple[int, int], pw: int) -> tuple[np.ndarray, ...]:
         dir_of[(dx + b) * side + dy + b] = i
         k = half.index((dx, dy)) if (dx, dy) in half else half.index((-dx, -dy))
         half_of[(dx + b) * side + dy + b] = k
-    starts, offsets, masks = [0], [], []
-    for v1 in half:
-        for oy in range(-2 * b, 2 * b + 1):
-            for ox in range(-2 * b, 2 * b + 1):
-                mask = 0
-                for k2, v2 in enumerate(half):
-                    p, q = (0, 0), v1
-                    r, s = (ox, oy), (ox + v2[0], oy + v2[1])
-                    if {p, q} & {r, s}:
-                        continue  # sharing a square: never a crossing
-                    if segments_cross(p, q, r, s):
-                        mask |= 1 << k2
-                if mask:
-                    offsets.append(oy * pw + ox)
-                    masks.append(mask)
-        starts.append(len(offsets))
-    pop = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
-    return (
-        np.array(starts, dtype=np.int64),
-        np.array(offsets, dtype=np.int64),
-        np.array(masks, dtype=np.uint8),
-        pop,
-        dir_of,
-        half_of,
-        np.int64(len(half)),
-    )
+    pairs: dict[int, list[tuple[int, int]]] = {}  # flat offset -> crossing (kind here, there)
+    for oy in range(0, 2 * b + 1):
+        for ox in range(-2 * b, 2 * b + 1):
+            if oy == 0 and ox <= 0:
+                continue  # behind, or the same cell: moves from one start share a square
+            for (k1, v1), (k2, v2) in itertools.product(enumerate(half), repeat=2):
+                p, q = (0, 0), v1
+                r, s = (ox, oy), (ox + v2[0], oy + v2[1])
+                if not {p, q} & {r, s} and segments_cross(p, q, r, s):
+                    pairs.setdefault(oy * pw + ox, []).append((k1, k2))
+    offsets = np.array(sorted(pairs), dtype=np.int64)
+    cross = np.zeros((len(offsets), 256), dtype=np.uint8)
+    for e, off in enumerate(offsets.tolist()):
+        for a in range(16):
+            for c in range(16):
+                cross[e, 16 * a + c] = sum(
+                    1 for k1, k2 in pairs[off] if (a >> k1) & 1 and (c >> k2) & 1
+                )
+    for arr in (offsets, cross, dir_of, half_of):
+        arr.flags.writeable = False
+    return offsets, cross, dir_of, half_of
 
 
 def metrics(
@@ -245,23 +249,21 @@ def metrics(
     b = board.leaper[1]
     pad = 2 * b
     pw, ph = x1 - x0 + 1 + 2 * pad, y1 - y0 + 1 + 2 * pad
-    starts, offsets, masks, pop, dir_of, half_of, kinds = _table(board.leaper, pw)
+    offsets, cross, dir_of, half_of = _table(board.leaper, pw)
     grid = np.zeros(pw * ph, dtype=np.uint8)
     counts = np.zeros(len(board.deltas), dtype=np.int64)
     turns = 0
     if n > 1:
-        turns = int(
-            k.walk_moves(seq, closed, w, x0, y0, pw, pad, b, dir_of, half_of, grid, counts)
-        )
+        turns = int(k.walk_moves(seq, closed, w, x0, y0, pw, pad, b, dir_of, half_of, grid, counts))
     lo, hi = pad * pw, (ph - pad) * pw
-    twice = _crossings_twice(k, grid, lo, hi, int(kinds), starts, offsets, masks, pop, pw)
+    crossings = _crossings(k, grid, lo, hi, pw, offsets, cross)
     del grid
     first, last = int(seq[0]), int(seq[-1])
     return Metrics(
         squares=n,
         moves=n if closed else n - 1,
         closed=closed,
-        crossings=twice // 2,
+        crossings=crossings,
         turns=turns,
         directions=tuple(zip(board.deltas, (int(c) for c in counts), strict=True)),
         symmetries=tuple(SYMMETRY_NAMES[g] for g in _symmetries(k, board, seq, closed)),
@@ -273,17 +275,18 @@ def metrics(
 _SWEEP_IN_HALVES = 1 << 24
 
 
-def _crossings_twice(k: Any, grid: np.ndarray, lo: int, hi: int, *table: Any) -> int:
-    """Twice the crossings of the moves bucketed in ``grid[lo:hi]`` (two threads when big)."""
-    *table, pw = table
+def _crossings(k: Any, grid: np.ndarray, lo: int, hi: int, pw: int, *table: Any) -> int:
+    """The crossings of the moves bucketed in ``grid[lo:hi]`` (a grid ``pw`` wide; the table's
+    arrays after), in two halves of rows at once when the grid is big."""
     if hi - lo < _SWEEP_IN_HALVES or not k.compiled:
         return int(k.count_crossings(grid, lo, hi, *table))
     from concurrent.futures import ThreadPoolExecutor
 
     mid = lo + (hi - lo) // 2 // pw * pw
     with ThreadPoolExecutor(2) as pool:
-        parts = pool.map(lambda r: int(k.count_crossings(grid, r[0], r[1], *table)),
-                         [(lo, mid), (mid, hi)])
+        parts = pool.map(
+            lambda r: int(k.count_crossings(grid, r[0], r[1], *table)), [(lo, mid), (mid, hi)]
+        )
         return sum(parts)
 
 
@@ -300,8 +303,9 @@ def _symmetries(k: Any, board: Board, seq: np.ndarray, closed: bool) -> list[int
         x, y = _image(g, s % w, s // w, w, h)
         if closed:
             j = int(k.index_of(seq, y * w + x))
-            if j >= 0 and (k.image_matches(seq, w, h, g, j, 1)
-                           or k.image_matches(seq, w, h, g, j, -1)):
+            if j >= 0 and (
+                k.image_matches(seq, w, h, g, j, 1) or k.image_matches(seq, w, h, g, j, -1)
+            ):
                 found.append(g)
         elif k.image_matches(seq, w, h, g, 0, 1) or k.image_matches(seq, w, h, g, n - 1, -1):
             found.append(g)

@@ -26,8 +26,6 @@ from typing import Any
 import numpy as np
 
 from knightstour import notation
-from knightstour.geometry import Metrics
-from knightstour.geometry import metrics as _metrics
 from knightstour.board import Board, BoardLike, brief, parse_board
 from knightstour.errors import (
     InternalError,
@@ -35,6 +33,8 @@ from knightstour.errors import (
     InvalidTourError,
     SearchFailedError,
 )
+from knightstour.geometry import Metrics
+from knightstour.geometry import metrics as _metrics
 from knightstour.numbering import Magic, analyse
 
 __all__ = ["PartialTour", "Problem", "Tour", "find_problems", "validate"]

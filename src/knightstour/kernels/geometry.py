@@ -7,8 +7,9 @@ tables these kernels read (docs/geometry.md describes the method).
 A move is bucketed by its *start*: the end from which its vector points right (or straight up),
 one bit a vector in a byte a cell of a padded grid. Two moves can only cross when their starts
 lie within twice the leaper's long leg of each other, and whether they cross depends only on
-their two vectors and the offset between their starts: a table lists, for each vector, the
-offsets (flat, in the padded grid) and the bits of the vectors there that cross it.
+their two vectors and the offset between their starts: a table lists the offsets ahead (flat,
+in the padded grid) at which a move can cross, and for each pair of bytes (the moves here, the
+moves there) the number of crossing pairs.
 
 >>> import numpy as np
 >>> grid = np.zeros(16, dtype=np.uint8)
@@ -49,19 +50,35 @@ def walk_moves(
     index ``dir_of[(dx + b) * (2b + 1) + dy + b]``), set the bit ``half_of[...]`` of the move's
     start in ``grid`` (``pw`` wide, the cell of ``(x0, y0)`` at ``(pad, pad)``); return the
     turns, the squares where the vector in differs from the vector out (every square of a
-    closed tour is between two moves, the inner squares of a path)."""
+    closed tour is between two moves, the inner squares of a path).
+
+    On a board wider than ``2 * b`` a move's vector is read off the difference of its squares'
+    indices (unique there), and its ends followed without a division."""
     n = seq.size
     side = 2 * b + 1
     moves = n if closed else n - 1
+    span = b * w + b
+    by_flat = np.full(2 * span + 1 if w > 2 * b else 0, -1, dtype=np.int64)
+    kdx = np.zeros(side * side, dtype=np.int64)
+    kdy = np.zeros(side * side, dtype=np.int64)
+    for key in range(side * side):
+        kdx[key], kdy[key] = key // side - b, key % side - b
+        if dir_of[key] >= 0 and w > 2 * b:
+            by_flat[kdx[key] + kdy[key] * w + span] = key
     turns = 0
     first = -1
     prev = -1
+    s0 = np.int64(seq[0])
+    x, y = s0 % w - x0 + pad, s0 // w - y0 + pad  # in the grid
     for i in range(moves):
         s = np.int64(seq[i])
         t = np.int64(seq[i + 1] if i + 1 < n else seq[0])
-        x, y = s % w, s // w
-        dx, dy = t % w - x, t // w - y
-        key = (dx + b) * side + dy + b
+        if w > 2 * b:
+            key = by_flat[t - s + span]
+        else:
+            dxs, dys = t % w - s % w, t // w - s // w
+            key = (dxs + b) * side + dys + b
+        dx, dy = kdx[key], kdy[key]
         d = dir_of[key]
         counts[d] += 1
         if i == 0:
@@ -70,37 +87,30 @@ def walk_moves(
             turns += 1
         prev = d
         if dx < 0 or (dx == 0 and dy < 0):  # bucketed at the other end
-            x += dx
-            y += dy
-        grid[(y - y0 + pad) * pw + x - x0 + pad] |= np.uint8(1) << np.uint8(half_of[key])
+            grid[(y + dy) * pw + x + dx] |= np.uint8(1) << np.uint8(half_of[key])
+        else:
+            grid[y * pw + x] |= np.uint8(1) << np.uint8(half_of[key])
+        x += dx
+        y += dy
     if closed and moves > 0 and prev != first:
         turns += 1
     return turns
 
 
 def count_crossings(
-    grid: np.ndarray,
-    lo: int,
-    hi: int,
-    kinds: int,
-    starts: np.ndarray,
-    offsets: np.ndarray,
-    masks: np.ndarray,
-    pop: np.ndarray,
+    grid: np.ndarray, lo: int, hi: int, offsets: np.ndarray, cross: np.ndarray
 ) -> int:
-    """Twice the crossings of the moves bucketed in ``grid[lo:hi]`` with every move: for each
-    move (a bit ``k`` of a cell), the table's entries ``starts[k]:starts[k + 1]`` name an offset
-    and the bits there that cross it (``pop`` counts the bits of a byte). Each crossing is met
-    from both of its moves."""
+    """The crossings of the moves bucketed in ``grid[lo:hi]`` with the moves bucketed ahead of
+    them: for each forward offset ``offsets[e]`` (flat, positive: each pair is met once, from
+    its first cell), ``cross[e, 16 * a + b]`` is the number of crossing pairs between the
+    moves of byte ``a`` here and those of byte ``b`` there. No branch on the bytes: the sweep
+    reads ``len(offsets)`` streams side by side."""
     total = 0
+    kinds = offsets.size
     for c in range(lo, hi):
-        v = grid[c]
-        if v == 0:
-            continue
-        for k in range(kinds):
-            if (v >> k) & 1:
-                for e in range(starts[k], starts[k + 1]):
-                    total += pop[grid[c + offsets[e]] & masks[e]]
+        v = np.int64(grid[c]) << 4
+        for e in range(kinds):
+            total += cross[e, v | grid[c + offsets[e]]]
     return total
 
 
