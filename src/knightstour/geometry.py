@@ -44,7 +44,7 @@ from knightstour.errors import InvalidInputError
 from knightstour.kernels import geometry as _kernels
 from knightstour.kernels import jit
 
-__all__ = ["SYMMETRY_NAMES", "Metrics", "metrics", "segments_cross"]
+__all__ = ["SYMMETRY_NAMES", "Metrics", "metrics", "require_flat", "segments_cross"]
 
 #: The names of the board's symmetries, numbered as :func:`knightstour.board.symmetries`
 #: (the last four only on square boards; turns are counter-clockwise, rank 1 at the bottom).
@@ -202,6 +202,27 @@ def _table(leaper: tuple[int, int], pw: int) -> tuple[Any, ...]:
     return offsets, cross, dir_of, half_of
 
 
+def require_flat(board: Board) -> None:
+    """Refuse a board where the metrics are not defined (a wrapped or 3-D board), naming why:
+    what :func:`metrics` checks first, and the command line and the web ask before a search.
+
+    >>> require_flat(Board(4, 4, depth=2))
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: tour metrics are for flat boards: on a 3-D board the moves are segments in space, which seldom meet, so their crossings are not defined
+    """
+    if board.wrap is not None:
+        raise InvalidInputError(
+            "tour metrics are for flat boards: on a wrapped board a move across the seam has "
+            "no segment in the plane, so its crossings are not defined"
+        )
+    if board.depth > 1:
+        raise InvalidInputError(
+            "tour metrics are for flat boards: on a 3-D board the moves are segments in space, "
+            "which seldom meet, so their crossings are not defined"
+        )
+
+
 def metrics(
     board: Board, indices: np.ndarray, closed: bool = False, *, compiled: bool | None = None
 ) -> Metrics:
@@ -222,16 +243,7 @@ def metrics(
     ...
     knightstour.errors.InvalidInputError: tour metrics are for flat boards: on a wrapped board a move across the seam has no segment in the plane, so its crossings are not defined
     """
-    if board.wrap is not None:
-        raise InvalidInputError(
-            "tour metrics are for flat boards: on a wrapped board a move across the seam has "
-            "no segment in the plane, so its crossings are not defined"
-        )
-    if board.depth > 1:
-        raise InvalidInputError(
-            "tour metrics are for flat boards: on a 3-D board the moves are segments in space, "
-            "which seldom meet, so their crossings are not defined"
-        )
+    require_flat(board)
     seq = np.ascontiguousarray(indices, dtype=np.int32)
     n = int(seq.size)
     if n == 0:
