@@ -61,10 +61,10 @@ def walk_moves(
     by_flat = np.full(2 * span + 1 if w > 2 * b else 0, -1, dtype=np.int64)
     kdx = np.zeros(side * side, dtype=np.int64)
     kdy = np.zeros(side * side, dtype=np.int64)
-    for key in range(side * side):
-        kdx[key], kdy[key] = key // side - b, key % side - b
-        if dir_of[key] >= 0 and w > 2 * b:
-            by_flat[kdx[key] + kdy[key] * w + span] = key
+    for v in range(side * side):
+        kdx[v], kdy[v] = v // side - b, v % side - b
+        if dir_of[v] >= 0 and w > 2 * b:
+            by_flat[kdx[v] + kdy[v] * w + span] = v
     turns = 0
     first = -1
     prev = -1
@@ -74,10 +74,10 @@ def walk_moves(
         s = np.int64(seq[i])
         t = np.int64(seq[i + 1] if i + 1 < n else seq[0])
         if w > 2 * b:
-            key = by_flat[t - s + span]
+            key = np.int64(by_flat[t - s + span])
         else:
             dxs, dys = t % w - s % w, t // w - s // w
-            key = (dxs + b) * side + dys + b
+            key = np.int64((dxs + b) * side + dys + b)
         dx, dy = kdx[key], kdy[key]
         d = dir_of[key]
         counts[d] += 1
