@@ -105,7 +105,7 @@ def count_crossings(
     its first cell), ``cross[e, 16 * a + b]`` is the number of crossing pairs between the
     moves of byte ``a`` here and those of byte ``b`` there. No branch on the bytes: the sweep
     reads ``len(offsets)`` streams side by side."""
-    total = 0
+    total = np.int64(0)  # (interpreted, a sum of uint8 would wrap round at 256)
     kinds = offsets.size
     for c in range(lo, hi):
         v = np.int64(grid[c]) << 4
