@@ -303,7 +303,7 @@ def test_a_tour_and_its_images_share_their_shape() -> None:
         img = [f(s % 8, s // 8) for s in tour.indices.tolist()]
         other = kt.Tour(b, img, closed=True).metrics()
         assert (other.crossings, other.turns) == (m.crossings, m.turns)
-        lin = lambda v: (f(*v)[0] - f(0, 0)[0], f(*v)[1] - f(0, 0)[1])  # noqa: E731
+        lin = lambda v, f=f: (f(*v)[0] - f(0, 0)[0], f(*v)[1] - f(0, 0)[1])  # noqa: E731
         assert dict(other.directions) == {lin(v): c for v, c in m.directions}
         assert other.displacement == lin(m.displacement)
         assert len(other.symmetries) == len(m.symmetries), g

@@ -111,7 +111,7 @@ def count_crossings(
         v = np.int64(grid[c]) << 4
         for e in range(kinds):
             total += cross[e, v | grid[c + offsets[e]]]
-    return total
+    return int(total)
 
 
 def index_of(seq: np.ndarray, value: int) -> int:
