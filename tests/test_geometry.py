@@ -549,9 +549,9 @@ def test_web_solve_metrics() -> None:
 def test_the_worked_example_of_the_docs() -> None:
     """docs/geometry.md's examples, as the code gives them."""
     doc = (Path(__file__).parents[1] / "docs" / "geometry.md").read_text(encoding="utf-8")
-    lines = PartialTour("3x3", "a1 c2 a3 b1".split()).metrics().lines()
+    lines = PartialTour("3x3", ["a1", "c2", "a3", "b1"]).metrics().lines()
     assert "\n".join(lines) in doc
-    m = PartialTour("5x5", "a1 c2 e1 d3 e5".split()).metrics()
+    m = PartialTour("5x5", ["a1", "c2", "e1", "d3", "e5"]).metrics()
     assert (m.crossings, m.turns, m.symmetries) == (0, 3, ("identity", "reflect-antidiagonal"))
     five = kt.solve("5x5", start="a1", method="warnsdorff").metrics()
     assert "\n".join(five.lines()) in doc
