@@ -529,6 +529,7 @@ def test_cli_metrics_of_a_partial_path(capsys: pytest.CaptureFixture[str]) -> No
     assert data["metrics"] == partial.metrics().to_dict()
 
 
+@pytest.mark.slow  # the app's start-up
 def test_web_solve_metrics() -> None:
     from fastapi.testclient import TestClient
 
