@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, ...]] = [
         "archive",
     ),  # the kernel loader and the compiled kernels: NumPy only
     ("board", "arguments"),  # the checks of the arguments the front doors share
-    ("numbering", "published"),
+    ("numbering", "published", "geometry"),
     ("tour", "notation", "theory", "render"),
     ("solvers",),
     ("existence",),

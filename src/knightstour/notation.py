@@ -827,11 +827,17 @@ def tour_dict(
 
 
 def write_tour_json(
-    f: IO[str], board: Board, indices: np.ndarray, closed: bool, method: str
+    f: IO[str],
+    board: Board,
+    indices: np.ndarray,
+    closed: bool,
+    method: str,
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """Write :func:`tour_dict` as compact JSON, piece by piece in constant extra memory.
 
-    The text is that of ``compact_json(tour_dict(...))``, without holding it.
+    The text is that of ``compact_json(tour_dict(...))``, without holding it; ``extra`` fields
+    (optional ones asked for, such as ``"metrics"``) follow ``xy``.
 
     >>> import io
     >>> f, b = io.StringIO(), Board(3, 4)
@@ -854,7 +860,10 @@ def write_tour_json(
         else:
             f.write(sep + ",".join(f"[{x},{y}]" for x, y in xy_pairs(board, part)))
         sep = ","
-    f.write("]}")
+    f.write("]")
+    if extra:
+        f.write("," + compact_json(extra)[1:-1])
+    f.write("}")
 
 
 def read_limit() -> int:

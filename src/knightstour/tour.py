@@ -33,6 +33,8 @@ from knightstour.errors import (
     InvalidTourError,
     SearchFailedError,
 )
+from knightstour.geometry import Metrics
+from knightstour.geometry import metrics as _metrics
 from knightstour.numbering import Magic, analyse
 
 __all__ = ["PartialTour", "Problem", "Tour", "find_problems", "validate"]
@@ -621,6 +623,19 @@ class Tour(_Path):
             raise InvalidInputError("magic sums are for whole boards, without holes")
         return analyse(self.board.width, self.board.height, self._indices.tolist())
 
+    def metrics(self) -> Metrics:
+        """The shape of the tour drawn as segments: crossings, turns, the moves of each vector,
+        the board's symmetries that map it onto itself (a closed tour as a cycle, an open one
+        as a path either way) and the displacement from its first square to its last
+        (:mod:`knightstour.geometry` defines each; wrapped and 3-D boards are refused).
+
+        >>> import knightstour as kt
+        >>> m = kt.solve("5x5", start="a1", method="warnsdorff").metrics()
+        >>> m.moves, m.crossings, m.turns, m.displacement
+        (24, 39, 23, (2, 2))
+        """
+        return _metrics(self.board, self._indices, self.closed)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract's dictionary: width, height, closed, method, path, xy.
 
@@ -755,6 +770,14 @@ class PartialTour(_Path):
     def unvisited(self) -> int:
         """How many squares of the board the path never reaches."""
         return self.board.size - len(self)
+
+    def metrics(self) -> Metrics:
+        """The shape of the path, as :meth:`Tour.metrics` (an open path: no closing move).
+
+        >>> PartialTour("3x3", ["a1", "c2", "a3"]).metrics().crossings
+        0
+        """
+        return _metrics(self.board, self._indices, False)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"path": [...], "xy": [...]}``: the ``"partial"`` field of the gave-up JSON."""

@@ -168,6 +168,18 @@ def _text() -> None:
     k.move_names(np.array([0, 5], dtype=np.int32), 3, 1, 1, 16, 0, True, out)
 
 
+def _metrics() -> None:
+    # a tour's metrics (crossings, turns, symmetries), open and closed, by the compiled kernels
+    import numpy as np
+
+    from knightstour.board import Board
+    from knightstour.geometry import metrics
+
+    cycle = np.array([5, 12, 9, 2], dtype=np.int32)  # a2 c3 e2 c1, a knight's 4-cycle on 5x3
+    metrics(Board(5, 3), cycle, True, compiled=True)
+    metrics(Board(5, 3), cycle, False, compiled=True)
+
+
 #: The steps of :func:`warm`, in order: (name, the calls it makes).
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("warnsdorff tie-breaks", _walks),
@@ -178,17 +190,19 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("counting", _counting),
     ("magic search", _magic),
     ("text of huge tours", _text),
+    ("tour metrics", _metrics),
 )
 
 
 #: The steps that the searches of :func:`knightstour.solve` and :func:`knightstour.exists` need
-#: (the web app's), without the tour library's.
+#: and the metrics of their tours (the web app's), without the tour library's.
 SOLVER_STEPS: tuple[str, ...] = (
     "warnsdorff tie-breaks",
     "warnsdorff closed and to an end",
     "exact search",
     "divide and conquer",
     "counting",
+    "tour metrics",
 )
 
 
@@ -200,7 +214,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("warnsdorff tie-breaks", "warnsdorff closed and to an end", "divide and conquer"),
     ("magic search",),
     ("counting",),
-    ("text of huge tours",),
+    ("text of huge tours", "tour metrics"),
 )
 
 

@@ -287,9 +287,11 @@ def write_tour(args: argparse.Namespace, tour: Tour) -> None:
         )
         return
     b, idx = tour.board, tour.indices
+    shape = tour.metrics() if getattr(args, "metrics", False) else None
     with open_output(args.output, args.force) as f:
         if fmt == "json":
-            notation.write_tour_json(f, b, idx, tour.closed, tour.method)
+            extra = {"metrics": shape.to_dict()} if shape is not None else None
+            notation.write_tour_json(f, b, idx, tour.closed, tour.method, extra)
             f.write("\n")
             return
         if (
@@ -302,6 +304,8 @@ def write_tour(args: argparse.Namespace, tour: Tour) -> None:
                 write_chunks(f, notation.board_chunks(b, idx))
             else:
                 write_chunks(f, notation.moves_chunks(b, idx, 16))
+            for line in shape.lines() if shape is not None else ():
+                f.write(line + "\n")
             return
         lines = {
             "board": lambda: notation.board_lines(b, idx),
@@ -315,6 +319,8 @@ def write_tour(args: argparse.Namespace, tour: Tour) -> None:
                 if fmt == "board"
                 else itertools.chain(lines, notation.magic_lines(b, idx))
             )
+        if shape is not None:
+            lines = itertools.chain(lines, shape.lines())
         for line in lines:
             f.write(line + "\n")
 

@@ -82,6 +82,13 @@ def add(p: argparse.ArgumentParser) -> None:
         help="with --format board or text: the sums of the numbering beside the ranks and "
         "under the files, the long diagonals, and whether the tour is magic or semi-magic",
     )
+    p.add_argument(
+        "--metrics",
+        action="store_true",
+        help="also show the shape of the tour: crossings, turns, the moves of each direction, "
+        "its symmetries and its end displacement (text lines after the tour; with --format "
+        'json a "metrics" object)',
+    )
     add_picture_options(p)
 
 
@@ -96,6 +103,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--format npy writes binary: give --output FILE")
     if args.magic and args.format not in ("board", "text"):
         raise UsageError("--magic shows the sums with --format board or text")
+    if args.metrics:
+        if args.format == "npy":
+            raise UsageError("--metrics shows the shape with the tour: not with --format npy")
+        from knightstour.geometry import require_flat
+
+        require_flat(board)  # before any search
     if any(getattr(args, k, None) for k in ("svg", "svg_animated", "png", "gif")):
         from knightstour.render.style import require_drawable
 
@@ -123,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         if partial is not None:
             if use == "tour" and args.format in ("text", "board", "moves"):
                 print("\n".join(partial.lines()))
+                if args.metrics:
+                    print("\n".join(partial.metrics().lines()))
             write_pictures(args, partial)  # the path so far, its unvisited squares shown
             drawn = written(args, tour=False)
             if use == "summary" and drawn:
@@ -136,6 +151,11 @@ def run(args: argparse.Namespace) -> int:
     if use == "summary":  # the picture or the file is the output: not the whole tour again
         summary = notation.summary_line(tour.board, tour.indices, tour.closed, tour.method)
         print(f"{summary}; wrote {', '.join(written(args))}")
+    if args.metrics and use != "tour":
+        # the tour went to a file or a picture: its shape on the console (stderr beside a
+        # picture on stdout)
+        out = sys.stderr if use == "picture" else sys.stdout
+        print("\n".join(tour.metrics().lines()), file=out)
     _say_time(args, elapsed, use)
     return EXIT_OK
 
@@ -162,6 +182,8 @@ def _no_tour(
     out = sys.stderr if use == "picture" else sys.stdout
     if args.format == "json":
         data = notation.answer_dict(board, answer, reason, partial=partial)
+        if getattr(args, "metrics", False) and partial is not None:
+            data["metrics"] = partial.metrics().to_dict()  # the partial path's shape
         print(notation.compact_json(data), file=out)
     else:
         print(notation.answer_line("no tour" if answer is False else "gave up", reason), file=out)

@@ -46,6 +46,12 @@ def add(p: argparse.ArgumentParser) -> None:
         help="also show the sums of the tour's numbering: ranks, files, long diagonals, and "
         "whether it is magic or semi-magic",
     )
+    p.add_argument(
+        "--metrics",
+        action="store_true",
+        help="also show the shape of the tour: crossings, turns, the moves of each direction, "
+        'its symmetries and its end displacement (with --format json, a "metrics" object)',
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         data = {**data, "closed": tour.closed, "squares": len(tour)}
         if args.magic:
             data["magic"] = _magic(tour).to_dict()
+        if args.metrics:
+            data["metrics"] = tour.metrics().to_dict()
         print(notation.compact_json(data))
     else:
         n = len(tour)
@@ -76,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
         if args.magic:
             _magic(tour)
             print("\n".join(notation.magic_lines(tour.board, tour.indices)))
+        if args.metrics:
+            print("\n".join(tour.metrics().lines()))
     return EXIT_OK
 
 

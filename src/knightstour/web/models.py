@@ -22,6 +22,7 @@ __all__ = [
     "CountOut",
     "ErrorOut",
     "ExistsOut",
+    "MetricsOut",
     "NoTourOut",
     "PartialOut",
     "PublishedOut",
@@ -44,6 +45,19 @@ class BoardFields(BaseModel):
     holes: list[str] | None = Field(None, description="squares removed from the board")
 
 
+class MetricsOut(BaseModel):
+    """The shape of a tour or partial path (``metrics=true``; docs/geometry.md)."""
+
+    squares: int
+    moves: int = Field(description="moves drawn: a closed tour's closing move included")
+    closed: bool
+    crossings: int = Field(description="pairs of moves that meet and share no square")
+    turns: int = Field(description="squares where the move in and the move out differ")
+    directions: dict[str, int] = Field(description="moves of each vector, keyed 'dx,dy'")
+    symmetries: list[str] = Field(description="the board's symmetries mapping it onto itself")
+    displacement: tuple[int, int] = Field(description="dx, dy from the first square to the last")
+
+
 class TourOut(BoardFields):
     """A tour: the contract's tour JSON."""
 
@@ -53,6 +67,7 @@ class TourOut(BoardFields):
     xy: list[tuple[int, int] | tuple[int, int, int]] = Field(
         description="zero-based [x, y] pairs ([x, y, z] on 3-D boards) in visit order"
     )
+    metrics: MetricsOut | None = Field(None, description="with metrics=true: the tour's shape")
 
 
 class PartialOut(BaseModel):
@@ -76,6 +91,7 @@ class NoTourOut(ExistsOut):
     """
 
     partial: PartialOut | None = None
+    metrics: MetricsOut | None = Field(None, description="with metrics=true: the partial path's")
 
 
 class PuzzleOut(BoardFields):

@@ -161,6 +161,11 @@ class SolveQuery(ExistsQuery):
     time_limit: float | None = Field(
         None, gt=0, description="seconds; capped by the server's time limit"
     )
+    metrics: BoolText = Field(
+        "false",
+        description="also the tour's shape (crossings, turns, directions, symmetries, end "
+        'displacement) as a "metrics" object; flat boards only',
+    )
 
 
 class _Path(BoardQuery):

@@ -64,6 +64,11 @@ async def solve_(
     if e is not None:
         b.parse_square(e)
     want_closed = flag("closed", q.closed)
+    want_metrics = flag("metrics", q.metrics)
+    if want_metrics:
+        from knightstour.geometry import require_flat
+
+        require_flat(b)  # before any search
     sd = seed(q.seed)
     cap = lim.time_limit if q.time_limit is None else min(q.time_limit, lim.time_limit)
     t0 = time.perf_counter()
@@ -83,8 +88,14 @@ async def solve_(
         except NoTourError as err:
             return answer_dict(b, False, err.reason)
         except SearchFailedError as err:
-            return answer_dict(b, None, str(err), partial=err.partial)
-        return tour.to_dict()
+            data = answer_dict(b, None, str(err), partial=err.partial)
+            if want_metrics and err.partial is not None:
+                data["metrics"] = err.partial.metrics().to_dict()  # the partial path's shape
+            return data
+        data = tour.to_dict()
+        if want_metrics:
+            data["metrics"] = tour.metrics().to_dict()
+        return data
 
     # the lane refuses a request still waiting when the server's cap has passed; the
     # search gets what is left of the request's own cap (a wait for a worker included)
