@@ -48,9 +48,9 @@ from knightstour.library.store import DEFAULT_DB, CountKey, Library, canonical_b
 from knightstour.progress import Progress
 
 __all__ = [
+    "BEFORE_PUBLISHED_SECONDS",
     "COUNT_SECONDS",
     "MAX_TOURS",
-    "BEFORE_PUBLISHED_SECONDS",
     "STATS_SECONDS",
     "AllResult",
     "Completeness",
