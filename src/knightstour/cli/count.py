@@ -47,7 +47,7 @@ from knightstour.cli._options import (
     add_options,
     board_of,
 )
-from knightstour.cli._output import err
+from knightstour.cli._output import compiling_said, err
 from knightstour.cli.progress import progress_bar
 from knightstour.errors import InvalidInputError, SearchFailedError
 from knightstour.notation import digits, json_counts
@@ -300,8 +300,7 @@ def _print(args: argparse.Namespace, result: Tally, db: str | None, *, found: bo
         lines.append(f"{describe(request)}: remembered in {db} ({citation}){here}")
     else:
         source = f"computed in {result.seconds:.2f} s ({result.method})"
-        if result.compiling:
-            source += f", after {result.compiling:.2f} s compiling its kernels (once an install)"
+        source += compiling_said(result.compiling)
         if db is not None:
             source += f"; remembered in {db}{here}"
         lines.append(f"{describe(request)}: {source}")

@@ -36,7 +36,7 @@ from knightstour.cli._options import (
     add_options,
     int_range,
 )
-from knightstour.cli._output import capped_workers
+from knightstour.cli._output import capped_workers, compiling_said
 from knightstour.cli.progress import progress_bar
 
 if TYPE_CHECKING:
@@ -166,8 +166,8 @@ def _summary(found: Found, db: str) -> str:
     return (
         f"{walked}; parts walked this run: "
         f"{report.parts_done:,}; found {report.found} semi-magic numberings, {report.new} new; "
-        f"{found.classes} classes in {db}; {report.nodes:,} nodes in {report.seconds:.1f} s; "
-        f"{state}"
+        f"{found.classes} classes in {db}; {report.nodes:,} nodes in {report.seconds:.1f} s"
+        f"{compiling_said(report.compiling)}; {state}"
     )
 
 
