@@ -101,12 +101,18 @@ def run(args: argparse.Namespace) -> int:
         f"{compiling_said(r.compiling)}); "
         f"{args.db} holds {r.library_count:,} of them"
         + (
-            f", every {label} {kind} tour up to symmetry ({r.complete}): no new one is left to add"
+            f", every {label} {kind} tour{_from(board, args.start)} up to symmetry "
+            f"({r.complete}): no new one is left to add"
             if r.complete
             else ""
         )
     )
     return EXIT_OK
+
+
+def _from(board: Any, start: str | None) -> str:
+    """`` from a1`` for a run from a start square, else ''."""
+    return "" if start is None else f" from {board.square_name(board.parse_square(start))}"
 
 
 def _until_stopped(work: Callable[[Any], Any], title: str, unit: str, quiet: bool) -> Any:

@@ -56,6 +56,7 @@ __all__ = [
     "AllResult",
     "Completeness",
     "completeness",
+    "completeness_from",
     "completeness_of",
     "count_within",
     "generate_all",
@@ -349,6 +350,8 @@ class Completeness:
     tours: int | None = None
     count: int | None = None
     published: str | None = None
+    #: the start square the tours are counted from (``tours``, ``count``), or None: every tour
+    start: str | None = None
 
     @property
     def complete(self) -> bool | None:
@@ -370,7 +373,8 @@ class Completeness:
         if self.tours is None or self.count is None:
             return ""
         said = f"complete: {self.tours:,} of " if self.complete else f"{self.tours:,} of "
-        said += f"{self.count:,} tours" + ("" if self.complete else " known")
+        said += f"{self.count:,} tours" + ("" if self.start is None else f" from {self.start}")
+        said += "" if self.complete else " known"
         if self.published:
             said += f" (the count published, not computed here: {self.published})"
         return said
@@ -423,6 +427,36 @@ def completeness_of(
     for kb, kc, _rows, decoded in lib.tours.iter_decoded(b, closed):
         tours += int(orbit_sizes(kb, kc, decoded).sum())
     return Completeness(b.spec, bool(closed), classes, tours, n, published)
+
+
+def completeness_from(
+    lib: Library, board: BoardLike, closed: bool, start: int, *, seconds: float = STATS_SECONDS
+) -> Completeness:
+    """Whether ``lib`` holds every ``closed`` (or open) tour of ``board`` that starts on
+    ``start`` (a square index): the tours its classes stand for from there against
+    ``kt.count(board, start=...)``, the count the library remembers or one that takes at most
+    ``seconds`` (else both None).
+
+    >>> from knightstour.library import Library
+    >>> lib = Library(":memory:")
+    >>> _ = generate_all("5x5", start="a1", db=lib)
+    >>> completeness_from(lib, "5x5", False, 0).text()
+    'complete: 304 of 304 tours from a1'
+    """
+    b = cf.check_board(parse_board(board))
+    classes = lib.tours.count(b, closed)
+    name = b.square_name(start)
+    remembered = lib.counts.known_count(_key(b, closed, start))
+    n = None if remembered is None else remembered.number
+    if n is None:
+        try:
+            n = count_within(b, closed, start, seconds)
+        except KnightsTourError:
+            return Completeness(b.spec, bool(closed), classes, start=name)
+    tours = 0
+    for kb, kc, _rows, decoded in lib.tours.iter_decoded(b, closed):
+        tours += int(orbit_sizes(kb, kc, decoded, start).sum())
+    return Completeness(b.spec, bool(closed), classes, tours, n, start=name)
 
 
 def completeness(
