@@ -490,3 +490,27 @@ def test_the_top_level_help_names_the_library_actions_there_are(
     line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("library"))
     words = {w.strip(",") for w in line.split()}
     assert {"list", "show", "stats", "export", "import"} <= words and "count" not in words
+
+
+def test_a_count_from_a_start_without_its_own_figure_names_the_whole_boards(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`count 8x8 --start a1` has no published figure of its own and cannot be counted here:
+    still refused, exit 2, the refusal first; then one line with the whole board's published
+    figure, labelled as published with its source (issue 30, item 4)."""
+    from knightstour import published
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["count", "8x8", "--start", "a1"]) == 2
+    captured = capsys.readouterr()
+    refusal, figure = captured.err.splitlines()
+    assert captured.out == "" and refusal.startswith("knightstour: counting open tours on 8x8")
+    whole = published.find(kt.Board(8, 8), closed=False)
+    assert whole is not None
+    assert figure == (
+        f"knightstour: no published figure from a1; the whole board's: {whole.count:,} directed "
+        f"open tours on 8x8 (each path counted in both directions), published, not computed "
+        f"here ({whole.citation})"
+    )
+    assert main(["count", "4x4", "--start", "a1", "--end", "b1"]) in (0, 1)  # no figure needed
+    assert "published" not in capsys.readouterr().err

@@ -256,3 +256,35 @@ def test_count_past_a_complete_library_says_so_and_is_not_a_stop(
         result = generate("3x4", 5, db=lib, seed=1)
         assert (result.added, result.stalled) == (0, False)
         assert result.complete == "complete: 16 of 16 tours"
+
+
+@pytest.mark.slow
+def test_a_start_square_whose_every_tour_is_held_says_so_and_is_not_a_stop(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`generate 5x5 --start a1` on a library holding every tour from a1 (as many as
+    ``kt.count(board, start=...)`` says) stopped with exit 3: an answer, exit 0 (issue 30,
+    item 10). A library holding a few of them is not complete from there."""
+    import knightstour as kt
+
+    db = str(tmp_path / "a1.db")
+    assert main(["generate", "5x5", "--all", "--start", "a1", "--db", db, "-q"]) == 0
+    capsys.readouterr()
+    assert main(["generate", "5x5", "--start", "a1", "--count", "50", "--db", db, "-q"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("added 0 new 5x5 open tours in ")
+    assert line.endswith(
+        f"{db} holds 112 of them, every 5x5 open tour from a1 up to symmetry (complete: 304 of "
+        "304 tours from a1): no new one is left to add"
+    )
+    with Library(db) as lib:
+        board = kt.Board(5, 5)
+        whole = cp.completeness_from(lib, board, False, board.parse_square("a1"))
+        assert whole.complete and whole.count == kt.count("5x5", start="a1") == 304
+        corner = cp.completeness_from(lib, board, False, board.parse_square("e5"))
+        assert corner.complete  # a1's classes hold every tour from e5 too: their images
+    with Library(":memory:") as few:
+        generate("5x5", 3, db=few, start="a1", seed=1)
+        some = cp.completeness_from(few, board, False, board.parse_square("a1"))
+        assert some.count == 304 and some.tours is not None and some.tours < 304
+        assert some.complete is False and some.text().endswith("of 304 tours from a1 known")

@@ -228,7 +228,11 @@ def test_the_one_square_tour_is_magic_everywhere(
     assert kt.Tour("1x1", [0]).magic().verdict == "magic"
     assert magic.refusal("1x1", diagonal=True) is None
     code, out, err = run(capsys, "magic", "1x1", "--diagonal", "--db", str(tmp_path / "m"))
-    assert code == 0 and err == "" and out.splitlines()[-1].startswith("built 1 magic tour of 1x1")
+    assert (
+        code == 0
+        and err == ""
+        and out.splitlines()[-1].startswith("built 1 new class of magic tours of 1x1")
+    )
 
 
 # -- mask files and holes -------------------------------------------------------------------

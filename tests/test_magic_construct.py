@@ -354,3 +354,44 @@ def test_bad_sizes_are_bad_input(bad: object) -> None:
         constructible(bad, 12)  # type: ignore[arg-type]
     with pytest.raises(InvalidInputError):
         construct(12, bad)  # type: ignore[arg-type]
+
+
+# -- which constructions close their tours (issue 30, item 16) ---------------------------------
+
+
+@pytest.mark.slow  # walks the stored patterns whole: seconds
+@pytest.mark.parametrize(
+    ("width", "height", "tours", "classes"), [(12, 12, 12, 6), (8, 12, 16, 8), (8, 8, 8, None)]
+)
+def test_the_stored_patterns_walked_whole_hold_what_construction_says(
+    width: int, height: int, tours: int, classes: int | None
+) -> None:
+    """Every tour of a stored pattern, walked without a budget: semi-magic, as many as the docs
+    say, closed exactly as :func:`construction` claims (12x12: all open; 8x12, 8x8: all closed)."""
+    from knightstour.library.magic import MagicJournal
+    from knightstour.library.store import Library
+    from knightstour.magic.construct import construction, pattern_walks
+
+    walks = pattern_walks(width, height)
+    assert len(walks) == tours
+    name, all_closed = construction(width, height)
+    assert name == "the stored block patterns"
+    for order in walks:
+        assert_semi_magic_tour(width, height, order)
+        assert closed_ends(width, order) is all_closed
+    if classes is not None:
+        keeper = MagicJournal(Library(":memory:"), width, height)
+        board = kt.Board(width, height)
+        keys = {keeper.class_of(kt.Tour(board, order, closed=False)) for order in walks}
+        assert len(keys) == classes
+
+
+def test_construction_names_the_folded_and_crossed_ones_closed() -> None:
+    from knightstour.magic.construct import construction, pattern_walks
+
+    assert construction(16, 12) == ("the folded construction", True)
+    assert construction(20, 20) == ("the crossed construction", True)
+    assert construction(12, 20) == ("the crossed construction", True)
+    assert construction(12, 12) == ("the stored block patterns", False)
+    with pytest.raises(InvalidInputError, match="no stored block pattern"):
+        pattern_walks(16, 16)

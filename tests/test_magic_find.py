@@ -70,9 +70,45 @@ def test_bigger_boards_are_built_stored_and_counted_once() -> None:
         assert_semi_magic(t)
         assert t.reentrant  # the folded construction closes every tour
     assert lib.tours.count("16x12") == 2
-    again = magic.find("16x12", journal("16x12", lib), count=2)
-    assert again.new == 0 and [t.tour for t in again.tours] == [t.tour for t in found.tours]
-    assert found.to_dict() == {**again.to_dict(), "new": 2}
+    assert (found.construction, found.all_closed) == ("the folded construction", True)
+    again = magic.find("16x12", journal("16x12", lib), count=2)  # two classes more
+    assert again.outcome == "done" and again.new == 2 and lib.tours.count("16x12") == 4
+    keeper = journal("16x12", lib)
+    keys = {keeper.class_of(t.tour) for t in found.tours + again.tours}
+    assert len(keys) == 4  # every tour handed over is a class of its own
+    assert found.to_dict()["construction"] == "the folded construction"
+
+
+@pytest.mark.slow  # builds some forty 12x12 tours: seconds
+def test_count_means_classes_new_to_the_library_and_says_when_the_seeds_run_dry(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--count N`` of a construction: N tours of N classes the library did not hold (12x12
+    once gave 5 tours in 3 classes); when the seeds give no more, one line saying how many
+    were new, exit 3 (issue 30, item 16)."""
+    from knightstour.cli import main
+
+    lib = Library(":memory:")
+    keeper = journal("12x12", lib)
+    found = magic.find("12x12", keeper, count=4)
+    assert found.outcome == "done" and found.new == 4 and len(found.tours) == 4
+    assert len({keeper.class_of(t.tour) for t in found.tours}) == 4 == lib.tours.count("12x12")
+    assert (found.construction, found.all_closed) == ("the stored block patterns", False)
+    assert not any(t.reentrant for t in found.tours)
+    monkeypatch.setattr(magic, "BARREN_SEEDS", 3)  # a shorter patience, the same rule
+    more = magic.find("12x12", keeper, count=40)
+    assert more.outcome == "stopped" and more.reason is not None
+    assert more.reason.startswith(f"{more.new} new classes of semi-magic tours of the 40 asked")
+    assert "only repeats" in more.reason and len(more.tours) == more.new
+    assert lib.tours.count("12x12") == 4 + more.new <= 6  # the patterns hold six classes
+    db = str(tmp_path / "m.db")
+    code = main(["magic", "12x12", "--count", "2", "--db", db, "--quiet"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0 and out[-1].startswith("built 2 new classes of semi-magic tours of 12x12")
+    assert "open: the stored block patterns of 12x12 hold no closed tour" in out[-1]
+    code = main(["magic", "12x12", "--count", "40", "--db", db, "--quiet"])
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert code == 3 and "of the 40 asked" in last and last.endswith(f"kept in {db}")
 
 
 def test_a_single_square_is_built_not_searched() -> None:

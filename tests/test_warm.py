@@ -126,3 +126,35 @@ def test_count_tells_compiling_apart_from_counting(
     clock = iter([1.0, 1.0])
     main(["count", "5x5"])
     assert "compiling" not in capsys.readouterr().out  # nothing compiled: nothing said
+
+
+def test_every_in_x_seconds_line_tells_compiling_apart(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``solve --time``, ``generate`` (with --count and --all) and the magic search say the
+    seconds spent compiling kernels apart from their own, measured by the one
+    :class:`~knightstour.kernels.jit.Stopwatch`; nothing compiled, nothing said."""
+    import itertools
+
+    from knightstour.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    watch_clock = itertools.count(0.0, 1.5)  # each look at the compile clock: 1.5 s more
+    monkeypatch.setattr(jit, "compile_seconds", lambda: next(watch_clock))
+    seconds, compiling = jit.Stopwatch().read()
+    assert compiling == 1.5 and seconds == 0.0  # the compiling is not the work's
+    assert main(["solve", "8x8", "--time"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("solved in ") and out[-1].endswith(
+        ", after 1.50 s compiling its kernels (once an install)"
+    )
+    assert main(["generate", "5x5", "--count", "3", "--db", "g.db", "-q"]) == 0
+    assert "compiling its kernels (once an install)); g.db holds" in capsys.readouterr().out
+    assert main(["generate", "5x5", "--all", "--start", "a1", "--db", "a.db", "-q"]) == 0
+    assert "compiling its kernels (once an install)); a.db holds" in capsys.readouterr().out
+    assert main(["magic", "4x6", "--range", "1", "--db", "m.db", "--quiet"]) == 0
+    assert " s, after 1.50 s compiling its kernels" in capsys.readouterr().out
+    monkeypatch.setattr(jit, "compile_seconds", lambda: 7.0)  # nothing compiled meanwhile
+    assert main(["solve", "8x8", "--time"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("solved in ") and "compiling" not in last

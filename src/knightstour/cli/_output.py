@@ -126,6 +126,16 @@ def err(message: str) -> None:
     print(f"{PROG}: {line}", file=sys.stderr)
 
 
+def compiling_said(seconds: float) -> str:
+    """What an "in X s" line adds when kernels were compiled on the way (the seconds of
+    :class:`knightstour.kernels.jit.Stopwatch`), or nothing.
+
+    >>> compiling_said(2.5), compiling_said(0.0)
+    (', after 2.50 s compiling its kernels (once an install)', '')
+    """
+    return f", after {seconds:.2f} s compiling its kernels (once an install)" if seconds else ""
+
+
 def capped_workers(asked: int | None, cores: int) -> int | None:
     """``--workers``, at most ``cores``: more is said in one line (the work is the same, on the
     same cores, but more workers take longer to start and to stop).

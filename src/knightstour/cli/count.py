@@ -42,14 +42,15 @@ from typing import TYPE_CHECKING, Any
 from knightstour.cli._options import (
     EXIT_GAVE_UP,
     EXIT_OK,
+    EXIT_USAGE,
     UsageError,
     add_board_options,
     add_options,
     board_of,
 )
-from knightstour.cli._output import err
+from knightstour.cli._output import compiling_said, err
 from knightstour.cli.progress import progress_bar
-from knightstour.errors import InvalidInputError, SearchFailedError
+from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
 from knightstour.notation import digits, json_counts
 
 if TYPE_CHECKING:
@@ -204,6 +205,13 @@ def run(args: argparse.Namespace) -> int:
                 time_limit=args.time_limit,
                 checkpoint=args.checkpoint,
             )
+    except InputLimitError as e:
+        near = _whole_board_figure(request)
+        if near is None:
+            raise
+        err(str(e).splitlines()[0])  # the refusal first, as it was; then the figure near it
+        err(near)
+        return EXIT_USAGE
     except SearchFailedError as e:
         if args.format == "json":
             data = _data(request, None, request.method_used, time.perf_counter() - t0)
@@ -228,6 +236,30 @@ def run(args: argparse.Namespace) -> int:
         err(f"the count was not remembered: {result.not_stored}")
     _print(args, result, db if result.stored or result.recalled else None, found=args.db is None)
     return EXIT_OK
+
+
+def _whole_board_figure(request: CountRequest) -> str | None:
+    """For a count from a start (or to an end) with no published figure of its own, the one line
+    naming the whole board's published figure, labelled as published with its source; else
+    None."""
+    from knightstour.counting.known import by_publication, publication_near
+
+    if (request.start is None and request.end is None) or by_publication(request) is not None:
+        return None
+    near = publication_near(request)
+    if near is None:
+        return None
+    return (
+        f"no published figure from {_ends(request)}; the whole board's: {digits(near.count, ',')} "
+        f"{near.convention}, published, not computed here ({near.citation})"
+    )
+
+
+def _ends(request: CountRequest) -> str:
+    """``a1``, ``a1 to h8``, ``any square to h8``: the squares a count is from and to."""
+    b = request.board
+    start = "any square" if request.start is None else b.square_name(request.start)
+    return start if request.end is None else f"{start} to {b.square_name(request.end)}"
 
 
 @contextmanager
@@ -300,8 +332,7 @@ def _print(args: argparse.Namespace, result: Tally, db: str | None, *, found: bo
         lines.append(f"{describe(request)}: remembered in {db} ({citation}){here}")
     else:
         source = f"computed in {result.seconds:.2f} s ({result.method})"
-        if result.compiling:
-            source += f", after {result.compiling:.2f} s compiling its kernels (once an install)"
+        source += compiling_said(result.compiling)
         if db is not None:
             source += f"; remembered in {db}{here}"
         lines.append(f"{describe(request)}: {source}")

@@ -15,7 +15,7 @@ from knightstour.cli._options import (
     int_range,
     options_of,
 )
-from knightstour.cli._output import capped_workers, err
+from knightstour.cli._output import capped_workers, compiling_said, err
 from knightstour.cli.progress import progress_bar
 
 NAME = "generate"
@@ -97,15 +97,22 @@ def run(args: argparse.Namespace) -> int:
     resumed = f", resuming run {r.run} at {r.resumed_from:,}" if r.resumed_from else ""
     print(
         f"added {r.added:,} new {label} {kind} tours in {r.seconds:.2f} s "
-        f"({r.rate:,.0f} a second; {r.method}, seed {r.seed}{resumed}); "
+        f"({r.rate:,.0f} a second; {r.method}, seed {r.seed}{resumed}"
+        f"{compiling_said(r.compiling)}); "
         f"{args.db} holds {r.library_count:,} of them"
         + (
-            f", every {label} {kind} tour up to symmetry ({r.complete}): no new one is left to add"
+            f", every {label} {kind} tour{_from(board, args.start)} up to symmetry "
+            f"({r.complete}): no new one is left to add"
             if r.complete
             else ""
         )
     )
     return EXIT_OK
+
+
+def _from(board: Any, start: str | None) -> str:
+    """`` from a1`` for a run from a start square, else ''."""
+    return "" if start is None else f" from {board.square_name(board.parse_square(start))}"
 
 
 def _until_stopped(work: Callable[[Any], Any], title: str, unit: str, quiet: bool) -> Any:
@@ -152,7 +159,8 @@ def _run_all(args: argparse.Namespace, board: Any) -> int:
     where = "" if r.start is None else f" from {r.start}"
     print(
         f"added {r.added:,} new {label} {kind} tours in {r.seconds:.2f} s (every tour"
-        f"{where}: {r.classes:,} up to symmetry, standing for all {r.count:,} directed ones); "
+        f"{where}: {r.classes:,} up to symmetry, standing for all {r.count:,} directed ones"
+        f"{compiling_said(r.compiling)}); "
         f"{args.db} holds {r.library_count:,} of them"
     )
     return EXIT_OK

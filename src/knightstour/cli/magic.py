@@ -36,7 +36,7 @@ from knightstour.cli._options import (
     add_options,
     int_range,
 )
-from knightstour.cli._output import capped_workers
+from knightstour.cli._output import capped_workers, compiling_said
 from knightstour.cli.progress import progress_bar
 
 if TYPE_CHECKING:
@@ -64,7 +64,8 @@ def add(p: argparse.ArgumentParser) -> None:
         "--count",
         type=int_range(1),
         metavar="N",
-        help="stop after N new tours (search: default every range; construction: default 1)",
+        help="stop after N tours of classes new to the library (search: default every range; "
+        "construction: default 1; exit 3 when the construction's seeds give fewer)",
     )
     add_options(p, "db", "time_limit", "scheduler", "format", "quiet", format={
         "choices": ("text", "json")})  # fmt: skip
@@ -127,13 +128,25 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(found.to_dict()))
     elif found.built:
-        kind = "magic" if args.diagonal else "semi-magic"
-        noun = "tour" if len(found.tours) == 1 else "tours"
-        print(f"built {len(found.tours)} {kind} {noun} of {board.spec}; {found.new} new in "
-              f"{args.db}")  # fmt: skip
+        print(_built(found, args.diagonal, args.db))
     else:
         print(found.reason or _summary(found, args.db))
     return EXITS[found.outcome]
+
+
+def _built(found: Found, diagonal: bool, db: str) -> str:
+    """The last line of a construction: how many new classes, where kept, and whether the
+    construction closes its tours; or why it stopped short."""
+    if found.reason is not None:
+        return f"{found.reason}; kept in {db}"
+    kind = "magic" if diagonal else "semi-magic"
+    noun = "class" if found.new == 1 else "classes"
+    line = f"built {found.new} new {noun} of {kind} tours of {found.board.spec} in {db}"
+    if found.all_closed is True:
+        line += f"; closed, as every tour of {found.construction} is"
+    elif found.all_closed is False:
+        line += f"; open: {found.construction} of {found.board.spec} hold no closed tour"
+    return line
 
 
 def _summary(found: Found, db: str) -> str:
@@ -153,8 +166,8 @@ def _summary(found: Found, db: str) -> str:
     return (
         f"{walked}; parts walked this run: "
         f"{report.parts_done:,}; found {report.found} semi-magic numberings, {report.new} new; "
-        f"{found.classes} classes in {db}; {report.nodes:,} nodes in {report.seconds:.1f} s; "
-        f"{state}"
+        f"{found.classes} classes in {db}; {report.nodes:,} nodes in {report.seconds:.1f} s"
+        f"{compiling_said(report.compiling)}; {state}"
     )
 
 

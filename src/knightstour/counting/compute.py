@@ -198,7 +198,7 @@ def tally(
         long = long_count(request)
         if long is not None:
             return Tally(request, figure.count, "published", 0.0, known=figure, unmade=long)
-    t0, c0 = time.perf_counter(), jit.compile_seconds()
+    watch = jit.Stopwatch()
     try:
         number = count_for(request, **how)
     except InputLimitError as e:
@@ -206,8 +206,7 @@ def tally(
             raise
         why = str(e).splitlines()[0]
         return Tally(request, figure.count, "published", 0.0, known=figure, unmade=why)
-    compiling = jit.compile_seconds() - c0
-    seconds = max(0.0, time.perf_counter() - t0 - compiling)
+    seconds, compiling = watch.read()
     done = Tally(request, number, request.method_used, seconds, compiling=compiling)
     if library is None:
         return done

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+import time
 import types
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +31,7 @@ __all__ = [
     "COMPILE_NOTE",
     "MODULES",
     "Kernels",
+    "Stopwatch",
     "compile_seconds",
     "compiled_modules",
     "for_work",
@@ -154,14 +156,32 @@ def compile_seconds() -> float:
         return float(_compiling["seconds"])
 
 
+class Stopwatch:
+    """The seconds of a piece of work, the seconds this process spent compiling kernels on
+    the way (a first call after a plain install) kept apart: the one measure of every "in X s"
+    the commands print.
+
+    >>> seconds, compiling = Stopwatch().read()
+    >>> seconds >= 0.0 and compiling >= 0.0
+    True
+    """
+
+    def __init__(self) -> None:
+        self._began, self._compiled = time.perf_counter(), compile_seconds()
+
+    def read(self) -> tuple[float, float]:
+        """(seconds of work, seconds compiling kernels) since the watch started: the first
+        without the second."""
+        compiling = max(0.0, compile_seconds() - self._compiled)
+        return max(0.0, time.perf_counter() - self._began - compiling), compiling
+
+
 def _watch_compiles() -> None:
     """Listen to Numba's compile events (only a cache miss compiles): the first one calls the
     notices of :func:`on_first_compile`, and every outermost one adds to
     :func:`compile_seconds` (a kernel compiles the kernels it calls inside its own)."""
     if _compiling["watched"]:
         return
-    import time
-
     from numba.core import event
 
     class _Listener(event.Listener):  # type: ignore[misc]

@@ -42,6 +42,7 @@ from knightstour.errors import (
     SearchFailedError,
 )
 from knightstour.existence import exists
+from knightstour.kernels import jit
 from knightstour.library import canonical as cf
 from knightstour.library.interrupted import GenerateInterrupted
 from knightstour.library.store import DEFAULT_DB, CountKey, Library, canonical_batch
@@ -55,6 +56,7 @@ __all__ = [
     "AllResult",
     "Completeness",
     "completeness",
+    "completeness_from",
     "completeness_of",
     "count_within",
     "generate_all",
@@ -146,6 +148,8 @@ class AllResult:
     count: int
     seconds: float
     library_count: int = 0
+    #: Seconds spent compiling kernels during the call, left out of ``seconds``.
+    compiling: float = 0.0
 
     @property
     def rate(self) -> float:
@@ -274,7 +278,7 @@ def generate_all(
     answer = exists(b, s, closed=closed)
     if answer.exists is False:
         raise NoTourError(answer.reason)
-    t0 = time.perf_counter()
+    watch = jit.Stopwatch()
     path = None if isinstance(db, Library) else db
     lib = db if isinstance(db, Library) else None
     if path is not None and os.path.isfile(path):
@@ -287,12 +291,12 @@ def generate_all(
             lib = Library(path)
             lib.counts.remember_count(
                 _key(b, closed, s), total, method=_method(b, closed),
-                seconds=time.perf_counter() - t0,
+                seconds=watch.read()[0],
             )  # fmt: skip
         if lib is None:  # pragma: no cover - one of the two above
             raise InternalError("generate_all: no library")
         lib.check_integrity()
-        return _store_all(lib, b, closed, s, total, t0, batch, progress)
+        return _store_all(lib, b, closed, s, total, watch, batch, progress)
     finally:
         if lib is not None and lib is not db:
             lib.close()
@@ -304,7 +308,7 @@ def _store_all(
     closed: bool,
     s: int | None,
     total: int,
-    t0: float,
+    watch: jit.Stopwatch,
     batch: int,
     progress: Progress | None,
 ) -> AllResult:
@@ -325,7 +329,7 @@ def _store_all(
             f"the {_what(b, closed, s)} walked stand for {result.tours:,} tours, but the count "
             f"says {total:,}"
         )
-    result.seconds = time.perf_counter() - t0
+    result.seconds, result.compiling = watch.read()
     result.library_count = lib.tours.count(b, closed)
     return result
 
@@ -346,6 +350,8 @@ class Completeness:
     tours: int | None = None
     count: int | None = None
     published: str | None = None
+    #: the start square the tours are counted from (``tours``, ``count``), or None: every tour
+    start: str | None = None
 
     @property
     def complete(self) -> bool | None:
@@ -367,7 +373,8 @@ class Completeness:
         if self.tours is None or self.count is None:
             return ""
         said = f"complete: {self.tours:,} of " if self.complete else f"{self.tours:,} of "
-        said += f"{self.count:,} tours" + ("" if self.complete else " known")
+        said += f"{self.count:,} tours" + ("" if self.start is None else f" from {self.start}")
+        said += "" if self.complete else " known"
         if self.published:
             said += f" (the count published, not computed here: {self.published})"
         return said
@@ -420,6 +427,36 @@ def completeness_of(
     for kb, kc, _rows, decoded in lib.tours.iter_decoded(b, closed):
         tours += int(orbit_sizes(kb, kc, decoded).sum())
     return Completeness(b.spec, bool(closed), classes, tours, n, published)
+
+
+def completeness_from(
+    lib: Library, board: BoardLike, closed: bool, start: int, *, seconds: float = STATS_SECONDS
+) -> Completeness:
+    """Whether ``lib`` holds every ``closed`` (or open) tour of ``board`` that starts on
+    ``start`` (a square index): the tours its classes stand for from there against
+    ``kt.count(board, start=...)``, the count the library remembers or one that takes at most
+    ``seconds`` (else both None).
+
+    >>> from knightstour.library import Library
+    >>> lib = Library(":memory:")
+    >>> _ = generate_all("5x5", start="a1", db=lib)
+    >>> completeness_from(lib, "5x5", False, 0).text()
+    'complete: 304 of 304 tours from a1'
+    """
+    b = cf.check_board(parse_board(board))
+    classes = lib.tours.count(b, closed)
+    name = b.square_name(start)
+    remembered = lib.counts.known_count(_key(b, closed, start))
+    n = None if remembered is None else remembered.number
+    if n is None:
+        try:
+            n = count_within(b, closed, start, seconds)
+        except KnightsTourError:
+            return Completeness(b.spec, bool(closed), classes, start=name)
+    tours = 0
+    for kb, kc, _rows, decoded in lib.tours.iter_decoded(b, closed):
+        tours += int(orbit_sizes(kb, kc, decoded, start).sum())
+    return Completeness(b.spec, bool(closed), classes, tours, n, start=name)
 
 
 def completeness(

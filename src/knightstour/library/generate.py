@@ -63,6 +63,7 @@ from knightstour import arguments
 from knightstour.board import Board, BoardLike
 from knightstour.errors import InternalError, InvalidInputError, NoTourError, SearchFailedError
 from knightstour.existence import exists
+from knightstour.kernels import jit
 from knightstour.library import canonical as cf
 from knightstour.library import shaped
 from knightstour.library.interrupted import GenerateInterrupted
@@ -168,10 +169,13 @@ class GenerateResult:
     library_count: int = 0
     #: Worker processes started (0: every batch was made in this process).
     workers: int = 0
-    #: When the run found no new tour because the library holds every tour of the board
-    #: (:func:`knightstour.library.complete.completeness_of`): its text, e.g.
-    #: ``complete: 1,728 of 1,728 tours``; else ''.
+    #: When the run found no new tour because the library holds every tour of the board, or
+    #: every tour from the run's start (:func:`knightstour.library.complete.completeness_of`,
+    #: ``completeness_from``): its text, e.g. ``complete: 1,728 of 1,728 tours`` or
+    #: ``complete: 304 of 304 tours from a1``; else ''.
     complete: str = ""
+    #: Seconds this process spent compiling kernels during the run, left out of ``seconds``.
+    compiling: float = 0.0
 
     @property
     def rate(self) -> float:
@@ -846,7 +850,7 @@ def _generate(
     slack_moves: int | None,
     progress: Progress | None,
 ) -> GenerateResult:
-    t0 = time.perf_counter()
+    watch = jit.Stopwatch()
     lib.reserve_write_cache()
     starts = walk_starts(b, s, closed)
     if not starts:
@@ -949,12 +953,13 @@ def _generate(
     finally:
         batches.close()
     result.workers = 0 if batches.pool is None else workers
-    result.seconds = time.perf_counter() - t0
+    result.seconds, result.compiling = watch.read()
     result.library_count = lib.tours.count(b, closed)
-    if result.stalled and s is None and b.is_plain_knight:
-        from knightstour.library.complete import completeness_of
+    if result.stalled and b.is_plain_knight:
+        from knightstour.library.complete import completeness_from, completeness_of
 
-        whole = completeness_of(lib, b, closed)
+        whole = completeness_of(lib, b, closed) if s is None else completeness_from(
+            lib, b, closed, s)  # fmt: skip
         if whole.complete:  # no tour is left to find: an answer, not a stop
             result.stalled, result.complete = False, whole.text()
     if result.stalled:

@@ -114,6 +114,13 @@ class MagicJournal:
         """Store built tours (``method`` overrides their own); how many were new classes."""
         return self.library.tours.add(tours, method=method)
 
+    def class_of(self, tour: Tour) -> bytes:
+        """The library's canonical form of ``tour`` as a semi-magic numbering (an open tour):
+        two tours are one class exactly when these are equal."""
+        from knightstour.library.canonical import canonical_form
+
+        return canonical_form(self.board, tour.indices, closed=False)[0]
+
     def classes(self) -> int:
         """How many semi-magic tours (one a class) the library holds on this board."""
         from knightstour.library.queries import magic_counts

@@ -54,6 +54,9 @@ class Keeper(Journal, Protocol):
     def add(self, tours: Iterable[Tour], *, method: str | None = None) -> int:
         """Store built tours; how many were new classes."""
 
+    def class_of(self, tour: Tour) -> bytes:
+        """The library's canonical form of ``tour``: equal for two tours of one class."""
+
     def classes(self) -> int:
         """How many semi-magic tours (one a class) the library holds on the board."""
 
@@ -81,8 +84,12 @@ class Found:
     """What :func:`find` did on ``board``: the tours it found (searched) or built, how many were
     new, and its ``outcome``: ``"none"`` (no semi-magic tour, proved by a theorem, the census
     or a search that walked every range; ``reason`` says which), ``"done"`` (all that was
-    asked: ``count`` new tours, or every range asked for walked) or ``"stopped"`` (short of it,
-    by the time limit, whatever was found on the way)."""
+    asked: ``count`` new classes, or every range asked for walked) or ``"stopped"`` (short of
+    it, by the time limit, whatever was found on the way; or, built, because the
+    construction's seeds gave no more classes: ``reason`` says so and how many were new).
+    A built board names its ``construction`` and whether it closes its tours
+    (``all_closed``: True for every tour, False for none;
+    :func:`knightstour.magic.construct.construction`)."""
 
     board: Board
     built: bool
@@ -94,6 +101,8 @@ class Found:
     closed: bool = False
     classes: int = 0
     reason: str | None = None
+    construction: str | None = None
+    all_closed: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``knightstour magic --format json``."""
@@ -102,6 +111,7 @@ class Found:
         said = {"outcome": self.outcome, **({"reason": self.reason} if self.reason else {})}
         if r is None:
             return {"board": self.board.spec, "built": len(tours), "new": self.new, **said,
+                    "construction": self.construction, "all_closed": self.all_closed,
                     "tours": tours}  # fmt: skip
         return {**said,
             "board": self.board.spec, "closed": self.closed, "ranges": r.ranges,
@@ -261,8 +271,10 @@ def find(
     order (only closed tours with ``closed``, only the range numbers in ``ranges``), recording
     each part in ``keeper``, on ``workers`` threads (default, and at most: one a core) or the
     Dask cluster at ``scheduler``, until ``count`` new classes are found, ``time_limit`` seconds
-    pass or every range is walked; run again, it goes on where it stopped. The constructions build ``count``
-    tours (default 1), one a seed, and store them. Each tour is validated and its sums checked,
+    pass or every range is walked; run again, it goes on where it stopped. The constructions
+    build tours from seeds 0, 1, ... until ``count`` (default 1) are classes new to ``keeper``,
+    storing each (tours of a class it holds are not handed over), or stop short when the seeds
+    give no more (``reason`` says how many were new). Each tour is validated and its sums checked,
     then handed to ``on_found`` as it comes; ``progress(done, total)`` counts the parts of the
     range under way (search) or the tours built. Ctrl-C stops a search cleanly (what is recorded
     stays) and is raised again. A damaged saved walk in ``keeper`` is refused in one line, or
@@ -291,11 +303,12 @@ def find(
     if answer is not None:
         return answer
     found = Found(b, built=not searched(b), outcome="done", closed=closed)
+    if found.built and b.area > 1:
+        from knightstour.magic.construct import construction
 
-    def keep(order: Any) -> None:
-        out = _checked(b, order, diagonal)
-        if found.built:  # stored as it is built: a process killed later keeps it
-            found.new += keeper.add([out.tour], method="magic-construct")
+        found.construction, found.all_closed = construction(b.width, b.height)
+
+    def keep(out: MagicTour) -> None:
         found.tours.append(out)
         if on_found is not None:
             on_found(out)
@@ -303,8 +316,8 @@ def find(
     if found.built:
         _build(found, keeper, diagonal, count or 1, time_limit, progress, keep)
     else:
-        _search(found, keeper, count, time_limit, threads, scheduler, ranges, progress, keep,
-                discard_damaged)  # fmt: skip
+        _search(found, keeper, count, time_limit, threads, scheduler, ranges, progress,
+                lambda order: keep(_checked(b, order, diagonal)), discard_damaged)  # fmt: skip
     return found
 
 
@@ -320,6 +333,11 @@ def _checked(board: Board, order: Any, diagonal: bool) -> MagicTour:
     return MagicTour(tour, sums)
 
 
+#: The constructions' seeds give a board a few classes each, then repeat them: building stops
+#: after this many seeds in a row that gave no class unseen in the run.
+BARREN_SEEDS = 16
+
+
 def _build(
     found: Found,
     keeper: Keeper,
@@ -327,21 +345,47 @@ def _build(
     wanted: int,
     time_limit: float | None,
     progress: Progress | None,
-    keep: Callable[[Any], None],
+    keep: Callable[[MagicTour], None],
 ) -> None:
-    """Build ``wanted`` tours of ``found.board`` (seeds 0, 1, ...), each handed to ``keep``,
-    which stores it before it goes on."""
+    """Build tours of ``found.board`` from seeds 0, 1, ... until ``wanted`` of them are classes
+    new to ``keeper`` (the library's canonical form decides), each stored as it is built, then
+    handed to ``keep``; tours of a class the library holds are not handed over. Stops short
+    ("stopped", with the reason) at the time limit, or when :data:`BARREN_SEEDS` seeds in a row
+    gave no class unseen in this run: the seeds hold no more."""
     from knightstour.magic.construct import construct
 
     b = found.board
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    for seed in range(wanted):
+    seen: set[bytes] = set()
+    seed = barren = 0
+    while found.new < wanted:
         if deadline is not None and time.monotonic() > deadline:
-            break
-        keep(construct(b.width, b.height, diagonal=diagonal, seed=seed))
-        if progress is not None:
-            progress(seed + 1, wanted)
-    found.outcome = "done" if len(found.tours) == wanted else "stopped"
+            found.outcome = "stopped"
+            found.reason = _short(found, wanted, f"stopped by the time limit after {seed} seeds")
+            return
+        if barren >= BARREN_SEEDS:
+            found.outcome = "stopped"
+            found.reason = _short(found, wanted, (
+                f"the construction's seeds 0 to {seed - 1} gave {len(seen)} classes of {b.spec} "
+                f"in all, the last {barren} only repeats"))  # fmt: skip
+            return
+        out = _checked(b, construct(b.width, b.height, diagonal=diagonal, seed=seed), diagonal)
+        seed += 1
+        key = keeper.class_of(out.tour)
+        barren = 0 if key not in seen else barren + 1
+        seen.add(key)
+        if keeper.add([out.tour], method="magic-construct"):  # stored before it is shown
+            found.new += 1
+            keep(out)
+            if progress is not None:
+                progress(found.new, wanted)
+    found.outcome = "done"
+
+
+def _short(found: Found, wanted: int, why: str) -> str:
+    """The one line of a build that stopped short of ``wanted`` new classes."""
+    kind = "magic" if found.tours and found.tours[0].sums.magic else "semi-magic"
+    return f"{found.new} new classes of {kind} tours of the {wanted} asked: {why}"
 
 
 def _search(

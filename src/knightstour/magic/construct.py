@@ -39,7 +39,7 @@ census of 8x8 (:func:`knightstour.published.census`) rules out its magic tours.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -53,7 +53,7 @@ from knightstour.published import census
 from knightstour.theory import semi_magic_verdict
 from knightstour.tour import validate
 
-__all__ = ["MAX_SIDE", "construct", "constructible"]
+__all__ = ["MAX_SIDE", "construct", "constructible", "construction", "pattern_walks"]
 
 #: The largest side :func:`construct` considers (refused before any memory is spent).
 MAX_SIDE = 400
@@ -125,6 +125,55 @@ def constructible(width: int, height: int, diagonal: bool = False) -> str | None
         f"no construction for {spec} yet: the constructions tile the board with 4x4 blocks and "
         f"need at least 2 of them along each side ({width // 4} x {height // 4} here)"
     )
+
+
+def construction(width: int, height: int) -> tuple[str, bool | None]:
+    """Which construction builds ``width`` x ``height`` (a size :func:`constructible` takes), and
+    whether its tours are closed: True for all, False for none, None when they may be either.
+
+    The folded and the crossed constructions close every tour (their last square undoes the
+    joint unit's first). The stored block patterns were walked whole (:func:`pattern_walks`):
+    every tour of the 8x8 and 8x12 patterns is closed, and none of the 12x12 patterns' (they hold six
+    classes of semi-magic tours in all, every one open).
+
+    >>> construction(16, 16), construction(12, 12), construction(8, 12)
+    (('the folded construction', True), ('the stored block patterns', False), ('the stored block patterns', True))
+    """
+    bw, bh = width // 4, height // 4
+    if foldable(bw, bh) or foldable(bh, bw):
+        return "the folded construction", True
+    if crossable(bw, bh) or crossable(bh, bw):
+        return "the crossed construction", True
+    return "the stored block patterns", _PATTERNS_CLOSED.get(_key(bw, bh))
+
+
+#: Whether every tour of a stored pattern size is closed (True) or none is (False), as walking
+#: the patterns whole shows (:func:`pattern_walks`; tests/test_magic_construct.py checks it).
+_PATTERNS_CLOSED: dict[tuple[int, int], bool] = {(2, 2): True, (3, 2): True, (3, 3): False}
+
+
+def pattern_walks(width: int, height: int) -> list[np.ndarray]:
+    """Every tour the stored block patterns of ``width`` x ``height`` hold (8x8, 8x12, 12x12:
+    the sizes built from them), as built before a seed's symmetry: the search of
+    :func:`construct` walked whole, without a budget. Seconds on 12x12.
+
+    >>> len(pattern_walks(8, 8)) > 0
+    True
+    """
+    key = _key(width // 4, height // 4)
+    if (width % 4, height % 4) != (0, 0) or key not in _PATTERNS or _foldable(*key):
+        raise InvalidInputError(f"no stored block pattern builds {width}x{height}")
+    out: list[np.ndarray] = []
+    travs = _tables().travs
+    for beta in _PATTERNS[key]:
+        walks: list[list[tuple[int, int, int]]] = []
+        _search(key[0], key[1], beta[::-1], random.Random(0), None, every=walks.append)
+        for steps in walks:
+            order = assemble(key[0], key[1], _reversed_walk(steps, travs))
+            if key != (width // 4, height // 4):
+                order = _transpose(order, 4 * key[0], 4 * key[1])
+            out.append(_checked(width, height, order, False))
+    return out
 
 
 def _no_magic(width: int, height: int) -> str:
@@ -216,13 +265,19 @@ def _checked(width: int, height: int, order: np.ndarray, diagonal: bool) -> np.n
 
 
 def _search(
-    bw: int, bh: int, beta: Sequence[int], rng: random.Random, budget: int
+    bw: int,
+    bh: int,
+    beta: Sequence[int],
+    rng: random.Random,
+    budget: int | None,
+    every: Callable[[list[tuple[int, int, int]]], None] | None = None,
 ) -> list[tuple[int, int, int]] | None:
     """One depth-first attempt along the block pattern ``beta``: (block, P's, Q's unit) a step.
 
     The units are the cycles' traversals (``_tables()``). Cuts a branch when a block row or
     column is complete and unbalanced, or when its one open block cannot balance it any more.
-    Gives up after ``budget`` nodes (the caller restarts in another order).
+    Gives up after ``budget`` nodes (the caller restarts in another order; None: no limit).
+    With ``every``, hands it each complete walk and goes on to the end (then returns None).
     """
     tables = _tables()
     travs, masks, vec, need_r, need_c = tables
@@ -271,10 +326,13 @@ def _search(
     def step(i: int) -> bool:
         nonlocal nodes
         nodes += 1
-        if nodes > budget:
+        if budget is not None and nodes > budget:
             return False
         if i == 2 * nblocks:
-            return True
+            if every is None:
+                return True
+            every(list(path))
+            return False
         return in_block(i, beta[i])
 
     def in_block(i: int, b: int) -> bool:
@@ -300,7 +358,7 @@ def _search(
                     if step(i + 1):
                         return True
                     _unplace(b, p, q)
-                if nodes > budget:
+                if budget is not None and nodes > budget:
                     return False
         return False
 

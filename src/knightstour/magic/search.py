@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from knightstour.board import Board, symmetries
 from knightstour.errors import InvalidInputError
+from knightstour.kernels import jit
 from knightstour.magic._parts import SCHEME, PartResult, Range
 from knightstour.magic.quads import QUAD_RANGE, quad_range, quad_walker
 from knightstour.magic.quads import scheme as quad_scheme
@@ -122,6 +123,8 @@ class Report:
     new: int = 0
     nodes: int = 0
     seconds: float = 0.0
+    #: seconds this process spent compiling kernels during the run, left out of ``seconds``
+    compiling: float = 0.0
     stopped: str | None = None
     tours: list[np.ndarray] = field(default_factory=list)
 
@@ -499,7 +502,7 @@ def search(
     client = _connect(scheduler, deadline) if scheduler else None
     pool = None if client else ThreadPoolExecutor(max(1, workers or os.cpu_count() or 1))
     lock = threading.Lock()
-    t0 = time.perf_counter()
+    watch = jit.Stopwatch()
     inflight: dict[Future[PartResult], int] = {}
 
     def submit(rng: Range, part: int, prefix: np.ndarray,
@@ -630,5 +633,5 @@ def search(
         journal.release()
         if client is not None:
             client.close()
-        report.seconds = time.perf_counter() - t0
+        report.seconds, report.compiling = watch.read()
     return report
