@@ -126,3 +126,14 @@ def test_count_tells_compiling_apart_from_counting(
     clock = iter([1.0, 1.0])
     main(["count", "5x5"])
     assert "compiling" not in capsys.readouterr().out  # nothing compiled: nothing said
+
+
+def test_the_kernels_a_module_inlines_are_compiled_into_their_callers() -> None:
+    """``__inline__`` names kernels compiled with Numba's ``inline="always"`` (the frontier's
+    ``successors``, run once per state by ``expand`` and ``expand_links``); the others are not."""
+    from knightstour.kernels import frontier
+
+    kernels = jit.load(frontier, compiled=True)
+    assert frontier.__inline__ == ("successors",)
+    assert kernels.successors.targetoptions.get("inline") == "always"
+    assert kernels.expand.targetoptions.get("inline", "never") == "never"

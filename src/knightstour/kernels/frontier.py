@@ -29,6 +29,10 @@ import numpy as np
 #: Functions the loader replaces by compiler intrinsics when it compiles (no-ops here).
 __intrinsics__ = ("prefetch",)
 
+#: Kernels compiled into their callers (:mod:`knightstour.kernels.jit`): ``successors`` runs
+#: once per state, and a call would take and give back a reference to each of its arrays.
+__inline__ = ("successors",)
+
 #: How many new states wait for their table rows to arrive in the cache before they are added.
 BATCH = 16
 
@@ -328,7 +332,14 @@ def successors(  # type: ignore[no-untyped-def]
     rest,
     spare,
     powers,
-    scratch,
+    slots,
+    work,
+    mates,
+    mate,
+    first,
+    seen,
+    label,
+    avail,
     leaves,
     stamp,
     out_keys,
@@ -336,21 +347,14 @@ def successors(  # type: ignore[no-untyped-def]
 ):
     """The states one state ``key`` becomes through one square, and the moves that make each.
 
-    The parameters are :func:`expand`'s; ``scratch`` is an ``(8, max(width, radix) + 2)`` int64
-    work array and ``leaves[k]`` says whether slot k's square leaves after this one. Writes
+    The parameters are :func:`expand`'s; ``slots`` .. ``avail`` are int64 work arrays of
+    ``max(width, radix) + 3`` (:func:`_work`: separate arrays, not rows of one, since a view
+    made at each call costs reference counting) and ``leaves[k]`` says whether slot k's square leaves after this one. Writes
     each successor's key to ``out_keys`` (the sentinel for a whole tour, which ends there) and
     its moves back to ``out_moves`` (:func:`move_code` of the two slots the new square joins,
     0 for none); ``out_*`` need room for ``(nback + 1) * (nback + 2) // 2`` rows. Returns
     ``(how many, stamp)``: ``stamp`` marks labels seen (pass the last one back in).
     """
-    slots = scratch[0]
-    work = scratch[1]
-    mates = scratch[2]
-    mate = scratch[3]
-    first = scratch[4]
-    seen = scratch[5]
-    label = scratch[6]
-    avail = scratch[7]
     n = 0
     ends = decode(key, width, radix, slots)
     slots[0] = DONE if cap == 0 else EMPTY
@@ -446,13 +450,26 @@ def move_code(k1, k2):  # type: ignore[no-untyped-def]
 
 
 def _work(width, radix, nback, leaving, nleave):  # type: ignore[no-untyped-def]
-    """The work arrays of :func:`successors`: scratch, leaves, and room for the successors."""
-    scratch = np.zeros((8, max(width, radix) + 3), dtype=np.int64)
+    """The work arrays of :func:`successors`: eight of int64, ``leaves``, and room for the
+    successors' keys and moves."""
+    n = max(width, radix) + 3
     leaves = np.zeros(width + 1, dtype=np.bool_)
     for q in range(nleave):
         leaves[leaving[q]] = True
     room = (nback + 1) * (nback + 2) // 2 + 1
-    return scratch, leaves, np.zeros(room, dtype=np.uint64), np.zeros(room, dtype=np.int64)
+    return (
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        leaves,
+        np.zeros(room, dtype=np.uint64),
+        np.zeros(room, dtype=np.int64),
+    )
 
 
 def expand(  # type: ignore[no-untyped-def]
@@ -492,7 +509,9 @@ def expand(  # type: ignore[no-untyped-def]
     Whole tours are added to ``total`` (one row of limbs). Returns ``(used, status)``: status 0,
     1 when a count overflowed ``limbs`` limbs, 2 when the table filled up (grow it and retry).
     """
-    scratch, leaves, out_keys, out_moves = _work(width, radix, nback, leaving, nleave)
+    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves = _work(
+        width, radix, nback, leaving, nleave
+    )
     limit = (table.shape[0] * 3) // 4
     mask = table.shape[0] - 1
     used = np.int64(0)
@@ -505,8 +524,8 @@ def expand(  # type: ignore[no-untyped-def]
     for s in range(nkeys):
         made, stamp = successors(
             keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
-            final, closed, signs, remain, ahead, rest, spare, powers, scratch, leaves, stamp,
-            out_keys, out_moves,
+            final, closed, signs, remain, ahead, rest, spare, powers, slots, work, mates, mate,
+            first, seen, label, avail, leaves, stamp, out_keys, out_moves,
         )  # fmt: skip
         for j in range(made):
             newkey = out_keys[j]
@@ -567,7 +586,9 @@ def expand_links(  # type: ignore[no-untyped-def]
     set to the link of the first whole tour made (it stays as it was when none is). Returns
     ``(used, status)``: status 0, or 2 when the table filled up (grow it and retry).
     """
-    scratch, leaves, out_keys, out_moves = _work(width, radix, nback, leaving, nleave)
+    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves = _work(
+        width, radix, nback, leaving, nleave
+    )
     limit = (table.shape[0] * 3) // 4
     mask = table.shape[0] - 1
     used = np.int64(0)
@@ -575,8 +596,8 @@ def expand_links(  # type: ignore[no-untyped-def]
     for s in range(nkeys):
         made, stamp = successors(
             keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
-            final, closed, signs, remain, ahead, rest, spare, powers, scratch, leaves, stamp,
-            out_keys, out_moves,
+            final, closed, signs, remain, ahead, rest, spare, powers, slots, work, mates, mate,
+            first, seen, label, avail, leaves, stamp, out_keys, out_moves,
         )  # fmt: skip
         for j in range(made):
             newkey = out_keys[j]
