@@ -49,6 +49,7 @@ __kernels__ = (
     "leave",
     "all_done",
     "pack",
+    "mirror_key",
     "successors",
     "move_code",
     "_work",
@@ -313,6 +314,28 @@ def pack(
     return key
 
 
+def mirror_key(key, width, radix, powers, mirror, digits, label):  # type: ignore[no-untyped-def]
+    """The smaller of ``key`` and the key of its mirror image (slot ``d`` goes to ``mirror[d]``).
+
+    The mirror image's labels are renumbered in order of appearance, as :func:`pack` does;
+    ``digits`` (``width + 1``) and ``label`` (``radix + 3``) are int64 work arrays.
+    """
+    ends = decode(key, width, radix, digits)  # slot d in digits[d + 1]
+    for v in range(radix + 3):
+        label[v] = 0
+    nxt = FIRST_LABEL
+    image = np.uint64(ends) * powers[width]
+    for e in range(width):
+        v = digits[mirror[e] + 1]  # the image's slot e holds what slot mirror[e] held
+        if v > TERM:
+            if label[v] == 0:
+                label[v] = nxt
+                nxt += 1
+            v = label[v]
+        image += np.uint64(v) * powers[e]
+    return image if image < key else key
+
+
 def successors(  # type: ignore[no-untyped-def]
     key,
     width,
@@ -494,6 +517,7 @@ def expand(  # type: ignore[no-untyped-def]
     rest,
     spare,
     powers,
+    mirror,
     table,
     total,
 ):
@@ -505,7 +529,8 @@ def expand(  # type: ignore[no-untyped-def]
     every square of the board has been swept after this one; ``closed``: count cycles;
     ``signs``, ``rest``, ``spare``: the colour check of :func:`pack` (``spare`` without the
     free ends used); ``remain[k]``: slot k's moves to squares not swept yet; ``powers[d]``:
-    radix**d.
+    radix**d; ``mirror``: the slots' mirror images where the sweep maps onto itself after this
+    square (each new state is then kept as :func:`mirror_key`), else ``mirror[0] == -1``.
     Whole tours are added to ``total`` (one row of limbs). Returns ``(used, status)``: status 0,
     1 when a count overflowed ``limbs`` limbs, 2 when the table filled up (grow it and retry).
     """
@@ -521,6 +546,8 @@ def expand(  # type: ignore[no-untyped-def]
     bslot = np.zeros(BATCH, dtype=np.int64)
     bsrc = np.zeros(BATCH, dtype=np.int64)
     nb = 0
+    mirrored = mirror[0] >= 0
+    digits = np.zeros(width + 1, dtype=np.int64)
     for s in range(nkeys):
         made, stamp = successors(
             keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
@@ -533,6 +560,8 @@ def expand(  # type: ignore[no-untyped-def]
                 if add_into(total, 0, counts, s, limbs):
                     return used, 1
                 continue
+            if mirrored:
+                newkey = mirror_key(newkey, width, radix, powers, mirror, digits, label)
             h = hash_slot(newkey, mask)
             prefetch(table, h)
             bkey[nb] = newkey
