@@ -323,11 +323,11 @@ def _mirrors(
     the smaller key of the two with the counts of both (the kernels' ``mirror_key``). Rows
     ``(steps, width)``; a row of -1 where the sweep does not map onto itself.
 
-    >>> m = _mirrors(Board(5, 6), *_order_pos(Board(5, 6)), 11, np.full(30, 29), ())
+    >>> m = plan(Board(5, 6)).mirror                 # rows of 5, a frontier of 11
     >>> [p for p in range(30) if m[p, 0] >= 0]
     [4, 9, 14, 19, 24, 29]
-    >>> m[9, :10].tolist()
-    [4, 3, 2, 1, 0, 9, 8, 7, 6, 5]
+    >>> m[9].tolist()
+    [4, 3, 2, 1, 0, 9, 8, 7, 6, 5, 10]
     """
     n = board.area
     out = np.full((n, width), -1, dtype=np.int64)
@@ -364,14 +364,6 @@ def _mirrors(
             else:
                 out[p] = row
     return out
-
-
-def _order_pos(board: Board) -> tuple[np.ndarray, np.ndarray]:
-    """The sweep order of ``board`` and each square's place in it (for examples)."""
-    order, _ = _orientation(board)
-    pos = np.empty(board.area, dtype=np.int64)
-    pos[order] = np.arange(board.area)
-    return order, pos
 
 
 def _ticking(items: Iterator[int], clock: _Clock) -> Iterator[int]:
