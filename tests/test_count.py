@@ -96,6 +96,46 @@ def test_shaped_boards_agree_with_the_naive_enumerator(
     assert (2 * got if closed else got) == expected
 
 
+@pytest.mark.parametrize(
+    ("board", "closed"),
+    [
+        (Board(5, 6), False),
+        (Board(6, 6), True),
+        (Board(4, 7), False),  # swept across its ranks: the mirror swaps the files
+        (Board(7, 4), False),  # swept across its files: the mirror swaps the ranks
+        (Board(5, 5, holes=frozenset({0, 4})), False),  # a1 and e1: their own mirror images
+        (Board(5, 5, holes=frozenset({0})), False),  # a1 alone: no mirror
+    ],
+)
+def test_one_state_of_each_mirror_pair_counts_the_same_with_fewer_states(
+    board: Board, closed: bool
+) -> None:
+    """Where the sweep maps onto itself (the end of a row), keeping the smaller key of each
+    mirror pair with the counts of both changes no count and holds fewer states."""
+    with_mirror, without = frontier.SweepStats(), frontier.SweepStats()
+    kept = frontier.plan(board, (), closed)
+    both = frontier.plan(board, (), closed, mirror=False)
+    got = frontier.run(kept, stats=with_mirror)
+    assert got == frontier.run(both, stats=without)
+    if board.area <= 25:  # directed open tours from every start
+        assert 2 * got == sum(count_tours(board, s) for s in board.squares())
+    rows = [p for p in range(kept.steps) if kept.mirror[p, 0] >= 0]
+    if board.holes == frozenset({0}):
+        assert rows == [] and with_mirror.states == without.states
+        return
+    row = min(board.width, board.height)
+    assert rows == list(range(row - 1, board.area, row))
+    assert sum(with_mirror.states) < sum(without.states)
+    assert with_mirror.peak < without.peak
+
+
+def test_required_ends_off_the_mirror_keep_both_states() -> None:
+    start = Board(5, 6).index(1, 0)  # b1: its image d1 is not a required end
+    assert (frontier.plan(Board(5, 6), (start,), False).mirror[:, 0] == -1).all()
+    middle = Board(5, 6).index(2, 0)  # c1 is its own image
+    assert (frontier.plan(Board(5, 6), (middle,), False).mirror[:, 0] >= 0).any()
+
+
 def test_counts_outgrowing_64_bits_are_exact() -> None:
     sweep = frontier.plan(Board(6, 6), (), True)
     stats = frontier.SweepStats()

@@ -158,3 +158,14 @@ def test_every_in_x_seconds_line_tells_compiling_apart(
     assert main(["solve", "8x8", "--time"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("solved in ") and "compiling" not in last
+
+
+def test_the_kernels_a_module_inlines_are_compiled_into_their_callers() -> None:
+    """``__inline__`` names kernels compiled with Numba's ``inline="always"`` (the frontier's
+    ``successors``, run once per state by ``expand`` and ``expand_links``); the others are not."""
+    from knightstour.kernels import frontier
+
+    kernels = jit.load(frontier, compiled=True)
+    assert frontier.__inline__ == ("successors",)
+    assert kernels.successors.targetoptions.get("inline") == "always"
+    assert kernels.expand.targetoptions.get("inline", "never") == "never"

@@ -169,7 +169,7 @@ def expand_part(
                 sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
                 sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
                 sweep.closed, sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p], sweep.spare[p],
-                powers(sweep),
+                powers(sweep), sweep.mirror[p],
                 table, total,
             )  # fmt: skip
             if status == 1:
@@ -505,7 +505,7 @@ def _identity(sweep: Sweep) -> str:
     this one's."""
     b = sweep.board
     layout = hashlib.blake2b(digest_size=8)
-    for a in (sweep.order, sweep.back, sweep.cap):
+    for a in (sweep.order, sweep.back, sweep.cap, sweep.mirror):
         layout.update(np.asarray(a, dtype="<i8").tobytes())
     return (
         f"{b.spec}|{b.leaper}|{sorted(b.holes)}|{sweep.terminals}|{sweep.closed}|"

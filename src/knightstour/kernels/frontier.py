@@ -29,6 +29,10 @@ import numpy as np
 #: Functions the loader replaces by compiler intrinsics when it compiles (no-ops here).
 __intrinsics__ = ("prefetch",)
 
+#: Kernels compiled into their callers (:mod:`knightstour.kernels.jit`): ``successors`` runs
+#: once per state, and a call would take and give back a reference to each of its arrays.
+__inline__ = ("successors",)
+
 #: How many new states wait for their table rows to arrive in the cache before they are added.
 BATCH = 16
 
@@ -45,6 +49,7 @@ __kernels__ = (
     "leave",
     "all_done",
     "pack",
+    "mirror_key",
     "successors",
     "move_code",
     "_work",
@@ -309,6 +314,28 @@ def pack(
     return key
 
 
+def mirror_key(key, width, radix, powers, mirror, digits, label):  # type: ignore[no-untyped-def]
+    """The smaller of ``key`` and the key of its mirror image (slot ``d`` goes to ``mirror[d]``).
+
+    The mirror image's labels are renumbered in order of appearance, as :func:`pack` does;
+    ``digits`` (``width + 1``) and ``label`` (``radix + 3``) are int64 work arrays.
+    """
+    ends = decode(key, width, radix, digits)  # slot d in digits[d + 1]
+    for v in range(radix + 3):
+        label[v] = 0
+    nxt = FIRST_LABEL
+    image = np.uint64(ends) * powers[width]
+    for e in range(width):
+        v = digits[mirror[e] + 1]  # the image's slot e holds what slot mirror[e] held
+        if v > TERM:
+            if label[v] == 0:
+                label[v] = nxt
+                nxt += 1
+            v = label[v]
+        image += np.uint64(v) * powers[e]
+    return image if image < key else key
+
+
 def successors(  # type: ignore[no-untyped-def]
     key,
     width,
@@ -328,7 +355,14 @@ def successors(  # type: ignore[no-untyped-def]
     rest,
     spare,
     powers,
-    scratch,
+    slots,
+    work,
+    mates,
+    mate,
+    first,
+    seen,
+    label,
+    avail,
     leaves,
     stamp,
     out_keys,
@@ -336,21 +370,14 @@ def successors(  # type: ignore[no-untyped-def]
 ):
     """The states one state ``key`` becomes through one square, and the moves that make each.
 
-    The parameters are :func:`expand`'s; ``scratch`` is an ``(8, max(width, radix) + 2)`` int64
-    work array and ``leaves[k]`` says whether slot k's square leaves after this one. Writes
+    The parameters are :func:`expand`'s; ``slots`` .. ``avail`` are int64 work arrays of
+    ``max(width, radix) + 3`` (:func:`_work`: separate arrays, not rows of one, since a view
+    made at each call costs reference counting) and ``leaves[k]`` says whether slot k's square leaves after this one. Writes
     each successor's key to ``out_keys`` (the sentinel for a whole tour, which ends there) and
     its moves back to ``out_moves`` (:func:`move_code` of the two slots the new square joins,
     0 for none); ``out_*`` need room for ``(nback + 1) * (nback + 2) // 2`` rows. Returns
     ``(how many, stamp)``: ``stamp`` marks labels seen (pass the last one back in).
     """
-    slots = scratch[0]
-    work = scratch[1]
-    mates = scratch[2]
-    mate = scratch[3]
-    first = scratch[4]
-    seen = scratch[5]
-    label = scratch[6]
-    avail = scratch[7]
     n = 0
     ends = decode(key, width, radix, slots)
     slots[0] = DONE if cap == 0 else EMPTY
@@ -446,13 +473,26 @@ def move_code(k1, k2):  # type: ignore[no-untyped-def]
 
 
 def _work(width, radix, nback, leaving, nleave):  # type: ignore[no-untyped-def]
-    """The work arrays of :func:`successors`: scratch, leaves, and room for the successors."""
-    scratch = np.zeros((8, max(width, radix) + 3), dtype=np.int64)
+    """The work arrays of :func:`successors`: eight of int64, ``leaves``, and room for the
+    successors' keys and moves."""
+    n = max(width, radix) + 3
     leaves = np.zeros(width + 1, dtype=np.bool_)
     for q in range(nleave):
         leaves[leaving[q]] = True
     room = (nback + 1) * (nback + 2) // 2 + 1
-    return scratch, leaves, np.zeros(room, dtype=np.uint64), np.zeros(room, dtype=np.int64)
+    return (
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        leaves,
+        np.zeros(room, dtype=np.uint64),
+        np.zeros(room, dtype=np.int64),
+    )
 
 
 def expand(  # type: ignore[no-untyped-def]
@@ -477,6 +517,7 @@ def expand(  # type: ignore[no-untyped-def]
     rest,
     spare,
     powers,
+    mirror,
     table,
     total,
 ):
@@ -488,11 +529,14 @@ def expand(  # type: ignore[no-untyped-def]
     every square of the board has been swept after this one; ``closed``: count cycles;
     ``signs``, ``rest``, ``spare``: the colour check of :func:`pack` (``spare`` without the
     free ends used); ``remain[k]``: slot k's moves to squares not swept yet; ``powers[d]``:
-    radix**d.
+    radix**d; ``mirror``: the slots' mirror images where the sweep maps onto itself after this
+    square (each new state is then kept as :func:`mirror_key`), else ``mirror[0] == -1``.
     Whole tours are added to ``total`` (one row of limbs). Returns ``(used, status)``: status 0,
     1 when a count overflowed ``limbs`` limbs, 2 when the table filled up (grow it and retry).
     """
-    scratch, leaves, out_keys, out_moves = _work(width, radix, nback, leaving, nleave)
+    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves = _work(
+        width, radix, nback, leaving, nleave
+    )
     limit = (table.shape[0] * 3) // 4
     mask = table.shape[0] - 1
     used = np.int64(0)
@@ -502,11 +546,13 @@ def expand(  # type: ignore[no-untyped-def]
     bslot = np.zeros(BATCH, dtype=np.int64)
     bsrc = np.zeros(BATCH, dtype=np.int64)
     nb = 0
+    mirrored = mirror[0] >= 0
+    digits = np.zeros(width + 1, dtype=np.int64)
     for s in range(nkeys):
         made, stamp = successors(
             keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
-            final, closed, signs, remain, ahead, rest, spare, powers, scratch, leaves, stamp,
-            out_keys, out_moves,
+            final, closed, signs, remain, ahead, rest, spare, powers, slots, work, mates, mate,
+            first, seen, label, avail, leaves, stamp, out_keys, out_moves,
         )  # fmt: skip
         for j in range(made):
             newkey = out_keys[j]
@@ -514,6 +560,8 @@ def expand(  # type: ignore[no-untyped-def]
                 if add_into(total, 0, counts, s, limbs):
                     return used, 1
                 continue
+            if mirrored:
+                newkey = mirror_key(newkey, width, radix, powers, mirror, digits, label)
             h = hash_slot(newkey, mask)
             prefetch(table, h)
             bkey[nb] = newkey
@@ -567,7 +615,9 @@ def expand_links(  # type: ignore[no-untyped-def]
     set to the link of the first whole tour made (it stays as it was when none is). Returns
     ``(used, status)``: status 0, or 2 when the table filled up (grow it and retry).
     """
-    scratch, leaves, out_keys, out_moves = _work(width, radix, nback, leaving, nleave)
+    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves = _work(
+        width, radix, nback, leaving, nleave
+    )
     limit = (table.shape[0] * 3) // 4
     mask = table.shape[0] - 1
     used = np.int64(0)
@@ -575,8 +625,8 @@ def expand_links(  # type: ignore[no-untyped-def]
     for s in range(nkeys):
         made, stamp = successors(
             keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
-            final, closed, signs, remain, ahead, rest, spare, powers, scratch, leaves, stamp,
-            out_keys, out_moves,
+            final, closed, signs, remain, ahead, rest, spare, powers, slots, work, mates, mate,
+            first, seen, label, avail, leaves, stamp, out_keys, out_moves,
         )  # fmt: skip
         for j in range(made):
             newkey = out_keys[j]

@@ -5,7 +5,10 @@ in ``__kernels__``. :func:`load` returns them as they are (interpreted: no Numba
 for small boards) or compiled with ``numba.njit(cache=True, nogil=True)``, the machine code cached
 on disk beside the module. A compiled kernel calls the compiled versions of the kernels it uses,
 from its own module or another kernel module, because the loader compiles each kernel over a copy
-of its module's namespace in which every kernel is replaced by its compiled version.
+of its module's namespace in which every kernel is replaced by its compiled version. A module
+may name in ``__inline__`` kernels that are compiled into each kernel calling them (Numba's
+``inline="always"``) rather than called: a helper that takes many arrays and runs once per
+state costs Numba's reference counting of every array on every call otherwise.
 
 >>> from knightstour.kernels import walk as _kernels
 >>> plain = load(_kernels, compiled=False)
@@ -226,6 +229,9 @@ def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
                 namespace[key] = getattr(other, value.__name__)
     for name in getattr(mod, "__intrinsics__", ()):
         namespace[name] = _intrinsic(name)
+    inline = frozenset(getattr(mod, "__inline__", ()))
+    if not inline <= set(names):
+        raise TypeError(f"{mod.__name__} inlines what is not one of its kernels: {sorted(inline)}")
     functions: dict[str, Callable[..., Any]] = {}
     for name in names:
         fn = getattr(mod, name)
@@ -234,7 +240,8 @@ def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
         )
         copy.__qualname__ = fn.__qualname__
         copy.__doc__ = fn.__doc__
-        functions[name] = namespace[name] = njit(cache=True, nogil=True)(copy)
+        options: dict[str, Any] = {"inline": "always"} if name in inline else {}
+        functions[name] = namespace[name] = njit(cache=True, nogil=True, **options)(copy)
     return Kernels(mod.__name__, functions, True)
 
 

@@ -85,6 +85,11 @@ class Sweep:
     ahead: list[np.ndarray]
     rest: np.ndarray
     spare: np.ndarray
+    #: ``mirror[p, d]``: after square ``p``, the frontier slot ``d``'s mirror image across the
+    #: sweep direction, where the squares swept so far, the holes and the required ends are
+    #: their own mirror image (at the end of a row); ``mirror[p, 0] == -1`` elsewhere
+    #: (:func:`_mirrors`).
+    mirror: np.ndarray
 
     @property
     def steps(self) -> int:
@@ -159,8 +164,12 @@ def plan(
     *,
     deadline: float | None = None,
     memory_limit: int | None = None,
+    mirror: bool = True,
 ) -> Sweep:
     """The sweep that counts tours of ``board`` with the given required ends (or cycles).
+
+    ``mirror``: where the sweep maps onto itself by the mirror across its direction, the sweep
+    keeps one state of each mirror pair (:func:`_mirrors`; False: it keeps both).
 
     Its tables cost memory and time in proportion to the board's area: a board whose set-up
     would not fit in ``memory_limit`` bytes (default: 80% of the memory available) is refused
@@ -268,6 +277,11 @@ def plan(
             if later <= 1 and mask:
                 rows.append((later, mask))
         ahead.append(np.array(rows, dtype=np.int64).reshape(len(rows), 2))
+    mirrors = (
+        _mirrors(board, order, pos, width, last, terminals)
+        if mirror
+        else np.full((n, 1), -1, dtype=np.int64)
+    )
     return Sweep(
         board,
         tuple(terminals),
@@ -287,7 +301,69 @@ def plan(
         ahead,
         rest,
         spare,
+        mirrors,
     )
+
+
+def _mirrors(
+    board: Board,
+    order: np.ndarray,
+    pos: np.ndarray,
+    width: int,
+    last: np.ndarray,
+    terminals: tuple[int, ...],
+) -> np.ndarray:
+    """The mirror of each frontier slot, after each square where the sweep maps onto itself.
+
+    After square ``p``, a reflection of the board (across the files or the ranks) maps the
+    sweep onto itself when it maps the squares swept so far onto themselves, and the holes
+    and the required ends too; each frontier slot's square then goes to a slot of the
+    frontier, or (a square whose moves are all decided, so finished in every state) to itself.
+    A state and its mirror image have the same number of ways to finish, so the sweep keeps
+    the smaller key of the two with the counts of both (the kernels' ``mirror_key``). Rows
+    ``(steps, width)``; a row of -1 where the sweep does not map onto itself.
+
+    >>> m = plan(Board(5, 6)).mirror                 # rows of 5, a frontier of 11
+    >>> [p for p in range(30) if m[p, 0] >= 0]
+    [4, 9, 14, 19, 24, 29]
+    >>> m[9].tolist()
+    [4, 3, 2, 1, 0, 9, 8, 7, 6, 5, 10]
+    """
+    n = board.area
+    out = np.full((n, width), -1, dtype=np.int64)
+    if not board.is_flat or board.wrap:
+        return out
+    holes = set(board.holes)
+    ends = set(terminals)
+    flips = []
+    for flip_x in (True, False):
+        image = np.empty(n, dtype=np.int64)
+        for sq in range(n):
+            x, y = board.xy(sq)
+            image[sq] = (
+                board.index(board.width - 1 - x, y)
+                if flip_x
+                else board.index(x, board.height - 1 - y)
+            )
+        if {int(image[h]) for h in holes} == holes and {int(image[t]) for t in ends} == ends:
+            flips.append(image)
+    for image in flips:
+        # after square p the swept squares are their own image when the latest square whose
+        # image comes later is before p
+        reach = np.maximum.accumulate(pos[image[order]])
+        for p in range(n):
+            if reach[p] > p or out[p, 0] >= 0:
+                continue
+            row = np.arange(width, dtype=np.int64)
+            for d in range(min(width, p + 1)):
+                e = p - int(pos[image[order[p - d]]])
+                if 0 <= e < width:
+                    row[d] = e
+                elif last[p - d] > p:  # a square still open whose image has left: no mirror
+                    break
+            else:
+                out[p] = row
+    return out
 
 
 def _ticking(items: Iterator[int], clock: _Clock) -> Iterator[int]:
