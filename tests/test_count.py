@@ -213,6 +213,7 @@ def test_dask_cluster_gives_the_in_process_numbers() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.sweep  # a cluster of processes; the threaded cluster test stays in make test
 def test_dask_cluster_of_processes() -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
