@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import archive_damage
 import tiers
 from knightstour import archive, published
 from knightstour.board import Board
@@ -174,40 +175,11 @@ def test_a_damaged_checkpoint_exits_2_from_a_real_process(saved: bytes, tmp_path
         one_line(r.stderr)
 
 
-_FIELDS = ("format", "version", "identity", "done", "total", "keys", "counts", "checksum")
-_DTYPES = ("<i8", "<u8", "<i4", "<f8", "<U3", "|b1")
-
-
-@st.composite
-def damage(draw: st.DrawFn, saved: bytes) -> tuple[str, bytes]:
-    """A checkpoint with generated damage: cut, bytes changed, a field of another shape or
-    dtype, or two fields swapped (the checksum made anew for the last two, so that the shape
-    and range checks are what must catch them)."""
-    kind = draw(st.sampled_from(["truncate", "flip", "shape", "swap"]))
-    if kind == "truncate":
-        return kind, saved[: draw(st.integers(0, len(saved)))]
-    if kind == "flip":
-        out = bytearray(saved)
-        for _ in range(draw(st.integers(1, 3))):
-            out[draw(st.integers(0, len(out) - 1))] ^= draw(st.integers(0, 255))
-        return kind, bytes(out)
-    data = fields(saved)
-    if kind == "shape":
-        name = draw(st.sampled_from(_FIELDS))
-        dtype = np.dtype(draw(st.sampled_from(_DTYPES)))
-        shape = draw(st.sampled_from([(), (0,), (1,), (3,), (2, 2), (len(data["keys"]), 2)]))
-        value = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape).astype(dtype)
-        old = data[name]
-        if value.dtype == old.dtype and value.shape == old.shape:
-            return kind, saved  # the same dtype and shape: that is another value, not damage
-        data[name] = value
-    else:
-        a, b = draw(st.permutations(_FIELDS))[:2]
-        data[a], data[b] = data[b], data[a]
-    buf = io.BytesIO()
-    data["checksum"] = np.array(archive.checksum(data))
-    np.savez(buf, **data)  # type: ignore[arg-type]
-    return kind, buf.getvalue()
+def damage(saved: bytes) -> st.SearchStrategy[tuple[str, bytes]]:
+    """A checkpoint with generated damage (:func:`archive_damage.damage`)."""
+    names = ("format", "version", "identity", "done", "total", "keys", "counts", "checksum")
+    keys = len(fields(saved)["keys"])
+    return archive_damage.damage(saved, names, [(), (0,), (1,), (3,), (2, 2), (keys, 2)])
 
 
 @pytest.mark.slow

@@ -42,7 +42,7 @@ def _meet(p, q, r, s) -> bool:
 
 def plain_metrics(board: Board, squares: list[int], closed: bool) -> dict:
     """Every metric counted the slow, obvious way."""
-    w, h = board.width, board.height
+    w = board.width
     pts = [(s % w, s // w) for s in squares]
     n = len(pts)
     moves = [(pts[i], pts[i + 1]) for i in range(n - 1)]
@@ -61,19 +61,9 @@ def plain_metrics(board: Board, squares: list[int], closed: bool) -> dict:
     directions = {f"{dx},{dy}": vecs.count((dx, dy)) for dx, dy in board.deltas}
     # symmetries: the image of the path, compared as a sequence, a reversed sequence, or a
     # cycle (as its set of undirected moves)
-    images = [
-        lambda x, y: (x, y),
-        lambda x, y: (w - 1 - x, y),
-        lambda x, y: (x, h - 1 - y),
-        lambda x, y: (w - 1 - x, h - 1 - y),
-        lambda x, y: (y, x),
-        lambda x, y: (h - 1 - y, x),
-        lambda x, y: (y, w - 1 - x),
-        lambda x, y: (h - 1 - y, w - 1 - x),
-    ]
     holes = {(s % w, s // w) for s in board.holes}
     found = []
-    for g, f in enumerate(images[: 8 if w == h else 4]):
+    for g, f in enumerate(_images(board)):
         if {f(*p) for p in holes} != holes:
             continue
         img = [f(*p) for p in pts]

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import archive_damage
 import tiers
-from knightstour import archive
 from knightstour.errors import InvalidInputError
 from knightstour.library.magic import MagicJournal
 from knightstour.library.store import Library
@@ -101,50 +101,22 @@ def parts() -> dict[str, Part]:
 QUAD_PART = 48
 
 
-def arrays(blob: bytes) -> dict[str, np.ndarray]:
-    with np.load(io.BytesIO(blob), allow_pickle=False) as z:
-        return {name: z[name] for name in z.files}
+def _values(draw: st.DrawFn, data: dict[str, np.ndarray]) -> None:
+    """The path and counters of a saved walk changed (the walk's own checks must catch it)."""
+    path, counters = data["path"].copy(), data["counters"].copy()
+    if len(path) and draw(st.booleans()):
+        path[draw(st.integers(0, len(path) - 1))] = draw(st.integers(-3, 200))
+    if draw(st.booleans()):
+        path = path[: draw(st.integers(0, len(path)))]
+    counters[draw(st.integers(0, 2))] = draw(st.sampled_from([-1, 0, 1, 7, 2**40, 2**63 - 1]))
+    data["path"], data["counters"] = path, counters
 
 
-_DTYPES = ["<i4", "<i8", "<u8", "<f8", "|u1", "<U3"]
-
-
-@st.composite
-def damage(draw: st.DrawFn, blob: bytes) -> tuple[str, bytes]:
-    """A saved walk with generated damage: cut, bytes changed, an array of another shape or
-    dtype, two arrays swapped, or the path and counters changed (the checksum made anew for
-    the last three, so that the checks of the walk itself are what must catch them)."""
-    kind = draw(st.sampled_from(["truncate", "flip", "shape", "swap", "values"]))
-    if kind == "truncate":
-        return kind, blob[: draw(st.integers(0, len(blob) - 1))]
-    if kind == "flip":
-        out = bytearray(blob)
-        for _ in range(draw(st.integers(1, 3))):
-            out[draw(st.integers(0, len(out) - 1))] ^= draw(st.integers(1, 255))
-        return kind, bytes(out)
-    data = arrays(blob)
-    names = sorted(walks.LAYOUT)
-    if kind == "shape":
-        name = draw(st.sampled_from(names))
-        dtype = np.dtype(draw(st.sampled_from(_DTYPES)))
-        shape = draw(st.sampled_from([(), (0,), (1,), (3,), (2, 2), (40,)]))
-        value = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape).astype(dtype)
-        if value.dtype == data[name].dtype and value.shape == data[name].shape:
-            return kind, blob  # the same dtype and shape: another value, tried under "values"
-        data[name] = value
-    elif kind == "swap":
-        a, b = draw(st.permutations(names))[:2]
-        data[a], data[b] = data[b], data[a]
-    else:
-        path, counters = data["path"].copy(), data["counters"].copy()
-        if len(path) and draw(st.booleans()):
-            path[draw(st.integers(0, len(path) - 1))] = draw(st.integers(-3, 200))
-        if draw(st.booleans()):
-            path = path[: draw(st.integers(0, len(path)))]
-        counters[draw(st.integers(0, 2))] = draw(st.sampled_from([-1, 0, 1, 7, 2**40, 2**63 - 1]))
-        data["path"], data["counters"] = path, counters
-    data["checksum"] = np.array(archive.checksum(data))
-    return kind, archive.to_bytes(data)
+def damage(blob: bytes) -> st.SearchStrategy[tuple[str, bytes]]:
+    """A saved walk with generated damage (:func:`archive_damage.damage`), its path and
+    counters changed too."""
+    shapes = [(), (0,), (1,), (3,), (2, 2), (40,)]
+    return archive_damage.damage(blob, sorted(walks.LAYOUT), shapes, _values)
 
 
 @pytest.mark.slow
