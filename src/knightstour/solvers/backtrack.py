@@ -335,15 +335,15 @@ def _reverse_slots(table: np.ndarray) -> np.ndarray | None:
     """
     n, nn = table.shape
     rev = np.zeros((n, nn), dtype=np.int32)
-    for q in range(n):
-        for j in range(nn):
-            r = int(table[q, j])
-            if r < 0:
-                continue
-            back = np.flatnonzero(table[r] == q)
-            if back.size != 1:
-                return None
-            rev[q, j] = int(back[0])
+    step = max(1, (1 << 20) // max(1, nn * nn))  # rows at a time: a few MiB of work arrays
+    for lo in range(0, n, step):
+        rows = table[lo : lo + step]
+        present = rows >= 0
+        # the rows of each move's far square, and where in them the near square stands
+        back = table[np.where(present, rows, 0)] == np.arange(lo, lo + len(rows))[:, None, None]
+        if np.any(back.sum(axis=2)[present] != 1):
+            return None
+        rev[lo : lo + step] = np.where(present, back.argmax(axis=2), 0)
     return rev
 
 

@@ -12,7 +12,12 @@ A :class:`Lane` runs blocking work (a search, a picture) in its own threads, at 
   place in the queue is freed at once, and a search already running stops at its next look at
   the clock (:func:`knightstour.solvers.cancellable`);
 - **priorities**: a lane may run its threads at a lower CPU priority (``nice``), so that
-  quick answers and the event loop come first on a busy machine.
+  quick answers and the event loop come first on a busy machine;
+- **a share of the interpreter**: a lane of work done mostly in Python (the gallery's pages)
+  may keep to a ``share`` of its threads' time: after each job a worker rests in proportion to
+  the CPU time the job took (a share of 0.5: as long again). A nice value cannot do this, since
+  such threads contend for the interpreter's lock, not for the cores; without it, 200 clients
+  of the gallery pushed a quick solve's p99 to 300 ms on 2 cores (``make bench``).
 
 The web app keeps two lanes: quick work (small boards) and searches (the rest), so that a quick
 answer never waits behind slow ones.
@@ -77,7 +82,7 @@ class Lane:
     """Worker threads with a bounded queue; see the module's docstring.
 
     ``name`` names the threads and the 503 message; ``retry_after`` (seconds) is the hint sent
-    with a refusal.
+    with a refusal; ``share`` (0 to 1) the part of its workers' time they may spend working.
 
     >>> import asyncio
     >>> lane = Lane("searches", workers=2, queue=3, nice=0)
@@ -87,9 +92,19 @@ class Lane:
     """
 
     def __init__(
-        self, name: str, *, workers: int, queue: int, nice: int = 0, retry_after: float = 1
+        self,
+        name: str,
+        *,
+        workers: int,
+        queue: int,
+        nice: int = 0,
+        retry_after: float = 1,
+        share: float = 1.0,
     ) -> None:
+        if not 0 < share <= 1:
+            raise ValueError(f"share: {share!r} is not in (0, 1]")
         self.name = name
+        self.share = share
         self.workers = workers
         self.queue = queue
         self.retry_after = retry_after
@@ -150,7 +165,14 @@ class Lane:
                     return False, None
                 state["started"] = True
             with cancellable(cancel):
-                return True, fn(remaining)
+                if self.share == 1:
+                    return True, fn(remaining)
+                spent = time.thread_time()
+                try:
+                    return True, fn(remaining)
+                finally:  # the rest that keeps this worker to its share
+                    spent = time.thread_time() - spent
+                    time.sleep(spent * (1 / self.share - 1))
 
         def drop() -> bool:
             """Drop the job if it has not started; True when it was dropped."""

@@ -55,7 +55,9 @@ def _config(app: Any, **options: Any) -> Any:
 
     from knightstour.web.handlers import HEAD_BYTES
 
-    return uvicorn.Config(app, h11_max_incomplete_event_size=HEAD_BYTES, **options)
+    # h11 whatever else is installed: its limit on the head is what makes a long URL 414 (the
+    # httptools parser would answer it a bare 400)
+    return uvicorn.Config(app, http="h11", h11_max_incomplete_event_size=HEAD_BYTES, **options)
 
 
 def serve(

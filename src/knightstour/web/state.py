@@ -61,6 +61,9 @@ class Limits:
     quick_workers: int = 2
     #: threads of the gallery's lane (its pages and tours; up to ``queue`` more wait)
     gallery_workers: int = 1
+    #: the part of its time the gallery's worker may work (at 0.3 it rests 7 s for every 3 s of
+    #: work), so that a crowd of gallery pages leaves the interpreter to quick answers
+    gallery_share: float = 0.3
     #: the largest request body, in bytes (a 100x100 tour JSON is about 250 kB); more: HTTP 413
     max_body_bytes: int = 2_000_000
     #: seconds: the budget of a count (/api/count); a count that needs more answers null
@@ -73,6 +76,10 @@ class Limits:
         for name, value in asdict(self).items():
             if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
                 raise InvalidInputError(f"limit {name} must be a positive number, got {value!r}")
+        if self.gallery_share > 1:
+            raise InvalidInputError(
+                f"limit gallery_share must be at most 1, got {self.gallery_share!r}"
+            )
 
 
 class Server:
@@ -112,7 +119,13 @@ class Server:
                 "count": Lane(
                     "counts", workers=1, queue=8, nice=10, retry_after=lim.count_time_limit
                 ),
-                "gallery": Lane("gallery", workers=lim.gallery_workers, queue=lim.queue),
+                "gallery": Lane(
+                    "gallery",
+                    workers=lim.gallery_workers,
+                    queue=lim.queue,
+                    share=lim.gallery_share,
+                    retry_after=2,  # a page is a browse: a refused one can wait its turn
+                ),
             }
         return self._lanes[name]
 
@@ -148,8 +161,10 @@ class Server:
             lane.close()
 
 
-def server_of(request: Request) -> Server:
-    """The :class:`Server` of the app that serves ``request`` (a FastAPI dependency)."""
+async def server_of(request: Request) -> Server:
+    """The :class:`Server` of the app that serves ``request`` (a FastAPI dependency; async, so
+    that it runs on the event loop rather than a hop to a worker thread and back, which cost
+    every request about a millisecond and the GIL's contention with the lanes)."""
     server: Server = request.app.state.server
     return server
 
