@@ -8,8 +8,10 @@ reaches) are summarised by a state (:mod:`knightstour.kernels.frontier` says how
 one way it was reached (the state before it and the moves of the new square), and a state that
 completes the path is walked back to the first square. Exact, on boards of any length whose
 shorter side is at most :data:`SIDE` squares: long stretches of rows far from the ends repeat
-the states of the rows before them, and are passed over rather than swept
-(:func:`_forward`). docs/solving.md, "Chosen ends".
+the states of the rows before them, and are passed over rather than swept (:func:`_forward`);
+the sweep's tables are made a stretch at a time, only where it goes (:class:`_Rows`,
+:func:`_tables`), and the walk back repeats a stretch's cycle of moves rather than walking it
+(:func:`_moves_back`). docs/divide.md, "Chosen ends on boards 5 wide or less".
 
 >>> path = between(Board(3, 12), 2, 3)          # c1 to a2
 >>> int(path[0]), int(path[-1]), len(set(path.tolist()))
