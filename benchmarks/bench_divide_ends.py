@@ -8,7 +8,9 @@ after 30 s; here it is given :data:`BASELINE_LIMIT` seconds). Each figure is the
 :data:`ROUNDS` runs; the machine has 2 cores shared with other work, so medians, not bests.
 
 Also: the plan alone (what ``exists`` runs) on 30000 x 30000, and the share of random pairs on
-random boards 6..60 that the construction builds.
+random boards 6..60 that the construction builds; and chosen ends on a long thin board, which
+the frontier sweep answers (issue 30, item 14: :data:`THIN`, past the 30,000 squares it once
+stopped at), with what ``exists`` takes on the longest such board the program accepts.
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ CASES = [
     ("3000x3000", "k77", "b2999"),
     ("2999x2999", "a1", "c1"),
 ]
+
+
+#: A long thin board and two chosen ends: the sweep's case (docs/divide.md, "Chosen ends on
+#: boards 5 wide or less").
+THIN = ("3x1000000", "b2", "c4")
 
 
 def timed(fn) -> float:
@@ -105,6 +112,22 @@ def main() -> None:
             baseline_name=f"Warnsdorff, then the exact search ({base})",
             note="the baseline gave up: the ratio is an upper bound" if "gave up" in base else "",
         )
+    spec, start, end = THIN
+    tour = kt.solve(spec, start=start, end=end)
+    assert tour.method == "sweep" and (tour.start, tour.end) == (start, end)
+    med = median_time(spec, start, end, clear=False)
+    figure(
+        "divide_ends",
+        f"{spec} {start} -> {end} via kt.solve, the frontier sweep (validated; "
+        f"{med / tour.board.size * 1e9:.1f} ns a square)",
+        med * 1000,
+        None,
+        unit="ms",
+        baseline_name="the old way",
+        note="it stopped at 30,000 squares, answering unknown",
+    )
+    t = timed(lambda: kt.exists("3x715000000", start="b2", end="c4"))
+    print(f"  exists 3x715000000 b2 -> c4 (the sweep, no path kept): {t * 1000:.1f} ms")
     far = 30000 * 29999 + 29991
     t = timed(lambda: E.plan(Board(30000, 30000), 7, far))
     print(f"  plan only (what exists runs), 30000x30000 h1 -> the far corner: {t * 1000:.1f} ms")

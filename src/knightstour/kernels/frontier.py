@@ -58,6 +58,7 @@ __kernels__ = (
     "link",
     "merge",
     "shard_of",
+    "join_moves",
 )
 
 EMPTY = 0
@@ -699,3 +700,51 @@ def compact(table, keys, counts):  # type: ignore[no-untyped-def]
                 counts[d, j] = table[h, j + 1]
             d += 1
     return d
+
+
+def join_moves(codes, start, m, rowlen, width, transposed, nb, path):  # type: ignore[no-untyped-def]
+    """Join each sweep position's moves back into the path they make, from position ``start``.
+
+    ``codes[p]``: the moves of position ``p`` back (0 none, else ``move_code``: ``1 + 32 k1 +
+    k2``, a move to ``p - k1`` and one to ``p - k2``, one move when they are equal); ``nb`` is a
+    zeroed ``(len(codes), 2)`` int8 work array (each position's two neighbours on the path as
+    offsets). ``path[:m]`` gets the path's squares in order: sweep positions turned into square
+    indices (rows of ``rowlen``; ``transposed``: a row of the sweep is a file of the board,
+    ``width`` its number of files). Returns the number of squares written (``m`` when the moves
+    make one path through every square).
+    """
+    n = codes.shape[0]
+    for p in range(n):
+        code = np.int64(codes[p])
+        if code == 0:
+            continue
+        k1 = (code - 1) // 32
+        k2 = (code - 1) % 32
+        for j in range(2):
+            k = k1 if j == 0 else k2
+            if j == 1 and k2 == k1:
+                break
+            q = p - k
+            if nb[p, 0] == 0:
+                nb[p, 0] = -k
+            else:
+                nb[p, 1] = -k
+            if nb[q, 0] == 0:
+                nb[q, 0] = k
+            else:
+                nb[q, 1] = k
+    prev = np.int64(-1)
+    here = np.int64(start)
+    for i in range(m):
+        if transposed:
+            path[i] = (here % rowlen) * width + here // rowlen
+        else:
+            path[i] = here
+        a = here + np.int64(nb[here, 0])
+        b = here + np.int64(nb[here, 1])
+        nxt = b if a == prev else a
+        if nxt == here or (i + 1 < m and nb[here, 0] == 0):
+            return i + 1
+        prev = here
+        here = nxt
+    return m

@@ -200,6 +200,8 @@ def auto(request: SolveRequest, /) -> Solution:
         except NoTourError:
             raise
         except InvalidInputError as err:  # a method that does not apply to this request
+            if strategy.method == "sweep":  # exact, and refused: no later method would answer
+                raise
             failures.append(f"{strategy.method}: {err}")
     if not failures:
         raise SearchFailedError("the time limit ran out before any method could finish")

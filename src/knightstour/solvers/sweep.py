@@ -8,8 +8,10 @@ reaches) are summarised by a state (:mod:`knightstour.kernels.frontier` says how
 one way it was reached (the state before it and the moves of the new square), and a state that
 completes the path is walked back to the first square. Exact, on boards of any length whose
 shorter side is at most :data:`SIDE` squares: long stretches of rows far from the ends repeat
-the states of the rows before them, and are passed over rather than swept
-(:func:`_forward`). docs/solving.md, "Chosen ends".
+the states of the rows before them, and are passed over rather than swept (:func:`_forward`);
+the sweep's tables are made a stretch at a time, only where it goes (:class:`_Rows`,
+:func:`_tables`), and the walk back repeats a stretch's cycle of moves rather than walking it
+(:func:`_moves_back`). docs/divide.md, "Chosen ends on boards 5 wide or less".
 
 >>> path = between(Board(3, 12), 2, 3)          # c1 to a2
 >>> int(path[0]), int(path[-1]), len(set(path.tolist()))
@@ -21,6 +23,7 @@ None
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -33,7 +36,6 @@ from knightstour.solvers import Solution, SolveRequest
 from knightstour.theory import describe_tour
 
 __all__ = [
-    "AREA",
     "DONE",
     "MAX_FRONTIER",
     "SENTINEL",
@@ -103,10 +105,7 @@ class Sweep:
 
     def initial_key(self) -> np.uint64:
         """The state before the first square: every frontier slot off the board, so DONE."""
-        key = 0
-        for _ in range(self.width):
-            key = key * self.radix + DONE
-        return np.uint64(key)
+        return _initial_key(self.width, self.radix)
 
 
 class _Clock:
@@ -189,120 +188,353 @@ def plan(
             f"its sweep of {board.area:,} squares; {_gib(budget)} is available"
         )
     clock = _Clock(board, deadline)
-    order, width = _orientation(board, clock)
-    if width > MAX_FRONTIER:
-        raise InputLimitError(
-            f"a {board.spec} board has a frontier of {width} squares; counting handles at most "
-            f"{MAX_FRONTIER} (knight boards up to 8 squares on the short side)"
-        )
-    radix = 16 if width <= 15 else 3 + width // 2 + 1
-    n = board.area
-    pos = np.empty(n, dtype=np.int64)
-    pos[order] = np.arange(n)
-    holes = board.holes
-    cap_of = np.full(n, 2, dtype=np.int64)
-    for sq in holes:
-        cap_of[pos[sq]] = 0
-    for sq in terminals:
-        cap_of[pos[sq]] = 1
-    neighbours = []
-    for p in range(n):
-        clock.tick()
-        neighbours.append(
-            [] if order[p] in holes else [int(pos[t]) for t in board.moves(int(order[p]))]
-        )
-    last = np.array([max([p, *neighbours[p]]) for p in range(n)], dtype=np.int64)
-    maxback = max([sum(1 for q in nb if q < p) for p, nb in enumerate(neighbours)] + [1])
-    back = np.zeros((n, maxback), dtype=np.int64)
-    nback = np.zeros(n, dtype=np.int64)
-    caps = np.full((n, width + 1), 2, dtype=np.int64)
-    leaving_lists: list[list[int]] = [[] for _ in range(n)]
-    for p in range(n):
-        clock.tick()
-        for q in sorted(q for q in neighbours[p] if q < p):
-            back[p, nback[p]] = p - q
-            nback[p] += 1
-        for k in range(width + 1):
-            if p - k >= 0:
-                caps[p, k] = cap_of[p - k]
-        leaving_lists[int(last[p])].append(p)
-    maxleave = max(len(x) for x in leaving_lists) or 1
-    leaving = np.zeros((n, maxleave), dtype=np.int64)
-    nleave = np.zeros(n, dtype=np.int64)
-    for p, cells in enumerate(leaving_lists):
-        for j, c in enumerate(sorted(cells)):
-            leaving[p, j] = p - c
-        nleave[p] = len(cells)
-    real = [p for p in range(n) if cap_of[p] > 0]
-    last_real = real[-1] if real else -1
-    # colours: +1 / -1 by square colour, per frontier slot; twice the balance of the squares
-    # not swept yet, and the required ends among them, after each position
-    sign_of = np.array([1 if board.colour(int(order[p])) else -1 for p in range(n)])
-    sign_of[cap_of == 0] = 0
-    signs = np.zeros((n, width + 1), dtype=np.int64)
-    for p in range(n):
-        clock.tick()
-        for k in range(width + 1):
-            if p - k >= 0:
-                signs[p, k] = sign_of[p - k]
-    after = np.concatenate([np.cumsum(sign_of[::-1])[::-1][1:], [0]])
-    rest = 2 * after.astype(np.int64)
-    colour = board.colour
-    changes = all(
-        colour(a) != colour(b) for a in _ticking(board.squares(), clock) for b in board.moves(a)
-    )
-    if not changes:  # a leaper that keeps its colour (or a wrapped board): no colour check
-        rest[:] = _NO_CHECK
-    req = (cap_of == 1).astype(np.int64)
-    spare = np.concatenate([np.cumsum(req[::-1])[::-1][1:], [0]]).astype(np.int64)
-    # moves from each frontier slot's square to squares not swept yet, after each position
-    remain = np.zeros((n, width + 1), dtype=np.int64)
-    for p in range(n):
-        clock.tick()
-        for k in range(width + 1):
-            c = p - k
-            if c >= 0:
-                remain[p, k] = sum(1 for q in neighbours[c] if q > p)
-    # squares not swept yet with at most one move to a later square, not required ends: their
-    # moves to later squares and the bit mask of the frontier slots they have moves to
-    ahead: list[np.ndarray] = []
-    for p in range(n):
-        clock.tick()
-        rows = []
-        for u in range(p + 1, min(n, p + width + 1)):
-            if cap_of[u] != 2:
-                continue
-            later = sum(1 for q in neighbours[u] if q > p)
-            mask = sum(1 << (p - q) for q in neighbours[u] if p - width < q <= p)
-            if later <= 1 and mask:
-                rows.append((later, mask))
-        ahead.append(np.array(rows, dtype=np.int64).reshape(len(rows), 2))
+    geo = _Arrays(board, terminals, clock)
+    t = _tables(geo, 0, geo.n, clock)
     mirrors = (
-        _mirrors(board, order, pos, width, last, terminals)
+        _mirrors(board, geo.order, geo.pos, geo.width, t.last, terminals)
         if mirror
-        else np.full((n, 1), -1, dtype=np.int64)
+        else np.full((geo.n, 1), -1, dtype=np.int64)
     )
     return Sweep(
         board,
         tuple(terminals),
         closed,
-        order,
-        width,
-        radix,
-        back,
-        nback,
-        cap_of,
-        caps,
-        leaving,
-        nleave,
-        last_real,
-        signs,
-        remain,
-        ahead,
-        rest,
-        spare,
+        geo.order,
+        geo.width,
+        _radix(geo.width),
+        t.back,
+        t.nback,
+        t.cap,
+        t.caps,
+        t.leaving,
+        t.nleave,
+        geo.last_real,
+        t.signs,
+        t.remain,
+        t.ahead,
+        t.rest,
+        t.spare,
         mirrors,
     )
+
+
+def _radix(width: int) -> int:
+    """The base of a state key's digits for a frontier of ``width`` slots."""
+    if width > MAX_FRONTIER:
+        raise InputLimitError(
+            f"a frontier of {width} squares; counting handles at most {MAX_FRONTIER} (knight "
+            f"boards up to 8 squares on the short side)"
+        )
+    return 16 if width <= 15 else 3 + width // 2 + 1
+
+
+class _Geometry:
+    """What the sweep's tables are made of, position by position (``p``: the ``p``-th square
+    swept): the square there, its moves (as positions), its cap (0 hole, 1 required end, 2
+    other), its colour's sign, and the board-wide sums after it. :func:`_tables` builds the
+    tables of any stretch of positions from it. :class:`_Arrays` holds it for a whole board (any
+    board, for counting); :class:`_Rows` works it out by arithmetic (flat boards of any length).
+    """
+
+    n: int
+    width: int
+    last_real: int
+    changes: bool
+
+    def square(self, p: int) -> int:
+        raise NotImplementedError
+
+    def neighbours(self, p: int) -> list[int]:
+        """The positions a move from position ``p`` reaches (none from a hole)."""
+        raise NotImplementedError
+
+    def cap(self, p: int) -> int:
+        raise NotImplementedError
+
+    def sign(self, p: int) -> int:
+        """+1 or -1 by the colour of the square at ``p``; 0 for a hole."""
+        raise NotImplementedError
+
+    def after(self, p: int) -> int:
+        """The sum of :meth:`sign` over the positions after ``p``."""
+        raise NotImplementedError
+
+    def ends_after(self, p: int) -> int:
+        """The required ends at positions after ``p``."""
+        raise NotImplementedError
+
+
+class _Arrays(_Geometry):
+    """The geometry of a whole board, in arrays (the sweep order of :func:`_orientation`)."""
+
+    def __init__(self, board: Board, terminals: tuple[int, ...], clock: _Clock) -> None:
+        self.board = board
+        self.order, self.width = _orientation(board, clock)
+        if self.width > MAX_FRONTIER:
+            raise InputLimitError(
+                f"a {board.spec} board has a frontier of {self.width} squares; counting handles "
+                f"at most {MAX_FRONTIER} (knight boards up to 8 squares on the short side)"
+            )
+        n = self.n = board.area
+        self.pos = np.empty(n, dtype=np.int64)
+        self.pos[self.order] = np.arange(n)
+        self.cap_of = np.full(n, 2, dtype=np.int64)
+        for sq in board.holes:
+            self.cap_of[self.pos[sq]] = 0
+        for sq in terminals:
+            self.cap_of[self.pos[sq]] = 1
+        real = np.flatnonzero(self.cap_of > 0)
+        self.last_real = int(real[-1]) if real.shape[0] else -1
+        sign_of = np.where(board.colour(self.order) == 1, 1, -1).astype(np.int64)
+        sign_of[self.cap_of == 0] = 0
+        self.sign_of = sign_of
+        self._after = np.concatenate([np.cumsum(sign_of[::-1])[::-1][1:], [0]])
+        req = (self.cap_of == 1).astype(np.int64)
+        self._spare = np.concatenate([np.cumsum(req[::-1])[::-1][1:], [0]])
+        colour = board.colour
+        self.changes = all(
+            colour(a) != colour(b) for a in _ticking(board.squares(), clock) for b in board.moves(a)
+        )
+
+    def square(self, p: int) -> int:
+        return int(self.order[p])
+
+    def neighbours(self, p: int) -> list[int]:
+        if self.cap_of[p] == 0:
+            return []
+        return [int(self.pos[t]) for t in self.board.moves(int(self.order[p]))]
+
+    def cap(self, p: int) -> int:
+        return int(self.cap_of[p])
+
+    def sign(self, p: int) -> int:
+        return int(self.sign_of[p])
+
+    def after(self, p: int) -> int:
+        return int(self._after[p])
+
+    def ends_after(self, p: int) -> int:
+        return int(self._spare[p])
+
+
+class _Rows(_Geometry):
+    """The geometry of a flat board worked out by arithmetic, for a stretch at a time: the sweep
+    goes row by row along the longer side (a row of the sweep is a file of the board when it is
+    ``transposed``), and costs nothing a square, however long the board.
+
+    >>> g = _Rows(Board(3, 700_000_000), (1, 5))
+    >>> g.width, g.rowlen, g.transposed, g.cap(1), g.cap(2), g.ends_after(1)
+    (7, 3, False, 1, 2, 1)
+    """
+
+    def __init__(self, board: Board, terminals: tuple[int, ...]) -> None:
+        assert board.is_flat
+        self.board = board
+        w, h = board.width, board.height
+        self.n = board.area
+
+        def reach(transposed: bool) -> int:
+            steps = [
+                abs(dx * h + dy) if transposed else abs(dy * w + dx)
+                for dx, dy in board.deltas
+                if abs(dx) < w and abs(dy) < h
+            ]
+            return max([1, *steps])
+
+        plain, across = reach(False), reach(True)
+        self.transposed = across < plain
+        self.width = min(plain, across)
+        self.rowlen = h if self.transposed else w
+        self.rows = self.n // self.rowlen
+        self.holes = board.holes
+        self.terminals = tuple(terminals)
+        hp = sorted(self.pos(sq) for sq in board.holes)
+        self.hole_pos = np.array(hp, dtype=np.int64)
+        self.hole_sum = np.cumsum([self._plain_sign(p) for p in hp], dtype=np.int64)
+        self.end_pos = np.array(sorted(self.pos(t) for t in terminals), dtype=np.int64)
+        self.features = np.union1d(self.hole_pos, self.end_pos)
+        last = self.n - 1
+        while last >= 0 and self.square(last) in self.holes:
+            last -= 1
+        self.last_real = last
+        feasible = [(dx, dy) for dx, dy in board.deltas if abs(dx) < w and abs(dy) < h]
+        self.changes = all((dx + dy) % 2 for dx, dy in feasible)
+        #: rows at each edge whose squares lack some moves
+        self.edge = max(board.leaper) * self.rowlen
+        #: how far (in positions) a square's tables look either way, with room to spare
+        self.margin = 3 * self.width + 2 * self.rowlen
+
+    def pos(self, sq: int) -> int:
+        x, y = sq % self.board.width, sq // self.board.width
+        return x * self.board.height + y if self.transposed else sq
+
+    def square(self, p: int) -> int:
+        if self.transposed:
+            return (p % self.rowlen) * self.board.width + p // self.rowlen
+        return p
+
+    def neighbours(self, p: int) -> list[int]:
+        sq = self.square(p)
+        if sq in self.holes:
+            return []
+        return [self.pos(t) for t in self.board.moves(sq)]
+
+    def cap(self, p: int) -> int:
+        sq = self.square(p)
+        return 0 if sq in self.holes else 1 if sq in self.terminals else 2
+
+    def _plain_sign(self, p: int) -> int:
+        return 1 if self.board.colour(self.square(p)) else -1
+
+    def sign(self, p: int) -> int:
+        return 0 if self.square(p) in self.holes else self._plain_sign(p)
+
+    def _prefix(self, p: int) -> int:
+        """The sum of :meth:`sign` over positions ``0..p`` (squares ``(x, y)`` of colour
+        ``(x + y) % 2``, row ``r`` and place ``c`` in it: ``x + y == r + c``)."""
+        if p < 0:
+            return 0
+        r, c = divmod(p, self.rowlen)
+        full = -(self.rowlen % 2) * (r % 2)
+        part = -(1 if r % 2 == 0 else -1) * ((c + 1) % 2)
+        k = int(np.searchsorted(self.hole_pos, p, side="right"))
+        return full + part - (int(self.hole_sum[k - 1]) if k else 0)
+
+    def after(self, p: int) -> int:
+        return self._prefix(self.n - 1) - self._prefix(p)
+
+    def ends_after(self, p: int) -> int:
+        return int(self.end_pos.shape[0] - np.searchsorted(self.end_pos, p, side="right"))
+
+    @property
+    def period(self) -> int:
+        """Two rows: a square and the one two rows before it are swept alike, away from the
+        edges, the holes and the ends (and the colours of two rows balance)."""
+        return 2 * self.rowlen
+
+    def quiet(self, p: int) -> bool:
+        """Whether position ``p`` is swept exactly as ``p - period`` (its tables are equal):
+        no edge, hole or required end near enough to either to touch its tables.
+
+        >>> g = _Rows(Board(3, 100), (4, 280))
+        >>> [p for p in range(0, 300, 30) if g.quiet(p)]
+        [60, 90, 120, 150, 180, 210, 240]
+        """
+        lo, hi = p - self.period - self.margin, p + self.margin
+        if lo < self.edge or hi >= self.n - self.edge:
+            return False
+        k = int(np.searchsorted(self.features, lo, side="left"))
+        return k == self.features.shape[0] or int(self.features[k]) > hi
+
+    def quiet_until(self, p: int) -> int:
+        """The last position of the stretch of :meth:`quiet` positions from ``p`` (quiet)."""
+        end = self.n - self.edge - self.margin - 1
+        k = int(np.searchsorted(self.features, p + self.margin, side="right"))
+        if k < self.features.shape[0]:
+            end = min(end, int(self.features[k]) - self.margin - 1)
+        return end
+
+
+@dataclass
+class _Tables:
+    """The sweep's tables for positions ``lo`` to ``lo + len - 1`` (:class:`Sweep` says what
+    each holds), and ``last``: for each position, the last position its moves reach."""
+
+    lo: int
+    back: np.ndarray
+    nback: np.ndarray
+    cap: np.ndarray
+    caps: np.ndarray
+    leaving: np.ndarray
+    nleave: np.ndarray
+    signs: np.ndarray
+    remain: np.ndarray
+    ahead: list[np.ndarray]
+    rest: np.ndarray
+    spare: np.ndarray
+    last: np.ndarray
+
+    def step(self, p: int) -> tuple[object, ...]:
+        """The kernels' arguments for position ``p`` from ``back`` to ``remain``, ``ahead``,
+        ``rest`` and ``spare`` (as :func:`knightstour.kernels.frontier.expand_links` takes them,
+        around ``free_ends``, ``final`` and ``closed``)."""
+        i = p - self.lo
+        return (
+            self.back[i], self.nback[i], self.cap[i], self.caps[i], self.leaving[i],
+            self.nleave[i], self.signs[i], self.remain[i], self.ahead[i], self.rest[i],
+            self.spare[i],
+        )  # fmt: skip
+
+    @property
+    def hi(self) -> int:
+        return self.lo + int(self.nback.shape[0])
+
+
+def _tables(g: _Geometry, lo: int, hi: int, clock: _Clock) -> _Tables:
+    """The sweep's tables for positions ``lo`` to ``hi - 1``, from the geometry ``g``: each
+    looks at most a frontier's length either way (the moves of the squares around it)."""
+    n, width = g.n, g.width
+    a, z = max(0, lo - width), min(n, hi + width + 1)
+    nbs: dict[int, list[int]] = {}
+    for q in range(a, z):
+        clock.tick()
+        nbs[q] = g.neighbours(q)
+    capq = {q: g.cap(q) for q in range(max(0, lo - width), z)}
+    signq = {q: g.sign(q) for q in range(max(0, lo - width), hi)}
+    m = hi - lo
+    maxback = max([sum(1 for q in nbs[p] if q < p) for p in range(lo, hi)] + [1])
+    back = np.zeros((m, maxback), dtype=np.int64)
+    nback = np.zeros(m, dtype=np.int64)
+    cap = np.array([capq[p] for p in range(lo, hi)], dtype=np.int64)
+    caps = np.full((m, width + 1), 2, dtype=np.int64)
+    signs = np.zeros((m, width + 1), dtype=np.int64)
+    remain = np.zeros((m, width + 1), dtype=np.int64)
+    last = np.array([max([c, *nbs[c]]) for c in range(a, hi)], dtype=np.int64)
+    leaving_lists: list[list[int]] = [[] for _ in range(m)]
+    for c in range(a, hi):
+        at = int(last[c - a])
+        if lo <= at < hi:
+            leaving_lists[at - lo].append(c)
+    ahead: list[np.ndarray] = []
+    for i, p in enumerate(range(lo, hi)):
+        clock.tick()
+        for q in sorted(q for q in nbs[p] if q < p):
+            back[i, nback[i]] = p - q
+            nback[i] += 1
+        for k in range(width + 1):
+            c = p - k
+            if c >= 0:
+                caps[i, k] = capq[c]
+                signs[i, k] = signq[c]
+                remain[i, k] = sum(1 for q in nbs[c] if q > p)
+        # squares not swept yet with at most one move to a later square, not required ends:
+        # their moves to later squares and the bit mask of the frontier slots they have moves to
+        rows = []
+        for u in range(p + 1, min(n, p + width + 1)):
+            if capq[u] != 2:
+                continue
+            later = sum(1 for q in nbs[u] if q > p)
+            mask = sum(1 << (p - q) for q in nbs[u] if p - width < q <= p)
+            if later <= 1 and mask:
+                rows.append((later, mask))
+        ahead.append(np.array(rows, dtype=np.int64).reshape(len(rows), 2))
+    maxleave = max([len(x) for x in leaving_lists] + [1])
+    leaving = np.zeros((m, maxleave), dtype=np.int64)
+    nleave = np.zeros(m, dtype=np.int64)
+    for i, cells in enumerate(leaving_lists):
+        for j, c in enumerate(sorted(cells)):
+            leaving[i, j] = lo + i - c
+        nleave[i] = len(cells)
+    # twice the colour balance of the squares not swept yet after each position (no check for
+    # a leaper that keeps its colour), and the required ends among them
+    rest = np.array(
+        [2 * g.after(p) if g.changes else _NO_CHECK for p in range(lo, hi)], dtype=np.int64
+    )
+    spare = np.array([g.ends_after(p) for p in range(lo, hi)], dtype=np.int64)
+    return _Tables(
+        lo, back, nback, cap, caps, leaving, nleave, signs, remain, ahead, rest, spare,
+        last[lo - a :],
+    )  # fmt: skip
 
 
 def _mirrors(
@@ -428,28 +660,27 @@ def table_size(states: int) -> int:
 # -- paths between two chosen squares ----------------------------------------------------------
 
 #: The sweep decides every request with a start and an end square on knight's boards whose
-#: shorter side is at most this many squares ...
+#: shorter side is at most this many squares, of any length: its tables are made a stretch of
+#: rows at a time, near the ends, the edges and the holes (:class:`_Rows`).
 SIDE = 5
-#: ... and of at most this many squares (its plan is made square by square).
-AREA = 30_000
 #: The ways back that :func:`between` keeps may take at most this many bytes (and a quarter of
 #: the memory available); a longer walk back is refused, the answer stands.
 LINK_BYTES = 1 << 29
+#: Bytes a square of the board costs to build the path (its moves back, 2; its two neighbours
+#: on the path, 2; the path, 4) besides what :func:`knightstour.solve` adds to validate it.
+PATH_BYTES_PER_SQUARE = 8
+#: Positions whose tables are made at once while sweeping (:func:`_tables`).
+CHUNK = 256
 
 
 def takes(board: Board) -> bool:
     """Whether the sweep decides requests with both ends on ``board``: a knight's flat board
-    (holes allowed) whose shorter side is at most :data:`SIDE`, of at most :data:`AREA` squares.
+    (holes allowed) whose shorter side is at most :data:`SIDE`, however long.
 
-    >>> takes(Board(5, 1001)), takes(Board(6, 6)), takes(Board(3, 10_000))
+    >>> takes(Board(5, 1001)), takes(Board(6, 6)), takes(Board(3, 100_000_000))
     (True, False, True)
     """
-    return (
-        board.leaper == (1, 2)
-        and board.is_flat
-        and min(board.width, board.height) <= SIDE
-        and board.area <= AREA
-    )
+    return board.leaper == (1, 2) and board.is_flat and min(board.width, board.height) <= SIDE
 
 
 def reason(board: Board, s: int, e: int, closed: bool, found: bool) -> str:
@@ -472,6 +703,8 @@ def decide(board: Board, s: int, e: int, *, deadline: float | None = None) -> bo
 
     >>> decide(Board(3, 12), 2, 3), decide(Board(3, 4), 0, 3)
     (True, False)
+    >>> decide(Board(3, 700_000_000), 4, 9)      # b2 to a4: the long rows are passed over
+    True
     """
     if s == e:  # a path from a square to itself: the board's one square
         return board.size == 1
@@ -481,16 +714,57 @@ def decide(board: Board, s: int, e: int, *, deadline: float | None = None) -> bo
 def between(board: Board, s: int, e: int, *, deadline: float | None = None) -> np.ndarray | None:
     """A Hamiltonian path from ``s`` to ``e`` (int32 square indices), or None when none exists.
 
-    Raises :class:`~knightstour.errors.SearchFailedError` past ``deadline`` (a
-    ``time.monotonic()`` time), and when the ways back would take more than
-    :data:`LINK_BYTES` (a path exists then: :func:`decide` says so without keeping them).
+    A board whose path would not fit in memory is refused before the sweep
+    (:class:`~knightstour.errors.InputLimitError`, :func:`require_memory`). Raises
+    :class:`~knightstour.errors.SearchFailedError` past ``deadline`` (a ``time.monotonic()``
+    time), and :class:`~knightstour.errors.InputLimitError` when the ways back would take more
+    than :data:`LINK_BYTES` (a path exists then: :func:`decide` says so without keeping them).
     """
     if s == e:  # a path from a square to itself: the board's one square
         return np.array([s], dtype=np.int32) if board.size == 1 else None
+    require_memory(board)
     ran = _forward(board, s, e, deadline, keep=True)
     if ran.whole is None:
         return None
     return _walk_back(ran, s)
+
+
+def path_bytes(board: Board) -> int:
+    """Bytes :func:`between` and the validation of its path need at their peak on ``board``:
+    :data:`PATH_BYTES_PER_SQUARE` and divide's check a square, and a fixed part.
+
+    >>> f"{path_bytes(Board(3, 715_000_000)) / 2**30:.1f} GiB"
+    '22.0 GiB'
+    """
+    from knightstour.solvers.divide import CHECK_BYTES_PER_SQUARE, FIXED_BYTES
+
+    return (PATH_BYTES_PER_SQUARE + CHECK_BYTES_PER_SQUARE) * board.area + FIXED_BYTES
+
+
+def require_memory(board: Board, have: int | None = None) -> None:
+    """Refuse, before anything is swept, a board whose path would not fit in the memory
+    available (or ``have`` bytes): :func:`path_bytes`.
+
+    >>> require_memory(Board(3, 1000))
+    >>> require_memory(Board(3, 10**8), have=2**30)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InputLimitError: board 3x100000000 is too large: the path between two chosen squares needs 3.1 GiB, more than the 1.0 GiB of memory available (exists answers without building it)
+    """
+    from knightstour.solvers.divide import _process_limit
+
+    need = path_bytes(board)
+    if have is None:
+        have = available_memory()
+        limit = _process_limit()
+        if limit is not None:
+            have = min(have, limit)
+    if need > have:
+        raise InputLimitError(
+            f"board {board.spec} is too large: the path between two chosen squares needs "
+            f"{_gib(need)}, more than the {_gib(have)} of memory available (exists answers "
+            f"without building it)"
+        )
 
 
 def sweep_between(request: SolveRequest, /) -> Solution:
@@ -507,55 +781,47 @@ def sweep_between(request: SolveRequest, /) -> Solution:
 
 @dataclass
 class _Run:
-    """What a forward sweep kept: the plan, the link of the whole path (None: no path) at its
-    step, each step's links (a computed step's own, or the step it repeats)."""
+    """What a forward sweep kept: its geometry, the link of the whole path (None: no path) at
+    its step, each computed step's links, and the stretches passed over: ``(a, b)``, positions
+    ``a + 1`` to ``b`` swept as the positions one period before them (:meth:`rep`)."""
 
-    sweep: Sweep
+    geo: _Rows
     whole: int | None
     whole_step: int
     links: dict[int, np.ndarray]
-    rep: np.ndarray
+    skips: list[tuple[int, int]]
 
-
-def _repeats(sweep: Sweep, period: int) -> np.ndarray:
-    """``same[p]``: square ``p`` is swept exactly as square ``p - period`` (its moves back,
-    the squares leaving, the checks), so the same states before give the same states after."""
-    n = sweep.steps
-    same = np.zeros(n, dtype=np.bool_)
-    if n <= period:
-        return same
-    ok = np.ones(n - period, dtype=np.bool_)
-    for a in (sweep.back, sweep.cap, sweep.caps, sweep.leaving, sweep.signs, sweep.remain):
-        a = a.reshape(n, -1)
-        ok &= np.all(a[period:] == a[:-period], axis=1)
-    for a in (sweep.nback, sweep.nleave, sweep.rest, sweep.spare):
-        ok &= a[period:] == a[:-period]
-    final = np.arange(n) >= sweep.last_real
-    ok &= final[period:] == final[:-period]
-    for p in np.flatnonzero(ok):
-        q = int(p) + period
-        ok[p] = np.array_equal(sweep.ahead[q], sweep.ahead[q - period])
-    same[period:] = ok
-    return same
+    def rep(self, q: int) -> int:
+        """The computed step whose links position ``q`` has."""
+        period = self.geo.period
+        while True:
+            i = bisect_right(self.skips, (q - 1, self.geo.n)) - 1  # the last a < q
+            if i < 0 or q > self.skips[i][1]:
+                return q
+            a = self.skips[i][0]
+            q -= period * (-(-(q - a) // period))
 
 
 def _forward(board: Board, s: int, e: int, deadline: float | None, keep: bool) -> _Run:
     """Sweep ``board`` with ``s`` and ``e`` as the path's ends, keeping one way back to each
-    state (``keep``). A run of squares swept as the squares one period (two rows) before, from
-    the same states, repeats their states and links: it is passed over (``rep``)."""
-    sweep = plan(board, (s, e), False)
-    k = jit.for_work(KERNELS, sweep.steps * sweep.width, threshold=12 * 5)
-    n = sweep.steps
-    period = 2 * min(board.width, board.height)
-    same = _repeats(sweep, period)
-    pw = powers(sweep)
+    state (``keep``). Where the squares ahead are swept as the squares one period (two rows)
+    before them (:meth:`_Rows.quiet`) and the states repeat those of a period before, the
+    states and links of the stretch repeat theirs: it is passed over (``skips``). The tables
+    are made :data:`CHUNK` positions at a time, only where the sweep goes."""
+    g = _Rows(board, (s, e))
+    clock = _Clock(board, deadline)
+    n, width, radix, period = g.n, g.width, _radix(g.width), g.period
+    k = jit.for_work(KERNELS, min(n, 64 * g.rowlen) * width, threshold=12 * 5)
+    pw = np.array([radix**d for d in range(width + 1)], dtype=np.uint64)
     budget = min(LINK_BYTES, available_memory() // 4)
-    rep = np.arange(n, dtype=np.int64)
     links: dict[int, np.ndarray] = {}
-    states: dict[int, np.ndarray] = {-1: np.array([sweep.initial_key()], dtype=np.uint64)}
+    skips: list[tuple[int, int]] = []
+    start = np.array([_initial_key(width, radix)], dtype=np.uint64)
+    states: dict[int, np.ndarray] = {-1: start}
     kept = 0
     whole = np.full(1, SENTINEL, dtype=np.uint64)
     growth = 4.0
+    tab: _Tables | None = None
     p = 0
     with np.errstate(over="ignore"):
         while p < n:
@@ -563,23 +829,24 @@ def _forward(board: Board, s: int, e: int, deadline: float | None, keep: bool) -
                 raise SearchFailedError(
                     f"the sweep of {board.description} stopped at the time limit, square {p} of {n}"
                 )
+            if tab is None or not tab.lo <= p < tab.hi:
+                tab = _tables(g, p, min(n, p + CHUNK), clock)
+            back, nback, cap, caps, leaving, nleave, signs, remain, ahead, rest, spare = tab.step(p)
             keys = states[p - 1]
             size = table_size(int(keys.shape[0] * growth))
             while True:
                 table = np.zeros((size, 2), dtype=np.uint64)
                 table[:, 0] = SENTINEL
                 used, status = k.expand_links(
-                    keys, keys.shape[0], sweep.width, sweep.radix, sweep.back[p],
-                    sweep.nback[p], sweep.cap[p], sweep.caps[p], sweep.leaving[p],
-                    sweep.nleave[p], sweep.free_ends, p >= sweep.last_real, False,
-                    sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p],
-                    sweep.spare[p], pw, table, whole,
+                    keys, keys.shape[0], width, radix, back, nback, cap, caps, leaving, nleave,
+                    0, p >= g.last_real, False, signs, remain, ahead, rest, spare, pw, table,
+                    whole,
                 )  # fmt: skip
                 if status == 0:
                     break
                 size *= 2
             if whole[0] != SENTINEL:
-                return _Run(sweep, int(whole[0]), p, links, rep)
+                return _Run(g, int(whole[0]), p, links, skips)
             rows = table[table[:, 0] != SENTINEL]
             del table
             order = np.argsort(rows[:, 0], kind="stable")
@@ -599,54 +866,105 @@ def _forward(board: Board, s: int, e: int, deadline: float | None, keep: bool) -
                 break
             last = p
             before = states.get(p - period)
-            if same[p] and before is not None and np.array_equal(new, before):
+            if before is not None and g.quiet(p) and np.array_equal(new, before):
                 # the states repeat those of a period before, and the squares ahead are swept
                 # as the squares a period before them: pass over them all
-                while last + 1 < n and same[last + 1]:
-                    last += 1
-                for q in range(p + 1, last + 1):
-                    rep[q] = rep[q - period]
+                last = max(p, g.quiet_until(p))
+                if last > p:
+                    skips.append((p, last))
                 for q in range(max(p + 1, last - period - 1), last + 1):
                     states[q] = states[p - (p - q) % period]
             for q in [q for q in states if q < last - period - 1]:
                 del states[q]
             p = last + 1
-    return _Run(sweep, None, -1, links, rep)
+    return _Run(g, None, -1, links, skips)
+
+
+def _initial_key(width: int, radix: int) -> np.uint64:
+    """The state before the first square: every frontier slot off the board, so DONE."""
+    key = 0
+    for _ in range(width):
+        key = key * radix + DONE
+    return np.uint64(key)
 
 
 def _walk_back(ran: _Run, s: int) -> np.ndarray:
     """The path that the links of ``ran`` lead back along, from ``s``: each step's moves back
-    joined into a chain of squares."""
-    sweep = ran.sweep
-    order = sweep.order
-    n = sweep.board.area
-    nb = np.full((n, 2), -1, dtype=np.int64)
-    deg = np.zeros(n, dtype=np.int64)
-
-    def join(p: int, code: int) -> None:
-        if code == 0:
-            return
-        k1, k2 = divmod(code - 1, 32)
-        a = int(order[p])
-        for k in (k1,) if k1 == k2 else (k1, k2):
-            b = int(order[p - k])
-            nb[a, deg[a]] = b
-            nb[b, deg[b]] = a
-            deg[a] += 1
-            deg[b] += 1
-
-    assert ran.whole is not None
-    value = ran.whole
-    join(ran.whole_step, value & 0xFFFF)
-    index = value >> 16
-    for p in range(ran.whole_step - 1, -1, -1):
-        value = int(ran.links[int(ran.rep[p])][index])
-        join(p, value & 0xFFFF)
-        index = value >> 16
-    path = np.empty(n - len(sweep.board.holes), dtype=np.int32)
-    prev, here = -1, s
-    for i in range(path.shape[0]):
-        path[i] = here
-        a, b = int(nb[here, 0]), int(nb[here, 1])
-        prev, here = here, (b if a == prev else a)
+    (:func:`_moves_back`) joined into a chain of squares (``join_moves``)."""
+    g = ran.geo
+    codes = _moves_back(ran)
+    k = jit.for_work(KERNELS, g.n, threshold=4096)
+    m = g.n - len(g.board.holes)
+    nb = np.zeros((g.n, 2), dtype=np.int8)
+    path = np.empty(m, dtype=np.int32)
+    made = k.join_moves(codes, g.pos(s), m, g.rowlen, g.board.width, g.transposed, nb, path)
+    if made != m:  # pragma: no cover - a bug, never the user's: the validation says so too
+        return path[:made]
     return path
+
+
+def _moves_back(ran: _Run) -> np.ndarray:
+    """Each position's moves back (``move_code``, 0 none) on the path that ``ran`` found.
+
+    On a stretch passed over the links are those of a period before, so walking back a period
+    at a time repeats once the state reached repeats: the moves from there on are the cycle's,
+    laid down at once rather than walked square by square.
+    """
+    assert ran.whole is not None
+    g = ran.geo
+    period = g.period
+    codes = np.zeros(g.n, dtype=np.uint16)
+    value = ran.whole
+    codes[ran.whole_step] = value & 0xFFFF
+    index = value >> 16
+    p = ran.whole_step - 1
+
+    def walk(p: int, stop: int, index: int) -> int:
+        """Walk back from position ``p`` down to ``stop + 1``; the index then."""
+        for q in range(p, stop, -1):
+            value = int(ran.links[ran.rep(q)][index])
+            codes[q] = value & 0xFFFF
+            index = value >> 16
+        return index
+
+    skips = sorted(ran.skips)
+    while p >= 0:
+        seg = next((sk for sk in reversed(skips) if sk[0] < p <= sk[1]), None)
+        if seg is None:
+            bottom = max((b for _, b in skips if b < p), default=-1)
+            index = walk(p, bottom, index)
+            p = bottom
+            continue
+        a = seg[0]
+        seen: dict[int, int] = {}
+        marks: list[int] = []  # the index entering position p - j * period
+        while p - period > a and index not in seen:
+            seen[index] = len(marks)
+            marks.append(index)
+            index = walk(p, p - period, index)
+            p -= period
+        if p - period > a:  # a cycle: periods j1 .. j2 - 1 repeat from here down
+            j1, j2 = seen[index], len(marks)
+            cycle = (j2 - j1) * period
+            full = (p - a - 1) // period  # whole periods left below p
+            top = p  # codes[top + 1 ...] hold a cycle's moves already
+            p -= full * period
+            index = marks[j1 + full % (j2 - j1)]
+            _repeat(codes, p + 1, top + 1, cycle)
+        index = walk(p, a, index)
+        p = a
+    return codes
+
+
+def _repeat(codes: np.ndarray, lo: int, hi: int, cycle: int) -> None:
+    """Fill ``codes[lo:hi]`` with the moves of the ``cycle`` positions above it, repeated."""
+    if hi <= lo:
+        return
+    pattern = codes[hi : hi + cycle]
+    # codes[hi - j] = pattern[(-j) mod cycle]: lay down whole blocks from the top
+    block = np.resize(pattern, cycle * max(1, (1 << 20) // cycle))
+    top = hi
+    while top > lo:
+        size = min(block.shape[0], top - lo)
+        codes[top - size : top] = block[block.shape[0] - size :]
+        top -= size
