@@ -217,6 +217,9 @@ class Gallery:
             kept = dataclasses.replace(kept, board=library_board(kept.board).key)
         if before is not None and after:
             raise InvalidInputError("give one cursor, after or before, not both")
+        refused = self._read(lambda lib: lib.gallery.refusal(kept, after, before))
+        if refused is not None:  # the request's fault, not the library's
+            raise InvalidInputError(refused.replace(self.path, self.name))
         tours, earlier, later = self._read(
             lambda lib: lib.gallery.page(kept, after=after, before=before, limit=limit)
         )
@@ -226,7 +229,14 @@ class Gallery:
             "limit": limit,
             "prev": tours[0].id if earlier and tours else None,
             "next": tours[-1].id if later and tours else None,
-            "filters": {"board": kept.board, "closed": kept.closed, "method": kept.method},
+            "filters": {
+                "board": kept.board,
+                "closed": kept.closed,
+                "method": kept.method,
+                "order": kept.order,
+                "max_crossings": kept.max_crossings,
+                "max_turns": kept.max_turns,
+            },
         }
 
     def summary(self, t: StoredTour) -> dict[str, Any]:
