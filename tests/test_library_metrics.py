@@ -56,7 +56,7 @@ def _assert_stored_equal_metrics(lib: Library) -> int:
     "board, closed, count, workers",
     [
         ("8x8", False, 300, 1),
-        ("6x6", True, 40, 1),
+        ("6x6", True, 20, 1),
         ("3x10", True, 5, 1),
     ],
 )
@@ -334,3 +334,105 @@ def test_bad_input_is_one_line(
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("knightstour: "), err
     assert not (tmp_path / "missing.db").exists()
+
+
+# -- generate --keep-fewest (issue 33, item 2) ------------------------------------------------------
+
+
+def _made(board: str, closed: bool, seed: int, meet: int) -> list[tuple[bytes, int, int, int]]:
+    """What a keep-fewest run of ``meet`` tours meets, made again batch by batch in this process
+    (its plan, its walks): (key, crossings, turns, order met) of each distinct tour, first met."""
+    from knightstour.library.generate import (
+        choose_method,
+        make_plan,
+        run_batch,
+        walk_starts,
+    )
+
+    b = Board.from_key(board)
+    starts = walk_starts(b, None, closed)
+    plan = make_plan(b, closed, starts, choose_method(b, closed, starts, seed), seed)
+    out: dict[bytes, tuple[bytes, int, int, int]] = {}
+    met, walk = 0, 0
+    while met < meet:
+        batch = run_batch(plan, walk, plan.batch).head(meet - met)
+        walk += plan.batch
+        assert batch.crossings is not None and batch.turns is not None
+        for i in range(len(batch)):
+            key = batch.keys[i].tobytes()
+            out.setdefault(key, (key, int(batch.crossings[i]), int(batch.turns[i]), met + i))
+        met += len(batch)
+    return list(out.values())
+
+
+@pytest.mark.parametrize("metric, closed", [("crossings", False), ("turns", True)])
+def test_keep_fewest_keeps_the_fewest_met(tmp_path: Path, metric: str, closed: bool) -> None:
+    """The N kept are the N distinct tours with the fewest of the metric among all those met
+    (ties: the other metric, then the first met), as an independent pass over the same walks
+    finds them; stored with their metrics; the same seed gives the same tours on 2 workers."""
+    from knightstour.library.generate import keep_fewest
+
+    n, meet = 7, 3000
+    r = keep_fewest("8x8", n, metric, meet=meet, closed=closed, seed=9, db=tmp_path / "a.db",
+                    workers=1)  # fmt: skip
+    assert (r.kept, r.added, r.met, r.stopped) == (n, n, meet, False)
+    made = _made("8x8", closed, 9, meet)
+    assert r.distinct == len(made)
+    col, other = (1, 2) if metric == "crossings" else (2, 1)
+    best = sorted(made, key=lambda m: (m[col], m[other], m[3]))[:n]
+    with Library(tmp_path / "a.db") as lib:
+        stored = {st.id: st for st in lib.tours.iter_tours()}
+        assert _assert_stored_equal_metrics(lib) == n
+    got = sorted(
+        (st.crossings, st.turns) if metric == "crossings" else (st.turns, st.crossings)
+        for st in stored.values()
+    )
+    assert got == sorted((m[col], m[other]) for m in best)
+    assert (r.least, r.most) == (best[0][col], best[-1][col])
+    # every tour met and not kept has at least as many as the most kept
+    assert all(m[col] >= r.most for m in made if m not in best)
+
+
+def test_keep_fewest_stores_new_tours_once(tmp_path: Path) -> None:
+    from knightstour.library.generate import keep_fewest
+
+    path = tmp_path / "t.db"
+    first = keep_fewest("6x6", 3, "crossings", meet=200, closed=True, seed=4, db=path)
+    again = keep_fewest("6x6", 3, "crossings", meet=200, closed=True, seed=4, db=path)
+    assert (first.added, again.kept, again.added) == (3, 3, 0)
+    with Library(path) as lib:
+        assert lib.tours.count() == 3
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--keep-fewest", "tangles", "--count", "3"], "invalid choice"),
+        (["--keep-fewest", "turns", "--count", "3", "--meet", "2"], "from the count"),
+        (["--count", "3", "--meet", "100"], "--meet goes with --keep-fewest"),
+        (["--keep-fewest", "turns", "--all"], "keeps no fewest"),
+        (["--keep-fewest", "turns", "--count", "3", "--wrap", "torus"], "flat boards"),
+    ],
+)
+def test_keep_fewest_bad_input_is_one_line(
+    tmp_path: Path, argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "t.db"
+    assert main(["generate", "8x8", *argv, "--db", str(db)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and words in err, err
+
+
+def test_keep_fewest_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "t.db")
+    argv = ["generate", "8x8", "--count", "4", "--keep-fewest", "crossings", "--meet", "1500"]
+    assert main([*argv, "--seed", "2", "--db", db, "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        out.startswith("kept the 4 8x8 open tours with the fewest crossings") and "1,500 met" in out
+    )
+    assert main(["library", "list", "--db", db, "--order", "crossings", "--format", "json"]) == 0
+    listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(listed) == 4
