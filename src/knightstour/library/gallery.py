@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from knightstour.errors import InvalidInputError, KnightsTourError
+from knightstour.geometry import crossing_points, has_metrics
 from knightstour.library.store import Library, StoredTour, library_board
 from knightstour.library.store.gallery import TourFilter
 
@@ -261,8 +262,11 @@ class Gallery:
         return out
 
     def tour(self, tour_id: int) -> dict[str, Any]:
-        """One tour: the tour JSON of the contract, its metadata, and its numbering's verdict
-        (``magic``, ``semi-magic`` or ``neither``; null on a board magic sums do not cover)."""
+        """One tour: the tour JSON of the contract, its metadata (its crossings and turns
+        among them), its numbering's verdict (``magic``, ``semi-magic`` or ``neither``; null on
+        a board magic sums do not cover), and ``crossing_points``: where its moves cross, as
+        ``[x, y, k]`` (:func:`knightstour.geometry.crossing_points`; null on a wrapped or 3-D
+        board)."""
         return self._shown(self._get(tour_id))
 
     def _shown(self, t: StoredTour) -> dict[str, Any]:
@@ -270,6 +274,10 @@ class Gallery:
         out.update({k: v for k, v in t.info().items() if k not in ("closed", "method")})
         out["method"] = t.method
         out["magic"] = self._verdict(t)
+        out["crossing_points"] = None  # where the moves cross: the web board marks them
+        if has_metrics(t.board):
+            points = crossing_points(t.board, t.tour.indices, t.closed)
+            out["crossing_points"] = [list(p) for p in points]
         return out
 
     @staticmethod
