@@ -419,6 +419,54 @@ def test_the_sums_of_the_move_numbers_by_rank_and_file(page: Page) -> None:
     assert sum(int(t) for t in page.locator(".sums text[data-rank]").all_text_contents()) == 1
 
 
+def test_the_crossings_toggle_marks_where_the_path_crosses(page: Page) -> None:
+    """Issue 33: the toggle marks each crossing (fed by /api/solve?metrics=true) once both its
+    moves are drawn; their number is the tour's, their places those the server computes."""
+    set_board(page, 5, 5)
+    square(page, "a1").click()
+    page.select_option("#method", "warnsdorff")
+    with page.expect_response(lambda r: "api/solve" in r.url) as answer:
+        page.click("#btn-solve")
+    data = answer.value.json()
+    assert "metrics=true" in answer.value.url
+    want = kt.Tour.from_dict(data).metrics().crossings
+    assert want > 0 and len(data["metrics"]["crossing_points"]) == want
+    expect(page.locator("#status")).to_contain_text("tour of 25 squares")
+    page.click("#btn-last")
+    expect(page.locator("#move-label")).to_have_text("Move 25 of 25")
+    expect(page.locator(".crossings .crossing")).to_have_count(0)  # off until asked for
+    page.check("#show-crossings")
+    expect(page.locator(".crossings .crossing")).to_have_count(want)
+    expect(page.locator("#crossing-note")).to_have_text(
+        f"{want} crossings: each marked once both its moves are drawn."
+    )
+    # each mark sits where its two moves cross: the centre of the square (x, y) at the point
+    first = data["metrics"]["crossing_points"][0]
+    # in the drawing's units: a1's square, and the first mark
+    cell = page.locator('[data-square="a1"] .cell')
+    size = float(cell.get_attribute("width") or 0)
+    cx0 = float(cell.get_attribute("x") or 0) + size / 2
+    cy0 = float(cell.get_attribute("y") or 0) + size / 2
+    mark = page.locator(".crossings .crossing").first
+    got = (float(mark.get_attribute("cx") or 0), float(mark.get_attribute("cy") or 0))
+    want_at = (cx0 + first[0] * size, cy0 - first[1] * size)
+    assert abs(got[0] - want_at[0]) < 0.01 and abs(got[1] - want_at[1]) < 0.01, (
+        got,
+        want_at,
+        first,
+    )
+    page.click("#btn-first")  # one move drawn: no two moves to cross
+    expect(page.locator(".crossings .crossing")).to_have_count(0)
+    page.uncheck("#show-crossings")
+    page.click("#btn-last")
+    expect(page.locator(".crossings .crossing")).to_have_count(0)
+    # the JSON downloaded is the contract's: the metrics are not in it
+    with page.expect_download() as info:
+        page.click('.dl[data-format="json"]')
+    saved = json.loads(Path(info.value.path()).read_text())
+    assert "metrics" not in saved and saved["path"] == data["path"]
+
+
 # -- shaped boards, other pieces, wrapped boards ----------------------------------------------
 
 

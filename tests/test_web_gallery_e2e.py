@@ -83,6 +83,52 @@ def test_the_filters(page: Page, gallery_url: str) -> None:
     expect(page.locator(".thumb .caption").first).to_contain_text("magic")
 
 
+def crossings(pg: Page) -> list[int]:
+    return [
+        int(c)
+        for c in pg.eval_on_selector_all(
+            ".thumb .caption", "els => els.map(e => e.dataset.crossings)"
+        )
+    ]
+
+
+def test_the_gallery_shows_sorts_and_filters_by_crossings(page: Page, gallery_url: str) -> None:
+    """Issue 33: each thumbnail says its tour's crossings and turns; the order and the bound
+    go into the address and give the page the API gives."""
+    expect(page.locator(".thumb .caption").first).to_contain_text(
+        re.compile(r"\d+ crossings, \d+ turns")
+    )
+    page.select_option("#f-board", "8x8")
+    page.select_option("#f-order", "crossings")
+    page.click("#filters button[type=submit]")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    assert re.search(r"gallery\?board=8x8&closed=&method=&order=crossings$", page.url), page.url
+    expect(page.locator("#f-order")).to_have_value("crossings")
+    shown = crossings(page)
+    assert len(shown) == 24 and shown == sorted(shown)
+    twin = httpx.get(
+        f"{gallery_url}/api/library/tours", params={"board": "8x8", "order": "crossings"}
+    ).json()
+    assert ids(page) == [t["id"] for t in twin["tours"]]
+    assert shown == [t["crossings"] for t in twin["tours"]]
+    page.click("#next")  # the next page goes on in the same order
+    expect(page.locator(".thumb")).to_have_count(42 - 24)
+    more = crossings(page)
+    assert more == sorted(more) and more[0] >= shown[-1]
+    bound = shown[5]
+    page.fill("#f-max-crossings", str(bound))
+    page.click("#filters button[type=submit]")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    assert f"max_crossings={bound}" in page.url
+    few = crossings(page)
+    assert few and max(few) <= bound and few == sorted(few)
+    count = httpx.get(
+        f"{gallery_url}/api/library/tours",
+        params={"board": "8x8", "order": "crossings", "max_crossings": bound},
+    ).json()["count"]
+    expect(page.locator("#summary")).to_contain_text(f"{count} tours match")
+
+
 def test_pages_forward_and_back(page: Page) -> None:
     first = ids(page)
     page.click("#next")

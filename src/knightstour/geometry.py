@@ -44,7 +44,16 @@ from knightstour.errors import InvalidInputError
 from knightstour.kernels import geometry as _kernels
 from knightstour.kernels import jit
 
-__all__ = ["SYMMETRY_NAMES", "Metrics", "metrics", "require_flat", "segments_cross"]
+__all__ = [
+    "SYMMETRY_NAMES",
+    "Metrics",
+    "crossing_points",
+    "has_metrics",
+    "metrics",
+    "require_flat",
+    "segments_cross",
+    "shape_batch",
+]
 
 #: The names of the board's symmetries, numbered as :func:`knightstour.board.symmetries`
 #: (the last four only on square boards; turns are counter-clockwise, rank 1 at the bottom).
@@ -221,6 +230,136 @@ def require_flat(board: Board) -> None:
             "tour metrics are for flat boards: on a 3-D board the moves are segments in space, "
             "which seldom meet, so their crossings are not defined"
         )
+
+
+@lru_cache(maxsize=32)
+def _pairs(leaper: tuple[int, int]) -> tuple[tuple[int, int, int, int], ...]:
+    """The crossing pairs of a leaper as ``(ox, oy, k1, k2)``: a move of half vector ``k1``
+    from a square and one of half vector ``k2`` from the square ``(ox, oy)`` ahead of it cross
+    (the half vectors as :func:`_table` numbers them)."""
+    b = leaper[1]
+    deltas = Board(2 * b + 1, 2 * b + 1, leaper=leaper).deltas
+    half = [(dx, dy) for dx, dy in deltas if dx > 0 or (dx == 0 and dy > 0)]
+    out = []
+    for oy in range(0, 2 * b + 1):
+        for ox in range(-2 * b, 2 * b + 1):
+            if oy == 0 and ox <= 0:
+                continue
+            for (k1, v1), (k2, v2) in itertools.product(enumerate(half), repeat=2):
+                r, t = (ox, oy), (ox + v2[0], oy + v2[1])
+                if not {(0, 0), v1} & {r, t} and segments_cross((0, 0), v1, r, t):
+                    out.append((ox, oy, k1, k2))
+    return tuple(out)
+
+
+def crossing_points(
+    board: Board, indices: np.ndarray, closed: bool = False
+) -> list[tuple[float, float, int]]:
+    """Where the moves of a path cross (:func:`metrics` counts them): one ``(x, y, k)`` a
+    crossing, ``(x, y)`` the point in square coordinates (a square's centre is its ``(x, y)``)
+    and ``k`` the number of the later of the two moves (1 for the first move; a closed tour's
+    closing move is the last), so that a drawing that plays the tour can show each crossing once
+    both moves are drawn. In NumPy, one pass over the board's cells a kind of crossing pair.
+
+    >>> from knightstour.tour import PartialTour
+    >>> p = PartialTour("3x3", "a1 c2 a3 b1".split())
+    >>> crossing_points(p.board, p.indices)
+    [(0.8, 0.4, 3)]
+    """
+    require_flat(board)
+    seq = np.ascontiguousarray(indices, dtype=np.int64)
+    n = int(seq.size)
+    w, h = board.width, board.height
+    ends = np.roll(seq, -1) if closed and n > 1 else seq[1:]
+    starts = seq[: ends.size]
+    if starts.size == 0:
+        return []
+    x0, y0, x1, y1 = starts % w, starts // w, ends % w, ends // w
+    dx, dy = x1 - x0, y1 - y0
+    back = (dx < 0) | ((dx == 0) & (dy < 0))  # bucketed at the end it points right from
+    bx, by = np.where(back, x1, x0), np.where(back, y1, y0)
+    hx, hy = np.where(back, -dx, dx), np.where(back, -dy, dy)
+    b = board.leaper[1]
+    deltas = Board(2 * b + 1, 2 * b + 1, leaper=board.leaper).deltas
+    half = [(ux, uy) for ux, uy in deltas if ux > 0 or (ux == 0 and uy > 0)]
+    kind = np.full(starts.size, -1, dtype=np.int64)
+    for k, (ux, uy) in enumerate(half):
+        kind[(hx == ux) & (hy == uy)] = k
+    # the move of each kind from each cell (each cell starts at most one move of a kind)
+    pad = 2 * b
+    pw, ph = w + 2 * pad, h + 2 * pad
+    at = np.full((len(half), pw * ph), -1, dtype=np.int64)
+    cell = (by + pad) * pw + bx + pad
+    at[kind, cell] = np.arange(starts.size)
+    firsts, seconds = [], []
+    for ox, oy, k1, k2 in _pairs(board.leaper):
+        here = np.flatnonzero(at[k1] >= 0)
+        there = here + oy * pw + ox
+        ok = there < pw * ph
+        here, there = here[ok], there[ok]
+        ok = at[k2, there] >= 0
+        firsts.append(at[k1, here[ok]])
+        seconds.append(at[k2, there[ok]])
+    i, j = np.concatenate(firsts), np.concatenate(seconds)
+    # where segment i (p + t r) meets segment j (q + u s)
+    rx, ry, sx, sy = dx[i], dy[i], dx[j], dy[j]
+    t = ((x0[j] - x0[i]) * sy - (y0[j] - y0[i]) * sx) / (rx * sy - ry * sx)
+    px, py = np.round(x0[i] + t * rx, 6), np.round(y0[i] + t * ry, 6)
+    later = np.maximum(i, j) + 1
+    order = np.lexsort((py, px, later))
+    return list(zip(px[order].tolist(), py[order].tolist(), later[order].tolist(), strict=True))
+
+
+def has_metrics(board: Board) -> bool:
+    """Whether the metrics of ``board``'s tours are defined (:func:`require_flat` would pass).
+
+    >>> has_metrics(Board(8, 8, holes=[0])), has_metrics(Board(8, 8, wrap="torus"))
+    (True, False)
+    """
+    return board.wrap is None and board.depth == 1
+
+
+#: Batches of paths of at least this many squares in all are measured by the compiled kernel.
+BATCH_COMPILED_FROM = 1 << 14
+
+
+def shape_batch(
+    board: Board, paths: np.ndarray, closed: bool, *, compiled: bool | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(crossings, turns)`` of each row of ``paths`` (validated paths of ``board``, all of one
+    length, as a ``(B, n)`` array; ``closed``: each closed by a move back to its start), as
+    int64 arrays: the same numbers as :func:`metrics` gives each path, in one call for a batch
+    of tours (what the tour library stores beside each tour). ``compiled`` as :func:`metrics`
+    (default: compiled from :data:`BATCH_COMPILED_FROM` squares in all).
+
+    >>> import knightstour as kt
+    >>> t = kt.solve("5x5", start="a1", method="warnsdorff")
+    >>> c, n = shape_batch(t.board, np.stack([t.indices, t.reversed().indices]), False)
+    >>> c.tolist(), n.tolist(), (t.metrics().crossings, t.metrics().turns)
+    ([39, 39], [23, 23], (39, 23))
+    """
+    require_flat(board)
+    paths = np.ascontiguousarray(paths, dtype=np.int32)
+    if paths.ndim != 2:
+        raise InvalidInputError("a batch of paths is a two-dimensional array")
+    rows, n = paths.shape
+    crossings = np.zeros(rows, dtype=np.int64)
+    turns = np.zeros(rows, dtype=np.int64)
+    if rows == 0 or n < 2:
+        return crossings, turns
+    if compiled is None:
+        k = jit.for_work(_kernels, rows * n, threshold=BATCH_COMPILED_FROM)
+    else:
+        k = jit.load(_kernels, compiled=compiled)
+    b = board.leaper[1]
+    pad = 2 * b
+    pw, ph = board.width + 2 * pad, board.height + 2 * pad
+    offsets, cross, dir_of, half_of = _table(board.leaper, pw)
+    k.batch_shape(
+        paths, bool(closed), board.width, pw, ph, pad, b, dir_of, half_of, offsets, cross,
+        crossings, turns,
+    )  # fmt: skip
+    return crossings, turns
 
 
 def metrics(

@@ -73,6 +73,19 @@ def add(p: argparse.ArgumentParser) -> None:
         choices=GENERATE_METHODS,
         help="auto (default), warnsdorff (random walks) or backtrack (random search)",
     )
+    p.add_argument(
+        "--keep-fewest",
+        choices=("crossings", "turns"),
+        metavar="METRIC",
+        help="keep the N tours (--count) with the fewest crossings (or turns) among the tours "
+        "met (--meet): the others are not stored",
+    )
+    p.add_argument(
+        "--meet",
+        type=int_range(1, MAX_COUNT),
+        metavar="M",
+        help="with --keep-fewest: make M tours to choose from (default 10 x N, at least 1,000)",
+    )
     add_options(p, "quiet")
 
 
@@ -81,8 +94,14 @@ def run(args: argparse.Namespace) -> int:
     from knightstour.library.generate import generate, max_workers
 
     board = board_of(args)
+    if args.meet is not None and args.keep_fewest is None:
+        raise UsageError("--meet goes with --keep-fewest")
     if args.all:
+        if args.keep_fewest:
+            raise UsageError("--all stores every tour: it keeps no fewest (use --count N)")
         return _run_all(args, board)
+    if args.keep_fewest:
+        return _run_fewest(args, board)
     kind = "closed" if args.closed else "open"
     label = _label(args, board)
     args.workers = capped_workers(args.workers, max_workers())
@@ -107,6 +126,36 @@ def run(args: argparse.Namespace) -> int:
             else ""
         )
     )
+    return EXIT_OK
+
+
+def _run_fewest(args: argparse.Namespace, board: Any) -> int:
+    """``generate --keep-fewest``: the N tours with the fewest crossings (or turns) met."""
+    from knightstour.library.generate import keep_fewest, max_workers
+
+    kind = "closed" if args.closed else "open"
+    label = _label(args, board)
+    args.workers = capped_workers(args.workers, max_workers())
+    asked = options_of(args, "closed", "start", "seed", "db", "workers", "method")
+    metric = args.keep_fewest
+
+    def work(bar: Any) -> Any:
+        return keep_fewest(board, args.count, metric, meet=args.meet, progress=bar, **asked)
+
+    with progress_bar(f"{label} {kind}, fewest {metric}", unit="tours", quiet=args.quiet) as bar:
+        r = work(bar)
+    held = r.kept - r.added
+    span = "" if r.least is None else (
+        f" ({r.least:,} to {r.most:,} {metric})" if r.least != r.most else f" ({r.least:,} {metric})"
+    )  # fmt: skip
+    print(
+        f"kept the {r.kept:,} {label} {kind} tours with the fewest {metric}{span} of {r.met:,} "
+        f"met ({r.distinct:,} distinct) in {r.seconds:.2f} s ({r.method}, seed {r.seed}); "
+        f"{r.added:,} new to {args.db}" + (f", {held:,} held already" if held else "")
+    )
+    if r.stopped:
+        err(f"stopped after meeting {r.met:,} tours; the fewest met so far are kept")
+        return EXIT_STOPPED
     return EXIT_OK
 
 

@@ -1,4 +1,5 @@
-"""``knightstour library``: list, show, stats, export and import the tours of a tour library.
+"""``knightstour library``: list, show, stats, export, import and update the tours of a tour
+library.
 
 >>> import os, tempfile
 >>> import knightstour as kt
@@ -60,6 +61,7 @@ from knightstour.cli._options import (
 )
 from knightstour.cli._output import (
     check_source,
+    err,
     open_output,
     precheck_outputs,
     write_pictures,
@@ -73,7 +75,7 @@ NAME = "library"
 ACTIONS: dict[str, tuple[str, Callable[[Any], None], Callable[[Any, argparse.Namespace], int]]]
 
 
-HELP = "list, show, stats, export and import the tours of a tour library"
+HELP = "list, show, stats, export, import and update the tours of a tour library"
 DESCRIPTION = "Work with a tour library (an SQLite file made by 'generate' or 'import')."
 
 
@@ -94,12 +96,13 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.action:
         raise UsageError(f"give an action: {', '.join(ACTIONS)} (see 'knightstour library --help')")
-    writes = args.action == "import"
-    if writes and args.file != "-":
+    writes = args.action in ("import", "update")
+    creates = args.action == "import"
+    if creates and args.file != "-":
         check_source(args.file, "a file of tours")  # before the library is made
-    made = writes and args.db != ":memory:" and not os.path.exists(args.db)
+    made = creates and args.db != ":memory:" and not os.path.exists(args.db)
     try:
-        with Library(args.db, create=writes, readonly=not writes) as lib:
+        with Library(args.db, create=creates, readonly=not writes) as lib:
             return ACTIONS[args.action][2](lib, args)
     except BaseException:
         if made:  # an import that stored nothing leaves no empty library behind
@@ -152,18 +155,41 @@ def _add_list(a: Any) -> None:
         help="only the semi-magic tours (every rank and file adds up to the same number), "
         "with a column saying which are magic (the diagonals too)",
     )
+    a.add_argument(
+        "--order",
+        choices=("id", "crossings", "turns"),
+        default="id",
+        help="id (default), or crossings or turns: the fewest first, ties by id (--after ID "
+        "goes on after that tour in this order)",
+    )
+    for name in ("crossings", "turns"):
+        a.add_argument(
+            f"--max-{name}",
+            type=int_range(0),
+            metavar="N",
+            help=f"only tours with at most N {name}",
+        )
     add_options(a, format={"choices": ("text", "json")})
 
 
 def _list(lib: Any, args: argparse.Namespace) -> int:
     from knightstour.library.queries import magic_tours
+    from knightstour.library.store.gallery import TourFilter
 
     board, kind = _board_filter(args), args.kind
     verdicts: dict[int, str] = {}
+    shaped = args.order != "id" or args.max_crossings is not None or args.max_turns is not None
     if args.magic:
+        if shaped:
+            raise UsageError(
+                "--magic lists the semi-magic tours in id order: no --order or --max-*"
+            )
         chosen = magic_tours(lib, board, kind, after=args.after, limit=args.limit)
         tours = [t for t, _ in chosen]
         verdicts = {t.id: v for t, v in chosen}
+    elif shaped:
+        kept = TourFilter(board, kind, None, args.order, args.max_crossings, args.max_turns)
+        tours = lib.gallery.page(kept, after=args.after, limit=min(args.limit, 500))[0]
     else:
         tours = lib.tours.list(board, kind, after=args.after, limit=args.limit)
     if args.format == "json":
@@ -176,7 +202,9 @@ def _list(lib: Any, args: argparse.Namespace) -> int:
     if not tours:
         print("no semi-magic tours" if args.magic else "no tours")
         return EXIT_OK
-    columns: tuple[str, ...] = ("id", "board", "kind", "start", "end", "method", "seed", "created")
+    columns: tuple[str, ...] = (
+        "id", "board", "kind", "start", "end", "method", "seed", "created", "crossings", "turns",
+    )  # fmt: skip
     if args.magic:
         columns = (*columns, "magic")
     rows = [columns]
@@ -284,6 +312,33 @@ def _kind_lines(db: str, kind: Any) -> list[str]:
     return out
 
 
+# -- update -----------------------------------------------------------------------------------
+
+
+def _add_update(a: Any) -> None:
+    add_options(a, "quiet")
+
+
+def _update(lib: Any, args: argparse.Namespace) -> int:
+    from knightstour.cli.generate import EXIT_STOPPED
+    from knightstour.cli.progress import progress_bar
+    from knightstour.library.metrics import MetricsInterrupted, update_metrics
+
+    try:
+        with progress_bar("measuring", unit="tours", quiet=args.quiet) as bar:
+            r = update_metrics(lib, bar)
+    except MetricsInterrupted as e:
+        err(str(e))
+        return EXIT_STOPPED
+    undefined = (
+        f" ({r.undefined:,} of wrapped or 3-D boards have none: not defined there)"
+        if r.undefined
+        else ""
+    )
+    print(f"stored the crossings and turns of {r.updated:,} tours in {lib.path}{undefined}")
+    return EXIT_OK
+
+
 # -- export and import ------------------------------------------------------------------------
 
 
@@ -367,5 +422,11 @@ ACTIONS = {
         "add the tours of a JSON lines or CSV file, every one validated",
         _add_import,
         _import,
+    ),
+    "update": (
+        "store the crossings and turns of the tours that lack them (a library made by an "
+        "older knightstour); Ctrl-C keeps what is done",
+        _add_update,
+        _update,
     ),
 }

@@ -28,7 +28,16 @@ from __future__ import annotations
 
 import numpy as np
 
-__kernels__ = ("count_crossings", "image_matches", "index_of", "walk_moves")
+__kernels__ = (
+    "batch_shape",
+    "board_crossings",
+    "count_crossings",
+    "image_matches",
+    "index_of",
+    "move_tables",
+    "walk_moves",
+    "walk_tabled",
+)
 
 
 def walk_moves(
@@ -54,9 +63,18 @@ def walk_moves(
 
     On a board wider than ``2 * b`` a move's vector is read off the difference of its squares'
     indices (unique there), and its ends followed without a division."""
-    n = seq.size
+    by_flat, kdx, kdy = move_tables(w, b, dir_of)
+    return walk_tabled(
+        seq, closed, w, x0, y0, pw, pad, b, dir_of, half_of, grid, counts, by_flat, kdx, kdy
+    )
+
+
+def move_tables(w: int, b: int, dir_of: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The lookups :func:`walk_tabled` reads a move's vector with, on a board ``w`` wide:
+    ``by_flat`` (a vector's key by the difference of its squares' indices, plus ``b * w + b``;
+    empty on a board ``2 * b`` wide or less, where that difference is not unique) and the
+    ``dx`` and ``dy`` of each key."""
     side = 2 * b + 1
-    moves = n if closed else n - 1
     span = b * w + b
     by_flat = np.full(2 * span + 1 if w > 2 * b else 0, -1, dtype=np.int64)
     kdx = np.zeros(side * side, dtype=np.int64)
@@ -65,6 +83,31 @@ def walk_moves(
         kdx[v], kdy[v] = v // side - b, v % side - b
         if dir_of[v] >= 0 and w > 2 * b:
             by_flat[kdx[v] + kdy[v] * w + span] = v
+    return by_flat, kdx, kdy
+
+
+def walk_tabled(
+    seq: np.ndarray,
+    closed: bool,
+    w: int,
+    x0: int,
+    y0: int,
+    pw: int,
+    pad: int,
+    b: int,
+    dir_of: np.ndarray,
+    half_of: np.ndarray,
+    grid: np.ndarray,
+    counts: np.ndarray,
+    by_flat: np.ndarray,
+    kdx: np.ndarray,
+    kdy: np.ndarray,
+) -> int:
+    """:func:`walk_moves` with its lookups made beforehand (:func:`move_tables`)."""
+    n = seq.size
+    side = 2 * b + 1
+    moves = n if closed else n - 1
+    span = b * w + b
     turns = 0
     first = -1
     prev = -1
@@ -111,6 +154,55 @@ def count_crossings(
         v = np.int64(grid[c]) << 4
         for e in range(kinds):
             total += cross[e, v | grid[c + offsets[e]]]
+    return int(total)
+
+
+def batch_shape(
+    paths: np.ndarray,
+    closed: bool,
+    w: int,
+    pw: int,
+    ph: int,
+    pad: int,
+    b: int,
+    dir_of: np.ndarray,
+    half_of: np.ndarray,
+    offsets: np.ndarray,
+    cross: np.ndarray,
+    crossings: np.ndarray,
+    turns: np.ndarray,
+) -> None:
+    """The crossings and turns of each row of ``paths`` (paths of one board ``w`` wide, each of
+    at least two squares) into ``crossings[i]`` and ``turns[i]``: :func:`walk_moves` and
+    :func:`count_crossings` path after path on one grid (``pw`` by ``ph``, the board's square
+    ``(0, 0)`` at ``(pad, pad)``), cleared between them; the tables are those of
+    :func:`knightstour.geometry.metrics`."""
+    grid = np.zeros(pw * ph, dtype=np.uint8)
+    counts = np.zeros(dir_of.size, dtype=np.int64)
+    by_flat, kdx, kdy = move_tables(w, b, dir_of)
+    for i in range(paths.shape[0]):
+        turns[i] = walk_tabled(
+            paths[i], closed, w, 0, 0, pw, pad, b, dir_of, half_of, grid, counts, by_flat, kdx,
+            kdy,
+        )  # fmt: skip
+        crossings[i] = board_crossings(grid, pw, ph, pad, offsets, cross)
+        grid[:] = 0
+
+
+def board_crossings(
+    grid: np.ndarray, pw: int, ph: int, pad: int, offsets: np.ndarray, cross: np.ndarray
+) -> int:
+    """:func:`count_crossings` of a small grid (``pw`` by ``ph``, ``pad`` cells of margin), its
+    margin and its empty cells skipped: a cell without a move bucketed there starts no pair."""
+    total = np.int64(0)
+    kinds = offsets.size
+    for y in range(pad, ph - pad):
+        for c in range(y * pw + pad, (y + 1) * pw - pad):
+            v = np.int64(grid[c]) << 4
+            if v == 0:
+                continue
+            for e in range(kinds):
+                total += cross[e, v | grid[c + offsets[e]]]
     return int(total)
 
 

@@ -7,6 +7,8 @@
   atomic batches, streaming reads, statistics);
 - :mod:`.queries`: what ``knightstour library`` asks (statistics with completeness and magic
   counts, the semi-magic tours);
+- :mod:`.metrics`: the tours' crossings and turns filled in for an older library
+  (``library update``);
 - :mod:`.io`: export (JSON lines, CSV) and import (every tour validated);
 - :mod:`.generate`: :func:`~knightstour.library.generate.generate` fills it, with the batch
   kernels of :mod:`._kernels` (loaded through :mod:`knightstour.kernels.jit`).

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from knightstour.errors import InvalidInputError, KnightsTourError
+from knightstour.geometry import crossing_points, has_metrics
 from knightstour.library.store import Library, StoredTour, library_board
 from knightstour.library.store.gallery import TourFilter
 
@@ -217,6 +218,9 @@ class Gallery:
             kept = dataclasses.replace(kept, board=library_board(kept.board).key)
         if before is not None and after:
             raise InvalidInputError("give one cursor, after or before, not both")
+        refused = self._read(lambda lib: lib.gallery.refusal(kept, after, before))
+        if refused is not None:  # the request's fault, not the library's
+            raise InvalidInputError(refused.replace(self.path, self.name))
         tours, earlier, later = self._read(
             lambda lib: lib.gallery.page(kept, after=after, before=before, limit=limit)
         )
@@ -226,7 +230,14 @@ class Gallery:
             "limit": limit,
             "prev": tours[0].id if earlier and tours else None,
             "next": tours[-1].id if later and tours else None,
-            "filters": {"board": kept.board, "closed": kept.closed, "method": kept.method},
+            "filters": {
+                "board": kept.board,
+                "closed": kept.closed,
+                "method": kept.method,
+                "order": kept.order,
+                "max_crossings": kept.max_crossings,
+                "max_turns": kept.max_turns,
+            },
         }
 
     def summary(self, t: StoredTour) -> dict[str, Any]:
@@ -251,8 +262,11 @@ class Gallery:
         return out
 
     def tour(self, tour_id: int) -> dict[str, Any]:
-        """One tour: the tour JSON of the contract, its metadata, and its numbering's verdict
-        (``magic``, ``semi-magic`` or ``neither``; null on a board magic sums do not cover)."""
+        """One tour: the tour JSON of the contract, its metadata (its crossings and turns
+        among them), its numbering's verdict (``magic``, ``semi-magic`` or ``neither``; null on
+        a board magic sums do not cover), and ``crossing_points``: where its moves cross, as
+        ``[x, y, k]`` (:func:`knightstour.geometry.crossing_points`; null on a wrapped or 3-D
+        board)."""
         return self._shown(self._get(tour_id))
 
     def _shown(self, t: StoredTour) -> dict[str, Any]:
@@ -260,6 +274,10 @@ class Gallery:
         out.update({k: v for k, v in t.info().items() if k not in ("closed", "method")})
         out["method"] = t.method
         out["magic"] = self._verdict(t)
+        out["crossing_points"] = None  # where the moves cross: the web board marks them
+        if has_metrics(t.board):
+            points = crossing_points(t.board, t.tour.indices, t.closed)
+            out["crossing_points"] = [list(p) for p in points]
         return out
 
     @staticmethod

@@ -63,6 +63,7 @@ from knightstour import arguments
 from knightstour.board import Board, BoardLike
 from knightstour.errors import InternalError, InvalidInputError, NoTourError, SearchFailedError
 from knightstour.existence import exists
+from knightstour.geometry import require_flat
 from knightstour.kernels import jit
 from knightstour.library import canonical as cf
 from knightstour.library import shaped
@@ -82,10 +83,13 @@ from knightstour.theory import start_mask
 
 __all__ = [
     "GENERATE_METHODS",
+    "KEEP_FEWEST",
     "GenerateInterrupted",
     "GenerateResult",
+    "KeptResult",
     "Plan",
     "generate",
+    "keep_fewest",
     "max_workers",
     "run_batch",
     "walk_starts",
@@ -969,3 +973,191 @@ def _generate(
             f"{result.library_count:,}; the {plan.method} method may reach no more)"
         )
     return result
+
+
+# -- the fewest crossings (or turns) met -----------------------------------------------------
+
+#: What ``--keep-fewest`` keeps the fewest of.
+KEEP_FEWEST = ("crossings", "turns")
+#: Tours met by default: this many for each tour kept, and at least :data:`MIN_MEET`.
+MEET_EACH, MIN_MEET = 10, 1000
+
+
+@dataclass
+class KeptResult:
+    """What :func:`keep_fewest` did: tours ``met`` (as made, a tour made twice counted twice),
+    ``distinct`` of them, the ``kept`` ones stored (``added`` new to the library, the rest held
+    already), the range of the metric among those kept, and whether Ctrl-C ``stopped`` it."""
+
+    metric: str
+    met: int
+    distinct: int
+    kept: int
+    added: int
+    least: int | None
+    most: int | None
+    seconds: float
+    method: str
+    seed: int
+    stopped: bool = False
+
+
+def keep_fewest(
+    board: BoardLike,
+    count: int,
+    metric: str = "crossings",
+    *,
+    meet: int | None = None,
+    closed: bool = False,
+    start: str | int | tuple[int, int] | None = None,
+    seed: int | None = None,
+    db: str | os.PathLike[str] | Library = DEFAULT_DB,
+    workers: int | None = None,
+    method: str = "auto",
+    progress: Progress | None = None,
+) -> KeptResult:
+    """Make tours of ``board`` as :func:`generate` does until ``meet`` have been met (default
+    ``MEET_EACH * count``, at least ``MIN_MEET``), and store the ``count`` distinct ones with the
+    fewest ``metric`` (``crossings`` or ``turns``) among them.
+
+    How it chooses: the run keeps a pool of at most ``count`` tours. Each batch's tours join it,
+    a tour met again is counted once (the first met stays), and the pool is cut back to the
+    ``count`` with the fewest ``metric``; ties go to the fewer of the other metric, then to the
+    tour met first (so a seed gives the same tours whatever the workers). At the end the pool
+    is stored (a tour the library holds already is not stored twice: ``added`` says how many
+    were new). Ctrl-C stores the pool as it is (``stopped``). Not a resumable run: nothing is
+    stored before the end. A board where no batch makes a tour :data:`STALL_BATCHES` times in
+    a row stops there and stores what it has. Wrapped and 3-D boards are refused (the metrics
+    are not defined there).
+
+    >>> from knightstour.library import Library
+    >>> lib = Library(":memory:")
+    >>> r = keep_fewest("8x8", 5, "crossings", meet=2000, seed=1, db=lib, workers=1)
+    >>> r.kept, r.added, r.met >= 2000, r.least <= r.most
+    (5, 5, True, True)
+    """
+    b = cf.check_library_board(library_board(board))
+    require_flat(b)
+    if metric not in KEEP_FEWEST:
+        raise InvalidInputError(f"keep the fewest of {' or '.join(KEEP_FEWEST)}, not {metric!r}")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 10_000_000:
+        raise InvalidInputError(
+            f"the tours kept (count) must be a positive integer up to 10,000,000, got {count!r}"
+        )
+    if meet is None:
+        meet = max(MEET_EACH * count, MIN_MEET)
+    if isinstance(meet, bool) or not isinstance(meet, int) or not count <= meet <= MAX_ID:
+        raise InvalidInputError(
+            f"the tours met (meet) must be an integer from the count ({count:,}) up, got {meet!r}"
+        )
+    if seed is None:
+        seed = secrets.randbits(62)
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63:
+        raise InvalidInputError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
+    if method not in GENERATE_METHODS:
+        raise InvalidInputError(
+            f"unknown generation method {method!r}: choose one of {', '.join(GENERATE_METHODS)}"
+        )
+    if workers is not None:
+        arguments.workers(workers)
+    progress = arguments.progress(progress)
+    s = None if start is None else b.parse_square(start, argument="start")
+    answer = exists(b, s, closed=closed)
+    if answer.exists is False:
+        raise NoTourError(answer.reason)
+    workers = min(workers or max_workers(), max_workers())
+    lib = db if isinstance(db, Library) else Library(db)
+    try:
+        lib.check_integrity()
+        return _keep_fewest(lib, b, count, metric, meet, closed, s, seed, workers, method, progress)
+    finally:
+        if lib is not db:
+            lib.close()
+
+
+def _keep_fewest(
+    lib: Library,
+    b: Board,
+    count: int,
+    metric: str,
+    meet: int,
+    closed: bool,
+    s: int | None,
+    seed: int,
+    workers: int,
+    method: str,
+    progress: Progress | None,
+) -> KeptResult:
+    watch = jit.Stopwatch()
+    starts = walk_starts(b, s, closed)
+    if not starts:
+        raise NoTourError(f"no square of {b.description} starts a tour")
+    used = choose_method(b, closed, starts, seed) if method == "auto" else method
+    plan = make_plan(b, closed, starts, used, seed)
+    batches = _Batches(plan, 0, workers)
+    _arrays(plan)
+    pool: Batch | None = None
+    met = empty = 0
+    seen: set[bytes] = set()
+    stopped = False
+    t0 = time.perf_counter()
+    if progress is not None:
+        progress(0, meet)
+    try:
+        while met < meet and empty < STALL_BATCHES:
+            batches.want(meet - met)
+            _, batch = batches.take()
+            batches.consider_workers(meet - met, max(met, 1), time.perf_counter() - t0)
+            batch = batch.head(meet - met)
+            met += len(batch)
+            empty = 0 if len(batch) else empty + 1
+            if len(batch):
+                klen = batch.keys.shape[1]
+                keys = np.ascontiguousarray(batch.keys).view(f"V{klen}")[:, 0].tolist()
+                seen.update(bytes(k) for k in keys)
+                pool = _fewest(
+                    batch if pool is None else Batch.joined([pool, batch]), count, metric
+                )
+            if progress is not None:
+                progress(met, meet)
+    except KeyboardInterrupt:
+        stopped = True
+    finally:
+        batches.close()
+    added = kept = 0
+    least = most = None
+    if pool is not None and len(pool):
+        kept = len(pool)
+        values = pool.crossings if metric == "crossings" else pool.turns
+        assert values is not None
+        least, most = int(values.min()), int(values.max())
+        with lib.atomic():
+            added = lib.tours.add_batch(pool, method=plan.method)
+    seconds, _ = watch.read()
+    return KeptResult(
+        metric, met, len(seen), kept, added, least, most, seconds, plan.method, seed, stopped
+    )
+
+
+def _fewest(batch: Batch, count: int, metric: str) -> Batch:
+    """The ``count`` distinct tours of ``batch`` with the fewest ``metric``: ties to the fewer
+    of the other metric, then to the earlier in the batch (a tour met twice counts once, the
+    first kept).
+
+    >>> import knightstour as kt
+    >>> tours = [kt.solve("8x8", start="a1", method="warnsdorff", tiebreak="random", seed=s)
+    ...          for s in range(6)]
+    >>> b = canonical_batch(Board(8, 8), False, np.stack([t.indices for t in tours])).validate()
+    >>> two = _fewest(Batch.joined([b, b]), 2, "crossings")
+    >>> len(two), two.crossings.tolist() == sorted(b.crossings.tolist())[:2]
+    (2, True)
+    """
+    klen = batch.keys.shape[1]
+    keys = np.ascontiguousarray(batch.keys, dtype=np.uint8).view(f"V{klen}")[:, 0]
+    _, first = np.unique(keys, return_index=True)  # the first of each distinct tour
+    crossings, turns = batch.crossings, batch.turns
+    if crossings is None or turns is None:  # pragma: no cover - a bug: flat boards are measured
+        raise InternalError("a batch of a flat board without its crossings and turns")
+    main, other = (crossings, turns) if metric == "crossings" else (turns, crossings)
+    order = first[np.lexsort((first, other[first], main[first]))]
+    return batch.pick(order[:count])

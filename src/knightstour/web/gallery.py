@@ -14,7 +14,7 @@ server's ``gallery`` lane): bounded, with back-pressure (a full lane is 503 with
   today by default), the same for everyone (:func:`knightstour.puzzle.daily_puzzle`);
 - ``GET /api/about``: the version, and the library's name when the server shows one;
 - ``GET /api/library``: boards and counts; ``GET /api/library/tours?board=&closed=&method=&
-  magic=&after=&before=&limit=``: a page of tours; ``GET /api/library/tours/{id}``: one tour;
+  magic=&order=&max_crossings=&max_turns=&after=&before=&limit=``: a page of tours; ``GET /api/library/tours/{id}``: one tour;
   ``GET /api/library/compare?a=&b=``: two tours and their shared moves.
 
 >>> daily_puzzle(datetime.date(2026, 1, 1)) == daily_puzzle(datetime.date(2026, 1, 1))
@@ -74,6 +74,13 @@ MethodQ = Annotated[
 KindQ = Annotated[TriState, Query(description="closed tours (true), open (false), or both")]
 MagicQ = Annotated[
     TriState, Query(description="true: the semi-magic tours the magic search stored")
+]
+OrderQ = Annotated[
+    Literal["id", "crossings", "turns"],
+    Query(description="id (default), or crossings or turns: the fewest first, then by id"),
+]
+MostQ = Annotated[
+    int | None, Query(ge=0, le=MAX_ID, description="at most this many (stored with each tour)")
 ]
 CursorQ = Annotated[int | None, Query(ge=0, le=MAX_ID, description="a tour id (keyset cursor)")]
 LimitQ = Annotated[int, Query(ge=1, le=100, description="tours a page")]
@@ -165,17 +172,22 @@ def add_routes(app: FastAPI, gallery: Gallery | None, static: Any, error_model: 
         closed: KindQ = "",
         method: MethodQ = "",
         magic: MagicQ = "",
+        order: OrderQ = "id",
+        max_crossings: MostQ = None,
+        max_turns: MostQ = None,
         after: CursorQ = None,
         before: CursorQ = None,
         limit: LimitQ = 24,
     ) -> JSONResponse:
-        """A page of tours in id order: ``after`` the last id of the page before (``next``), or
-        ``before`` the first id of the page after (``prev``), not both. Each with a thumbnail's
-        path."""
+        """A page of tours in id order (or by their crossings or turns, the fewest first):
+        ``after`` the last id of the page before (``next``), or ``before`` the first id of the
+        page after (``prev``), not both. Each with a thumbnail's path, its crossings and turns."""
         if magic == "true":
             method = "magic"
         kind = None if closed == "" else closed == "true"
-        kept = TourFilter(board.strip() or None, kind, method or None)
+        kept = TourFilter(
+            board.strip() or None, kind, method or None, order, max_crossings, max_turns
+        )
         return await read(
             request,
             server,

@@ -56,6 +56,12 @@ class MetricsOut(BaseModel):
     directions: dict[str, int] = Field(description="moves of each vector, keyed 'dx,dy'")
     symmetries: list[str] = Field(description="the board's symmetries mapping it onto itself")
     displacement: tuple[int, int] = Field(description="dx, dy from the first square to the last")
+    crossing_points: list[tuple[float, float, int]] | None = Field(
+        None,
+        description="where the moves cross: [x, y, k] a crossing, (x, y) in square coordinates "
+        "(a1's centre is 0, 0), k the later move's number (the web board marks them); null "
+        "past 50,000 crossings",
+    )
 
 
 class TourOut(BoardFields):

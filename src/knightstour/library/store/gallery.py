@@ -33,17 +33,27 @@ __all__ = ["GalleryQueries", "TourFilter"]
 
 @dataclass(frozen=True)
 class TourFilter:
-    """Which tours a gallery page keeps: those on ``board`` (a spec, a shaped board's key or a
-    :class:`~knightstour.board.Board`), closed or open (``closed``), made by ``method`` (its
-    name); None keeps any.
+    """Which tours a gallery page keeps, and in what order: those on ``board`` (a spec, a
+    shaped board's key or a :class:`~knightstour.board.Board`), closed or open (``closed``),
+    made by ``method`` (its name), with at most ``max_crossings`` crossings and ``max_turns``
+    turns; None keeps any. ``order`` is ``id``, ``crossings`` or ``turns`` (the fewest first,
+    ties in id order; a metric keeps only the tours that have it stored).
 
     >>> TourFilter("8x8", closed=True)
-    TourFilter(board='8x8', closed=True, method=None)
+    TourFilter(board='8x8', closed=True, method=None, order='id', max_crossings=None, max_turns=None)
     """
 
     board: BoardLike | None = None
     closed: bool | None = None
     method: str | None = None
+    order: str = "id"
+    max_crossings: int | None = None
+    max_turns: int | None = None
+
+    def shape(self) -> tuple[str, int | None, int | None]:
+        """``(order, max_crossings, max_turns)``: what
+        :meth:`~knightstour.library.store.tours.Tours.shape_conditions` takes."""
+        return self.order, self.max_crossings, self.max_turns
 
 
 class GalleryQueries(Table):
@@ -138,21 +148,30 @@ class GalleryQueries(Table):
     ) -> tuple[list[StoredTour], bool, bool]:
         tours = self.lib.tours
         conds, params = tours.conditions(kept.board, kept.closed, kept.method, scan=True)
+        more_conds, more_params = tours.shape_conditions(*kept.shape())
+        conds, params = [*conds, *more_conds], [*params, *more_params]
 
         def where(extra: str) -> str:
             return "WHERE " + " AND ".join([*conds, extra])
 
+        key = "id"
+        bounds: tuple[int, ...] = (after if before is None else before,)
+        if kept.order != "id":  # keyset pagination on (the metric, id)
+            key = f"({kept.order}, id)"
+            bounds = (self._key(kept.order, bounds[0]), bounds[0])
+        marks = "?" if len(bounds) == 1 else "(?, ?)"
         if before is not None:
-            side, bound, order, beyond = "id < ?", before, "DESC", "id >= ?"
+            side, way, beyond = f"{key} < {marks}", "DESC", f"{key} >= {marks}"
         else:
-            side, bound, order, beyond = "id > ?", after, "", "id <= ?"
+            side, way, beyond = f"{key} > {marks}", "", f"{key} <= {marks}"
+        by = "id" if kept.order == "id" else f"{kept.order} {way}, id"
         rows = self.db.execute(
-            f"SELECT {tours.cols} FROM {tours.rows} {where(side)} ORDER BY id {order} LIMIT ?",
-            (*params, bound, limit + 1),
+            f"SELECT {tours.cols} FROM {tours.rows} {where(side)} ORDER BY {by} {way} LIMIT ?",
+            (*params, *bounds, limit + 1),
         ).fetchall()
         more = len(rows) > limit
         rows = rows[:limit] if before is None else rows[:limit][::-1]
-        other = self.db.execute(f"SELECT 1 FROM tours {where(beyond)} LIMIT 1", (*params, bound))
+        other = self.db.execute(f"SELECT 1 FROM tours {where(beyond)} LIMIT 1", (*params, *bounds))
         found = other.fetchone() is not None
         earlier, later = (more, found) if before is not None else (found, more)
         out: list[StoredTour] = []
@@ -161,9 +180,41 @@ class GalleryQueries(Table):
         return out, earlier, later
 
     @sql
+    def refusal(self, kept: TourFilter, after: int = 0, before: int | None = None) -> str | None:
+        """Why a page of ``kept`` from these cursors cannot be had (its order or bounds need
+        metrics the library does not store; a cursor is not a tour of that order), or None:
+        the request's faults, told apart from the library's.
+
+        >>> from knightstour.library.store import Library
+        >>> Library(":memory:").gallery.refusal(TourFilter(order="crossings"), after=5)
+        'no tour 5 with stored crossings in :memory:'
+        """
+        try:
+            self.lib.tours.shape_conditions(*kept.shape())
+            for cursor in (after, before):
+                if kept.order != "id" and cursor is not None and 0 < cursor <= MAX_ID:
+                    self._key(kept.order, cursor)
+        except InvalidInputError as e:
+            return str(e)
+        return None
+
+    def _key(self, order: str, tour_id: int) -> int:
+        """The value of ``order`` of the tour ``tour_id``, the cursor of a page in that order
+        (0: before every tour); a tour not held, or without the value, is refused."""
+        if tour_id <= 0:
+            return -1
+        row = self.db.execute(f"SELECT {order} FROM tours WHERE id = ?", (tour_id,)).fetchone()
+        if row is None or row[0] is None:
+            raise InvalidInputError(f"no tour {tour_id} with stored {order} in {self.path}")
+        return int(row[0])
+
+    @sql
     def count(self, kept: TourFilter | None = None) -> int:
         """How many tours ``kept`` keeps (:meth:`page`'s filter)."""
         kept = kept or TourFilter()
         # the conditions an index may serve: a count walks the unique index
-        where, params = self.lib.tours.where(kept.board, kept.closed, kept.method)
+        conds, params = self.lib.tours.conditions(kept.board, kept.closed, kept.method)
+        more_conds, more_params = self.lib.tours.shape_conditions(*kept.shape())
+        conds, params = [*conds, *more_conds], [*params, *more_params]
+        where = ("WHERE " + " AND ".join(conds)) if conds else ""
         return int(self.db.execute(f"SELECT count(*) FROM tours {where}", params).fetchone()[0])

@@ -25,6 +25,7 @@ import numpy as np
 
 from knightstour.board import Board, BoardLike, parse_board
 from knightstour.errors import InternalError, InvalidInputError
+from knightstour.geometry import has_metrics, shape_batch
 from knightstour.library import canonical as cf
 from knightstour.tour import Tour
 
@@ -68,8 +69,12 @@ class StoredTour:
 
     >>> import knightstour as kt
     >>> st = StoredTour(7, kt.solve("5x5", start="a1"), seed=None, run=None, created=0)
-    >>> st.start, st.closed, st.info()["created"]
-    ('a1', False, '1970-01-01T00:00:00Z')
+    >>> st.start, st.closed, st.info()["created"], st.shape()
+    ('a1', False, '1970-01-01T00:00:00Z', (39, 23))
+
+    ``crossings`` and ``turns`` are the values stored with the tour (None when the row has none:
+    a library from before they were stored, until ``library update``); :meth:`shape` measures
+    them when they are not stored.
     """
 
     id: int
@@ -77,6 +82,8 @@ class StoredTour:
     seed: int | None
     run: int | None
     created: int
+    crossings: int | None = None
+    turns: int | None = None
 
     board = _of_tour("board")
     closed = _of_tour("closed")
@@ -89,8 +96,21 @@ class StoredTour:
         """The creation time, ISO 8601 in UTC to the second."""
         return iso_time(self.created)
 
+    def shape(self) -> tuple[int | None, int | None]:
+        """``(crossings, turns)``: as stored, else measured from the tour (lazily: the library
+        stores them with ``library update``); ``(None, None)`` on a wrapped or 3-D board, where
+        they are not defined."""
+        if self.crossings is not None and self.turns is not None:
+            return self.crossings, self.turns
+        if not has_metrics(self.board):
+            return None, None
+        m = self.tour.metrics()
+        return m.crossings, m.turns
+
     def info(self) -> dict[str, Any]:
-        """The metadata as a JSON-able dictionary (no path)."""
+        """The metadata as a JSON-able dictionary (no path), with the tour's crossings and turns
+        (:meth:`shape`)."""
+        crossings, turns = self.shape()
         return {
             "id": self.id,
             "board": self.board.key,
@@ -101,6 +121,8 @@ class StoredTour:
             "seed": self.seed,
             "run": self.run,
             "created": self.created_iso,
+            "crossings": crossings,
+            "turns": turns,
         }
 
 
@@ -109,7 +131,9 @@ class Batch:
     """Tours of one board and kind, packed: what generation produces and the library stores.
 
     ``keys`` is ``(B, key_length)`` uint8, canonical forms; ``codes`` the transform codes;
-    ``starts``/``ends`` the first and last squares of each tour as made; ``seeds`` optional.
+    ``starts``/``ends`` the first and last squares of each tour as made; ``seeds`` optional;
+    ``crossings`` and ``turns`` the shape of each tour (:func:`knightstour.geometry.shape_batch`),
+    measured by :meth:`validate` (None on a wrapped or 3-D board, where they are not defined).
     """
 
     board: Board
@@ -121,17 +145,36 @@ class Batch:
     seeds: np.ndarray | None = None
     #: Set by :meth:`validate`: every tour decodes to a valid tour with its start and end.
     validated: bool = False
+    crossings: np.ndarray | None = None
+    turns: np.ndarray | None = None
 
     def validate(self) -> Batch:
-        """Decode every tour and check it (vectorised); raise if one is damaged."""
-        if len(self) and not self.validated:
+        """Decode every tour and check it (vectorised), raising if one is damaged; and measure
+        the tours' crossings and turns from what was decoded, if not measured yet.
+
+        >>> import knightstour as kt
+        >>> t = kt.solve("5x5", start="a1", method="warnsdorff")
+        >>> b = canonical_batch(t.board, False, t.indices[None, :]).validate()
+        >>> b.crossings.tolist(), b.turns.tolist()
+        ([39], [23])
+        """
+        if len(self) and not (self.validated and self.measured):
             tours, ok = cf.decode_batch(self.board, self.keys, self.codes, self.closed)
-            ok &= (tours[:, 0] == self.starts) & (tours[:, -1] == self.ends)
-            if not ok.all():
-                bad = int(np.flatnonzero(~ok)[0])
-                raise InternalError(f"tour {bad} of a batch is damaged")
+            if not self.validated:
+                ok &= (tours[:, 0] == self.starts) & (tours[:, -1] == self.ends)
+                if not ok.all():
+                    bad = int(np.flatnonzero(~ok)[0])
+                    raise InternalError(f"tour {bad} of a batch is damaged")
+            if not self.measured:
+                self.crossings, self.turns = shape_batch(self.board, tours, self.closed)
         self.validated = True
         return self
+
+    @property
+    def measured(self) -> bool:
+        """Whether the tours' crossings and turns are measured, or have none (a wrapped or 3-D
+        board)."""
+        return self.crossings is not None or not has_metrics(self.board)
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])
@@ -165,9 +208,12 @@ class Batch:
         if len(batches) == 1:
             return batches[0]
         first = batches[0]
-        seeds = None
-        if all(b.seeds is not None for b in batches):
-            seeds = np.concatenate([b.seeds for b in batches if b.seeds is not None])
+
+        def joined(arrays: list[np.ndarray | None]) -> np.ndarray | None:
+            if any(a is None for a in arrays):
+                return None
+            return np.concatenate([a for a in arrays if a is not None])
+
         return Batch(
             first.board,
             first.closed,
@@ -175,9 +221,15 @@ class Batch:
             np.concatenate([b.codes for b in batches]),
             np.concatenate([b.starts for b in batches]),
             np.concatenate([b.ends for b in batches]),
-            seeds,
+            joined([b.seeds for b in batches]),
             all(b.validated for b in batches),
+            joined([b.crossings for b in batches]),
+            joined([b.turns for b in batches]),
         )
+
+    def pick(self, which: np.ndarray) -> Batch:
+        """The tours at the indices ``which``, in that order."""
+        return self._take(np.asarray(which, dtype=np.int64))
 
     def part(self, start: int, stop: int) -> Batch:
         """Tours ``start`` to ``stop - 1`` of the batch, in its order."""
@@ -193,6 +245,8 @@ class Batch:
             self.ends[which],
             None if self.seeds is None else self.seeds[which],
             self.validated,
+            None if self.crossings is None else self.crossings[which],
+            None if self.turns is None else self.turns[which],
         )
 
 

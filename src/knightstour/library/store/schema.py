@@ -4,9 +4,9 @@
 <knightstour.library.store.Library.migrate>` runs the ones it lacks, each in its own transaction.
 Append new migrations; never edit a released one. A read-only library is read at the version it
 has: the readers ask :data:`COUNTS_FROM`, :data:`MAGIC_FROM`, :data:`SHAPES_FROM` and
-:data:`KINDS_FROM` and :data:`CLAIMS_FROM` what its tables hold.
+:data:`KINDS_FROM`, :data:`CLAIMS_FROM` and :data:`METRICS_FROM` what its tables hold.
 
->>> len(MIGRATIONS) == CLAIMS_FROM
+>>> len(MIGRATIONS) == METRICS_FROM
 True
 >>> list(statements("CREATE TABLE a (x); -- a comment\\nCREATE TABLE b (y);"))
 ['CREATE TABLE a (x);', 'CREATE TABLE b (y);']
@@ -22,6 +22,7 @@ __all__ = [
     "COUNTS_FROM",
     "KINDS_FROM",
     "MAGIC_FROM",
+    "METRICS_FROM",
     "MIGRATIONS",
     "READABLE_FROM",
     "SHAPES_FROM",
@@ -189,6 +190,20 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (board, scheme, range_no, part)
     );
     """,
+    # 7: the shape of each tour (docs/geometry.md): its crossings and turns, stored as it is
+    # stored, so that the tours can be ordered and filtered by them; NULL where not defined
+    # (wrapped and 3-D boards) and, until `library update` fills them, in the rows before
+    """
+    ALTER TABLE tours ADD COLUMN crossings INTEGER;
+    ALTER TABLE tours ADD COLUMN turns INTEGER;
+    DROP VIEW tour_rows;
+    CREATE VIEW tour_rows AS
+        SELECT t.id AS id, k.width AS width, k.height AS height, k.shape AS shape,
+               k.closed AS closed, t.kind AS kind, t.canon AS canon, t.xform AS xform,
+               t.start_sq AS start_sq, t.end_sq AS end_sq, t.method AS method, t.seed AS seed,
+               t.run AS run, t.created AS created, t.crossings AS crossings, t.turns AS turns
+        FROM tours t LEFT JOIN kinds k ON k.id = t.kind;
+    """,
 )
 #: The oldest schema a read-only library may have: the later migrations only add tables and
 #: columns, which a read-only library without them reads as empty or as their defaults.
@@ -206,6 +221,9 @@ KINDS_FROM = 5
 #: The schema version that made the ``magic_claims`` table (a library without it is read as
 #: holding no claims).
 CLAIMS_FROM = 6
+#: The schema version that added the ``crossings`` and ``turns`` columns (a library without
+#: them is read as holding no stored metrics).
+METRICS_FROM = 7
 
 
 def statements(script: str) -> Iterator[str]:

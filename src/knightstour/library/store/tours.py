@@ -31,18 +31,25 @@ from knightstour.errors import InvalidInputError
 from knightstour.library import canonical as cf
 from knightstour.library.store import packed
 from knightstour.library.store import records as rec
-from knightstour.library.store.schema import KINDS_FROM, SHAPES_FROM
+from knightstour.library.store.schema import KINDS_FROM, METRICS_FROM, SHAPES_FROM
 from knightstour.library.store.table import Table, sql
 from knightstour.tour import Tour
 
-__all__ = ["COLS", "Tours"]
+__all__ = ["COLS", "ORDERS", "Tours"]
 
-#: The columns of a tour row, in the order the code reads them (``shape`` last: ``r[12]``).
+#: The columns of a tour row, in the order the code reads them (``shape`` is ``r[12]``, then
+#: the tour's ``crossings`` and ``turns``, NULL when not stored).
 COLS = (
-    "id, width, height, closed, canon, xform, start_sq, end_sq, method, seed, run, created, shape"
+    "id, width, height, closed, canon, xform, start_sq, end_sq, method, seed, run, created, shape, "
+    "crossings, turns"
 )
-#: The same for a library from before shaped boards, read as it is.
-_COLS_BEFORE_SHAPES = COLS.replace(", shape", ", '' AS shape")
+#: The same for a library from before stored metrics, and from before shaped boards, read as
+#: they are.
+_COLS_BEFORE_METRICS = COLS.replace("crossings, turns", "NULL AS crossings, NULL AS turns")
+_COLS_BEFORE_SHAPES = _COLS_BEFORE_METRICS.replace(", shape", ", '' AS shape")
+#: What the tours can be ordered by (:meth:`Tours.conditions`, the gallery's pages):
+#: ``id``, or a stored metric with the id after it.
+ORDERS = ("id", "crossings", "turns")
 
 #: The most rows :meth:`Tours.add_batch` hands SQLite at once: a signal (Ctrl-C) is heard between
 #: two such inserts, whatever the batch.
@@ -134,9 +141,11 @@ class Tours(Table):
         # one bytes object a key, whole (a void item keeps its zero bytes, where "S" strips them)
         keys = np.ascontiguousarray(batch.keys, dtype=np.uint8).view(f"V{klen}")[:, 0].tolist()
         seeds = [None] * n if batch.seeds is None else batch.seeds.tolist()
+        crossings = [None] * n if batch.crossings is None else batch.crossings.tolist()
+        turns = [None] * n if batch.turns is None else batch.turns.tolist()
         rows = zip(
             keys, batch.codes.tolist(), batch.starts.tolist(), batch.ends.tolist(), seeds,
-            strict=True,
+            crossings, turns, strict=True,
         )  # fmt: skip
         with self.lib.atomic():
             # the values every row shares are written into the statement: fewer to bind per row
@@ -144,7 +153,7 @@ class Tours(Table):
             k, m, r, t = ("NULL" if v is None else str(int(v)) for v in const)
             insert = (
                 "INSERT OR IGNORE INTO tours (kind, canon, xform, start_sq, end_sq, method, seed, "
-                f"run, created) VALUES ({k},?,?,?,?,{m},?,{r},{t})"
+                f"run, created, crossings, turns) VALUES ({k},?,?,?,?,{m},?,{r},{t},?,?)"
             )
             before = self.db.total_changes
             for _ in range(0, n, INSERT_ROWS):  # Ctrl-C is heard between two of them
@@ -172,6 +181,38 @@ class Tours(Table):
                     batch.seeds = np.full(len(batch), seed, dtype=np.int64)
                 added += self.add_batch(batch, method=m)
         return added
+
+    @sql
+    def store_shapes(self, ids: Iterable[int], crossings: np.ndarray, turns: np.ndarray) -> None:
+        """Store the crossings and turns of the tours ``ids`` (in the caller's transaction, or
+        one of its own): what ``library update`` fills in."""
+        rows = zip(crossings.tolist(), turns.tolist(), ids, strict=True)
+        with self.lib.atomic():
+            self.db.executemany("UPDATE tours SET crossings = ?, turns = ? WHERE id = ?", rows)
+
+    @sql
+    def unmeasured(self) -> int:
+        """How many tours have no stored crossings or turns (:meth:`iter_unmeasured`)."""
+        if self.version < METRICS_FROM:
+            return self.count()
+        q = "SELECT count(*) FROM tours WHERE crossings IS NULL OR turns IS NULL"
+        return int(self.db.execute(q).fetchone()[0])
+
+    @sql
+    def iter_unmeasured(self, *, after: int = 0, chunk: int = 10_000) -> Iterator[Rows]:
+        """The rows (as :data:`COLS`) of the tours with no stored crossings or turns, in id
+        order, ``chunk`` at a time, each read in a short transaction of its own (keyset
+        pagination on the id: rows updated meanwhile are not met again)."""
+        while True:
+            rows = self.db.execute(
+                f"SELECT {self.cols} FROM {self.rows} WHERE (crossings IS NULL OR turns IS NULL) "
+                "AND id > ? ORDER BY id LIMIT ?",
+                (after, chunk),
+            ).fetchall()
+            if not rows:
+                return
+            yield rows
+            after = rows[-1][0]
 
     # -- reading --------------------------------------------------------------------------
 
@@ -317,7 +358,10 @@ class Tours(Table):
         board, closed, tours = self.decode_rows(rows)
         for r, p in zip(rows, tours, strict=True):
             t = Tour(board, p, closed=closed, method=self.method_name(r[8]))
-            yield rec.StoredTour(id=r[0], tour=t, seed=r[9], run=r[10], created=r[11])
+            yield rec.StoredTour(
+                id=r[0], tour=t, seed=r[9], run=r[10], created=r[11], crossings=r[13],
+                turns=r[14],
+            )  # fmt: skip
 
     @sql
     def iter_tours(
@@ -356,8 +400,11 @@ class Tours(Table):
 
     @property
     def cols(self) -> str:
-        """The columns of a tour row (a library from before shaped boards: ``''`` for shape)."""
-        return COLS if self.version >= SHAPES_FROM else _COLS_BEFORE_SHAPES
+        """The columns of a tour row (a library from before shaped boards: ``''`` for shape;
+        from before stored metrics: NULL for them)."""
+        if self.version >= METRICS_FROM:
+            return COLS
+        return _COLS_BEFORE_METRICS if self.version >= SHAPES_FROM else _COLS_BEFORE_SHAPES
 
     @property
     def rows(self) -> str:
@@ -407,6 +454,41 @@ class Tours(Table):
             row = self.db.execute("SELECT id FROM methods WHERE name = ?", (method,)).fetchone()
             conds.append(f"{plus}method = ?")
             params.append(row[0] if row else -1)
+        return conds, params
+
+    def shape_conditions(
+        self,
+        order: str = "id",
+        max_crossings: int | None = None,
+        max_turns: int | None = None,
+    ) -> Conditions:
+        """The conditions of the tours ordered by ``order`` (one of :data:`ORDERS`; a metric
+        keeps the tours that have it stored) with at most ``max_crossings`` crossings and
+        ``max_turns`` turns. A library from before stored metrics is refused (read-only, it
+        cannot gain them here), naming ``library update``.
+
+        >>> from knightstour.library.store import Library
+        >>> Library(":memory:").tours.shape_conditions("turns", max_crossings=10)
+        (['turns IS NOT NULL', 'crossings <= ?'], [10])
+        """
+        if order not in ORDERS:
+            raise InvalidInputError(f"order by one of {', '.join(ORDERS)}, not {order!r}")
+        conds: _Strs = []
+        params: _Values = []
+        if order != "id":
+            conds.append(f"{order} IS NOT NULL")
+        for name, most in (("crossings", max_crossings), ("turns", max_turns)):
+            if most is None:
+                continue
+            if isinstance(most, bool) or not isinstance(most, int) or most < 0:
+                raise InvalidInputError(f"max {name}: a non-negative integer, not {most!r}")
+            conds.append(f"{name} <= ?")
+            params.append(min(most, rec.MAX_ID))
+        if conds and self.version < METRICS_FROM:
+            raise InvalidInputError(
+                f"{self.path} stores no crossings or turns (made by an older knightstour): "
+                f"'knightstour library update --db {self.path}' stores them"
+            )
         return conds, params
 
     def where(

@@ -89,12 +89,12 @@ async def solve_(
             return answer_dict(b, False, err.reason)
         except SearchFailedError as err:
             data = answer_dict(b, None, str(err), partial=err.partial)
-            if want_metrics and err.partial is not None:
-                data["metrics"] = err.partial.metrics().to_dict()  # the partial path's shape
+            if want_metrics and err.partial is not None:  # the partial path's shape
+                data["metrics"] = _shape(b, err.partial.indices, False, err.partial.metrics())
             return data
         data = tour.to_dict()
         if want_metrics:
-            data["metrics"] = tour.metrics().to_dict()
+            data["metrics"] = _shape(b, tour.indices, tour.closed, tour.metrics())
         return data
 
     # the lane refuses a request still waiting when the server's cap has passed; the
@@ -102,6 +102,21 @@ async def solve_(
     data = await server.run(request, b, work, arrived + lim.time_limit)
     ms = (time.perf_counter() - t0) * 1000
     return JSONResponse(data, headers={"Server-Timing": f"solve;dur={ms:.1f}"})
+
+
+#: The most crossings whose points an answer lists (a tangled 100x100 tour has about 15,000).
+MAX_POINTS = 50_000
+
+
+def _shape(board: Any, indices: Any, closed: bool, metrics: Any) -> dict[str, Any]:
+    """The ``"metrics"`` object of ``metrics=true``: the tour's (or path's) metrics and, for the
+    web board's marks, where its moves cross (null past :data:`MAX_POINTS`)."""
+    from knightstour.geometry import crossing_points
+
+    data: dict[str, Any] = metrics.to_dict()
+    points = crossing_points(board, indices, closed) if metrics.crossings <= MAX_POINTS else None
+    data["crossing_points"] = None if points is None else [list(p) for p in points]
+    return data
 
 
 @router.get("/api/exists", response_model=ExistsOut, responses=ERRORS)

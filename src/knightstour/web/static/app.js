@@ -107,6 +107,7 @@
     end: null,
     tour: null,          // the tour JSON from the API
     partial: null,       // square indices of a search that gave up (drawn, not downloadable)
+    crossings: null,     // where the tour's moves cross, [x, y, k] (api/solve?metrics=true)
     order: null,         // tour square indices
     step: 0,             // squares of the tour shown (1..N)
     playing: false,
@@ -217,7 +218,7 @@
 
   const svg = $("board");
   let cells = [], countTexts = [], numTexts = [], lines = [], layerTitles = [];
-  let lineLayer, closeLine, knight;
+  let lineLayer, closeLine, knight, crossLayer;
 
   function el(name, attrs, parent) {
     const e = document.createElementNS(SVGNS, name);
@@ -261,6 +262,7 @@
       rankSums = [];
       fileSums = [];
       lineLayer = el("g", {}, null);
+      crossLayer = el("g", {}, null);
       knight = el("text", {}, null);
       state.focus = Math.min(state.focus, area() - 1);
       drawCanvasBoard();
@@ -361,6 +363,7 @@
       el("rect", { x: LEFT, y: PAD, width: W * S, height: H * S }, clip);
       lineLayer.setAttribute("clip-path", "url(#board-clip)");
     }
+    crossLayer = el("g", { class: "crossings", "aria-hidden": "true" }, svg);
     lines = [];
     closeLine = null;
     const nums = el("g", { class: "nums", "aria-hidden": "true" }, svg);
@@ -504,6 +507,37 @@
     const here = cur === null ? null : zOf(cur);
     layerTitles.forEach((t, z) => t.classList.toggle("here", z === here));
     showSums(visitedAt, count);
+    crossLayer.textContent = "";
+    const r = Math.max(S * 0.09, 2);
+    for (const [x, y] of crossingsShown(order, count, opts)) {
+      el("circle", { cx: left(x, 0) + S / 2, cy: top(y, 0) + S / 2, r, class: "crossing" },
+        crossLayer);
+    }
+  }
+
+  // The crossings to mark (the toggle "Crossings"): those of the tour on the board whose two
+  // moves are both drawn (the closing move once the tour is whole).
+  function crossingsShown(order, count, opts) {
+    if (!$("show-crossings").checked || !state.crossings || order !== state.order) return [];
+    const drawn = count - 1 + (opts.closed && count === order.length ? 1 : 0);
+    return state.crossings.filter((p) => p[2] <= drawn);
+  }
+
+  // The line under the board about the crossings: how many, or why none are marked.
+  function showCrossingNote() {
+    const note = $("crossing-note");
+    if (!$("show-crossings").checked) { note.textContent = ""; return; }
+    if (state.D > 1 || state.wrap) {
+      note.textContent = "Crossings are defined on flat boards without wrapping.";
+    } else if (state.mode !== "solve" || !state.tour) {
+      note.textContent = "Crossings are marked on a tour solved here or opened from the library.";
+    } else if (!state.crossings) {
+      note.textContent = "This tour's crossings are not known here: solve it again to mark them.";
+    } else {
+      const n = state.crossings.length;
+      note.textContent = `${n.toLocaleString("en")} crossing${n === 1 ? "" : "s"}: ` +
+        "each marked once both its moves are drawn.";
+    }
   }
 
   // The sums of the move numbers so far, by rank and file; the verdict once the tour is whole.
@@ -674,6 +708,16 @@
       ctx.stroke();
       ctx.restore();
     }
+    const marks = crossingsShown(order, count, opts);
+    if (marks.length) {
+      ctx.fillStyle = cssColour("--crossing", "#d81b60");
+      const rc = Math.max(S * 0.09, 1.5 / scale);
+      for (const [x, y] of marks) {
+        ctx.beginPath();
+        ctx.arc(left(x, 0) + S / 2, top(y, 0) + S / 2, rc, 0, 2 * Math.PI);
+        ctx.fill();
+      }
+    }
     const r = Math.max(S * 0.32, 3 / scale);
     const edge = palette.colors ? palette.colors["marker-edge"] : "#ffffff";
     if (opts.startSq !== null && opts.startSq !== undefined) {
@@ -824,6 +868,7 @@
     setPlaying(false);
     state.tour = null;
     state.partial = null;
+    state.crossings = null;
     state.order = null;
     state.step = 0;
     $("progress").disabled = true;
@@ -1025,6 +1070,7 @@
       seed: $("seed").value.trim(),
       ...shapeParams(),
     };
+    if (state.D === 1 && !state.wrap) params.metrics = "true";  // the crossings to mark
     forgetTour();
     showSolve();
     status("Solving\u2026", "busy");
@@ -1482,6 +1528,13 @@
 
   // A tour on the board to replay (from the solver, a link, or the library).
   function loadTour(data, message) {
+    // where the moves cross: from api/solve?metrics=true or the library's tour; kept apart
+    // from the tour JSON (downloaded and drawn as the contract's)
+    const shape = data.metrics || data;
+    state.crossings = Array.isArray(shape.crossing_points) ? shape.crossing_points : null;
+    data = { ...data };
+    delete data.metrics;
+    delete data.crossing_points;
     state.tour = data;
     state.partial = null;
     state.order = data.path.map(parseName);
@@ -1493,6 +1546,7 @@
     status(message || `${data.closed ? "Closed" : "Open"} tour of ${n} squares from ` +
       `${data.path[0]} to ${data.path[n - 1]}.`, "ok");
     showSpeed();
+    showCrossingNote();
   }
 
   // Apply an address's parameters: the board and its shape, the mode, and the moves.
@@ -1715,6 +1769,7 @@
 
   function redraw() {
     if (state.mode === "solve") showSolve(); else showPuzzle();
+    showCrossingNote();
   }
 
   // The page's width changed so that a 3-D board's layers fit in another number of columns.
@@ -1770,6 +1825,7 @@
     $("show-counts").addEventListener("change", redraw);
     $("show-numbers").addEventListener("change", redraw);
     $("show-sums").addEventListener("change", () => { drawBoard(); redraw(); });
+    $("show-crossings").addEventListener("change", () => { showCrossingNote(); redraw(); });
     for (const b of document.querySelectorAll(".dl")) {
       b.addEventListener("click", () => download(b.dataset.format));
     }

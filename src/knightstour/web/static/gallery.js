@@ -122,11 +122,15 @@
     $("f-closed").value = query.get("closed") || "";
     $("f-method").value = query.get("method") || "";
     $("f-magic").checked = query.get("magic") === "true";
+    $("f-order").value = query.get("order") || "id";
+    $("f-max-crossings").value = query.get("max_crossings") || "";
+    $("f-max-turns").value = query.get("max_turns") || "";
   }
 
   function pageQuery(extra) {
     const q = new URLSearchParams();
-    for (const k of ["board", "closed", "method", "magic", "limit"]) if (query.get(k)) q.set(k, query.get(k));
+    const keys = ["board", "closed", "method", "magic", "order", "max_crossings", "max_turns", "limit"];
+    for (const k of keys) if (query.get(k)) q.set(k, query.get(k));
     for (const [k, v] of Object.entries(extra)) q.set(k, v);
     return q;
   }
@@ -148,12 +152,15 @@
       a.href = `./#library=${t.id}`;
       a.className = "open";
       a.setAttribute("aria-label", `Open tour ${t.id} on the board: ${t.board}, ${kindText(t.closed)}, ` +
-        `${t.start} to ${t.end}, ${t.method}`);
+        `${t.start} to ${t.end}, ${t.method}` +
+        (t.crossings === null ? "" : `, ${t.crossings} crossings, ${t.turns} turns`));
       a.appendChild(pic);
       li.appendChild(a);
       const cap = document.createElement("div");
       cap.className = "caption";
-      cap.textContent = `#${t.id} ${t.board} ${kindText(t.closed)} ${t.start}\u2013${t.end} \u00b7 ${t.method}`;
+      cap.textContent = `#${t.id} ${t.board} ${kindText(t.closed)} ${t.start}\u2013${t.end} \u00b7 ${t.method}` +
+        (t.crossings === null ? "" : ` \u00b7 ${t.crossings} crossings, ${t.turns} turns`);
+      cap.dataset.crossings = t.crossings === null ? "" : String(t.crossings);
       li.appendChild(cap);
       const label = document.createElement("label");
       label.className = "check-inline";
@@ -266,6 +273,13 @@
       palette.colors = pal.colors;
       palette.maxBands = pal.max_bands;
       showBoards(over);
+      // the order and the bounds go into the address only when set (as stored, no bound)
+      $("filters").addEventListener("submit", () => {
+        const unset = [["f-order", "id"], ["f-max-crossings", ""], ["f-max-turns", ""]]
+          .filter(([id, none]) => $(id).value.trim() === none).map(([id]) => $(id));
+        for (const e of unset) e.disabled = true;
+        setTimeout(() => { for (const e of unset) e.disabled = false; }, 0);
+      });
       $("btn-compare").addEventListener("click", () => {
         const [a, b] = [...chosen.keys()];
         location.href = `gallery?compare=${a},${b}`;
