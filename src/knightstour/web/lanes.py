@@ -15,7 +15,8 @@ A :class:`Lane` runs blocking work (a search, a picture) in its own threads, at 
   quick answers and the event loop come first on a busy machine;
 - **a share of the interpreter**: a lane of work done mostly in Python (the gallery's pages)
   may keep to a ``share`` of its threads' time: after each job a worker rests in proportion to
-  the CPU time the job took (a share of 0.5: as long again). A nice value cannot do this, since
+  the CPU time the job took (a share of 0.5: as long again), before it takes its next job (the
+  answer it made is not held back). A nice value cannot do this, since
   such threads contend for the interpreter's lock, not for the cores; without it, 200 clients
   of the gallery pushed a quick solve's p99 to 300 ms on 2 cores (``make bench``).
 
@@ -105,6 +106,7 @@ class Lane:
             raise ValueError(f"share: {share!r} is not in (0, 1]")
         self.name = name
         self.share = share
+        self._worker = threading.local()  # each worker's rest_until (time.monotonic())
         self.workers = workers
         self.queue = queue
         self.retry_after = retry_after
@@ -156,6 +158,9 @@ class Lane:
         cancel = threading.Event()  # set when the client goes: a running search stops too
 
         def job() -> tuple[bool, T | None]:
+            rest = getattr(self._worker, "rest_until", 0.0) - time.monotonic()
+            if rest > 0:  # this worker's rest after its last job: before this one, so that the
+                time.sleep(rest)  # last answer was not held back by it
             with guard:
                 if state["dropped"]:
                     return False, None
@@ -170,9 +175,9 @@ class Lane:
                 spent = time.thread_time()
                 try:
                     return True, fn(remaining)
-                finally:  # the rest that keeps this worker to its share
+                finally:  # the rest that keeps this worker to its share, taken before its next job
                     spent = time.thread_time() - spent
-                    time.sleep(spent * (1 / self.share - 1))
+                    self._worker.rest_until = time.monotonic() + spent * (1 / self.share - 1)
 
         def drop() -> bool:
             """Drop the job if it has not started; True when it was dropped."""
