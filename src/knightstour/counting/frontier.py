@@ -131,6 +131,17 @@ _MEASURED_PEAKS: dict[str, tuple[int, int]] = {
 }
 
 
+def step_bytes(states: int, growth: float, limbs: int = 1) -> int:
+    """About the bytes a square takes from ``states`` states that become ``growth`` times as
+    many: the states (a key and ``limbs`` limbs each), and the tables of the new ones.
+
+    >>> step_bytes(1000, 1.0) > 16 * 2000
+    True
+    """
+    row = 8 + 8 * limbs
+    return states * row + int(states * growth / _AIM) * row
+
+
 def _kernels(sweep: Sweep) -> jit.Kernels:
     return jit.for_work(_KERNELS, sweep.steps * sweep.width, threshold=12 * 5)
 
@@ -240,23 +251,26 @@ class Shards(Protocol):
 class LocalShards:
     """The sweep's states in this process: ``pieces`` parts by hash, worked on by ``threads``.
 
-    With more pieces than threads, a step holds little more than the states themselves: each
-    piece's states are dropped as soon as it has been swept, and each piece's table is a fraction
-    of the whole. A count that outgrows its limbs widens the piece that met it and the parts
-    already made, and goes on: no square is swept twice.
+    A step holds little more than the states themselves: each piece's states are let go as soon
+    as it has been swept, and each new state goes straight into the table of the piece that
+    owns it (:class:`_Owner`), by way of a small buffer, so a new state is held once however
+    many pieces make it. A count that outgrows its limbs widens the table it met it in, and the
+    sweep goes on: no square is swept twice.
     """
 
     def __init__(self, sweep: Sweep, threads: int, weight: int = 1) -> None:
         self.sweep, self.threads = sweep, threads
-        self.pieces = 4 * threads
-        first = np.array([sweep.initial_key()], dtype=np.uint64)
+        self.pieces = max(_PIECES, 4 * threads)
         start = _from_int(weight, max(1, (weight.bit_length() + 63) // 64))
         self.limbs = int(start.shape[1])
-        self.keys: list[np.ndarray] = [first] + [first[:0]] * (self.pieces - 1)
-        self.counts: list[np.ndarray] = [start] + [np.zeros((0, self.limbs), dtype=np.uint64)] * (
-            self.pieces - 1
-        )
-        self._lock = threading.Lock()
+        self.keys: list[np.ndarray] = [np.array([sweep.initial_key()], dtype=np.uint64)] + [
+            _no_keys() for _ in range(self.pieces - 1)
+        ]
+        self.counts: list[np.ndarray] = [start] + [
+            _no_counts(self.limbs) for _ in range(self.pieces - 1)
+        ]
+        #: states after each square swept here / states before it (to size the next tables)
+        self._ratios: dict[int, float] = {}
         self._pool: ThreadPoolExecutor | None = None
         if threads > 1:
             self._pool = ThreadPoolExecutor(threads, thread_name_prefix="knightstour-count")
@@ -275,67 +289,187 @@ class LocalShards:
         self.limbs += 1
         self.counts = [_wide(c, self.limbs) for c in self.counts]
 
-    def _widest(self, limbs: int) -> int:
-        with self._lock:
-            self.limbs = max(self.limbs, limbs)
-            return self.limbs
+    def expected(self, p: int, nin: int) -> int:
+        """About how many states square ``p`` makes of ``nin``: as many times ``nin`` as the
+        square a row before made of its states (rows alike grow alike), else the square before."""
+        b = self.sweep.board
+        ratio = self._ratios.get(p - min(b.width, b.height)) or self._ratios.get(p - 1) or 1.0
+        return int(nin * ratio)
 
     def step(self, p: int, growth: float) -> tuple[int, int, int]:
-        """Take every piece through square ``p``: ``(0, whole tours, table bytes)``."""
-        sweep, n = self.sweep, self.pieces
-        made: list[Part | None] = [None] * n
+        """Take every piece through square ``p``: ``(0, whole tours, table bytes)``.
+
+        ``growth`` is not used: the tables are sized by :meth:`expected` and grow as they fill.
+        """
+        sweep, limbs = self.sweep, self.limbs
+        k = _kernels(sweep)
+        nin = sum(self.states())
+        # a few states: one table (a table a piece would cost more than it saves)
+        n = self.pieces if nin >= _PARALLEL_FROM else 1
+        rows = max(_MIN_ROWS, int(self.expected(p, nin) / n / _AIM) + 1)
+        owners = [_Owner(rows, limbs) for _ in range(n)]
+        found = [0] * self.pieces
+        room = min(_BUFFER, max(_MIN_BUFFER, 4 * nin // n))
+        args = (
+            sweep.width, sweep.radix, sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
+            sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
+            sweep.closed, sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p],
+            sweep.spare[p], powers(sweep), sweep.mirror[p],
+        )  # fmt: skip
 
         def expand(i: int) -> None:
-            while True:
-                counts = _wide(self.counts[i], self.limbs)
-                part = expand_part(sweep, p, self.keys[i], counts, n, growth)
-                if part.status == 0:
-                    break
-                self.counts[i] = _wide(counts, self._widest(counts.shape[1] + 1))
-            self.keys[i] = self.keys[i][:0]  # swept: let its memory go
-            self.counts[i] = self.counts[i][:0]
-            made[i] = part
+            keys, counts = self.keys[i], _wide(self.counts[i], limbs)
+            s, nkeys = 0, int(keys.shape[0])
+            if not nkeys:
+                return
+            bkeys = np.empty((n, room), dtype=np.uint64)
+            bsrc = np.empty((n, room), dtype=np.int64)
+            bfill = np.zeros(n, dtype=np.int64)
+            total = np.zeros((1, limbs + 1), dtype=np.uint64)
+            with np.errstate(over="ignore"):
+                while s < nkeys:
+                    s = int(k.expand_to(keys, counts, s, nkeys, *args, bkeys, bsrc, bfill, total))
+                    _hand_over(k, owners, bkeys, bsrc, bfill, counts, i)
+            found[i] = _to_int(total[0])
+            self.keys[i] = _no_keys()  # swept: let its memory go (a view would keep it)
+            self.counts[i] = _no_counts(limbs)
 
-        self._map(expand, n)
-        parts = [x for x in made if x is not None]
-        total = sum(_to_int(x.total[0]) for x in parts)
-        table_bytes = max(x.table_bytes for x in parts)
+        self._map(expand, self.pieces)
+        table_bytes = sum(o.table.nbytes for o in owners)
 
-        def merge(q: int) -> tuple[np.ndarray, np.ndarray]:
-            while True:
-                limbs = self.limbs
-                keys = [x.keys[q] for x in parts]
-                counts = [_wide(x.counts[q], limbs) for x in parts]
-                out_keys, out_counts, status = merge_parts(sweep, keys, counts)
-                if status == 0:
-                    break
-                self._widest(limbs + 1)
-            for x in parts:  # merged: let the parts go
-                x.keys[q] = x.keys[q][:0]
-                x.counts[q] = x.counts[q][:0]
+        def compact(q: int) -> tuple[np.ndarray, np.ndarray]:
+            owner = owners[q]
+            table, owner.table = owner.table, _EMPTY_TABLE
+            out_keys = np.empty(owner.used, dtype=np.uint64)
+            out_counts = np.empty((owner.used, table.shape[1] - 1), dtype=np.uint64)
+            k.compact(table, out_keys, out_counts)
             return out_keys, out_counts
 
-        merged = self._map(merge, n)
-        self.keys = [m[0] for m in merged]  # type: ignore[index]
-        self.counts = [_wide(m[1], self.limbs) for m in merged]  # type: ignore[index]
-        return 0, total, table_bytes
+        made = [compact(q) for q in range(n)]  # one at a time: one table and its copy at once
+        self.keys = [m[0] for m in made]
+        self.limbs = max(limbs, *(m[1].shape[1] for m in made))
+        self.counts = [_wide(m[1], self.limbs) for m in made]
+        for _ in range(n, self.pieces):
+            self.keys.append(_no_keys())
+            self.counts.append(_no_counts(self.limbs))
+        self._ratios[p] = sum(self.states()) / max(nin, 1)
+        return 0, sum(found), table_bytes
 
     def restore(self, keys: np.ndarray, counts: np.ndarray) -> None:
         """Hold ``keys`` and ``counts`` (a checkpoint's states), split into the pieces."""
         k = _kernels(self.sweep)
-        n = keys.shape[0]
-        out_keys = np.empty_like(keys)
-        out_counts = np.empty_like(counts)
-        offsets = np.zeros(self.pieces + 1, dtype=np.int64)
-        k.split(keys, counts, n, self.pieces, out_keys, out_counts, offsets)
+        owner = np.empty(keys.shape[0], dtype=np.int16)
+        k.owners(keys, keys.shape[0], self.pieces, owner)
         self.limbs = int(counts.shape[1])
-        self.keys = [out_keys[offsets[q] : offsets[q + 1]].copy() for q in range(self.pieces)]
-        self.counts = [out_counts[offsets[q] : offsets[q + 1]].copy() for q in range(self.pieces)]
+        self.keys, self.counts = [], []
+        for q in range(self.pieces):
+            mine = np.flatnonzero(owner == q)
+            self.keys.append(keys[mine])
+            self.counts.append(counts[mine])
 
     def close(self) -> None:
         """Stop the threads."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Owner:
+    """The new states of one piece while a step makes them: an open-addressing table of any
+    number of rows (a row: the key, then its count's limbs), filled under its lock by the
+    threads that make them, grown by :data:`_GROW` when it is :data:`_FULL`."""
+
+    def __init__(self, rows: int, limbs: int) -> None:
+        self.table = _empty_table(rows, limbs)
+        self.used = 0
+        self.lock = threading.Lock()
+
+    def add(
+        self, k: jit.Kernels, keys: np.ndarray, src: np.ndarray, n: int, counts: np.ndarray
+    ) -> None:
+        """Add the new states ``keys[:n]``, each with the counts ``counts[src[i]]``."""
+        i = 0
+        while True:
+            limit = int(self.table.shape[0] * _FULL)
+            self.used, i, status, row = k.insert_rows(
+                self.table, self.used, limit, keys, src, i, n, counts
+            )
+            if status == 0:
+                return
+            if status == 2:  # full: a larger table
+                old = self.table
+                rows = max(int(old.shape[0] * _GROW), int((self.used + n - i) / _AIM)) + 1
+                self.table = _empty_table(rows, old.shape[1] - 1)
+                k.rehash(old, self.table)
+                del old
+            else:  # a count carried out of its top limb: one more limb, the carry in it
+                old = self.table
+                self.table = np.zeros((old.shape[0], old.shape[1] + 1), dtype=np.uint64)
+                self.table[:, :-1] = old
+                self.table[int(row), -1] = 1
+                del old
+
+
+def _hand_over(
+    k: jit.Kernels,
+    owners: list[_Owner],
+    bkeys: np.ndarray,
+    bsrc: np.ndarray,
+    bfill: np.ndarray,
+    counts: np.ndarray,
+    first: int,
+) -> None:
+    """Empty the buffers of new states into their owners' tables, each under its lock: those
+    free first (from ``first`` on, so threads start apart), then waiting for the others."""
+    n = len(owners)
+    waiting = [q % n for q in range(first, first + n) if bfill[q % n]]
+    while waiting:
+        busy = []
+        for q in waiting:
+            owner = owners[q]
+            if owner.lock.acquire(blocking=False):
+                try:
+                    owner.add(k, bkeys[q], bsrc[q], int(bfill[q]), counts)
+                finally:
+                    owner.lock.release()
+            else:
+                busy.append(q)
+        if busy and len(busy) == len(waiting):
+            q = busy.pop(0)
+            with owners[q].lock:
+                owners[q].add(k, bkeys[q], bsrc[q], int(bfill[q]), counts)
+        waiting = busy
+    bfill[:] = 0
+
+
+def _empty_table(rows: int, limbs: int) -> np.ndarray:
+    table = np.empty((rows, 1 + limbs), dtype=np.uint64)
+    table[:, 0] = SENTINEL
+    return table
+
+
+def _no_keys() -> np.ndarray:
+    return np.empty(0, dtype=np.uint64)
+
+
+def _no_counts(limbs: int) -> np.ndarray:
+    return np.empty((0, limbs), dtype=np.uint64)
+
+
+_EMPTY_TABLE = _empty_table(0, 1)
+
+#: Pieces the states are split into, at least (more with more threads): the states of a piece
+#: are let go when it has been swept, and a table grows or is compacted a piece at a time.
+_PIECES = 16
+#: A table of new states grows (by :data:`_GROW` times) when it would be more than
+#: :data:`_FULL` full, and is first made for :data:`_AIM` of its rows to be filled.
+_FULL = 0.75
+_GROW = 1.5
+_AIM = 0.7
+#: Rows of the table a piece of new states starts with, at least.
+_MIN_ROWS = 64
+#: Rows of each buffer of new states on the way to their owner's table (at most, at least).
+_BUFFER = 1 << 13
+_MIN_BUFFER = 256
 
 
 def _wide(counts: np.ndarray, limbs: int) -> np.ndarray:
@@ -463,7 +597,7 @@ def _sweep(
                 f"square {p} of {n}{kept}"
             )
         nin = sum(held.states())
-        need = int(nin * growth / 0.75) * (16 + 8 * limbs) + nin * 2 * (8 + 8 * limbs)
+        need = step_bytes(nin, growth, limbs)
         if need > budget:
             raise InputLimitError(
                 f"counting on {sweep.board.description} needs about {_gib(need)} of memory at square "
