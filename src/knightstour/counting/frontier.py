@@ -19,6 +19,7 @@ example through.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import threading
 import time
@@ -290,26 +291,29 @@ class LocalShards:
         self.counts = [_wide(c, self.limbs) for c in self.counts]
 
     def expected(self, p: int, nin: int) -> int:
-        """About how many states square ``p`` makes of ``nin``: as many times ``nin`` as the
-        square a row before made of its states (rows alike grow alike), else the square before."""
+        """About how many states square ``p`` makes of ``nin``: ``nin`` times the smaller of the
+        growths of the square a row before and of the square before (each tends to overshoot
+        where the states peak; the tables grow as they fill)."""
         b = self.sweep.board
-        ratio = self._ratios.get(p - min(b.width, b.height)) or self._ratios.get(p - 1) or 1.0
-        return int(nin * ratio)
+        known = [
+            x for x in (self._ratios.get(p - min(b.width, b.height)), self._ratios.get(p - 1)) if x
+        ]
+        return int(nin * (min(known) if known else 1.0))
 
     def step(self, p: int, growth: float) -> tuple[int, int, int]:
         """Take every piece through square ``p``: ``(0, whole tours, table bytes)``.
 
-        ``growth`` is not used: the tables are sized by :meth:`expected` and grow as they fill.
+        ``growth`` is not used: the tables start from :meth:`expected` and grow as they fill.
         """
         sweep, limbs = self.sweep, self.limbs
         k = _kernels(sweep)
         nin = sum(self.states())
         # a few states: one table (a table a piece would cost more than it saves)
         n = self.pieces if nin >= _PARALLEL_FROM else 1
-        rows = max(_MIN_ROWS, int(self.expected(p, nin) / n / _AIM) + 1)
-        owners = [_Owner(rows, limbs) for _ in range(n)]
+        expected = self.expected(p, nin) / n  # new states a piece
+        owners = [_Owner(expected, limbs) for _ in range(n)]
         found = [0] * self.pieces
-        room = min(_BUFFER, max(_MIN_BUFFER, 4 * nin // n))
+        room = min(_BUFFER, max(_MIN_BUFFER, nin // (8 * n)))  # an eighth of the states
         args = (
             sweep.width, sweep.radix, sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
             sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
@@ -322,8 +326,8 @@ class LocalShards:
             s, nkeys = 0, int(keys.shape[0])
             if not nkeys:
                 return
-            bkeys = np.empty((n, room), dtype=np.uint64)
-            bsrc = np.empty((n, room), dtype=np.int64)
+            bkeys = _array((n, room))
+            bsrc = _array((n, room), np.int64)
             bfill = np.zeros(n, dtype=np.int64)
             total = np.zeros((1, limbs + 1), dtype=np.uint64)
             with np.errstate(over="ignore"):
@@ -340,8 +344,8 @@ class LocalShards:
         def compact(q: int) -> tuple[np.ndarray, np.ndarray]:
             owner = owners[q]
             table, owner.table = owner.table, _EMPTY_TABLE
-            out_keys = np.empty(owner.used, dtype=np.uint64)
-            out_counts = np.empty((owner.used, table.shape[1] - 1), dtype=np.uint64)
+            out_keys = _array((owner.used,))
+            out_counts = _array((owner.used, table.shape[1] - 1))
             k.compact(table, out_keys, out_counts)
             return out_keys, out_counts
 
@@ -364,8 +368,10 @@ class LocalShards:
         self.keys, self.counts = [], []
         for q in range(self.pieces):
             mine = np.flatnonzero(owner == q)
-            self.keys.append(keys[mine])
-            self.counts.append(counts[mine])
+            self.keys.append(np.take(keys, mine, out=_array((mine.shape[0],))))
+            self.counts.append(
+                np.take(counts, mine, axis=0, out=_array((mine.shape[0], counts.shape[1])))
+            )
 
     def close(self) -> None:
         """Stop the threads."""
@@ -376,10 +382,17 @@ class LocalShards:
 class _Owner:
     """The new states of one piece while a step makes them: an open-addressing table of any
     number of rows (a row: the key, then its count's limbs), filled under its lock by the
-    threads that make them, grown by :data:`_GROW` when it is :data:`_FULL`."""
+    threads that make them.
 
-    def __init__(self, rows: int, limbs: int) -> None:
-        self.table = _empty_table(rows, limbs)
+    It starts small (:data:`_START` of the ``expected`` states) and grows by :data:`_GROW`
+    times whenever it is :data:`_FULL`, so that the tables take memory as the new states come
+    while the states of the square before are let go as they are swept (rows made ahead of
+    the states would add to those still held): at the end of the step it is from
+    ``_FULL / _GROW`` to ``_FULL`` full.
+    """
+
+    def __init__(self, expected: float, limbs: int) -> None:
+        self.table = _empty_table(max(_MIN_ROWS, int(expected * _START / _FULL) + 1), limbs)
         self.used = 0
         self.lock = threading.Lock()
 
@@ -395,18 +408,17 @@ class _Owner:
             )
             if status == 0:
                 return
+            old = self.table
             if status == 2:  # full: a larger table
-                old = self.table
-                rows = max(int(old.shape[0] * _GROW), int((self.used + n - i) / _AIM)) + 1
+                rows = max(int(old.shape[0] * _GROW), int((self.used + n - i) / _FULL)) + 1
                 self.table = _empty_table(rows, old.shape[1] - 1)
                 k.rehash(old, self.table)
-                del old
             else:  # a count carried out of its top limb: one more limb, the carry in it
-                old = self.table
-                self.table = np.zeros((old.shape[0], old.shape[1] + 1), dtype=np.uint64)
+                self.table = _array((old.shape[0], old.shape[1] + 1))
                 self.table[:, :-1] = old
+                self.table[:, -1] = 0
                 self.table[int(row), -1] = 1
-                del old
+            del old
 
 
 def _hand_over(
@@ -441,8 +453,26 @@ def _hand_over(
     bfill[:] = 0
 
 
+def _array(shape: tuple[int, ...], dtype: type = np.uint64) -> np.ndarray:
+    """An empty array; a large one on pages of its own (an anonymous map), which go back to the
+    system as soon as it is let go: the heap's pieces, made and let go every square, may not."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    if nbytes < _MAPPED_FROM:
+        return np.empty(shape, dtype=dtype)
+    pages = mmap.mmap(-1, nbytes)
+    if nbytes >= _HUGE_FROM and hasattr(mmap, "MADV_HUGEPAGE"):  # fewer faults, as NumPy does
+        pages.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(pages, dtype=dtype).reshape(shape)
+
+
+#: Arrays of this many bytes or more are given pages of their own (:func:`_array`), and huge
+#: pages where the system gives them from :data:`_HUGE_FROM` on.
+_MAPPED_FROM = 1 << 16
+_HUGE_FROM = 1 << 22
+
+
 def _empty_table(rows: int, limbs: int) -> np.ndarray:
-    table = np.empty((rows, 1 + limbs), dtype=np.uint64)
+    table = _array((rows, 1 + limbs))
     table[:, 0] = SENTINEL
     return table
 
@@ -459,12 +489,15 @@ _EMPTY_TABLE = _empty_table(0, 1)
 
 #: Pieces the states are split into, at least (more with more threads): the states of a piece
 #: are let go when it has been swept, and a table grows or is compacted a piece at a time.
-_PIECES = 16
-#: A table of new states grows (by :data:`_GROW` times) when it would be more than
-#: :data:`_FULL` full, and is first made for :data:`_AIM` of its rows to be filled.
+_PIECES = 32
+#: A table of new states (:class:`_Owner`) grows by :data:`_GROW` times when it would be
+#: more than :data:`_FULL` full; it is first made for :data:`_START` of the states expected.
 _FULL = 0.75
-_GROW = 1.5
-_AIM = 0.7
+_GROW = 1.25
+_START = 0.25
+#: How full the tables of new states are, on the whole, for the memory a square is expected
+#: to need (:func:`step_bytes`).
+_AIM = 0.65
 #: Rows of the table a piece of new states starts with, at least.
 _MIN_ROWS = 64
 #: Rows of each buffer of new states on the way to their owner's table (at most, at least).

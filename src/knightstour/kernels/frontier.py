@@ -114,8 +114,15 @@ def hash_slot(key, mask):  # type: ignore[no-untyped-def]
 
 
 def table_slot(key, size):  # type: ignore[no-untyped-def]
-    """Where ``key`` starts probing in a table of ``size`` slots (any size)."""
-    return np.int64(mix(key) % np.uint64(size))
+    """Where ``key`` starts probing in a table of ``size`` slots (any size): the mixed key
+    scaled to the table, ``mix(key) * size >> 64``, so that the slots follow the mixed keys'
+    order and a table grows in one pass that writes in order (:func:`rehash`)."""
+    h = mix(key)
+    n = np.uint64(size)
+    if n >> np.uint64(32):  # 2**32 rows or more: the remainder (no such table is made here)
+        return np.int64(h % n)
+    low = (h & np.uint64(0xFFFFFFFF)) * n
+    return np.int64(((h >> np.uint64(32)) * n + (low >> np.uint64(32))) >> np.uint64(32))
 
 
 def shard_of(key, shards):  # type: ignore[no-untyped-def]
