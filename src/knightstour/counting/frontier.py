@@ -31,6 +31,7 @@ from typing import Protocol
 
 import numpy as np
 
+from knightstour.archive import Parts
 from knightstour.board import Board
 from knightstour.counting import checkpoint as checkpoints
 from knightstour.errors import InputLimitError, InternalError, InvalidInputError, SearchFailedError
@@ -59,10 +60,10 @@ __all__ = [
 ]
 
 #: Bytes a state costs at the peak of a step, as measured (peak memory less the process's own,
-#: over the peak states: 7x7 open, 7x8 closed, 6x7 open): its key and one count limb, for the
-#: states of the square before and the parts of the new ones before they are added up (a new
-#: state made from states of several pieces is held once for each), and the tables in use.
-BYTES_PER_STATE = 72
+#: over the peak states: 6x6 open, 6x7 open, 7x8 closed): its key and one count limb in the
+#: tables of the new states (from 60% to 75% full), the states of the square before not yet
+#: swept, and the buffers on the way.
+BYTES_PER_STATE = 29
 
 
 @dataclass
@@ -119,7 +120,7 @@ def memory_text(states: int) -> str:
     """The memory ``states`` states take at the peak of a square, in words.
 
     >>> memory_text(10**9)
-    '67.1 GiB'
+    '27.0 GiB'
     """
     return _gib(states * BYTES_PER_STATE)
 
@@ -167,7 +168,9 @@ def expand_part(
 ) -> Part:
     """Take one shard's states through square ``p``; split the new states into ``shards`` parts.
 
-    A pure function of its arguments: the same on a thread of this process or a Dask worker.
+    A pure function of its arguments, for the workers of a Dask cluster (:mod:`.distributed`),
+    where the parts are what travels; in this process, :class:`LocalShards` adds the new states
+    straight into their owners' tables instead.
     """
     k = _kernels(sweep)
     nin, limbs = counts.shape
@@ -690,8 +693,8 @@ def _save_checkpoint(path: str, sweep: Sweep, done: int, total: int, held: Local
             "identity": np.array(_identity(sweep)),
             "done": np.array(done),
             "total": checkpoints.limbs(total),
-            "keys": np.concatenate(held.keys),
-            "counts": np.concatenate([_wide(c, held.limbs) for c in held.counts]),
+            "keys": Parts(held.keys),  # written piece by piece: no second copy of the states
+            "counts": Parts([_wide(c, held.limbs) for c in held.counts]),
         },
     )
 
