@@ -741,6 +741,21 @@ def _load_checkpoint(path: str, sweep: Sweep) -> tuple[int, int, np.ndarray, np.
     return done, tours, keys.astype(np.uint64, copy=False), counts.astype(np.uint64, copy=False)
 
 
+def warm_kernels() -> None:
+    """Compile (or load) the kernels a count needs beyond those of a sweep in this process: a
+    Dask worker's step (:func:`expand_part` split into parts, :func:`merge_parts`) and a
+    checkpoint's states split into pieces (:meth:`LocalShards.restore`), on 6x6 closed.
+
+    >>> warm_kernels()
+    """
+    sweep = plan(Board(6, 6), (), True)
+    keys = np.array([sweep.initial_key()], dtype=np.uint64)
+    counts = np.ones((1, 1), dtype=np.uint64)
+    part = expand_part(sweep, 0, keys, counts, 2, 4.0)
+    merge_parts(sweep, [part.keys[0], part.keys[1]], [part.counts[0], part.counts[1]])
+    LocalShards(sweep, 1).restore(keys, counts)
+
+
 def count_paths(
     board: Board,
     terminals: tuple[int, ...],
