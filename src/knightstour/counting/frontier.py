@@ -126,10 +126,10 @@ def memory_text(states: int) -> str:
 
 
 #: Peak states measured (benchmarks/bench_count.py) on the boards 6 and 7 wide nearest to square
-#: (closed: 6x7 and 7x8; open: 6x6 and 7x7, no end given), closed with one state of each mirror pair kept.
+#: (closed: 6x7 and 7x8; open: 6x6 and 7x7, no end given), with one state of each mirror pair kept.
 _MEASURED_PEAKS: dict[str, tuple[int, int]] = {
     "closed": (150_333, 13_752_427),
-    "open": (1_624_092, 136_742_143),  # both sides kept: 7x7 not yet measured with the mirror
+    "open": (1_005_845, 99_672_595),
 }
 
 
