@@ -6,7 +6,9 @@ published figures it must reproduce (``knightstour/data/published.json``: checke
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -159,6 +161,55 @@ def test_threads_and_shards_give_the_same_numbers() -> None:
         assert frontier.run(frontier.plan(Board(6, 6), (), True), shards=2) == SIX_CLOSED
     finally:
         frontier._PARALLEL_FROM = frontier_mod_threshold
+
+
+def test_new_states_go_straight_into_their_owners_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31, item 1: each step adds every piece's new states into the tables of the pieces
+    that own them, on two threads with a lock a table, and the counts stay exact when they
+    carry out of a 64-bit limb on the way (a table widened in place); a swept piece's states
+    are let go while the step goes on; each table ends the step from 3/5 to 3/4 full."""
+    import weakref
+
+    monkeypatch.setattr(frontier, "_PARALLEL_FROM", 0)  # every step on 32 pieces, two threads
+    sweep = frontier.plan(Board(6, 6), (), True)
+    weight = 2**63 + 5
+    stats = frontier.SweepStats()
+    assert frontier.run(sweep, shards=2, weight=weight, stats=stats) == SIX_CLOSED * weight
+    assert stats.limbs == 2
+
+    # one thread: the pieces are swept in order, so when piece i hands its new states over,
+    # pieces 0 .. i-1 have been swept and their memory let go (a view would keep it)
+    real = frontier._hand_over
+    swept: list[list[weakref.ref[np.ndarray]]] = []
+
+    def hand_over(*args: Any) -> None:
+        first = args[-1]  # the piece handing over
+        assert all(ref() is None for refs in swept[:first] for ref in refs)
+        real(*args)
+
+    monkeypatch.setattr(frontier, "_hand_over", hand_over)
+    held = frontier.LocalShards(sweep, 1)
+    try:
+        for p in range(sweep.steps):
+            swept[:] = [
+                [weakref.ref(_memory_of(a)) for a in (keys, counts) if a.shape[0]]
+                for keys, counts in zip(held.keys, held.counts, strict=True)
+            ]
+            _, _, table_bytes = held.step(p, 4.0)
+            states = sum(held.states())
+            if states > 5_000:  # tables of some size: the load the growth keeps
+                rows = table_bytes // 16
+                assert 0.75 / 1.25 * 0.95 <= states / rows <= 0.75
+                assert len(held.keys) == held.pieces == 32 and min(held.states()) > 0
+    finally:
+        held.close()
+
+
+def _memory_of(a: np.ndarray) -> np.ndarray:
+    """The array that holds ``a``'s memory (``a`` itself, or the array it views)."""
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
 
 
 def test_sweep_statistics_are_recorded() -> None:

@@ -360,3 +360,27 @@ def test_the_checkpoint_reader_names_a_zip_of_other_things(tmp_path: Path) -> No
         z.writestr("readme.txt", "hello")
     with pytest.raises(InvalidInputError, match="holds other arrays"):
         checkpoints.read(str(path))
+
+
+def test_states_in_pieces_are_saved_as_the_array_they_make(tmp_path: Path) -> None:
+    """Issue 31, item 1: a checkpoint's states are written piece by piece (no second copy of
+    them in memory), byte for byte the archive of the array the pieces make."""
+    from knightstour import archive
+
+    keys = [
+        np.arange(5, dtype=np.uint64),
+        np.arange(0, dtype=np.uint64),
+        np.arange(3, dtype=np.uint64),
+    ]
+    counts = [np.full((k.shape[0], 2), 7, dtype=np.uint64) for k in keys]
+    common = {"identity": np.array("x"), "done": np.array(2), "total": checkpoints.limbs(9)}
+    whole = {**common, "keys": np.concatenate(keys), "counts": np.concatenate(counts)}
+    pieces = {**common, "keys": archive.Parts(keys), "counts": archive.Parts(counts)}
+    a, b = tmp_path / "whole.npz", tmp_path / "pieces.npz"
+    checkpoints.write(str(a), whole)
+    checkpoints.write(str(b), pieces)
+    assert a.read_bytes() == b.read_bytes()
+    saved = checkpoints.read(str(b))
+    assert saved["keys"].tolist() == [0, 1, 2, 3, 4, 0, 1, 2] and saved["counts"].shape == (8, 2)
+    with pytest.raises(ValueError, match="differ"):
+        archive.Parts([np.zeros(2, dtype=np.uint64), np.zeros((2, 1), dtype=np.uint64)])

@@ -32,7 +32,7 @@ import io
 import struct
 import tokenize
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
 import numpy as np
@@ -42,11 +42,13 @@ from knightstour.errors import InvalidInputError
 __all__ = [
     "Layout",
     "OlderFormat",
+    "Parts",
     "Refuse",
     "checksum",
     "layout",
     "pack",
     "read",
+    "save",
     "text",
     "to_bytes",
 ]
@@ -83,36 +85,86 @@ def text(a: np.ndarray) -> str:
     return a.tobytes().decode("utf-32-le", errors="replace").rstrip("\0")
 
 
-def checksum(fields: Mapping[str, np.ndarray]) -> str:
+class Parts:
+    """One array given as its parts along the first axis, saved (:func:`save`) and checksummed
+    as the array they make, without making it (a count's states held in pieces).
+
+    >>> whole = Parts([np.arange(2), np.arange(3)])
+    >>> whole.shape, checksum({"x": whole}) == checksum({"x": np.array([0, 1, 0, 1, 2])})
+    ((5,), True)
+    """
+
+    def __init__(self, parts: Sequence[np.ndarray], dtype: str | None = None) -> None:
+        if not parts:
+            raise ValueError("an array needs one part at least")
+        self.parts = [np.ascontiguousarray(x, dtype=dtype) for x in parts]
+        self.dtype = self.parts[0].dtype
+        rest = self.parts[0].shape[1:]
+        if any(x.dtype != self.dtype or x.shape[1:] != rest for x in self.parts):
+            raise ValueError("the parts of an array differ in dtype or in shape")
+        self.shape = (sum(int(x.shape[0]) for x in self.parts), *rest)
+
+
+def checksum(fields: Mapping[str, np.ndarray | Parts]) -> str:
     """BLAKE2b (hex) over every array of ``fields`` but ``checksum``: name, dtype, shape, bytes."""
     h = hashlib.blake2b(digest_size=32)
     for name in sorted(fields):
         if name == "checksum":
             continue
-        a = np.asarray(fields[name], order="C")
-        h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
-        h.update(a.data)
+        a = fields[name]
+        parts = a.parts if isinstance(a, Parts) else [np.asarray(a, order="C")]
+        shape = a.shape if isinstance(a, Parts) else parts[0].shape
+        h.update(f"{name}|{parts[0].dtype.str}|{shape}|".encode())
+        for part in parts:
+            h.update(part.data)
     return h.hexdigest()
 
 
 def pack(
-    kind: str, version: int, layout: Layout, fields: Mapping[str, np.ndarray]
-) -> dict[str, np.ndarray]:
+    kind: str, version: int, layout: Layout, fields: Mapping[str, np.ndarray | Parts]
+) -> dict[str, np.ndarray | Parts]:
     """``fields`` in ``layout``'s dtypes, with the format ``kind``, the ``version`` and the
-    checksum: the arrays to save."""
-    arrays = {"format": np.array(kind), "version": np.array(version, dtype="<i8")}
+    checksum: the arrays to save (a :class:`Parts` stays in its parts: :func:`save`)."""
+    arrays: dict[str, np.ndarray | Parts] = {
+        "format": np.array(kind),
+        "version": np.array(version, dtype="<i8"),
+    }
     for name, (dtype, _) in layout.items():
         if name in fields:
-            a = np.asarray(fields[name])
+            a = fields[name]
+            if isinstance(a, Parts):
+                arrays[name] = Parts(a.parts, dtype)
+                continue
+            a = np.asarray(a)
             arrays[name] = a if dtype == "U" else np.asarray(a, dtype=dtype, order="C")
     arrays["checksum"] = np.array(checksum(arrays))
     return arrays
 
 
-def to_bytes(arrays: Mapping[str, np.ndarray]) -> bytes:
+def save(file: IO[bytes], arrays: Mapping[str, np.ndarray | Parts]) -> None:
+    """Write ``arrays`` as an uncompressed ``.npz`` (what ``np.savez`` writes), a
+    :class:`Parts` part by part: its bytes are those of the array it makes, never made."""
+    with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as z:
+        for name, a in arrays.items():
+            with z.open(f"{name}.npy", "w", force_zip64=True) as out:
+                if not isinstance(a, Parts):
+                    np.lib.format.write_array(out, np.asanyarray(a), allow_pickle=False)
+                    continue
+                header = {
+                    "descr": np.lib.format.dtype_to_descr(a.dtype),
+                    "fortran_order": False,
+                    "shape": a.shape,
+                }
+                np.lib.format.write_array_header_1_0(out, header)
+                for part in a.parts:
+                    if part.size:
+                        out.write(part.data.cast("B"))
+
+
+def to_bytes(arrays: Mapping[str, np.ndarray | Parts]) -> bytes:
     """The archive of ``arrays`` (:func:`pack`'s) as bytes."""
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)  # type: ignore[arg-type]
+    save(buffer, arrays)
     return buffer.getvalue()
 
 

@@ -139,9 +139,10 @@ def _library() -> None:
 
 
 def _counting() -> None:
-    from knightstour.counting import count
+    from knightstour.counting import count, frontier
 
     count("6x6", closed=True)  # the frontier sweep's kernels (compiled above 60 squares x slots)
+    frontier.warm_kernels()  # and those of a cluster's step and of a checkpoint read back
     count("5x5", method="enumerate")
 
 

@@ -174,15 +174,17 @@ def number(limbs: np.ndarray) -> int:
     return sum(int(v) << (64 * j) for j, v in enumerate(limbs.tolist()))
 
 
-def write(path: str, fields: Mapping[str, np.ndarray]) -> None:
+def write(path: str, fields: Mapping[str, np.ndarray | archive.Parts]) -> None:
     """Save ``fields`` (``identity``, ``done``, ``total``, ``keys``, ``counts``) to ``path``
     with the format, version and checksum: written beside it, synced, then put in its place,
-    so that ``path`` holds the old checkpoint or the new one whole, never a part."""
+    so that ``path`` holds the old checkpoint or the new one whole, never a part. The states
+    may be given in pieces (:class:`knightstour.archive.Parts`): they are written one after
+    the other, never copied into one array."""
     arrays = archive.pack(FORMAT, VERSION, _LAYOUT, fields)
     tmp = f"{path}.tmp"
     try:
         with open(tmp, "wb") as f:
-            np.savez(f, **arrays)  # type: ignore[arg-type]
+            archive.save(f, arrays)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -227,7 +227,7 @@ def long_count(request: CountRequest) -> str | None:
     >>> long_count(count_request("6x6")) is None
     True
     >>> long_count(count_request("8x8", closed=True))
-    'counting closed tours on 8x8 would hold about 1.3e+09 states at once, about 84.4 GiB of memory, and take hours (docs/counting.md: what it would take)'
+    'counting closed tours on 8x8 would hold about 1.3e+09 states at once, about 34.0 GiB of memory, and take hours (docs/counting.md: what it would take)'
     """
     from knightstour.counting.frontier import expected_peak, memory_text, plan
 

@@ -4,8 +4,9 @@ Each worker holds one shard of the states. A step is one round: every worker tak
 through the next square (:func:`~knightstour.counting.frontier.expand_part`) and splits the new
 states by the hash of their key; each part travels to the worker that owns it (the one exchange
 of the step), which adds up equal states (:func:`~knightstour.counting.frontier.merge_parts`).
-The functions are the ones the in-process sweep runs on its threads, so both give the same
-numbers. Needs the optional dependency group ``cluster`` (``pip install 'knightstour[cluster]'``)
+The states each state becomes are those the in-process sweep makes on its threads (one kernel,
+``successors``), so both give the same numbers; in one process they go straight into their
+owners' tables instead of travelling in parts. Needs the optional dependency group ``cluster`` (``pip install 'knightstour[cluster]'``)
 and knightstour installed on every worker.
 
 Use it through :func:`knightstour.count` (or ``knightstour count --scheduler ADDRESS``):

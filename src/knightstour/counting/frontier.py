@@ -19,6 +19,7 @@ example through.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import threading
 import time
@@ -30,6 +31,7 @@ from typing import Protocol
 
 import numpy as np
 
+from knightstour.archive import Parts
 from knightstour.board import Board
 from knightstour.counting import checkpoint as checkpoints
 from knightstour.errors import InputLimitError, InternalError, InvalidInputError, SearchFailedError
@@ -58,10 +60,10 @@ __all__ = [
 ]
 
 #: Bytes a state costs at the peak of a step, as measured (peak memory less the process's own,
-#: over the peak states: 7x7 open, 7x8 closed, 6x7 open): its key and one count limb, for the
-#: states of the square before and the parts of the new ones before they are added up (a new
-#: state made from states of several pieces is held once for each), and the tables in use.
-BYTES_PER_STATE = 72
+#: over the peak states: 6x6 open, 6x7 open, 7x8 closed): its key and one count limb in the
+#: tables of the new states (from 60% to 75% full), the states of the square before not yet
+#: swept, and the buffers on the way.
+BYTES_PER_STATE = 29
 
 
 @dataclass
@@ -118,17 +120,28 @@ def memory_text(states: int) -> str:
     """The memory ``states`` states take at the peak of a square, in words.
 
     >>> memory_text(10**9)
-    '67.1 GiB'
+    '27.0 GiB'
     """
     return _gib(states * BYTES_PER_STATE)
 
 
 #: Peak states measured (benchmarks/bench_count.py) on the boards 6 and 7 wide nearest to square
-#: (closed: 6x7 and 7x8; open: 6x6 and 7x7, no end given), closed with one state of each mirror pair kept.
+#: (closed: 6x7 and 7x8; open: 6x6 and 7x7, no end given), with one state of each mirror pair kept.
 _MEASURED_PEAKS: dict[str, tuple[int, int]] = {
     "closed": (150_333, 13_752_427),
-    "open": (1_624_092, 136_742_143),  # both sides kept: 7x7 not yet measured with the mirror
+    "open": (1_005_845, 99_672_595),
 }
+
+
+def step_bytes(states: int, growth: float, limbs: int = 1) -> int:
+    """About the bytes a square takes from ``states`` states that become ``growth`` times as
+    many: the states (a key and ``limbs`` limbs each), and the tables of the new ones.
+
+    >>> step_bytes(1000, 1.0) > 16 * 2000
+    True
+    """
+    row = 8 + 8 * limbs
+    return states * row + int(states * growth / _AIM) * row
 
 
 def _kernels(sweep: Sweep) -> jit.Kernels:
@@ -155,7 +168,9 @@ def expand_part(
 ) -> Part:
     """Take one shard's states through square ``p``; split the new states into ``shards`` parts.
 
-    A pure function of its arguments: the same on a thread of this process or a Dask worker.
+    A pure function of its arguments, for the workers of a Dask cluster (:mod:`.distributed`),
+    where the parts are what travels; in this process, :class:`LocalShards` adds the new states
+    straight into their owners' tables instead.
     """
     k = _kernels(sweep)
     nin, limbs = counts.shape
@@ -240,23 +255,26 @@ class Shards(Protocol):
 class LocalShards:
     """The sweep's states in this process: ``pieces`` parts by hash, worked on by ``threads``.
 
-    With more pieces than threads, a step holds little more than the states themselves: each
-    piece's states are dropped as soon as it has been swept, and each piece's table is a fraction
-    of the whole. A count that outgrows its limbs widens the piece that met it and the parts
-    already made, and goes on: no square is swept twice.
+    A step holds little more than the states themselves: each piece's states are let go as soon
+    as it has been swept, and each new state goes straight into the table of the piece that
+    owns it (:class:`_Owner`), by way of a small buffer, so a new state is held once however
+    many pieces make it. A count that outgrows its limbs widens the table it met it in, and the
+    sweep goes on: no square is swept twice.
     """
 
     def __init__(self, sweep: Sweep, threads: int, weight: int = 1) -> None:
         self.sweep, self.threads = sweep, threads
-        self.pieces = 4 * threads
-        first = np.array([sweep.initial_key()], dtype=np.uint64)
+        self.pieces = max(_PIECES, 4 * threads)
         start = _from_int(weight, max(1, (weight.bit_length() + 63) // 64))
         self.limbs = int(start.shape[1])
-        self.keys: list[np.ndarray] = [first] + [first[:0]] * (self.pieces - 1)
-        self.counts: list[np.ndarray] = [start] + [np.zeros((0, self.limbs), dtype=np.uint64)] * (
-            self.pieces - 1
-        )
-        self._lock = threading.Lock()
+        self.keys: list[np.ndarray] = [np.array([sweep.initial_key()], dtype=np.uint64)] + [
+            _no_keys() for _ in range(self.pieces - 1)
+        ]
+        self.counts: list[np.ndarray] = [start] + [
+            _no_counts(self.limbs) for _ in range(self.pieces - 1)
+        ]
+        #: states after each square swept here / states before it (to size the next tables)
+        self._ratios: dict[int, float] = {}
         self._pool: ThreadPoolExecutor | None = None
         if threads > 1:
             self._pool = ThreadPoolExecutor(threads, thread_name_prefix="knightstour-count")
@@ -275,67 +293,219 @@ class LocalShards:
         self.limbs += 1
         self.counts = [_wide(c, self.limbs) for c in self.counts]
 
-    def _widest(self, limbs: int) -> int:
-        with self._lock:
-            self.limbs = max(self.limbs, limbs)
-            return self.limbs
+    def expected(self, p: int, nin: int) -> int:
+        """About how many states square ``p`` makes of ``nin``: ``nin`` times the smaller of the
+        growths of the square a row before and of the square before (each tends to overshoot
+        where the states peak; the tables grow as they fill)."""
+        b = self.sweep.board
+        known = [
+            x for x in (self._ratios.get(p - min(b.width, b.height)), self._ratios.get(p - 1)) if x
+        ]
+        return int(nin * (min(known) if known else 1.0))
 
     def step(self, p: int, growth: float) -> tuple[int, int, int]:
-        """Take every piece through square ``p``: ``(0, whole tours, table bytes)``."""
-        sweep, n = self.sweep, self.pieces
-        made: list[Part | None] = [None] * n
+        """Take every piece through square ``p``: ``(0, whole tours, table bytes)``.
+
+        ``growth`` is not used: the tables start from :meth:`expected` and grow as they fill.
+        """
+        sweep, limbs = self.sweep, self.limbs
+        k = _kernels(sweep)
+        nin = sum(self.states())
+        # a few states: one table (a table a piece would cost more than it saves)
+        n = self.pieces if nin >= _PARALLEL_FROM else 1
+        expected = self.expected(p, nin) / n  # new states a piece
+        owners = [_Owner(expected, limbs) for _ in range(n)]
+        found = [0] * self.pieces
+        room = min(_BUFFER, max(_MIN_BUFFER, nin // (8 * n)))  # an eighth of the states
+        args = (
+            sweep.width, sweep.radix, sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
+            sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
+            sweep.closed, sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p],
+            sweep.spare[p], powers(sweep), sweep.mirror[p],
+        )  # fmt: skip
 
         def expand(i: int) -> None:
-            while True:
-                counts = _wide(self.counts[i], self.limbs)
-                part = expand_part(sweep, p, self.keys[i], counts, n, growth)
-                if part.status == 0:
-                    break
-                self.counts[i] = _wide(counts, self._widest(counts.shape[1] + 1))
-            self.keys[i] = self.keys[i][:0]  # swept: let its memory go
-            self.counts[i] = self.counts[i][:0]
-            made[i] = part
+            keys, counts = self.keys[i], _wide(self.counts[i], limbs)
+            s, nkeys = 0, int(keys.shape[0])
+            if not nkeys:
+                return
+            bkeys = _array((n, room))
+            bsrc = _array((n, room), np.int64)
+            bfill = np.zeros(n, dtype=np.int64)
+            total = np.zeros((1, limbs + 1), dtype=np.uint64)
+            with np.errstate(over="ignore"):
+                while s < nkeys:
+                    s = int(k.expand_to(keys, counts, s, nkeys, *args, bkeys, bsrc, bfill, total))
+                    _hand_over(k, owners, bkeys, bsrc, bfill, counts, i)
+            found[i] = _to_int(total[0])
+            self.keys[i] = _no_keys()  # swept: let its memory go (a view would keep it)
+            self.counts[i] = _no_counts(limbs)
 
-        self._map(expand, n)
-        parts = [x for x in made if x is not None]
-        total = sum(_to_int(x.total[0]) for x in parts)
-        table_bytes = max(x.table_bytes for x in parts)
+        self._map(expand, self.pieces)
+        table_bytes = sum(o.table.nbytes for o in owners)
 
-        def merge(q: int) -> tuple[np.ndarray, np.ndarray]:
-            while True:
-                limbs = self.limbs
-                keys = [x.keys[q] for x in parts]
-                counts = [_wide(x.counts[q], limbs) for x in parts]
-                out_keys, out_counts, status = merge_parts(sweep, keys, counts)
-                if status == 0:
-                    break
-                self._widest(limbs + 1)
-            for x in parts:  # merged: let the parts go
-                x.keys[q] = x.keys[q][:0]
-                x.counts[q] = x.counts[q][:0]
+        def compact(q: int) -> tuple[np.ndarray, np.ndarray]:
+            owner = owners[q]
+            table, owner.table = owner.table, _EMPTY_TABLE
+            out_keys = _array((owner.used,))
+            out_counts = _array((owner.used, table.shape[1] - 1))
+            k.compact(table, out_keys, out_counts)
             return out_keys, out_counts
 
-        merged = self._map(merge, n)
-        self.keys = [m[0] for m in merged]  # type: ignore[index]
-        self.counts = [_wide(m[1], self.limbs) for m in merged]  # type: ignore[index]
-        return 0, total, table_bytes
+        made = [compact(q) for q in range(n)]  # one at a time: one table and its copy at once
+        self.keys = [m[0] for m in made]
+        self.limbs = max(limbs, *(m[1].shape[1] for m in made))
+        self.counts = [_wide(m[1], self.limbs) for m in made]
+        for _ in range(n, self.pieces):
+            self.keys.append(_no_keys())
+            self.counts.append(_no_counts(self.limbs))
+        self._ratios[p] = sum(self.states()) / max(nin, 1)
+        return 0, sum(found), table_bytes
 
     def restore(self, keys: np.ndarray, counts: np.ndarray) -> None:
         """Hold ``keys`` and ``counts`` (a checkpoint's states), split into the pieces."""
         k = _kernels(self.sweep)
-        n = keys.shape[0]
-        out_keys = np.empty_like(keys)
-        out_counts = np.empty_like(counts)
-        offsets = np.zeros(self.pieces + 1, dtype=np.int64)
-        k.split(keys, counts, n, self.pieces, out_keys, out_counts, offsets)
+        owner = np.empty(keys.shape[0], dtype=np.int16)
+        k.owners(keys, keys.shape[0], self.pieces, owner)
         self.limbs = int(counts.shape[1])
-        self.keys = [out_keys[offsets[q] : offsets[q + 1]].copy() for q in range(self.pieces)]
-        self.counts = [out_counts[offsets[q] : offsets[q + 1]].copy() for q in range(self.pieces)]
+        self.keys, self.counts = [], []
+        for q in range(self.pieces):
+            mine = np.flatnonzero(owner == q)
+            self.keys.append(np.take(keys, mine, out=_array((mine.shape[0],))))
+            self.counts.append(
+                np.take(counts, mine, axis=0, out=_array((mine.shape[0], counts.shape[1])))
+            )
 
     def close(self) -> None:
         """Stop the threads."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Owner:
+    """The new states of one piece while a step makes them: an open-addressing table of any
+    number of rows (a row: the key, then its count's limbs), filled under its lock by the
+    threads that make them.
+
+    It starts small (:data:`_START` of the ``expected`` states) and grows by :data:`_GROW`
+    times whenever it is :data:`_FULL`, so that the tables take memory as the new states come
+    while the states of the square before are let go as they are swept (rows made ahead of
+    the states would add to those still held): at the end of the step it is from
+    ``_FULL / _GROW`` to ``_FULL`` full.
+    """
+
+    def __init__(self, expected: float, limbs: int) -> None:
+        self.table = _empty_table(max(_MIN_ROWS, int(expected * _START / _FULL) + 1), limbs)
+        self.used = 0
+        self.lock = threading.Lock()
+
+    def add(
+        self, k: jit.Kernels, keys: np.ndarray, src: np.ndarray, n: int, counts: np.ndarray
+    ) -> None:
+        """Add the new states ``keys[:n]``, each with the counts ``counts[src[i]]``."""
+        i = 0
+        while True:
+            limit = int(self.table.shape[0] * _FULL)
+            self.used, i, status, row = k.insert_rows(
+                self.table, self.used, limit, keys, src, i, n, counts
+            )
+            if status == 0:
+                return
+            old = self.table
+            if status == 2:  # full: a larger table
+                rows = max(int(old.shape[0] * _GROW), int((self.used + n - i) / _FULL)) + 1
+                self.table = _empty_table(rows, old.shape[1] - 1)
+                k.rehash(old, self.table)
+            else:  # a count carried out of its top limb: one more limb, the carry in it
+                self.table = _array((old.shape[0], old.shape[1] + 1))
+                self.table[:, :-1] = old
+                self.table[:, -1] = 0
+                self.table[int(row), -1] = 1
+            del old
+
+
+def _hand_over(
+    k: jit.Kernels,
+    owners: list[_Owner],
+    bkeys: np.ndarray,
+    bsrc: np.ndarray,
+    bfill: np.ndarray,
+    counts: np.ndarray,
+    first: int,
+) -> None:
+    """Empty the buffers of new states into their owners' tables, each under its lock: those
+    free first (from ``first`` on, so threads start apart), then waiting for the others."""
+    n = len(owners)
+    waiting = [q % n for q in range(first, first + n) if bfill[q % n]]
+    while waiting:
+        busy = []
+        for q in waiting:
+            owner = owners[q]
+            if owner.lock.acquire(blocking=False):
+                try:
+                    owner.add(k, bkeys[q], bsrc[q], int(bfill[q]), counts)
+                finally:
+                    owner.lock.release()
+            else:
+                busy.append(q)
+        if busy and len(busy) == len(waiting):
+            q = busy.pop(0)
+            with owners[q].lock:
+                owners[q].add(k, bkeys[q], bsrc[q], int(bfill[q]), counts)
+        waiting = busy
+    bfill[:] = 0
+
+
+def _array(shape: tuple[int, ...], dtype: type = np.uint64) -> np.ndarray:
+    """An empty array; a large one on pages of its own (an anonymous map), which go back to the
+    system as soon as it is let go: the heap's pieces, made and let go every square, may not."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    if nbytes < _MAPPED_FROM:
+        return np.empty(shape, dtype=dtype)
+    pages = mmap.mmap(-1, nbytes)
+    if nbytes >= _HUGE_FROM and hasattr(mmap, "MADV_HUGEPAGE"):  # fewer faults, as NumPy does
+        pages.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(pages, dtype=dtype).reshape(shape)
+
+
+#: Arrays of this many bytes or more are given pages of their own (:func:`_array`), and huge
+#: pages where the system gives them from :data:`_HUGE_FROM` on.
+_MAPPED_FROM = 1 << 16
+_HUGE_FROM = 1 << 22
+
+
+def _empty_table(rows: int, limbs: int) -> np.ndarray:
+    table = _array((rows, 1 + limbs))
+    table[:, 0] = SENTINEL
+    return table
+
+
+def _no_keys() -> np.ndarray:
+    return np.empty(0, dtype=np.uint64)
+
+
+def _no_counts(limbs: int) -> np.ndarray:
+    return np.empty((0, limbs), dtype=np.uint64)
+
+
+_EMPTY_TABLE = _empty_table(0, 1)
+
+#: Pieces the states are split into, at least (more with more threads): the states of a piece
+#: are let go when it has been swept, and a table grows or is compacted a piece at a time.
+_PIECES = 32
+#: A table of new states (:class:`_Owner`) grows by :data:`_GROW` times when it would be
+#: more than :data:`_FULL` full; it is first made for :data:`_START` of the states expected.
+_FULL = 0.75
+_GROW = 1.25
+_START = 0.25
+#: How full the tables of new states are, on the whole, for the memory a square is expected
+#: to need (:func:`step_bytes`).
+_AIM = 0.65
+#: Rows of the table a piece of new states starts with, at least.
+_MIN_ROWS = 64
+#: Rows of each buffer of new states on the way to their owner's table (at most, at least).
+_BUFFER = 1 << 13
+_MIN_BUFFER = 256
 
 
 def _wide(counts: np.ndarray, limbs: int) -> np.ndarray:
@@ -463,7 +633,7 @@ def _sweep(
                 f"square {p} of {n}{kept}"
             )
         nin = sum(held.states())
-        need = int(nin * growth / 0.75) * (16 + 8 * limbs) + nin * 2 * (8 + 8 * limbs)
+        need = step_bytes(nin, growth, limbs)
         if need > budget:
             raise InputLimitError(
                 f"counting on {sweep.board.description} needs about {_gib(need)} of memory at square "
@@ -523,8 +693,8 @@ def _save_checkpoint(path: str, sweep: Sweep, done: int, total: int, held: Local
             "identity": np.array(_identity(sweep)),
             "done": np.array(done),
             "total": checkpoints.limbs(total),
-            "keys": np.concatenate(held.keys),
-            "counts": np.concatenate([_wide(c, held.limbs) for c in held.counts]),
+            "keys": Parts(held.keys),  # written piece by piece: no second copy of the states
+            "counts": Parts([_wide(c, held.limbs) for c in held.counts]),
         },
     )
 
@@ -569,6 +739,21 @@ def _load_checkpoint(path: str, sweep: Sweep) -> tuple[int, int, np.ndarray, np.
         if counts.shape[1] > bits // 64 + 1 and counts[:, bits // 64 + 1 :].any():
             raise refuse("holds counts larger than the board allows")
     return done, tours, keys.astype(np.uint64, copy=False), counts.astype(np.uint64, copy=False)
+
+
+def warm_kernels() -> None:
+    """Compile (or load) the kernels a count needs beyond those of a sweep in this process: a
+    Dask worker's step (:func:`expand_part` split into parts, :func:`merge_parts`) and a
+    checkpoint's states split into pieces (:meth:`LocalShards.restore`), on 6x6 closed.
+
+    >>> warm_kernels()
+    """
+    sweep = plan(Board(6, 6), (), True)
+    keys = np.array([sweep.initial_key()], dtype=np.uint64)
+    counts = np.ones((1, 1), dtype=np.uint64)
+    part = expand_part(sweep, 0, keys, counts, 2, 4.0)
+    merge_parts(sweep, [part.keys[0], part.keys[1]], [part.counts[0], part.counts[1]])
+    LocalShards(sweep, 1).restore(keys, counts)
 
 
 def count_paths(

@@ -59,6 +59,14 @@ __kernels__ = (
     "merge",
     "shard_of",
     "join_moves",
+    "mix",
+    "table_slot",
+    "add_wide",
+    "put",
+    "expand_to",
+    "insert_rows",
+    "rehash",
+    "owners",
 )
 
 EMPTY = 0
@@ -94,12 +102,28 @@ def decode(key, width, radix, slots):  # type: ignore[no-untyped-def]
     return np.int64(k)
 
 
-def hash_slot(key, mask):  # type: ignore[no-untyped-def]
-    """Where ``key`` starts probing in a table of ``mask + 1`` slots (a multiply-shift hash)."""
+def mix(key):  # type: ignore[no-untyped-def]
+    """``key``'s bits mixed (a multiply-shift hash) for the tables' slots."""
     h = key ^ (key >> np.uint64(31))
     h = h * np.uint64(0x9E3779B97F4A7C15)
-    h = h ^ (h >> np.uint64(29))
-    return np.int64(h & np.uint64(mask))
+    return h ^ (h >> np.uint64(29))
+
+
+def hash_slot(key, mask):  # type: ignore[no-untyped-def]
+    """Where ``key`` starts probing in a table of ``mask + 1`` slots (a power of two)."""
+    return np.int64(mix(key) & np.uint64(mask))
+
+
+def table_slot(key, size):  # type: ignore[no-untyped-def]
+    """Where ``key`` starts probing in a table of ``size`` slots (any size): the mixed key
+    scaled to the table, ``mix(key) * size >> 64``, so that the slots follow the mixed keys'
+    order and a table grows in one pass that writes in order (:func:`rehash`)."""
+    h = mix(key)
+    n = np.uint64(size)
+    if n >> np.uint64(32):  # 2**32 rows or more: the remainder (no such table is made here)
+        return np.int64(h % n)
+    low = (h & np.uint64(0xFFFFFFFF)) * n
+    return np.int64(((h >> np.uint64(32)) * n + (low >> np.uint64(32))) >> np.uint64(32))
 
 
 def shard_of(key, shards):  # type: ignore[no-untyped-def]
@@ -748,3 +772,183 @@ def join_moves(codes, start, m, rowlen, width, transposed, nb, path):  # type: i
         prev = here
         here = nxt
     return m
+
+
+# -- a step adding its new states straight into their owners' tables ---------------------------
+
+
+def add_wide(dest, drow, off, dlimbs, src, srow, slimbs):  # type: ignore[no-untyped-def]
+    """``dest[drow, off:off + dlimbs] += src[srow, :slimbs]`` (``slimbs <= dlimbs``, the
+    missing limbs zero); True when it carries out of the top limb."""
+    carry = np.uint64(0)
+    for j in range(dlimbs):
+        a = dest[drow, off + j]
+        b = src[srow, j] if j < slimbs else np.uint64(0)
+        if j >= slimbs and carry == np.uint64(0):
+            break  # nothing more to add
+        s = a + b
+        c1 = s < a
+        t = s + carry
+        c2 = t < s
+        dest[drow, off + j] = t
+        carry = np.uint64(1) if (c1 or c2) else np.uint64(0)
+    return carry != np.uint64(0)
+
+
+def put(table, key, h, src, srow, slimbs):  # type: ignore[no-untyped-def]
+    """Add ``src[srow]`` (``slimbs`` limbs) to ``key``'s counts in ``table`` (a row: the key,
+    then its limbs; any number of rows, probed from slot ``h``; the caller keeps a free row).
+
+    Returns ``(row, new, carry)``: the key's row, whether it was new, whether its count
+    carried out of the table's top limb (the limbs then hold the sum less ``2**(64*limbs)``).
+    """
+    size = table.shape[0]
+    tlimbs = table.shape[1] - 1
+    while True:
+        k = table[h, 0]
+        if k == key:
+            return h, False, add_wide(table, h, 1, tlimbs, src, srow, slimbs)
+        if k == _SENTINEL:
+            table[h, 0] = key
+            for j in range(tlimbs):
+                table[h, j + 1] = src[srow, j] if j < slimbs else np.uint64(0)
+            return h, True, False
+        h += 1
+        if h == size:
+            h = 0
+
+
+def expand_to(  # type: ignore[no-untyped-def]
+    keys,
+    counts,
+    start,
+    nkeys,
+    width,
+    radix,
+    back,
+    nback,
+    cap,
+    caps_window,
+    leaving,
+    nleave,
+    free_ends,
+    final,
+    closed,
+    signs,
+    remain,
+    ahead,
+    rest,
+    spare,
+    powers,
+    mirror,
+    bkeys,
+    bsrc,
+    bfill,
+    total,
+):
+    """:func:`expand` from state ``start`` on, each new state put in the buffer of the piece
+    that owns it (:func:`shard_of` over ``bkeys.shape[0]`` pieces) rather than in a table.
+
+    Buffer ``q`` holds ``bfill[q]`` new states: ``bkeys[q, i]`` made from state
+    ``bsrc[q, i]`` (whose counts it takes). Stops before a state whose new states might not
+    fit in a buffer, and returns its index (``nkeys`` when every state was taken); the caller
+    empties the buffers into the owners' tables (:func:`insert_rows`) and calls again from
+    there. Whole tours are added to ``total`` (one row, a limb wider than ``counts``: it
+    cannot carry out).
+    """
+    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves = _work(
+        width, radix, nback, leaving, nleave
+    )
+    shards = bkeys.shape[0]
+    limit = bkeys.shape[1] - out_keys.shape[0]  # a state makes fewer than out_keys.shape[0]
+    limbs = counts.shape[1]
+    wide = total.shape[1]
+    fullest = np.int64(0)
+    for q in range(shards):
+        fullest = max(fullest, bfill[q])
+    stamp = np.int64(0)
+    mirrored = mirror[0] >= 0
+    digits = np.zeros(width + 1, dtype=np.int64)
+    for s in range(start, nkeys):
+        if fullest > limit:
+            return s
+        made, stamp = successors(
+            keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
+            final, closed, signs, remain, ahead, rest, spare, powers, slots, work, mates, mate,
+            first, seen, label, avail, leaves, stamp, out_keys, out_moves,
+        )  # fmt: skip
+        for j in range(made):
+            newkey = out_keys[j]
+            if newkey == _SENTINEL:
+                add_wide(total, 0, 0, wide, counts, s, limbs)
+                continue
+            if mirrored:
+                newkey = mirror_key(newkey, width, radix, powers, mirror, digits, label)
+            q = shard_of(newkey, shards)
+            f = bfill[q]
+            bkeys[q, f] = newkey
+            bsrc[q, f] = s
+            bfill[q] = f + 1
+            if f + 1 > fullest:
+                fullest = f + 1
+    return nkeys
+
+
+def insert_rows(table, used, limit, bkeys, bsrc, start, n, counts):  # type: ignore[no-untyped-def]
+    """Add the new states ``bkeys[start:n]``, each with the counts ``counts[bsrc[i]]``, into
+    ``table`` (:func:`put`; their rows prefetched a batch at a time).
+
+    Returns ``(used, next, status, row)``: status 0 when all were added; 2 when the table would
+    hold more than ``limit`` states (grow it, go on from ``next``); 1 when the count of
+    ``table[row]`` carried out of its top limb (widen the table, put the carry in the new
+    limb, go on from ``next``).
+    """
+    size = table.shape[0]
+    slimbs = counts.shape[1]
+    slot = np.zeros(BATCH, dtype=np.int64)
+    i = start
+    while i < n:
+        m = min(BATCH, n - i)
+        if used + m > limit:
+            return used, i, 2, -1
+        for b in range(m):
+            h = table_slot(bkeys[i + b], size)
+            prefetch(table, h)
+            slot[b] = h
+        for b in range(m):
+            row, new, carry = put(table, bkeys[i + b], slot[b], counts, bsrc[i + b], slimbs)
+            if new:
+                used += 1
+            if carry:
+                return used, i + b + 1, 1, row
+        i += m
+    return used, n, 0, -1
+
+
+def rehash(old, new):  # type: ignore[no-untyped-def]
+    """Put every state of the table ``old`` into the empty table ``new`` (as many limbs or
+    more, any number of rows); returns how many."""
+    size = new.shape[0]
+    limbs = old.shape[1] - 1
+    wide = new.shape[1] - 1
+    used = 0
+    for r in range(old.shape[0]):
+        key = old[r, 0]
+        if key == _SENTINEL:
+            continue
+        h = table_slot(key, size)
+        while new[h, 0] != _SENTINEL:
+            h += 1
+            if h == size:
+                h = 0
+        new[h, 0] = key
+        for j in range(wide):
+            new[h, j + 1] = old[r, j + 1] if j < limbs else np.uint64(0)
+        used += 1
+    return used
+
+
+def owners(keys, nkeys, shards, out):  # type: ignore[no-untyped-def]
+    """``out[s]``: the piece that owns state ``keys[s]`` (:func:`shard_of`), for ``s < nkeys``."""
+    for s in range(nkeys):
+        out[s] = shard_of(keys[s], shards)
