@@ -768,6 +768,19 @@ def _store_merged(
     return [len(batch) for _, _, batch in todo]
 
 
+def _ready(
+    b: Board, start: Any, closed: bool, workers: int | None, db: Any
+) -> tuple[int | None, int, Library]:
+    """The start square, the workers and the library of a generation, once theory has not ruled
+    the tours out (:class:`NoTourError` when it has)."""
+    s = None if start is None else b.parse_square(start, argument="start")
+    answer = exists(b, s, closed=closed)
+    if answer.exists is False:
+        raise NoTourError(answer.reason)
+    workers = min(workers or max_workers(), max_workers())
+    return s, workers, db if isinstance(db, Library) else Library(db)
+
+
 def generate(
     board: BoardLike,
     count: int,
@@ -824,12 +837,7 @@ def generate(
         isinstance(slack_moves, bool) or not isinstance(slack_moves, int) or slack_moves < 0
     ):
         raise InvalidInputError(f"slack_moves must be a non-negative integer, got {slack_moves!r}")
-    s = None if start is None else b.parse_square(start, argument="start")
-    answer = exists(b, s, closed=closed)
-    if answer.exists is False:
-        raise NoTourError(answer.reason)
-    workers = min(workers or max_workers(), max_workers())
-    lib = db if isinstance(db, Library) else Library(db)
+    s, workers, lib = _ready(b, start, closed, workers, db)
     try:
         lib.check_integrity()
         return _generate(lib, b, count, closed, s, seed, workers, method, slack_moves, progress)
@@ -1061,12 +1069,7 @@ def keep_fewest(
     if workers is not None:
         arguments.workers(workers)
     progress = arguments.progress(progress)
-    s = None if start is None else b.parse_square(start, argument="start")
-    answer = exists(b, s, closed=closed)
-    if answer.exists is False:
-        raise NoTourError(answer.reason)
-    workers = min(workers or max_workers(), max_workers())
-    lib = db if isinstance(db, Library) else Library(db)
+    s, workers, lib = _ready(b, start, closed, workers, db)
     try:
         lib.check_integrity()
         return _keep_fewest(lib, b, count, metric, meet, closed, s, seed, workers, method, progress)
