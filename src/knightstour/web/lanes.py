@@ -16,9 +16,9 @@ A :class:`Lane` runs blocking work (a search, a picture) in its own threads, at 
 - **a share of the interpreter**: a lane of work done mostly in Python (the gallery's pages)
   may keep to a ``share`` of its threads' time: after each job a worker rests in proportion to
   the CPU time the job took (a share of 0.5: as long again), before it takes its next job (the
-  answer it made is not held back). A nice value cannot do this, since
-  such threads contend for the interpreter's lock, not for the cores; without it, 200 clients
-  of the gallery pushed a quick solve's p99 to 300 ms on 2 cores (``make bench``).
+  answer it made is not held back). A nice value cannot do this, since such threads contend
+  for the interpreter's lock, not for the cores (``benchmarks/bench_web.py`` measures a quick
+  solve beside 200 gallery clients).
 
 The web app keeps two lanes: quick work (small boards) and searches (the rest), so that a quick
 answer never waits behind slow ones.
