@@ -405,7 +405,10 @@ def metrics(
     counts = np.zeros(len(board.deltas), dtype=np.int64)
     turns = 0
     if n > 1:
-        turns = int(k.walk_moves(seq, closed, w, x0, y0, pw, pad, b, dir_of, half_of, grid, counts))
+        tables = k.move_tables(w, b, dir_of)
+        turns = int(
+            k.walk_moves(seq, closed, w, x0, y0, pw, pad, b, dir_of, half_of, grid, counts, *tables)
+        )
     lo, hi = pad * pw, (ph - pad) * pw
     crossings = _crossings(k, grid, lo, hi, pw, offsets, cross)
     del grid

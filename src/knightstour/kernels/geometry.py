@@ -17,8 +17,9 @@ moves there) the number of crossing pairs.
 >>> dir_of[(2 + 2) * 5 + (1 + 2)] = 0; half_of[(2 + 2) * 5 + (1 + 2)] = 0
 >>> dir_of[(-2 + 2) * 5 + (-1 + 2)] = 1; half_of[(-2 + 2) * 5 + (-1 + 2)] = 0
 >>> counts = np.zeros(2, dtype=np.int64)
+>>> tables = move_tables(5, 2, dir_of)
 >>> walk_moves(np.array([0, 7, 0], dtype=np.int32), False, 5, 0, 0, 4, 0, 2, dir_of, half_of,
-...            grid, counts)
+...            grid, counts, *tables)
 1
 >>> counts.tolist(), np.flatnonzero(grid).tolist()
 ([1, 1], [0])
@@ -36,41 +37,11 @@ __kernels__ = (
     "index_of",
     "move_tables",
     "walk_moves",
-    "walk_tabled",
 )
 
 
-def walk_moves(
-    seq: np.ndarray,
-    closed: bool,
-    w: int,
-    x0: int,
-    y0: int,
-    pw: int,
-    pad: int,
-    b: int,
-    dir_of: np.ndarray,
-    half_of: np.ndarray,
-    grid: np.ndarray,
-    counts: np.ndarray,
-) -> int:
-    """Walk the moves of ``seq`` (square indices of a board ``w`` wide; with ``closed``, the
-    move from the last square back to the first too): count each vector in ``counts`` (its
-    index ``dir_of[(dx + b) * (2b + 1) + dy + b]``), set the bit ``half_of[...]`` of the move's
-    start in ``grid`` (``pw`` wide, the cell of ``(x0, y0)`` at ``(pad, pad)``); return the
-    turns, the squares where the vector in differs from the vector out (every square of a
-    closed tour is between two moves, the inner squares of a path).
-
-    On a board wider than ``2 * b`` a move's vector is read off the difference of its squares'
-    indices (unique there), and its ends followed without a division."""
-    by_flat, kdx, kdy = move_tables(w, b, dir_of)
-    return walk_tabled(
-        seq, closed, w, x0, y0, pw, pad, b, dir_of, half_of, grid, counts, by_flat, kdx, kdy
-    )
-
-
 def move_tables(w: int, b: int, dir_of: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The lookups :func:`walk_tabled` reads a move's vector with, on a board ``w`` wide:
+    """The lookups :func:`walk_moves` reads a move's vector with, on a board ``w`` wide:
     ``by_flat`` (a vector's key by the difference of its squares' indices, plus ``b * w + b``;
     empty on a board ``2 * b`` wide or less, where that difference is not unique) and the
     ``dx`` and ``dy`` of each key."""
@@ -86,7 +57,7 @@ def move_tables(w: int, b: int, dir_of: np.ndarray) -> tuple[np.ndarray, np.ndar
     return by_flat, kdx, kdy
 
 
-def walk_tabled(
+def walk_moves(
     seq: np.ndarray,
     closed: bool,
     w: int,
@@ -103,7 +74,16 @@ def walk_tabled(
     kdx: np.ndarray,
     kdy: np.ndarray,
 ) -> int:
-    """:func:`walk_moves` with its lookups made beforehand (:func:`move_tables`)."""
+    """Walk the moves of ``seq`` (square indices of a board ``w`` wide; with ``closed``, the
+    move from the last square back to the first too): count each vector in ``counts`` (its
+    index ``dir_of[(dx + b) * (2b + 1) + dy + b]``), set the bit ``half_of[...]`` of the move's
+    start in ``grid`` (``pw`` wide, the cell of ``(x0, y0)`` at ``(pad, pad)``); return the
+    turns, the squares where the vector in differs from the vector out (every square of a
+    closed tour is between two moves, the inner squares of a path).
+
+    A move's vector is read with the lookups of :func:`move_tables`: off the difference of its
+    squares' indices on a board wider than ``2 * b`` (unique there), its ends followed without
+    a division."""
     n = seq.size
     side = 2 * b + 1
     moves = n if closed else n - 1
@@ -181,7 +161,7 @@ def batch_shape(
     counts = np.zeros(dir_of.size, dtype=np.int64)
     by_flat, kdx, kdy = move_tables(w, b, dir_of)
     for i in range(paths.shape[0]):
-        turns[i] = walk_tabled(
+        turns[i] = walk_moves(
             paths[i], closed, w, 0, 0, pw, pad, b, dir_of, half_of, grid, counts, by_flat, kdx,
             kdy,
         )  # fmt: skip
