@@ -173,7 +173,7 @@ def _until_stopped(work: Callable[[Any], Any], title: str, unit: str, quiet: boo
         with progress_bar(title, unit=unit, quiet=quiet) as bar:
             return work(bar)
     except GenerateInterrupted as e:
-        err(f"stopped; {e.kept:,} tours kept")
+        err(str(e))
     except KeyboardInterrupt:
         err("stopped; the tours stored so far are kept")
     return None

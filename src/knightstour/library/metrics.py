@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from knightstour.geometry import has_metrics, shape_batch
+from knightstour.library.interrupted import MetricsInterrupted
 from knightstour.library.store import Library, same_kind
 from knightstour.progress import Progress
 
@@ -30,18 +31,6 @@ __all__ = ["MetricsInterrupted", "UpdateResult", "update_metrics"]
 
 #: Tours measured and stored in one transaction: what Ctrl-C can lose.
 CHUNK = 10_000
-
-
-class MetricsInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`update_metrics`; the ``updated`` tours before it are stored.
-
-    >>> str(MetricsInterrupted(20_000))
-    'stopped; 20,000 tours updated (run it again for the rest)'
-    """
-
-    def __init__(self, updated: int) -> None:
-        super().__init__(f"stopped; {updated:,} tours updated (run it again for the rest)")
-        self.updated = updated
 
 
 @dataclass(frozen=True)

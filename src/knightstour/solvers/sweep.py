@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -60,13 +60,49 @@ MAX_FRONTIER = 17
 
 
 @dataclass(frozen=True)
-class Sweep:
+class _Tables:
+    """The sweep's tables for positions ``lo`` to ``lo + len - 1`` (:class:`Sweep` says what
+    each holds), and ``last``: for each position, the last position its moves reach."""
+
+    lo: int
+    back: np.ndarray
+    nback: np.ndarray
+    cap: np.ndarray
+    caps: np.ndarray
+    leaving: np.ndarray
+    nleave: np.ndarray
+    signs: np.ndarray
+    remain: np.ndarray
+    ahead: list[np.ndarray]
+    rest: np.ndarray
+    spare: np.ndarray
+    last: np.ndarray
+
+    def step(self, p: int) -> tuple[object, ...]:
+        """The kernels' arguments for position ``p`` from ``back`` to ``remain``, ``ahead``,
+        ``rest`` and ``spare`` (as :func:`knightstour.kernels.frontier.expand_links` takes them,
+        around ``free_ends``, ``final`` and ``closed``)."""
+        i = p - self.lo
+        return (
+            self.back[i], self.nback[i], self.cap[i], self.caps[i], self.leaving[i],
+            self.nleave[i], self.signs[i], self.remain[i], self.ahead[i], self.rest[i],
+            self.spare[i],
+        )  # fmt: skip
+
+    @property
+    def hi(self) -> int:
+        return self.lo + int(self.nback.shape[0])
+
+
+@dataclass(frozen=True)
+class Sweep(_Tables):
     """The plan of a count: the sweep order and, per square, what the kernel needs.
 
     ``order[p]`` is the square swept at position ``p``; ``width`` the frontier length ``B``;
     per position: ``back`` (frontier slots of the moves back), ``cap`` (0 hole, 1 required tour
     end, 2 other), ``caps`` (the caps of the frontier's squares), ``leaving`` (slots whose squares
-    have all their moves decided after this one).
+    have all their moves decided after this one): the tables of :class:`_Tables`, for every
+    position (``lo`` is 0).
     """
 
     board: Board
@@ -75,18 +111,7 @@ class Sweep:
     order: np.ndarray
     width: int
     radix: int
-    back: np.ndarray
-    nback: np.ndarray
-    cap: np.ndarray
-    caps: np.ndarray
-    leaving: np.ndarray
-    nleave: np.ndarray
     last_real: int
-    signs: np.ndarray
-    remain: np.ndarray
-    ahead: list[np.ndarray]
-    rest: np.ndarray
-    spare: np.ndarray
     #: ``mirror[p, d]``: after square ``p``, the frontier slot ``d``'s mirror image across the
     #: sweep direction, where the squares swept so far, the holes and the required ends are
     #: their own mirror image (at the end of a row); ``mirror[p, 0] == -1`` elsewhere
@@ -196,25 +221,15 @@ def plan(
         else np.full((geo.n, 1), -1, dtype=np.int64)
     )
     return Sweep(
-        board,
-        tuple(terminals),
-        closed,
-        geo.order,
-        geo.width,
-        _radix(geo.width),
-        t.back,
-        t.nback,
-        t.cap,
-        t.caps,
-        t.leaving,
-        t.nleave,
-        geo.last_real,
-        t.signs,
-        t.remain,
-        t.ahead,
-        t.rest,
-        t.spare,
-        mirrors,
+        **{f.name: getattr(t, f.name) for f in fields(_Tables)},
+        board=board,
+        terminals=tuple(terminals),
+        closed=closed,
+        order=geo.order,
+        width=geo.width,
+        radix=_radix(geo.width),
+        last_real=geo.last_real,
+        mirror=mirrors,
     )
 
 
@@ -433,41 +448,6 @@ class _Rows(_Geometry):
         if k < self.features.shape[0]:
             end = min(end, int(self.features[k]) - self.margin - 1)
         return end
-
-
-@dataclass
-class _Tables:
-    """The sweep's tables for positions ``lo`` to ``lo + len - 1`` (:class:`Sweep` says what
-    each holds), and ``last``: for each position, the last position its moves reach."""
-
-    lo: int
-    back: np.ndarray
-    nback: np.ndarray
-    cap: np.ndarray
-    caps: np.ndarray
-    leaving: np.ndarray
-    nleave: np.ndarray
-    signs: np.ndarray
-    remain: np.ndarray
-    ahead: list[np.ndarray]
-    rest: np.ndarray
-    spare: np.ndarray
-    last: np.ndarray
-
-    def step(self, p: int) -> tuple[object, ...]:
-        """The kernels' arguments for position ``p`` from ``back`` to ``remain``, ``ahead``,
-        ``rest`` and ``spare`` (as :func:`knightstour.kernels.frontier.expand_links` takes them,
-        around ``free_ends``, ``final`` and ``closed``)."""
-        i = p - self.lo
-        return (
-            self.back[i], self.nback[i], self.cap[i], self.caps[i], self.leaving[i],
-            self.nleave[i], self.signs[i], self.remain[i], self.ahead[i], self.rest[i],
-            self.spare[i],
-        )  # fmt: skip
-
-    @property
-    def hi(self) -> int:
-        return self.lo + int(self.nback.shape[0])
 
 
 def _tables(g: _Geometry, lo: int, hi: int, clock: _Clock) -> _Tables:
