@@ -48,6 +48,9 @@ import numpy as np
 #: Every array argument: int32 (int64 for ``mark`` and ``meta``, uint8 for ``vis``). Scalar
 #: squares are int32 and depths int64 in every call between kernels, so each compiles once.
 Array = np.ndarray
+#: The arrays the propagation of :func:`_propagate` reads and writes, as one tuple:
+#: ``(nbr, vis, work, edges, meta, info)``.
+Props = tuple[Array, Array, Array, Array, Array, Array]
 
 __kernels__ = (
     "_low_add",
@@ -65,6 +68,7 @@ __kernels__ = (
     "_choose",
     "_settle",
     "_mark_near",
+    "_moves_out",
     "_slack",
     "_parity",
     "_closure",
@@ -125,12 +129,7 @@ _PRIO, _COLOUR, _INA, _SETS = 0, 1, 2, 3
 INFO_ROWS = 3
 
 
-def _low_add(
-    q: int | np.int32,
-    low_list: Array,
-    low_pos: Array,
-    meta: Array,
-) -> None:
+def _low_add(q: int | np.int32, low_list: Array, low_pos: Array, meta: Array) -> None:
     if low_pos[q] < 0:
         n = meta[_NLOW]
         low_list[n] = q
@@ -138,12 +137,7 @@ def _low_add(
         meta[_NLOW] = n + 1
 
 
-def _low_remove(
-    q: int,
-    low_list: Array,
-    low_pos: Array,
-    meta: Array,
-) -> None:
+def _low_remove(q: int, low_list: Array, low_pos: Array, meta: Array) -> None:
     p = low_pos[q]
     if p >= 0:
         n = meta[_NLOW] - 1
@@ -154,16 +148,10 @@ def _low_remove(
         meta[_NLOW] = n
 
 
-def _visit(
-    c: int,
-    nbr: Array,
-    vis: Array,
-    deg: Array,
-    low_list: Array,
-    low_pos: Array,
-    info: Array,
-    meta: Array,
-) -> None:
+def _visit(c: int, arrays: tuple[Array, ...]) -> None:
+    """Mark ``c`` visited: its neighbours lose a way in (:data:`ARRAYS` in ``arrays``)."""
+    nbr, vis, deg, low_list, low_pos = arrays[:5]
+    info, meta = arrays[11], arrays[12]
     vis[c] = 1
     if info[_INA, c]:
         meta[_A0 + info[_COLOUR, c]] -= 1
@@ -177,16 +165,10 @@ def _visit(
             _low_add(q, low_list, low_pos, meta)
 
 
-def _unvisit(
-    c: int,
-    nbr: Array,
-    vis: Array,
-    deg: Array,
-    low_list: Array,
-    low_pos: Array,
-    info: Array,
-    meta: Array,
-) -> None:
+def _unvisit(c: int, arrays: tuple[Array, ...]) -> None:
+    """Undo :func:`_visit` of ``c``."""
+    nbr, vis, deg, low_list, low_pos = arrays[:5]
+    info, meta = arrays[11], arrays[12]
     for j in range(nbr.shape[1]):
         q = nbr[c, j]
         if q < 0 or vis[q]:
@@ -201,11 +183,7 @@ def _unvisit(
         _low_add(c, low_list, low_pos, meta)
 
 
-def _adjacent(
-    a: int,
-    b: int,
-    nbr: Array,
-) -> bool:
+def _adjacent(a: int, b: int, nbr: Array) -> bool:
     for j in range(nbr.shape[1]):  # noqa: SIM110 (a generator would not compile)
         if nbr[a, j] == b:
             return True
@@ -294,13 +272,7 @@ def _blocks_ok(
     return end < 0 or maxstart < 0 or maxstart <= disc[end] <= minend
 
 
-def _end_ok(
-    cur: int,
-    end: int,
-    nbr: Array,
-    vis: Array,
-    deg: Array,
-) -> bool:
+def _end_ok(cur: int, end: int, nbr: Array, vis: Array, deg: Array) -> bool:
     """Whether the fixed last square can take every move forced into it.
 
     An unvisited neighbour of ``end`` with exactly two unvisited neighbours must use both moves,
@@ -318,13 +290,7 @@ def _end_ok(
     return True
 
 
-def _alternation_ok(
-    cur: int,
-    end: int,
-    k: int,
-    info: Array,
-    meta: Array,
-) -> bool:
+def _alternation_ok(cur: int, end: int, k: int, info: Array, meta: Array) -> bool:
     """Whether the unvisited squares of the independent set A can still be spaced out.
 
     Used when the leaper always changes colour and A (``info[_INA]``) is a set of squares no two
@@ -348,13 +314,7 @@ def _alternation_ok(
     return 2 * (odd + even) + cur_in <= places
 
 
-def _spacing_ok(
-    cur: int,
-    end: int,
-    k: int,
-    info: Array,
-    meta: Array,
-) -> bool:
+def _spacing_ok(cur: int, end: int, k: int, info: Array, meta: Array) -> bool:
     """Whether the unvisited squares of the independent set A can still be spaced out.
 
     No two squares of A are a move apart, so the rest of the path, squares 1..k after ``cur``,
@@ -367,14 +327,7 @@ def _spacing_ok(
     return meta[_A0] + meta[_A1] <= (left + 1) // 2
 
 
-def _forced_ok(
-    cur: int,
-    end: int,
-    nbr: Array,
-    vis: Array,
-    deg: Array,
-    work: Array,
-) -> int:
+def _forced_ok(cur: int, end: int, nbr: Array, vis: Array, deg: Array, work: Array) -> int:
     """Whether the squares with only two ways left can all use both; -1 if not, else the square
     the path must enter next (or -2 when none is forced).
 
@@ -458,14 +411,7 @@ def _enqueue(v: int, work: Array, meta: Array) -> None:
     meta[_QLEN] += 1
 
 
-def _drop(
-    v: int,
-    j: int,
-    nbr: Array,
-    work: Array,
-    edges: Array,
-    meta: Array,
-) -> None:
+def _drop(v: int, j: int, nbr: Array, work: Array, edges: Array, meta: Array) -> None:
     """Rule out the move in slot ``j`` of ``v`` (at both of its squares), and queue them."""
     w = nbr[v, j]
     edges[_STATE, v, j] = _GONE
@@ -476,18 +422,7 @@ def _drop(
     _enqueue(w, work, meta)
 
 
-def _choose(
-    v: int,
-    j: int,
-    cur: int,
-    end: int,
-    k: int,
-    nbr: Array,
-    work: Array,
-    edges: Array,
-    meta: Array,
-    info: Array,
-) -> bool:
+def _choose(v: int, j: int, cur: int, end: int, k: int, pa: Props) -> bool:
     """Make the move in slot ``j`` of ``v`` part of the path; False if that contradicts.
 
     The moves taken so far form paths (fragments); row 13 names the far end of each fragment
@@ -496,6 +431,7 @@ def _choose(
     between two squares off the independent set A is one of the ``meta[_BB]`` the rest of the
     path makes (when that is known, else -1); once it has them all, their other moves go.
     """
+    nbr, _, work, edges, meta, info = pa
     w = nbr[v, j]
     chosen = work[11]
     req = work[12]
@@ -539,26 +475,15 @@ def _choose(
     return True
 
 
-def _settle(
-    cur: int,
-    end: int,
-    k: int,
-    nbr: Array,
-    work: Array,
-    edges: Array,
-    meta: Array,
-    info: Array,
-) -> bool:
+def _settle(cur: int, end: int, k: int, pa: Props) -> bool:
     """The queue of :func:`_propagate` worked through to a fixed point; False on a contradiction.
 
     A square with just as many moves left as it needs uses them all; one that has all it needs
     rules out its others; one left with fewer than it needs is a contradiction.
     """
-    n = nbr.shape[0]
-    nn = nbr.shape[1]
-    avail = work[10]
-    chosen = work[11]
-    req = work[12]
+    nbr, _, work, edges, meta, _ = pa
+    n, nn = nbr.shape
+    avail, chosen, req = work[10], work[11], work[12]
     inq = work[16]
     state = edges[_STATE]
     while meta[_QLEN] > 0:
@@ -570,9 +495,7 @@ def _settle(
             return False
         if chosen[v] < req[v] and avail[v] == req[v]:
             for j in range(nn):
-                if state[v, j] == _FREE and not _choose(
-                    v, j, cur, end, k, nbr, work, edges, meta, info
-                ):
+                if state[v, j] == _FREE and not _choose(v, j, cur, end, k, pa):
                     return False
         elif chosen[v] == req[v] and avail[v] > req[v]:
             for j in range(nn):
@@ -602,17 +525,29 @@ def _mark_near(
     return need, apart
 
 
-def _slack(
-    cur: int,
-    nbr: Array,
-    vis: Array,
-    work: Array,
-    edges: Array,
-    meta: Array,
-    info: Array,
-    k: int,
-    end: int,
-) -> int:
+def _moves_out(
+    row: Array, nbr: Array, req: Array, state: Array, near: Array
+) -> tuple[int, int, int]:
+    """The moves of the squares marked in ``near`` (T of :func:`_slack`) to squares off ``row``
+    (S): ``(room, taken, free)``, the moves T's squares need in all, and of their moves
+    elsewhere than S, those taken and those still free."""
+    room = 0
+    taken = 0
+    free = 0
+    for u in range(nbr.shape[0]):
+        if not near[u]:
+            continue
+        room += req[u]
+        for j in range(nbr.shape[1]):
+            if state[u, j] != _GONE and not row[nbr[u, j]]:
+                if state[u, j] == _TAKEN:
+                    taken += 1
+                else:
+                    free += 1
+    return room, taken, free
+
+
+def _slack(cur: int, end: int, k: int, pa: Props) -> int:
     """The moves out of the neighbours of each independent set, counted; -1 on a contradiction,
     1 when moves were taken or ruled out (queued for :func:`_settle`), else 0.
 
@@ -624,6 +559,7 @@ def _slack(
     that many the others are ruled out, and when only that many are left they are all taken.
     With S the independent lines this is the count of the moves between two squares off them.
     """
+    nbr, vis, work, edges, meta, info = pa
     n = nbr.shape[0]
     nn = nbr.shape[1]
     req = work[12]
@@ -633,19 +569,7 @@ def _slack(
     for s in range(meta[_NSETS]):
         row = info[_SETS + s]
         need, apart = _mark_near(row, cur, nbr, vis, req, state, near)
-        room = 0
-        taken = 0
-        free = 0
-        for u in range(n):
-            if not near[u]:
-                continue
-            room += req[u]
-            for j in range(nn):
-                if state[u, j] != _GONE and not row[nbr[u, j]]:
-                    if state[u, j] == _TAKEN:
-                        taken += 1
-                    else:
-                        free += 1
+        room, taken, free = _moves_out(row, nbr, req, state, near)
         out = room - need
         if apart and free > 0 and (taken == out or taken + free == out):
             take = taken < out
@@ -657,7 +581,7 @@ def _slack(
                         continue
                     if not take:
                         _drop(u, j, nbr, work, edges, meta)
-                    elif not _choose(u, j, cur, end, k, nbr, work, edges, meta, info):
+                    elif not _choose(u, j, cur, end, k, pa):
                         taken = -1
                         break
                 if taken < 0:
@@ -672,18 +596,7 @@ def _slack(
     return 0
 
 
-def _parity(
-    cur: int,
-    end: int,
-    k: int,
-    nbr: Array,
-    vis: Array,
-    work: Array,
-    edges: Array,
-    meta: Array,
-    info: Array,
-    act: bool,
-) -> int:
+def _parity(cur: int, end: int, k: int, pa: Props, act: bool) -> int:
     """The moves between two squares of one colour, counted; -1 on a contradiction, 1 when moves
     were taken or ruled out (queued for :func:`_settle`), else 0. Without ``act``, only
     whether more of them must be taken: 1 for the first colour (0), 2 for the other, else 0.
@@ -695,6 +608,7 @@ def _parity(
     half the difference of the two needs. The range each count may take (from the moves taken
     and those left) must meet that; at an end of the range, all or none of the rest are taken.
     """
+    nbr, vis, work, edges, meta, info = pa
     n = nbr.shape[0]
     nn = nbr.shape[1]
     req = work[12]
@@ -757,32 +671,23 @@ def _parity(
                     continue
                 if not take:
                     _drop(v, j, nbr, work, edges, meta)
-                elif not _choose(v, j, cur, end, k, nbr, work, edges, meta, info):
+                elif not _choose(v, j, cur, end, k, pa):
                     return -1
         return 1
     return 0
 
 
-def _closure(
-    cur: int,
-    end: int,
-    k: int,
-    nbr: Array,
-    vis: Array,
-    work: Array,
-    edges: Array,
-    meta: Array,
-    info: Array,
-) -> bool:
+def _closure(cur: int, end: int, k: int, pa: Props) -> bool:
     """:func:`_settle` and :func:`_slack` in turn up to a fixed point; False on a contradiction."""
+    meta = pa[4]
     while True:
-        if not _settle(cur, end, k, nbr, work, edges, meta, info):
+        if not _settle(cur, end, k, pa):
             return False
         acted = 0
         if meta[_NSETS] > 0:
-            acted = _slack(cur, nbr, vis, work, edges, meta, info, k, end)
+            acted = _slack(cur, end, k, pa)
         if acted == 0 and meta[_PARITY]:
-            acted = _parity(cur, end, k, nbr, vis, work, edges, meta, info, True)
+            acted = _parity(cur, end, k, pa, True)
         if acted < 0:
             return False
         if acted == 0:
@@ -813,22 +718,13 @@ def _keep(work: Array, edges: Array, back: bool) -> None:
             work[21, v] = work[14, v]
 
 
-def _probe(
-    cur: int,
-    end: int,
-    k: int,
-    nbr: Array,
-    vis: Array,
-    work: Array,
-    edges: Array,
-    meta: Array,
-    info: Array,
-) -> bool:
+def _probe(cur: int, end: int, k: int, pa: Props) -> bool:
     """Each move out of the neighbours T of a set of :func:`_slack` that has at most
     ``meta[_PROBE]`` such moves left to make (counted at both ends), tried (:func:`_try`): a
     move whose taking leads :func:`_closure` to a contradiction is ruled out; False when that
     leads to one. (A "failed literal" of SAT solvers.)
     """
+    nbr, vis, work, edges, meta, info = pa
     n = nbr.shape[0]
     nn = nbr.shape[1]
     req = work[12]
@@ -840,46 +736,22 @@ def _probe(
         for s in range(meta[_NSETS]):
             row = info[_SETS + s]
             need, apart = _mark_near(row, cur, nbr, vis, req, state, near)
-            room = 0
-            taken = 0
-            for u in range(n):
-                if near[u]:
-                    room += req[u]
-                    for j in range(nn):
-                        if state[u, j] == _TAKEN and not row[nbr[u, j]]:
-                            taken += 1
+            room, taken, _ = _moves_out(row, nbr, req, state, near)
             if apart and 0 < room - need - taken <= meta[_PROBE]:
                 for u in range(n):
-                    if not near[u]:
-                        continue
                     for j in range(nn):
-                        if state[u, j] != _FREE or row[nbr[u, j]]:
-                            continue
-                        tried = _try(u, j, cur, end, k, nbr, vis, work, edges, meta, info)
-                        if tried < 0:
-                            for v in range(n):
-                                near[v] = 0
-                            return False
-                        if tried > 0:
-                            again = True
+                        if near[u] and state[u, j] == _FREE and not row[nbr[u, j]]:
+                            tried = _try(u, j, cur, end, k, pa)
+                            if tried < 0:
+                                near[:] = 0
+                                return False
+                            again = again or tried > 0
             for u in range(n):
                 near[u] = 0
     return True
 
 
-def _try(
-    u: int,
-    j: int,
-    cur: int,
-    end: int,
-    k: int,
-    nbr: Array,
-    vis: Array,
-    work: Array,
-    edges: Array,
-    meta: Array,
-    info: Array,
-) -> int:
+def _try(u: int, j: int, cur: int, end: int, k: int, pa: Props) -> int:
     """Take the move in slot ``j`` of ``u`` on trial: if :func:`_closure` then finds a
     contradiction, rule it out for good. -1 when that leads to a contradiction, 1 when the move
     was ruled out, else 0 (the state as before).
@@ -887,10 +759,11 @@ def _try(
     The state of :func:`_propagate` (``edges[_STATE]``, rows 10, 11, 13 and 14 of ``work``) is
     saved in ``edges[_SAVED]`` and rows 18 to 21 before the trial and put back after it.
     """
+    nbr, _, work, edges, meta, _ = pa
     _keep(work, edges, False)
     bbtaken = meta[_BBTAKEN]
-    ok = _choose(u, j, cur, end, k, nbr, work, edges, meta, info)
-    ok = ok and _closure(cur, end, k, nbr, vis, work, edges, meta, info)
+    ok = _choose(u, j, cur, end, k, pa)
+    ok = ok and _closure(cur, end, k, pa)
     _keep(work, edges, True)
     meta[_BBTAKEN] = bbtaken
     meta[_QHEAD] = 0
@@ -898,25 +771,16 @@ def _try(
     if ok:
         return 0
     _drop(u, j, nbr, work, edges, meta)
-    if not _closure(cur, end, k, nbr, vis, work, edges, meta, info):
+    if not _closure(cur, end, k, pa):
         return -1
     return 1
 
 
-def _probe_colour(
-    cur: int,
-    end: int,
-    k: int,
-    nbr: Array,
-    vis: Array,
-    work: Array,
-    edges: Array,
-    meta: Array,
-    info: Array,
-) -> bool:
+def _probe_colour(cur: int, end: int, k: int, pa: Props) -> bool:
     """When the rest must take more moves between two squares of one colour (:func:`_parity`),
     and at most :data:`PROBE_MOVES` of them are left, each is tried (:func:`_try`); False on a
     contradiction."""
+    nbr, vis, _, edges, _, info = pa
     n = nbr.shape[0]
     nn = nbr.shape[1]
     state = edges[_STATE]
@@ -924,7 +788,7 @@ def _probe_colour(
     again = True
     while again:
         again = False
-        need = _parity(cur, end, k, nbr, vis, work, edges, meta, info, False)
+        need = _parity(cur, end, k, pa, False)
         if need <= 0:
             return need == 0
         c = need - 1
@@ -942,7 +806,7 @@ def _probe_colour(
             for j in range(nn):
                 if state[v, j] != _FREE or colour[nbr[v, j]] != c:
                     continue
-                tried = _try(v, j, cur, end, k, nbr, vis, work, edges, meta, info)
+                tried = _try(v, j, cur, end, k, pa)
                 if tried < 0:
                     return False
                 if tried > 0:
@@ -950,18 +814,7 @@ def _probe_colour(
     return True
 
 
-def _propagate(
-    cur: int,
-    end: int,
-    k: int,
-    nbr: Array,
-    vis: Array,
-    work: Array,
-    edges: Array,
-    meta: Array,
-    info: Array,
-    bb: int,
-) -> int:
+def _propagate(cur: int, end: int, k: int, pa: Props, bb: int) -> int:
     """The moves the rest of the path must use, followed through; -1 on a contradiction, else
     the square the path must enter next (or -2 when none is forced).
 
@@ -982,11 +835,9 @@ def _propagate(
     them: at most 2 ``bb`` such ends. The sets of :func:`_slack` count the moves out of their
     neighbours, and :func:`_probe` tries those moves one by one when few are left to make.
     """
-    n = nbr.shape[0]
-    nn = nbr.shape[1]
-    avail = work[10]
-    chosen = work[11]
-    req = work[12]
+    nbr, vis, work, edges, meta, info = pa
+    n, nn = nbr.shape
+    avail, chosen, req = work[10], work[11], work[12]
     oth = work[13]
     fsize = work[14]
     inq = work[16]
@@ -1023,11 +874,11 @@ def _propagate(
         oth[v] = v
         fsize[v] = 1
         _enqueue(v, work, meta)
-    if not _closure(cur, end, k, nbr, vis, work, edges, meta, info):
+    if not _closure(cur, end, k, pa):
         return -1
-    if meta[_PROBE] > 0 and not _probe(cur, end, k, nbr, vis, work, edges, meta, info):
+    if meta[_PROBE] > 0 and not _probe(cur, end, k, pa):
         return -1
-    if meta[_PARITY] and not _probe_colour(cur, end, k, nbr, vis, work, edges, meta, info):
+    if meta[_PARITY] and not _probe_colour(cur, end, k, pa):
         return -1
     if bb > 0:  # the squares off A short of moves to A: 2 bb ends of such moves at most
         short = 0
@@ -1131,7 +982,7 @@ def _expand(
             bb = k - info[_INA, cur] - 2 * (meta[_A0] + meta[_A1]) + info[_INA, end]
             if bb < 0:
                 return 0
-        must = _propagate(cur, end, k, nbr, vis, work, edges, meta, info, bb)
+        must = _propagate(cur, end, k, (nbr, vis, work, edges, meta, info), bb)
     else:
         if end >= 0 and not _end_ok(cur, end, nbr, vis, deg):
             return 0
@@ -1198,7 +1049,7 @@ def start(arrays: tuple[Array, ...], first: int) -> None:
         meta[_MASK] = mask
     # squares are int32 (read from the tables) and depths int64 (from ``meta``) in every call,
     # so each kernel compiles once
-    _visit(path[0], nbr, vis, deg, low_list, low_pos, info, meta)
+    _visit(path[0], arrays)
     meta[_DEPTH] = 0
     ci[0] = 0
     size = meta[_SIZE]
@@ -1248,7 +1099,7 @@ def run(arrays: tuple[Array, ...], memo: Array, budget: int) -> int:
                 meta[_MASK] = mask
             elif use_memo:
                 meta[_MASK] |= np.int64(1) << np.int64(c)
-            _visit(c, nbr, vis, deg, low_list, low_pos, info, meta)
+            _visit(c, arrays)
             depth += 1
             path[depth] = c
             nodes += 1
@@ -1273,5 +1124,5 @@ def run(arrays: tuple[Array, ...], memo: Array, budget: int) -> int:
                     memo[slot, 0] = mask
                     memo[slot, 1] = tag_end + c
                 meta[_MASK] = mask ^ (np.int64(1) << np.int64(c))
-            _unvisit(c, nbr, vis, deg, low_list, low_pos, info, meta)
+            _unvisit(c, arrays)
             depth -= 1
