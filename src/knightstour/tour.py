@@ -27,12 +27,7 @@ import numpy as np
 
 from knightstour import notation
 from knightstour.board import Board, BoardLike, brief, parse_board
-from knightstour.errors import (
-    InternalError,
-    InvalidInputError,
-    InvalidTourError,
-    SearchFailedError,
-)
+from knightstour.errors import InternalError, InvalidInputError, InvalidTourError, SearchFailedError
 from knightstour.geometry import Metrics
 from knightstour.geometry import metrics as _metrics
 from knightstour.numbering import Magic, analyse
