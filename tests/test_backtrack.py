@@ -24,6 +24,7 @@ TINY = [Board(w, h) for w in range(1, 21) for h in range(w, 21) if w * h <= 20]
 # -- the enumerator itself, pinned to published counts ------------------------------------------
 
 
+@pytest.mark.slow
 def test_enumerator_5x5_has_1728_directed_open_tours() -> None:
     b = Board(5, 5)
     per_start = [count_tours(b, s) for s in b.squares()]

@@ -269,6 +269,7 @@ def _agrees(board: Board, closed: bool) -> str:
     return "yes" if answer.exists else "no"
 
 
+@pytest.mark.slow
 def test_theory_on_every_hole_set_of_3x4_and_4x4_with_up_to_3_holes() -> None:
     """Theory against the enumerator (without --all: 200 of the boards drawn)."""
     said = {"yes": 0, "no": 0, "?": 0}
@@ -289,6 +290,7 @@ def test_theory_on_every_hole_set_of_3x4_and_4x4_with_up_to_3_holes() -> None:
     assert said["no"] > len(boards)  # the theory speaks on most of them
 
 
+@pytest.mark.slow
 def test_theory_on_every_leaper_with_legs_up_to_4_on_boards_up_to_6x6() -> None:
     for a, b in itertools.combinations_with_replacement(range(5), 2):
         if b == 0:

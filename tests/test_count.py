@@ -40,6 +40,7 @@ def test_the_sweep_itself_finds_no_closed_tour_on_4_by_n(height: int) -> None:
     assert kt.count(f"4x{height}", closed=True) == 0
 
 
+@pytest.mark.slow
 def test_counts_from_every_start_add_up_to_the_directed_total() -> None:
     for spec in tiers.sample(("5x5", "4x5", "3x8"), 2, seed=3, keep=["5x5"]):
         b = kt.parse_board(spec)
@@ -138,6 +139,7 @@ def test_required_ends_off_the_mirror_keep_both_states() -> None:
     assert (frontier.plan(Board(5, 6), (middle,), False).mirror[:, 0] >= 0).any()
 
 
+@pytest.mark.slow
 def test_counts_outgrowing_64_bits_are_exact() -> None:
     sweep = frontier.plan(Board(6, 6), (), True)
     stats = frontier.SweepStats()

@@ -154,6 +154,7 @@ def test_bad_input_raises_as_count_does() -> None:
 # -- remembered counts --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_count_remembers_in_a_library_and_recalls(monkeypatch: pytest.MonkeyPatch) -> None:
     lib = Library(":memory:")
     assert known("5x7", library=lib) is None

@@ -191,6 +191,7 @@ def test_every_frame_maps_back() -> None:
         check_path(w, h, E._from_frame(E.build(p), w, h, code), s, t)
 
 
+@pytest.mark.slow
 def test_a_detour_joins_ends_that_share_a_block() -> None:
     """b3 and e3 of 12 x 15 lie in one block whatever the cut, and no path of that block joins
     them keeping its joins: the path jumps, and the next block holds the detour."""

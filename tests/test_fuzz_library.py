@@ -59,7 +59,9 @@ def library_argv(draw: st.DrawFn) -> list[str]:
     return argv
 
 
-@settings(max_examples=examples(3000, default=400), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=examples(3000, default=400), deadline=None, suppress_health_check=list(HealthCheck)
+)
 @given(argv=library_argv())
 def test_library_arguments(
     argv: list[str], library: Path, tmp_path_factory: pytest.TempPathFactory
@@ -76,7 +78,9 @@ def test_library_arguments(
     assert code in (0, 1, 2, 3), argv
 
 
-@settings(max_examples=examples(1500, default=200), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=examples(1500, default=200), deadline=None, suppress_health_check=list(HealthCheck)
+)
 @given(
     count=INTS,
     seed=st.none() | INTS,

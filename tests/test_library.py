@@ -366,6 +366,7 @@ def test_classic_walk_seed_reproduces_through_solve() -> None:
         assert again == st.tour
 
 
+@pytest.mark.slow
 def test_small_board_runs_out_and_says_so() -> None:
     """Every tour found: the library is complete, an answer (issue 30, item 10); from a start
     square, every tour from there found is an answer too."""
@@ -549,6 +550,7 @@ def test_export_streams_in_chunks(small_lib: Library) -> None:
 # -- command line ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_generate_and_library(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from knightstour.cli import main
 

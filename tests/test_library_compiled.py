@@ -104,6 +104,7 @@ def _library(path: Path) -> Library:
     return lib
 
 
+@pytest.mark.slow
 def test_packed_reads_are_the_rows(tmp_path: Path) -> None:
     with _library(tmp_path / "t.db") as lib:
         rows = [r for chunk in lib.tours.iter_rows(chunk=700) for r in chunk]

@@ -352,6 +352,7 @@ def test_generate_is_reproducible_by_seed() -> None:
     assert runs[0] == runs[1]
 
 
+@pytest.mark.slow
 def test_generate_cli_on_shaped_boards(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "s.db")
     argv = ["generate", "8x8", "--wrap", "torus", "--count", "25", "--seed", "1", "--db", db, "-q"]
@@ -393,6 +394,7 @@ def test_generate_cli_on_shaped_boards(tmp_path: Path, capsys: pytest.CaptureFix
 # -- 7: export and import --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_export_import_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     boards = [
         Board(6, 6),

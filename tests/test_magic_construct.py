@@ -59,6 +59,7 @@ def test_constructed_tours_are_semi_magic(width: int, height: int) -> None:
     assert analyse(width, height, order.tolist()).verdict in ("semi-magic", "magic")
 
 
+@pytest.mark.slow
 def test_the_default_is_fixed_and_seeds_vary() -> None:
     assert np.array_equal(construct(12, 12), built(12, 12))
     tours = [built(12, 12, seed) for seed in (1, 2)] + [built(12, 12)]
@@ -204,6 +205,7 @@ def test_a_hundred_by_ninety_six_board_is_built() -> None:
     assert closed_ends(100, order)
 
 
+@pytest.mark.slow
 def test_folded_seeds_give_different_tours() -> None:
     tours = [built(16, 16, seed) for seed in (1, 2, 3)]
     for a, b in itertools.combinations(tours, 2):

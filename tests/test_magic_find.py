@@ -62,6 +62,7 @@ def test_a_time_limit_stops_the_search_short() -> None:
     assert found.report.stopped == "time limit" and found.reason is None
 
 
+@pytest.mark.slow
 def test_bigger_boards_are_built_stored_and_counted_once() -> None:
     lib = Library(":memory:")
     found = magic.find("16x12", journal("16x12", lib), count=2)

@@ -146,6 +146,7 @@ def test_no_cut_loses_a_tour(whole_pass) -> None:
 SAMPLE_PARTS = sorted({2, *random.Random(105).sample(range(192), 3)})
 
 
+@pytest.mark.slow
 def test_a_sample_of_the_pass_finds_semi_magic_quad_tours() -> None:
     """A few parts of the whole pass (which runs with --all): each tour found is a semi-magic
     knight's tour of quads, none magic, and Beverley's tour of 1848 is found in its part."""
@@ -164,6 +165,7 @@ def test_a_sample_of_the_pass_finds_semi_magic_quad_tours() -> None:
     assert len(found) > 4 and _classes([beverley]) <= _classes(found)
 
 
+@pytest.mark.slow
 def test_a_stopped_pass_goes_on_where_it_stopped(tmp_path, capsys) -> None:
     import json
 

@@ -107,6 +107,7 @@ def test_no_cut_loses_a_tour_with_the_sums_it_looks_for(w: int, h: int, seeds: r
             _independent_check(w, h, t, rows, cols)
 
 
+@pytest.mark.slow
 def test_small_boards_have_no_semi_magic_tour() -> None:
     """Each walked whole; 6x6 (over a million positions) with --all only: no semi-magic tour
     there is also Jelliss's theorem (both sides 2 more than a multiple of 4, below)."""
@@ -135,6 +136,7 @@ def _run(lib: Library, rng: Range, **kw: object) -> object:
         ms.ranges = real
 
 
+@pytest.mark.slow
 def test_a_killed_search_goes_on_where_it_stopped_and_loses_nothing() -> None:
     rng = _beverley_range(16)
     whole = _run(Library(":memory:"), rng)
@@ -194,6 +196,7 @@ def test_a_time_limit_stops_and_keeps_the_walks_under_way() -> None:
     assert 1 <= len(kept) <= 2  # one a thread
 
 
+@pytest.mark.slow
 def test_a_part_stopped_by_the_time_limit_goes_on_from_its_walk() -> None:
     """One part, stopped again and again: every tour is found once, as in one go."""
     import knightstour.magic.search as ms
@@ -222,6 +225,7 @@ def test_a_part_stopped_by_the_time_limit_goes_on_from_its_walk() -> None:
     assert lib.journal.states("8x8", ms.SCHEME, 1) == {}
 
 
+@pytest.mark.slow
 def test_a_time_limited_search_resumes_its_stopped_parts() -> None:
     rng = _beverley_range(15)
     whole = _run(Library(":memory:"), rng, workers=2)

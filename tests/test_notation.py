@@ -12,6 +12,7 @@ import knightstour as kt
 from knightstour import Board, notation
 
 
+@pytest.mark.slow
 def test_streamed_json_is_the_compact_json_of_the_dict() -> None:
     tour = kt.solve("260x260", start="a1", method="warnsdorff", tiebreak="center")
     assert len(tour) > notation.CHUNK  # written in more than one piece

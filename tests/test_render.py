@@ -121,6 +121,7 @@ def test_svg_gradient_and_colours(closed8: kt.Tour) -> None:
         tour_svg(closed8, style="fancy")
 
 
+@pytest.mark.slow
 def test_svg_large_boards_thin_labels_and_path_style() -> None:
     t200 = kt.solve("200x200", start="a1", method="warnsdorff")
     root = parse(tour_svg(t200))

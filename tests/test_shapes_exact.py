@@ -394,6 +394,7 @@ def verdict_boards() -> list[Board]:
     return [b for b in boards if b.size >= 3]
 
 
+@pytest.mark.slow
 def test_the_new_verdicts_against_the_enumerator() -> None:
     """line_obstruction with a given start and island_obstruction, on every small board and
     every start square (open and closed): each no is a no of the enumerator."""
@@ -497,6 +498,7 @@ RULES_SQUARES = 16
 RULES_PAIRS = 1500
 
 
+@pytest.mark.slow
 def test_the_counting_rules_against_the_enumerator(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every union of the lines counted, moves tried at every position: on random small boards,
     each search of a pair of ends (closed tours: through a move) agrees with the enumerator.

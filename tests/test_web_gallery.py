@@ -160,6 +160,7 @@ def test_no_library_here() -> None:
     assert api.get("/api/about").json()["library"] is None
 
 
+@pytest.mark.slow
 def test_a_file_that_is_not_a_library_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
