@@ -67,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"longest uncrossed {kind} on {board.spec}: {best.length} moves")
     print(best.partial().board_text(labels=True))
-    print("path: " + " ".join(best.path_names) + (" (and back to the first)" if args.closed else ""))
+    print(
+        "path: " + " ".join(best.path_names) + (" (and back to the first)" if args.closed else "")
+    )
     print(f"proof: {best.proof}")
     return 0

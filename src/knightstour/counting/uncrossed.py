@@ -92,7 +92,7 @@ def plan(board: BoardLike) -> Plan:
 
     >>> p = plan("8x8")
     >>> len(p.order), p.frontier, p.live
-    (64, 18, 23)
+    (64, 17, 28)
     """
     b = parse_board(board)
     require_flat(b)
@@ -200,7 +200,7 @@ class Uncrossed:
 
     >>> u = longest_uncrossed("3x3")
     >>> u.length, u.path_names
-    (2, ['a1', 'c2', 'a3'])
+    (2, ['a1', 'b3', 'c1'])
     """
 
     board: Board
@@ -216,9 +216,9 @@ class Uncrossed:
         distinct squares, each a move from the last), to draw or print.
 
         >>> print(longest_uncrossed("3x3").partial().board_text())
-        3 . .
-        . . 2
-        1 . .
+        . 2 .
+        . . .
+        1 . 3
         """
         if not self.path:
             raise InvalidInputError(f"no uncrossed cycle on {self.board.spec}: nothing to draw")

@@ -134,7 +134,7 @@ def put(tkeys, tvals, tpred, tchoice, used, key, value, pred, choice):  # type: 
 
 def no_ends(codes, n, skip1, skip2):  # type: ignore[no-untyped-def]
     """True when no square of ``codes[:n]`` but ``skip1`` and ``skip2`` is a piece's end."""
-    for i in range(n):
+    for i in range(n):  # noqa: SIM110 (a loop Numba compiles)
         if i != skip1 and i != skip2 and codes[i] >= TAIL:
             return False
     return True
@@ -295,7 +295,7 @@ def expand(  # type: ignore[no-untyped-def]
                     for j in range(nleave):
                         s = leave[j]
                         c = work[s]
-                        if c == EMPTY or c == FULL:
+                        if c <= FULL:  # EMPTY or FULL
                             continue
                         if closed:
                             dead = True
