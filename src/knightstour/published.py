@@ -1,6 +1,6 @@
 """Published figures about knight's tours, each with its source, read once from the package's
 ``data/published.json``: numbers of tours (with their OEIS ids) and the 2003 census of the
-semi-magic tours of 8x8.
+semi-magic tours of 8x8; the longest uncrossed knight's paths and cycles (:func:`longest_uncrossed`).
 
 The library answers from them (:func:`knightstour.counting.known`), the web board shows them
 labelled as published, and the tests and benchmarks check the program against them. A figure is
@@ -29,7 +29,7 @@ from typing import Any
 from knightstour.board import Board, parse_name
 from knightstour.errors import InternalError
 
-__all__ = ["Census", "Figure", "census", "figures", "find"]
+__all__ = ["Census", "Figure", "Longest", "census", "figures", "find", "longest_uncrossed"]
 
 #: The data file, inside the package.
 DATA = "data/published.json"
@@ -230,6 +230,55 @@ def find(
         if figure.closed == closed and figure.matches(board, start, end):
             return figure
     return None
+
+
+@dataclass(frozen=True)
+class Longest:
+    """A published longest uncrossed knight's path (``closed``: cycle) of a board, in moves
+    (0 where a board has none).
+
+    >>> longest_uncrossed()[0]
+    Longest(width=1, height=1, closed=False, length=0, source='OEIS A003192', url='https://oeis.org/A003192')
+    """
+
+    width: int
+    height: int
+    closed: bool
+    length: int
+    source: str
+    url: str
+
+    @property
+    def spec(self) -> str:
+        """The board, ``WxH``."""
+        return f"{self.width}x{self.height}"
+
+
+@functools.cache
+def longest_uncrossed() -> tuple[Longest, ...]:
+    """Every published longest uncrossed path and cycle in the file, in its order.
+
+    >>> [f.length for f in longest_uncrossed() if f.closed][:5]
+    [0, 0, 0, 4, 8]
+    """
+    data = _data()
+    out = []
+    for row in data["uncrossed"]:
+        w, h = (int(n) for n in row["board"].split("x"))
+        source = row["source"]
+        if source not in data["sources"]:
+            raise InternalError(f"{DATA}: the source {source!r} of {row['board']} is not listed")
+        out.append(
+            Longest(
+                w,
+                h,
+                bool(row["closed"]),
+                int(row["length"]),
+                source,
+                data["sources"][source]["url"],
+            )
+        )
+    return tuple(out)
 
 
 @functools.cache

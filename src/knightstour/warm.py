@@ -181,6 +181,14 @@ def _metrics() -> None:
     metrics(Board(5, 3), cycle, False, compiled=True)
 
 
+def _uncrossed() -> None:
+    # the longest uncrossed path and cycle: the max-plus frontier sweep
+    from knightstour.counting.uncrossed import longest_uncrossed
+
+    longest_uncrossed("4x4")
+    longest_uncrossed("4x4", closed=True)
+
+
 #: The steps of :func:`warm`, in order: (name, the calls it makes).
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("warnsdorff tie-breaks", _walks),
@@ -192,6 +200,7 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("magic search", _magic),
     ("text of huge tours", _text),
     ("tour metrics", _metrics),
+    ("longest uncrossed path", _uncrossed),
 )
 
 
@@ -215,7 +224,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("warnsdorff tie-breaks", "warnsdorff closed and to an end", "divide and conquer"),
     ("magic search",),
     ("counting",),
-    ("text of huge tours", "tour metrics"),
+    ("text of huge tours", "tour metrics", "longest uncrossed path"),
 )
 
 

@@ -54,6 +54,7 @@ MODULES: tuple[str, ...] = (
     "knightstour.kernels.magic_quads",
     "knightstour.kernels.text",
     "knightstour.kernels.geometry",
+    "knightstour.kernels.uncrossed",
 )
 
 #: What a command line says on stderr just before it first compiles a kernel that is not in the

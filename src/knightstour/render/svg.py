@@ -84,6 +84,7 @@ def tour_svg(
     animated: bool = False,
     frame_ms: int | None = None,
     final_ms: int = st.DEFAULT_FINAL_MS,
+    closed: bool | None = None,
 ) -> str:
     """An SVG of ``tour``: the board, the path, start and end markers, optionally numbers.
 
@@ -99,6 +100,8 @@ def tour_svg(
     - ``style``: ``'full'``; ``'path'`` (no squares or labels, for huge boards); ``'auto'``
       (the default): ``full`` up to 200 squares a side.
     - ``markers``, ``closing``: the start and end markers; the closing move of a closed tour.
+    - ``closed``: draw the path as a cycle (its closing move), whatever ``tour`` says: a
+      :class:`~knightstour.tour.PartialTour` that is a cycle, such as an uncrossed one.
     - ``colors``: override any of :data:`~knightstour.render.style.DEFAULT_COLORS`.
     - ``animated``: draw the moves one a ``frame_ms`` with CSS, hold the whole tour
       ``final_ms``, and start again (as the GIF does). By default ``frame_ms`` is 500, shorter
@@ -119,7 +122,8 @@ def tour_svg(
         raise InvalidInputError(
             f"frame_ms must be > 0 and final_ms >= 0, got {frame_ms} and {final_ms}"
         )
-    closed = bool(getattr(tour, "closed", False))
+    if closed is None:
+        closed = bool(getattr(tour, "closed", False))
     parts = pic.unvisited(indices)
     parts += pic.path(indices, closed and closing, gradient, markers, numbers, animated)
     if animated:

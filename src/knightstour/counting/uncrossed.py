@@ -1,0 +1,409 @@
+"""The longest uncrossed knight's path (or cycle) of a board, exactly: a max-plus frontier sweep.
+
+A path is *uncrossed* when no two of its moves, drawn as segments between square centres, have
+a point in common unless they share a square (the crossings of :mod:`knightstour.geometry`).
+:func:`longest_uncrossed` finds one with the most moves, and proves that none has more: the
+sweep considers every uncrossed path (or cycle) of the board, merging only partial paths that
+every completion treats alike and keeping the longest of them (docs/geometry.md, *The longest
+uncrossed path*).
+
+>>> best = longest_uncrossed("5x5")
+>>> best.length, best.closed, len(best.path)
+(10, False, 11)
+>>> longest_uncrossed("6x6", closed=True).length
+12
+
+The sweep takes the squares one at a time, rank by rank along the board's short side (file by
+file when the board is wider than tall). A move is decided when its later square is taken. The
+state before a square is the frontier's squares (taken squares with an untaken neighbour), each
+with its degree and which other frontier square ends the same piece of path, and the *live*
+moves: moves already in the path that cross a move still to be decided, so that no new move
+crosses them. States are merged when they agree, keeping the most moves (maximum instead of the
+counting sweep's sum); the state each came from is kept, and one optimal path is walked back.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from knightstour.board import Board, BoardLike, parse_board
+from knightstour.errors import InternalError, InvalidInputError
+from knightstour.geometry import require_flat, segments_cross
+from knightstour.kernels import jit
+from knightstour.kernels import uncrossed as _KERNELS
+from knightstour.tour import PartialTour
+
+__all__ = ["MAX_FRONTIER", "MAX_LIVE", "Plan", "Uncrossed", "longest_uncrossed", "plan"]
+
+#: The most frontier squares a state holds (a 4-bit code each; 13 labels for pieces' ends).
+MAX_FRONTIER = 26
+#: The most live moves a state holds (one 64-bit word).
+MAX_LIVE = 64
+#: The widest short side the sweep takes on: a state set grows about tenfold a file, and 11
+#: wide already needs more memory than a small machine has (docs/geometry.md).
+MAX_WIDTH = 10
+
+_SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
+# a row of the tables: 3 key words, the moves (int32), the state before (int32), the choice
+_ROW_BYTES = 24 + 4 + 4 + 1
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the sweep reads at each step (made once per board and closedness).
+
+    ``order``: the squares in the order they are taken. For step ``t``: ``back[t]`` the
+    squares its backward moves reach, ``back_slot[t]`` their frontier slots, ``back_cross[t]``
+    the live moves each crosses (bits), ``fmap[t]`` where each frontier slot after the step
+    comes from, ``leave[t]`` the slots leaving the frontier, ``lmap[t]`` where each live move
+    after the step comes from. ``frontier`` and ``live`` are the largest sizes met.
+    """
+
+    board: Board
+    order: tuple[int, ...]
+    back: tuple[tuple[int, ...], ...]
+    back_slot: tuple[np.ndarray, ...]
+    back_cross: tuple[np.ndarray, ...]
+    nf: tuple[int, ...]
+    fmap: tuple[np.ndarray, ...]
+    leave: tuple[np.ndarray, ...]
+    lmap: tuple[np.ndarray, ...]
+    frontier: int
+    live: int
+
+
+def _sweep_order(board: Board) -> list[int]:
+    w, h = board.width, board.height
+    if w <= h:
+        cells = [(x, y) for y in range(h) for x in range(w)]
+    else:
+        cells = [(x, y) for x in range(w) for y in range(h)]
+    return [board.index(x, y) for x, y in cells if board.index(x, y) not in board.holes]
+
+
+def plan(board: BoardLike) -> Plan:
+    """The sweep's plan for ``board`` (refuses a board it cannot take, in one line).
+
+    >>> p = plan("8x8")
+    >>> len(p.order), p.frontier, p.live
+    (64, 17, 28)
+    """
+    b = parse_board(board)
+    require_flat(b)
+    order = _sweep_order(b)
+    pos = {s: i for i, s in enumerate(order)}
+    xy = {s: b.xy(s) for s in order}
+    # the moves, each decided at the step of its later square
+    back: list[list[int]] = []
+    edges: list[tuple[int, int]] = []  # (earlier square, later square)
+    edge_of: dict[tuple[int, int], int] = {}
+    back_edges: list[list[int]] = []
+    for t, v in enumerate(order):
+        earlier = sorted((u for u in b.moves(v) if pos[u] < t), key=pos.__getitem__)
+        back.append(earlier)
+        ids = []
+        for u in earlier:
+            edge_of[(u, v)] = len(edges)
+            ids.append(len(edges))
+            edges.append((u, v))
+        back_edges.append(ids)
+    step_of = [pos[v] for _, v in edges]
+    crosses = _crossing_moves(b, edges, edge_of, xy)
+    last = [max((step_of[f] for f in crosses[e]), default=-1) for e in range(len(edges))]
+    maxnb = {s: max((pos[u] for u in b.moves(s)), default=-1) for s in order}
+
+    frontier: list[int] = []  # squares, by when they were taken
+    live: list[int] = []  # moves, by number
+    back_slot, back_cross, nf, fmap, leave, lmap = [], [], [], [], [], []
+    most_f = most_l = 0
+    for t, v in enumerate(order):
+        slot = {s: i for i, s in enumerate(frontier)}
+        lslot = {e: i for i, e in enumerate(live)}
+        back_slot.append(np.array([slot[u] for u in back[t]], dtype=np.int64))
+        masks = []
+        for e in back_edges[t]:
+            m = 0
+            for f in crosses[e]:
+                if f in lslot:
+                    m |= 1 << lslot[f]
+            masks.append(m)
+        back_cross.append(np.array(masks, dtype=np.uint64))
+        nf.append(len(frontier))
+        ext = [*frontier, v]
+        after = [s for s in ext if maxnb[s] > t]
+        fmap.append(np.array([ext.index(s) for s in after], dtype=np.int64))
+        leave.append(np.array([i for i, s in enumerate(ext) if maxnb[s] <= t], dtype=np.int64))
+        new_live = sorted(e for e in (*live, *back_edges[t]) if last[e] > t)
+        lm = [lslot[e] if e in lslot else -1 - back_edges[t].index(e) for e in new_live]
+        lmap.append(np.array(lm, dtype=np.int64))
+        frontier, live = after, new_live
+        most_f = max(most_f, len(frontier))
+        most_l = max(most_l, len(live))
+    return Plan(
+        board=b,
+        order=tuple(order),
+        back=tuple(tuple(x) for x in back),
+        back_slot=tuple(back_slot),
+        back_cross=tuple(back_cross),
+        nf=tuple(nf),
+        fmap=tuple(fmap),
+        leave=tuple(leave),
+        lmap=tuple(lmap),
+        frontier=most_f,
+        live=most_l,
+    )
+
+
+def _crossing_moves(
+    b: Board,
+    edges: list[tuple[int, int]],
+    edge_of: dict[tuple[int, int], int],
+    xy: dict[int, tuple[int, int]],
+) -> list[list[int]]:
+    """For each move, the moves that cross it (sharing no square, a point in common)."""
+    reach = 2 * max(b.leaper)
+    at: dict[tuple[int, int], list[int]] = {}
+    for e, (u, _v) in enumerate(edges):
+        at.setdefault(xy[u], []).append(e)
+    out: list[list[int]] = [[] for _ in edges]
+    for e, (u, v) in enumerate(edges):
+        (ux, uy), pv = xy[u], xy[v]
+        for dx in range(-reach, reach + 1):
+            for dy in range(-reach, reach + 1):
+                for f in at.get((ux + dx, uy + dy), ()):
+                    if f <= e:
+                        continue
+                    a, c = edges[f]
+                    if a in (u, v) or c in (u, v):
+                        continue
+                    if segments_cross(xy[u], pv, xy[a], xy[c]):
+                        out[e].append(f)
+                        out[f].append(e)
+    del edge_of
+    return out
+
+
+@dataclass(frozen=True)
+class Uncrossed:
+    """The longest uncrossed path or cycle of a board: its length and one optimal path.
+
+    ``length`` is the number of moves (a cycle's closing move included), ``None`` when the
+    board has no uncrossed cycle at all. ``path`` is the squares in order (a cycle's first
+    square not repeated). ``states`` is the number of states after each step of the sweep,
+    ``peak_bytes`` the most memory its tables held at once.
+
+    >>> u = longest_uncrossed("3x3")
+    >>> u.length, u.path_names
+    (2, ['a1', 'b3', 'c1'])
+    """
+
+    board: Board
+    closed: bool
+    length: int | None
+    path: tuple[int, ...]
+    states: tuple[int, ...] = field(repr=False)
+    peak_bytes: int = field(repr=False)
+    seconds: float = field(repr=False)
+
+    def partial(self) -> PartialTour:
+        """The path as a :class:`~knightstour.tour.PartialTour` (validated as a knight's path:
+        distinct squares, each a move from the last), to draw or print.
+
+        >>> print(longest_uncrossed("3x3").partial().board_text())
+        . 2 .
+        . . .
+        1 . 3
+        """
+        if not self.path:
+            raise InvalidInputError(f"no uncrossed cycle on {self.board.spec}: nothing to draw")
+        return PartialTour(self.board, list(self.path), method="uncrossed")
+
+    @property
+    def path_names(self) -> list[str]:
+        """The path's squares in algebraic notation."""
+        return [self.board.square_name(s) for s in self.path]
+
+    @property
+    def proof(self) -> str:
+        """Why no uncrossed path (or cycle) of the board is longer, in one sentence."""
+        what = "cycle" if self.closed else "path"
+        n = sum(self.states)
+        if self.length is None:
+            return (
+                f"exact: the frontier sweep met every uncrossed {what} of the board "
+                f"({n:,} states over {len(self.states)} steps) and none closes"
+            )
+        return (
+            f"exact: the frontier sweep met every uncrossed {what} of the board, keeping the "
+            f"longest of those that agree on the frontier ({n:,} states over "
+            f"{len(self.states)} steps): none has more than {self.length} moves"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tour JSON's board fields, ``closed``, ``path`` and ``xy``, and ``length``."""
+        d: dict[str, Any] = {"width": self.board.width, "height": self.board.height}
+        if self.board.holes:
+            d["holes"] = sorted(self.board.square_name(s) for s in self.board.holes)
+        if self.board.leaper != (1, 2):
+            d["leaper"] = f"{self.board.leaper[0]},{self.board.leaper[1]}"
+        d["closed"] = self.closed
+        d["method"] = "uncrossed"
+        d["path"] = self.path_names
+        d["xy"] = [list(self.board.xy(s)) for s in self.path]
+        d["length"] = self.length
+        return d
+
+
+def longest_uncrossed(
+    board: BoardLike,
+    closed: bool = False,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> Uncrossed:
+    """The longest uncrossed path (``closed``: cycle) of ``board``, exactly, with one of them.
+
+    A board too wide for the sweep (a short side over :data:`MAX_WIDTH`, or a state too big
+    for its words) is refused with :class:`InvalidInputError` before any memory is spent.
+
+    >>> longest_uncrossed("4x4").length, longest_uncrossed("4x4", closed=True).length
+    (5, 4)
+    """
+    b = parse_board(board)
+    require_flat(b)
+    if b.wrap is not None:
+        raise InvalidInputError("the longest uncrossed path needs a flat board without --wrap")
+    short = min(b.width, b.height)
+    if short > MAX_WIDTH:
+        raise InvalidInputError(
+            f"the longest uncrossed path of {b.spec}: a short side of {short} is more than the "
+            f"sweep takes on ({MAX_WIDTH}); its states would not fit in memory"
+        )
+    p = plan(b)
+    if p.frontier > MAX_FRONTIER or p.live > MAX_LIVE:
+        raise InvalidInputError(
+            f"the longest uncrossed path of {b.spec}: a state would hold {p.frontier} frontier "
+            f"squares and {p.live} live moves, more than the sweep's "
+            f"{MAX_FRONTIER} and {MAX_LIVE}"
+        )
+    return _sweep(p, closed, progress)
+
+
+def _sweep(p: Plan, closed: bool, progress: Callable[[int, int], None] | None) -> Uncrossed:
+    began = time.perf_counter()
+    steps = len(p.order)
+    k = jit.for_work(_KERNELS, steps * max(1, p.frontier), threshold=30)
+    keys = np.zeros((1, 3), dtype=np.uint64)
+    vals = np.zeros(1, dtype=np.int32)
+    # best: moves, step, state before, choice, a flag (labels ran out)
+    best = np.array([-1 if closed else 0, -1, 0, 0, 0], dtype=np.int64)
+    preds: list[np.ndarray] = []
+    choices: list[np.ndarray] = []
+    states: list[int] = []
+    held = 0  # bytes kept for the walk back
+    peak = 0
+    for t in range(steps):
+        n = keys.shape[0]
+        size = 1 << max(10, math.ceil(math.log2(max(1, 3 * n))))
+        tables = _tables(size)
+        used, nxt = 0, 0
+        while True:
+            nxt, used = k.expand(
+                keys, vals, n, nxt, int(size * 0.7), t, p.nf[t], len(p.back[t]),
+                p.back_slot[t], p.back_cross[t], p.fmap[t], len(p.fmap[t]), p.leave[t],
+                len(p.leave[t]), p.lmap[t], len(p.lmap[t]), closed, *tables, used, best,
+            )  # fmt: skip
+            peak = max(peak, held + keys.nbytes + vals.nbytes + size * _ROW_BYTES)
+            if nxt >= n:
+                break
+            bigger = _tables(2 * size)
+            k.rehash(*tables, *bigger)
+            tables, size = bigger, 2 * size
+        if best[4]:
+            raise InternalError(f"uncrossed sweep of {p.board.spec}: more pieces than labels")
+        keys = np.empty((used, 3), dtype=np.uint64)
+        vals = np.empty(used, dtype=np.int32)
+        pred = np.empty(used, dtype=np.int32)
+        choice = np.empty(used, dtype=np.uint8)
+        k.compact(*tables, keys, vals, pred, choice)
+        del tables
+        preds.append(pred)
+        choices.append(choice)
+        held += pred.nbytes + choice.nbytes
+        states.append(used)
+        if progress is not None:
+            progress(t + 1, steps)
+    path = _walk_back(p, best, preds, choices, closed)
+    length = None if best[0] < 0 else int(best[0])
+    return Uncrossed(
+        board=p.board,
+        closed=closed,
+        length=length,
+        path=tuple(path),
+        states=tuple(states),
+        peak_bytes=peak,
+        seconds=time.perf_counter() - began,
+    )
+
+
+def _tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return (
+        np.full((size, 3), _SENTINEL, dtype=np.uint64),
+        np.full(size, -1, dtype=np.int32),
+        np.zeros(size, dtype=np.int32),
+        np.zeros(size, dtype=np.uint8),
+    )
+
+
+def _walk_back(
+    p: Plan, best: np.ndarray, preds: list[np.ndarray], choices: list[np.ndarray], closed: bool
+) -> list[int]:
+    """One optimal path, from the best finish back through the states it came from."""
+    if best[0] < 0:
+        return []
+    if best[1] < 0:
+        return [p.order[0]] if p.order else []  # no move at all: one square
+    moves: list[tuple[int, int]] = []
+
+    def take(t: int, choice: int) -> None:
+        for kk, u in enumerate(p.back[t]):
+            if choice >> kk & 1:
+                moves.append((u, p.order[t]))
+
+    t, s = int(best[1]), int(best[2])
+    take(t, int(best[3]))
+    for step in range(t - 1, -1, -1):
+        take(step, int(choices[step][s]))
+        s = int(preds[step][s])
+    if len(moves) != best[0]:
+        raise InternalError("uncrossed sweep: the walk back lost moves")
+    return _chain(moves, closed)
+
+
+def _chain(moves: list[tuple[int, int]], closed: bool) -> list[int]:
+    """The squares of a path or cycle given as its moves, in order."""
+    nb: dict[int, list[int]] = {}
+    for u, v in moves:
+        nb.setdefault(u, []).append(v)
+        nb.setdefault(v, []).append(u)
+    ends = [s for s, x in nb.items() if len(x) == 1]
+    start = min(ends) if not closed else min(nb)
+    path = [start]
+    prev, here = -1, start
+    while True:
+        options = [x for x in nb[here] if x != prev]
+        if not options:
+            break
+        nxt = min(options)
+        if closed and nxt == start:
+            break
+        path.append(nxt)
+        prev, here = here, nxt
+    if len(path) != len(moves) + (0 if closed else 1):
+        raise InternalError("uncrossed sweep: the moves found are not one path")
+    return path

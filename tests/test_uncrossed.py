@@ -1,0 +1,276 @@
+"""The longest uncrossed knight's path and cycle (issue 33, items 3 and 4; items 1 and 2, the
+metrics of a tour and the library, are done: tests/test_geometry.py, tests/test_library_metrics.py).
+
+Every length is held to the published one (OEIS A003192, A157416: the default tier takes the
+small boards, the slow and sweep tiers the larger ones) or to a plain exhaustive search written
+here, and every path returned is checked here, independently of the code under test: squares on
+the board and distinct, each a knight's move from the last (a cycle's last from its first), no
+two moves crossing (every pair of moves intersected with the integer orientation test), and as
+many moves as the length claimed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from knightstour import published
+from knightstour.board import Board
+from knightstour.cli import main
+from knightstour.counting.uncrossed import longest_uncrossed, plan
+from knightstour.errors import InvalidInputError
+
+Point = tuple[int, int]
+
+
+# -- the independent checks -------------------------------------------------------------------
+
+
+def _orient(p: Point, q: Point, r: Point) -> int:
+    v = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    return (v > 0) - (v < 0)
+
+
+def _meet(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Whether segments ab and cd have a point in common (by exact fractions when collinear)."""
+    o1, o2, o3, o4 = _orient(a, b, c), _orient(a, b, d), _orient(c, d, a), _orient(c, d, b)
+    if o1 * o2 < 0 and o3 * o4 < 0:
+        return True
+    if o1 == o2 == o3 == o4 == 0:  # collinear: overlapping parameter ranges
+        ab = (b[0] - a[0], b[1] - a[1])
+        den = ab[0] * ab[0] + ab[1] * ab[1]
+        t = sorted(Fraction((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1], den) for p in (c, d))
+        return t[0] <= 1 and t[1] >= 0
+    for p, q, r, o in ((a, b, c, o1), (a, b, d, o2), (c, d, a, o3), (c, d, b, o4)):
+        inside = min(p[0], q[0]) <= r[0] <= max(p[0], q[0]) and min(p[1], q[1]) <= r[1] <= max(
+            p[1], q[1]
+        )
+        if o == 0 and inside:
+            return True
+    return False
+
+
+def check_uncrossed(board: Board, path: list[Point], closed: bool, length: int) -> None:
+    """Assert that ``path`` is an uncrossed knight's path (cycle) of ``length`` moves."""
+    legs = sorted(board.leaper)
+    assert len(set(path)) == len(path), "a square visited twice"
+    for x, y in path:
+        assert 0 <= x < board.width and 0 <= y < board.height
+        assert board.index(x, y) not in board.holes
+    moves = list(itertools.pairwise(path))
+    if closed:
+        moves.append((path[-1], path[0]))
+    for a, b in moves:
+        assert sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == legs, f"{a}-{b} is no move"
+    assert len(moves) == length
+    for i in range(len(moves)):
+        for j in range(i + 1, len(moves)):
+            (a, b), (c, d) = moves[i], moves[j]
+            if {a, b} & {c, d}:
+                continue
+            assert not _meet(a, b, c, d), f"moves {a}-{b} and {c}-{d} cross"
+
+
+def brute_force(board: Board, closed: bool) -> int:
+    """The longest uncrossed path (cycle) by trying every one: a plain depth-first search."""
+    legs = sorted(board.leaper)
+    squares = [board.xy(s) for s in board.squares()]
+    on = set(squares)
+
+    def nbrs(p: Point) -> list[Point]:
+        out = []
+        for dx, dy in {
+            (a * sx, b * sy) for a, b in (legs, legs[::-1]) for sx in (1, -1) for sy in (1, -1)
+        }:
+            q = (p[0] + dx, p[1] + dy)
+            if q in on:
+                out.append(q)
+        return out
+
+    def free(moves: list[tuple[Point, Point]], a: Point, b: Point) -> bool:
+        return all({a, b} & {c, d} or not _meet(a, b, c, d) for c, d in moves)
+
+    best = 0
+
+    def dfs(path: list[Point], moves: list[tuple[Point, Point]]) -> None:
+        nonlocal best
+        if not closed:
+            best = max(best, len(moves))
+        here = path[-1]
+        for q in nbrs(here):
+            if closed and q == path[0] and len(path) >= 3 and free(moves, here, q):
+                best = max(best, len(moves) + 1)
+            if q in path or not free(moves, here, q):
+                continue
+            path.append(q)
+            moves.append((here, q))
+            dfs(path, moves)
+            moves.pop()
+            path.pop()
+
+    for s in squares:
+        dfs([s], [])
+    return best
+
+
+def solved(spec: str | Board, closed: bool) -> int:
+    """The sweep's length, its path checked independently; 0 when there is no cycle."""
+    best = longest_uncrossed(spec, closed=closed)
+    if best.length is None:
+        assert closed and best.path == ()
+        return 0
+    board = best.board
+    check_uncrossed(board, [board.xy(s) for s in best.path], closed, best.length)
+    return best.length
+
+
+def _small() -> list[published.Longest]:
+    """The figures the default tier takes: up to 6x6 but 6x6 open (slow: test_published_larger)."""
+    return [
+        f
+        for f in published.longest_uncrossed()
+        if f.width * f.height <= 36 and not (f.spec == "6x6" and not f.closed)
+    ]
+
+
+# -- the published values ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "figure", _small(), ids=lambda f: f"{f.spec}-{'closed' if f.closed else 'open'}"
+)
+def test_published_small(figure: published.Longest) -> None:
+    assert solved(figure.spec, figure.closed) == figure.length
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec,closed", [("6x6", False), ("7x7", True)])
+def test_published_larger(spec: str, closed: bool) -> None:
+    (figure,) = [f for f in published.longest_uncrossed() if f.spec == spec and f.closed == closed]
+    assert solved(spec, closed) == figure.length
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("spec,closed", [("7x7", False), ("8x8", True)])
+def test_published_sweep(spec: str, closed: bool) -> None:
+    (figure,) = [f for f in published.longest_uncrossed() if f.spec == spec and f.closed == closed]
+    assert solved(spec, closed) == figure.length
+
+
+def test_published_file() -> None:
+    """The file's figures: A003192 for n = 1..9, A157416 for n = 1..10, each with its source."""
+    got = {(f.spec, f.closed): (f.length, f.source) for f in published.longest_uncrossed()}
+    assert got[("8x8", False)] == (35, "OEIS A003192")
+    assert got[("10x10", True)] == (54, "OEIS A157416")
+    assert all(f.url.startswith("https://oeis.org/A") for f in published.longest_uncrossed())
+
+
+# -- against a plain exhaustive search --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        Board(3, 4),
+        Board(4, 3),
+        Board(2, 5),
+        Board(3, 5),
+        Board(4, 4),
+        Board(3, 6),
+        Board(4, 4, holes=frozenset({5})),
+        Board(4, 4, leaper=(1, 3)),
+        Board(5, 3, leaper=(1, 1)),
+    ],
+    ids=lambda b: b.description if hasattr(b, "description") else str(b),
+)
+@pytest.mark.parametrize("closed", [False, True])
+def test_brute_force(board: Board, closed: bool) -> None:
+    assert solved(board, closed) == brute_force(board, closed)
+
+
+def test_turned_boards_agree() -> None:
+    """A board and its transpose (swept the other way) have the same longest path."""
+    for w, h in ((3, 7), (4, 6), (5, 4)):
+        for closed in (False, True):
+            assert solved(f"{w}x{h}", closed) == solved(f"{h}x{w}", closed)
+
+
+def test_checker_catches_a_crossing() -> None:
+    """The independent check fails on a crossed path (so it can fail)."""
+    board = Board(3, 3)
+    with pytest.raises(AssertionError, match="cross"):
+        check_uncrossed(board, [(0, 0), (2, 1), (0, 2), (1, 0)], False, 3)
+    with pytest.raises(AssertionError, match="no move"):
+        check_uncrossed(board, [(0, 0), (1, 1)], False, 1)
+
+
+# -- the plan, the front door and the command line -------------------------------------------
+
+
+def test_plan_sizes_grow_with_the_short_side() -> None:
+    a, b = plan("8x8"), plan("8x30")
+    assert (a.frontier, a.live) == (b.frontier, b.live)
+    assert plan("30x8").frontier == a.frontier  # swept file by file
+
+
+def test_refused_before_any_memory() -> None:
+    with pytest.raises(InvalidInputError, match="short side of 11"):
+        longest_uncrossed("11x11")
+    with pytest.raises(InvalidInputError, match="flat"):
+        longest_uncrossed("4x4x4")
+
+
+def test_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["uncrossed", "5x5", "--format", "json", "--quiet"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["width"], d["height"], d["closed"], d["length"]) == (5, 5, False, 10)
+    board = Board(5, 5)
+    assert [board.square_name(board.index(x, y)) for x, y in d["xy"]] == d["path"]
+    check_uncrossed(board, [tuple(p) for p in d["xy"]], False, d["length"])
+
+
+def test_json_closed_and_none(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["uncrossed", "6x6", "--closed", "--format", "json", "--quiet"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    check_uncrossed(Board(6, 6), [tuple(p) for p in d["xy"]], True, d["length"])
+    assert d["length"] == 12 and "exact" in d["proof"]
+    assert main(["uncrossed", "3x3", "--closed", "--format", "json", "--quiet"]) == 1
+    d = json.loads(capsys.readouterr().out)
+    assert d["exists"] is False and "no uncrossed cycle" in d["reason"]
+
+
+def test_svg(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    out = Path(str(tmp_path)) / "u.svg"
+    assert main(["uncrossed", "5x5", "--closed", "--svg", str(out), "--quiet"]) == 0
+    text = out.read_text()
+    assert text.startswith("<svg") and text.count('class="closing"') == 1
+    assert main(["uncrossed", "5x5", "--svg", str(out), "--quiet"]) == 2  # no silent overwrite
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "argv,what",
+    [
+        (["12x12"], "short side of 12"),
+        (["5x5", "--wrap", "torus"], "flat boards"),
+        (["0x5"], ""),
+    ],
+)
+def test_bad_input_one_line(argv: list[str], what: str) -> None:
+    """As a program: one line on stderr, exit 2, no traceback."""
+    r = subprocess.run(
+        [sys.executable, "-m", "knightstour", "uncrossed", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 2
+    assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+    assert what in r.stderr and "Traceback" not in r.stderr
