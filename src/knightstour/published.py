@@ -189,28 +189,35 @@ def figures() -> tuple[Figure, ...]:
     >>> len({f.source for f in figures()}) > 5
     True
     """
-    data = _data()
-    out = []
-    for row in data["counts"]:
-        w, h = (int(n) for n in row["board"].split("x"))
-        source = row["source"]
-        if source not in data["sources"]:
-            raise InternalError(f"{DATA}: the source {source!r} of {row['board']} is not listed")
-        out.append(
-            Figure(
-                w,
-                h,
-                closed=bool(row["closed"]),
-                directed=bool(row["directed"]),
-                count=int(row["count"]),
-                source=source,
-                start=_point(row.get("start"), w, h),
-                end=_point(row.get("end"), w, h),
-                reference=row.get("reference"),
-                url=data["sources"][source]["url"],
-            )
+    return tuple(
+        Figure(
+            w,
+            h,
+            closed=bool(row["closed"]),
+            directed=bool(row["directed"]),
+            count=int(row["count"]),
+            source=row["source"],
+            start=_point(row.get("start"), w, h),
+            end=_point(row.get("end"), w, h),
+            reference=row.get("reference"),
+            url=url,
         )
-    return tuple(out)
+        for w, h, row, url in _rows("counts")
+    )
+
+
+def _rows(table: str) -> Iterator[tuple[int, int, dict[str, Any], str]]:
+    """The rows of one table of the file: ``(width, height, row, url)``, the url that of the
+    row's source (an :class:`~knightstour.errors.InternalError` when the source is not listed)."""
+    data = _data()
+    for row in data[table]:
+        w, h = (int(n) for n in row["board"].split("x"))
+        source = data["sources"].get(row["source"])
+        if source is None:
+            raise InternalError(
+                f"{DATA}: the source {row['source']!r} of {row['board']} is not listed"
+            )
+        yield w, h, row, source["url"]
 
 
 def find(
@@ -261,24 +268,10 @@ def longest_uncrossed() -> tuple[Longest, ...]:
     >>> [f.length for f in longest_uncrossed() if f.closed][:5]
     [0, 0, 0, 4, 8]
     """
-    data = _data()
-    out = []
-    for row in data["uncrossed"]:
-        w, h = (int(n) for n in row["board"].split("x"))
-        source = row["source"]
-        if source not in data["sources"]:
-            raise InternalError(f"{DATA}: the source {source!r} of {row['board']} is not listed")
-        out.append(
-            Longest(
-                w,
-                h,
-                bool(row["closed"]),
-                int(row["length"]),
-                source,
-                data["sources"][source]["url"],
-            )
-        )
-    return tuple(out)
+    return tuple(
+        Longest(w, h, bool(row["closed"]), int(row["length"]), row["source"], url)
+        for w, h, row, url in _rows("uncrossed")
+    )
 
 
 @functools.cache

@@ -347,9 +347,7 @@ def rehash(tkeys, tvals, tpred, tchoice, nkeys, nvals, npred, nchoice):  # type:
     for h in range(tkeys.shape[0]):
         if tkeys[h, 0] != _SENTINEL:
             g = probe(nkeys, tkeys[h])
-            nkeys[g, 0] = tkeys[h, 0]
-            nkeys[g, 1] = tkeys[h, 1]
-            nkeys[g, 2] = tkeys[h, 2]
+            nkeys[g, :] = tkeys[h, :]
             nvals[g] = tvals[h]
             npred[g] = tpred[h]
             nchoice[g] = tchoice[h]
@@ -360,9 +358,7 @@ def compact(tkeys, tvals, tpred, tchoice, keys, vals, pred, choice):  # type: ig
     m = 0
     for h in range(tkeys.shape[0]):
         if tkeys[h, 0] != _SENTINEL:
-            keys[m, 0] = tkeys[h, 0]
-            keys[m, 1] = tkeys[h, 1]
-            keys[m, 2] = tkeys[h, 2]
+            keys[m, :] = tkeys[h, :]
             vals[m] = tvals[h]
             pred[m] = tpred[h]
             choice[m] = tchoice[h]
