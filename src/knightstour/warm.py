@@ -142,6 +142,7 @@ def _counting() -> None:
     from knightstour.counting import count, frontier
 
     count("6x6", closed=True)  # the frontier sweep's kernels (compiled above 60 squares x slots)
+    solve("3x1400", start="b2", end="c4")  # chosen ends by the sweep: its path joined, compiled
     frontier.warm_kernels()  # and those of a cluster's step and of a checkpoint read back
     count("5x5", method="enumerate")
 
