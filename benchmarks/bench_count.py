@@ -19,6 +19,8 @@ Figures:
     python benchmarks/bench_count.py            # all of it (7x7 open takes minutes)
     python benchmarks/bench_count.py --quick    # without 7x8 closed, 7x7 open and 8x8
     python benchmarks/bench_count.py --eight    # the first squares of 8x8 only
+    python benchmarks/bench_count.py --spill    # 6x7 open in memory, then spilled to disk
+                                                # under a 64 MiB bound (minutes)
 """
 
 from __future__ import annotations
@@ -86,6 +88,51 @@ def one(board: str, closed: bool, start: str | None, directed: bool) -> dict[str
         "limbs": stats.limbs,
         "rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
     }
+
+
+def spilled_one(board: str, closed: bool, memory: int | None) -> dict[str, object]:
+    """Count the whole board (undirected) in this process, under ``memory`` bytes for the
+    states (None: the default), its states spilled to disk past them (run as a child:
+    ``--spill-one``)."""
+    import tempfile
+
+    import knightstour as kt
+    from knightstour.board import parse_board
+    from knightstour.counting import frontier
+
+    kt.count("5x5", memory=20_000)  # kernels loaded, the spilled path too
+    stats = frontier.SweepStats()
+    with tempfile.TemporaryDirectory() as work:
+        t0 = time.perf_counter()
+        number = frontier.count_paths(
+            parse_board(board), (), closed, stats=stats, memory=memory, workdir=work
+        )
+        seconds = time.perf_counter() - t0
+    return {
+        "count": number,
+        "seconds": seconds,
+        "peak_states": stats.peak,
+        "spilled_from": stats.spilled_from,
+        "partitions": stats.partitions,
+        "disk_gib": stats.disk_bytes / 2**30,
+        "raw_ratio": stats.raw_ratio,
+        "rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+    }
+
+
+def spill(board: str = "6x7", closed: bool = False, memory: int = 64 * 2**20) -> None:
+    """The same count in memory and spilled to disk under ``memory`` bytes, each in its own
+    process: seconds, peak memory, disk, partitions (docs/counting.md, "Past the memory")."""
+    for bound in (None, memory):
+        r = child("--spill-one", board, str(int(closed)), str(bound or 0))
+        where = "in memory" if bound is None else f"--memory {bound // 2**20}M"
+        print(
+            f"{board} {'closed' if closed else 'open'} {where}: {r['count']:,} undirected, "
+            f"{r['seconds']:.1f} s, peak {r['peak_states']:,} states, {r['rss_gib']:.2f} GiB "
+            f"resident; spilled from square {r['spilled_from']}, {r['partitions']} partitions, "
+            f"{r['disk_gib']:.2f} GiB on disk at most, new states {r['raw_ratio']:.2f}x",
+            flush=True,
+        )
 
 
 def child(*args: str) -> dict[str, object]:
@@ -218,6 +265,13 @@ def eight() -> None:
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--eight":
         eight()
+        return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--spill":
+        spill()
+        return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--spill-one":
+        board, closed, memory = sys.argv[2:5]
+        print(json.dumps(spilled_one(board, closed == "1", int(memory) or None)))
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--one":
         board, closed, start, directed = sys.argv[2:6]

@@ -242,9 +242,14 @@ def test_a_count_stops_at_its_time_limit() -> None:
 
 
 def test_memory_is_refused_before_it_is_spent() -> None:
+    """States held elsewhere (as a cluster's are) are refused at the square that would not
+    fit; in this process they are spilled to disk there instead (issue 31, item 3:
+    tests/test_count_spill.py)."""
     sweep = frontier.plan(Board(6, 8), (), True)
+    elsewhere = frontier.LocalShards(sweep, 1)
     with pytest.raises(InputLimitError, match=r"needs about .* of memory"):
-        frontier.run(sweep, memory_limit=10_000_000)
+        frontier.run(sweep, memory_limit=10_000_000, states=elsewhere)
+    elsewhere.close()
 
 
 def test_trivial_boards() -> None:

@@ -85,7 +85,8 @@ def rewritten(path: Path, arrays: dict[str, np.ndarray], checksum: bool = True) 
 def test_a_checkpoint_is_versioned_and_checksummed(saved: bytes, tmp_path: Path) -> None:
     data = fields(saved)
     assert set(data) == {"format", "version", "identity", "done", "total", "keys", "counts",
-                         "checksum"}  # fmt: skip
+                         "parts", "digests", "checksum"}  # fmt: skip
+    assert data["parts"].shape == (0, 2)  # held in memory: no partitions on disk
     assert int(data["version"]) == checkpoints.VERSION and len(str(data["checksum"])) == 64
     path = tmp_path / "c.npz"
     path.write_bytes(saved)
@@ -177,7 +178,8 @@ def test_a_damaged_checkpoint_exits_2_from_a_real_process(saved: bytes, tmp_path
 
 def damage(saved: bytes) -> st.SearchStrategy[tuple[str, bytes]]:
     """A checkpoint with generated damage (:func:`archive_damage.damage`)."""
-    names = ("format", "version", "identity", "done", "total", "keys", "counts", "checksum")
+    names = ("format", "version", "identity", "done", "total", "keys", "counts", "parts",
+             "digests", "checksum")  # fmt: skip
     keys = len(fields(saved)["keys"])
     return archive_damage.damage(saved, names, [(), (0,), (1,), (3,), (2, 2), (keys, 2)])
 

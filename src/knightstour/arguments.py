@@ -35,6 +35,8 @@ __all__ = [
     "SCHEDULER_SCHEMES",
     "address_problem",
     "cores",
+    "folder",
+    "memory",
     "progress",
     "scheduler",
     "time_limit",
@@ -76,6 +78,59 @@ def time_limit(value: object, argument: str = "time_limit") -> float | None:
     raise InvalidInputError(
         f"{argument} must be a positive, finite number of seconds, got {brief(value)}"
     )
+
+
+#: The units a memory size may end with (binary: ``20G`` is 20 GiB), their bytes.
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def memory(value: object, argument: str = "memory") -> int | None:
+    """``value`` as a number of bytes (None: no bound given): a positive integer of bytes, or
+    text such as ``20G``, ``512M``, ``1.5GiB`` or ``100000`` (binary units K, M, G, T, with or
+    without ``B`` or ``iB``).
+
+    >>> memory("20G") == 20 * 2**30, memory("1.5GiB") == 3 * 2**29, memory(4096)
+    (True, True, 4096)
+    >>> memory("lots", "--memory")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: --memory must be a size in bytes such as 20G or 512M, got 'lots'
+    """
+    if value is None:
+        return None
+    size: float | None = None
+    if _integer(value):
+        size = int(value)  # type: ignore[call-overload]
+    elif isinstance(value, str):
+        m = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*([KMGT]?)(?:i?B)?\s*", value, re.IGNORECASE)
+        if m is not None:
+            size = float(m.group(1)) * _UNITS[m.group(2).upper()]
+    if size is not None and 1 <= size < 2**63:
+        return int(size)
+    raise InvalidInputError(
+        f"{argument} must be a size in bytes such as 20G or 512M, got {brief(value)}"
+    )
+
+
+def folder(value: object, argument: str = "workdir") -> str:
+    """``value`` as a folder that exists and can be written (the files of a long count).
+
+    >>> folder(os.curdir) == os.curdir
+    True
+    >>> folder("", "--workdir")
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: --workdir must be a folder, got ''
+    """
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str) or not value:
+        raise InvalidInputError(f"{argument} must be a folder, got {brief(value)}")
+    if not os.path.isdir(value):
+        raise InvalidInputError(f"{argument} {value} is not a folder")
+    if not os.access(value, os.W_OK | os.X_OK):
+        raise InvalidInputError(f"{argument} {value} cannot be written")
+    return value
 
 
 def cores() -> int:

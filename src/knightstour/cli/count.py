@@ -76,6 +76,8 @@ _NOT_WITH_TABLE = (
     ("time_limit", "--time-limit"),
     ("scheduler", "--scheduler"),
     ("checkpoint", "--checkpoint"),
+    ("memory", "--memory"),
+    ("workdir", "--workdir"),
 )
 
 
@@ -168,6 +170,22 @@ def add(p: argparse.ArgumentParser) -> None:
         "count at a time",
     )
     p.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="memory the sweep's states may take, such as 20G or 512M (default: 80%% of what "
+        "the machine has available); from the square whose states would not fit, they are "
+        "spilled to disk in hash partitions and added up a partition at a time (the same "
+        "number, more slowly). A count whose partitions would not fit on the disk either is "
+        "refused before it starts, with the estimate",
+    )
+    p.add_argument(
+        "--workdir",
+        metavar="DIR",
+        help="folder for the spilled partitions (default: FILE.parts beside the --checkpoint, "
+        "which a stopped count goes on from; else a folder of its own in the system's "
+        "temporary folder, removed at the end)",
+    )
+    p.add_argument(
         "--table",
         action="store_true",
         help="print the counts the library remembers (of BOARD if given) instead of counting",
@@ -181,8 +199,11 @@ def run(args: argparse.Namespace) -> int:
         return _table(args)
     if args.board is None and args.mask is None:
         raise UsageError("give a BOARD to count, or --table (see 'knightstour count --help')")
+    from knightstour import arguments
     from knightstour.counting import count_request, tally
 
+    memory = arguments.memory(args.memory, "--memory")
+    workdir = None if args.workdir is None else arguments.folder(args.workdir, "--workdir")
     request = count_request(
         board_of(args),
         closed=args.closed,
@@ -204,6 +225,8 @@ def run(args: argparse.Namespace) -> int:
                 scheduler=args.scheduler,
                 time_limit=args.time_limit,
                 checkpoint=args.checkpoint,
+                memory=memory,
+                workdir=workdir,
             )
     except InputLimitError as e:
         near = _whole_board_figure(request)

@@ -4,7 +4,9 @@ whole or not at all, read back only when it proves intact, and used by one count
 A checkpoint is an ``.npz`` archive (uncompressed) of named arrays: ``format`` (the text
 :data:`FORMAT`), ``version`` (:data:`VERSION`), ``identity`` (what is counted), ``done``
 (squares swept), ``total`` (tours finished so far, as 64-bit limbs, least significant first),
-``keys`` and ``counts`` (the states), and ``checksum``: BLAKE2b over every other array's name,
+``keys`` and ``counts`` (the states held in memory), ``parts`` and ``digests`` (a count that
+spilled its states to disk: each partition file's rows and limbs, and its BLAKE2b digest;
+:mod:`knightstour.counting.spill`) and ``checksum``: BLAKE2b over every other array's name,
 dtype, shape and bytes. :func:`read` takes nothing on trust: before any array is built, the
 archive's members are checked against the file (stored, within it, of the size their headers
 imply, each of its expected dtype and number of dimensions, no objects, no pickles), then every
@@ -63,10 +65,11 @@ __all__ = [
 
 #: The ``format`` array of every checkpoint.
 FORMAT = "knightstour counting checkpoint"
-#: The layout written now. Checkpoints without a version (written before versions, with no
-#: checksum) are refused: a count is recomputable, a checkpoint that cannot be verified is not
+#: The layout written now (3: the partitions of a count spilled to disk; 2 had none).
+#: Checkpoints of another version, or without one (written before versions, with no
+#: checksum), are refused: a count is recomputable, a checkpoint that cannot be verified is not
 #: worth the risk of a wrong count.
-VERSION = 2
+VERSION = 3
 
 
 class CheckpointWarning(RuntimeWarning):
@@ -74,7 +77,14 @@ class CheckpointWarning(RuntimeWarning):
 
 
 #: Each array's dtype (a kind for text) and number of dimensions.
-_LAYOUT = archive.layout(done=("<i8", 0), total=("<u8", 1), keys=("<u8", 1), counts=("<u8", 2))
+_LAYOUT = archive.layout(
+    done=("<i8", 0),
+    total=("<u8", 1),
+    keys=("<u8", 1),
+    counts=("<u8", 2),
+    parts=("<i8", 2),
+    digests=("U", 1),
+)
 
 
 def check_path(path: object) -> str:
@@ -175,11 +185,17 @@ def number(limbs: np.ndarray) -> int:
 
 
 def write(path: str, fields: Mapping[str, np.ndarray | archive.Parts]) -> None:
-    """Save ``fields`` (``identity``, ``done``, ``total``, ``keys``, ``counts``) to ``path``
+    """Save ``fields`` (``identity``, ``done``, ``total``, ``keys``, ``counts``, and ``parts``
+    and ``digests`` when the states are on disk: none else) to ``path``
     with the format, version and checksum: written beside it, synced, then put in its place,
     so that ``path`` holds the old checkpoint or the new one whole, never a part. The states
     may be given in pieces (:class:`knightstour.archive.Parts`): they are written one after
     the other, never copied into one array."""
+    fields = {
+        "parts": np.zeros((0, 2), dtype="<i8"),
+        "digests": np.array([], dtype="U32"),
+        **fields,
+    }
     arrays = archive.pack(FORMAT, VERSION, _LAYOUT, fields)
     tmp = f"{path}.tmp"
     try:

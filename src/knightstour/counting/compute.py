@@ -34,7 +34,7 @@ __all__ = ["HowToCount", "Tally", "count", "count_for", "long_count", "tally"]
 
 class HowToCount(TypedDict, total=False):
     """How to count, as the keywords of :func:`count` (each None when left out): ``progress``,
-    ``scheduler``, ``time_limit``, ``checkpoint``. :func:`tally` and :func:`count_for` take them
+    ``scheduler``, ``time_limit``, ``checkpoint``, ``memory``, ``workdir``. :func:`tally` and :func:`count_for` take them
     as ``**how``.
 
     >>> how: HowToCount = {"time_limit": 60.0}
@@ -46,6 +46,8 @@ class HowToCount(TypedDict, total=False):
     scheduler: str | None
     time_limit: float | None
     checkpoint: str | None
+    memory: int | str | None
+    workdir: str | None
 
 
 def count(
@@ -57,6 +59,8 @@ def count(
     scheduler: str | None = None,
     time_limit: float | None = None,
     checkpoint: str | None = None,
+    memory: int | str | None = None,
+    workdir: str | None = None,
     **what: Unpack[WhatToCount],
 ) -> int:
     """The exact number of knight's tours on ``board`` (a Python int): see the module's conventions.
@@ -76,8 +80,13 @@ def count(
     or the time limit). It is checked before counting and verified before it is used
     (:mod:`knightstour.counting.checkpoint`: a damaged one is an
     :class:`~knightstour.errors.InvalidInputError`).
-    A count that would not fit in memory is refused before it starts
-    (:class:`~knightstour.errors.InputLimitError`).
+    ``memory``: the memory the frontier sweep's states may take, in bytes or as text such as
+    ``"20G"`` (default: 80% of what the machine has available); from the square whose states
+    would not fit, they are spilled to disk in hash partitions, added up a partition at a
+    time (the same number, more slowly), in ``workdir`` (a folder; default: beside the
+    checkpoint, or the system's temporary folder). A count whose partitions would not fit on
+    that disk either is refused before it starts
+    (:class:`~knightstour.errors.InputLimitError`, with the estimate).
 
     >>> count("6x6", closed=True, directed=False)
     9862
@@ -97,6 +106,8 @@ def count(
         scheduler=scheduler,
         time_limit=time_limit,
         checkpoint=checkpoint,
+        memory=memory,
+        workdir=workdir,
     )
     if result.not_stored is not None:
         warnings.warn(
@@ -166,7 +177,8 @@ def tally(
     answer, labelled (``known``, and ``unmade`` says why), when the count is refused here (the
     memory it would need) or would be long (a board at least 7 squares on its short side:
     minutes and gigabytes); not when a checkpoint or a scheduler is given (they ask for the
-    sweep itself). An explicit method always counts.
+    sweep itself), nor when a memory bound or a spill folder is (they ask for it too). An
+    explicit method always counts.
 
     The library is asked before any counting, and told only once the number is computed (a
     theorem's 0 and a published figure are not stored); a library that cannot take it leaves
@@ -194,7 +206,10 @@ def tally(
             request, earlier.count, earlier.method or "", earlier.seconds or 0.0, recalled=earlier
         )
     figure = by_publication(request) if quote and request.method == "auto" else None
-    if figure is not None and how.get("checkpoint") is None and how.get("scheduler") is None:
+    sweep_asked = any(
+        how.get(x) is not None for x in ("checkpoint", "scheduler", "memory", "workdir")
+    )
+    if figure is not None and not sweep_asked:
         long = long_count(request)
         if long is not None:
             return Tally(request, figure.count, "published", 0.0, known=figure, unmade=long)
@@ -202,7 +217,7 @@ def tally(
     try:
         number = count_for(request, **how)
     except InputLimitError as e:
-        if figure is None:
+        if figure is None or sweep_asked:  # the sweep asked for: its refusal is the answer
             raise
         why = str(e).splitlines()[0]
         return Tally(request, figure.count, "published", 0.0, known=figure, unmade=why)
@@ -254,6 +269,14 @@ def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:
     how = _checked_how(how)
     scheduler, time_limit = how.get("scheduler"), how.get("time_limit")
     checkpoint = how.get("checkpoint")
+    memory, workdir = how.get("memory"), how.get("workdir")
+    if (memory is not None or workdir is not None) and (
+        scheduler is not None or request.method == "enumerate"
+    ):
+        raise InvalidInputError(
+            "a memory bound and a spill folder are for the frontier sweep in this process: "
+            "drop --memory and --workdir"
+        )
     if scheduler is not None and request.method == "enumerate":
         raise InvalidInputError("the enumerate method runs in this process: drop --scheduler")
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -263,12 +286,15 @@ def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:
         from knightstour.counting.checkpoint import check_path
 
         checkpoint = check_path(checkpoint)
+    if workdir is not None:
+        workdir = arguments.folder(workdir, "workdir")
     theory = by_theory(request)
     if theory is not None:
         return theory.count
-    return (
-        _base_count(request, how.get("progress"), scheduler, deadline, checkpoint) * request.factor
+    base = _base_count(
+        request, how.get("progress"), scheduler, deadline, checkpoint, memory, workdir
     )
+    return base * request.factor
 
 
 def _checked_how(how: HowToCount) -> HowToCount:
@@ -290,6 +316,8 @@ def _checked_how(how: HowToCount) -> HowToCount:
         out["scheduler"] = arguments.scheduler(how["scheduler"])
     if "progress" in how:
         out["progress"] = arguments.progress(how["progress"])
+    if "memory" in how:
+        out["memory"] = arguments.memory(how["memory"])
     return out  # type: ignore[return-value]
 
 
@@ -299,6 +327,8 @@ def _base_count(
     scheduler: str | None,
     deadline: float | None,
     checkpoint: str | None = None,
+    memory: int | str | None = None,
+    workdir: str | None = None,
 ) -> int:
     """Undirected: cycles (closed), paths with the given ends (open, or closed with both ends)."""
     b, s, e = request.board, request.start, request.end
@@ -334,5 +364,12 @@ def _base_count(
                 f"cannot use the Dask scheduler at {scheduler}: {e or type(e).__name__}"
             ) from None
     return frontier_count(
-        b, terminals, closed, progress=progress, deadline=deadline, checkpoint=checkpoint
+        b,
+        terminals,
+        closed,
+        progress=progress,
+        deadline=deadline,
+        checkpoint=checkpoint,
+        memory=arguments.memory(memory),
+        workdir=workdir,
     )

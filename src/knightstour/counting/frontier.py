@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import mmap
 import os
+import tempfile
 import threading
 import time
 import warnings
@@ -34,6 +35,7 @@ import numpy as np
 from knightstour.archive import Parts
 from knightstour.board import Board
 from knightstour.counting import checkpoint as checkpoints
+from knightstour.counting.spill import Partition, Spill, free_bytes
 from knightstour.errors import InputLimitError, InternalError, InvalidInputError, SearchFailedError
 from knightstour.kernels import jit
 from knightstour.progress import Progress
@@ -75,6 +77,12 @@ class SweepStats:
     seconds: float = 0.0
     table_bytes: int = 0
     retries: int = 0
+    #: spilled to disk: the first square swept from the partitions (None: held in memory),
+    #: the most partitions of a square, the most bytes the partition files took at once
+    spilled_from: int | None = None
+    partitions: int = 0
+    disk_bytes: int = 0
+    raw_ratio: float = 0.0
 
     @property
     def peak(self) -> int:
@@ -316,43 +324,23 @@ class LocalShards:
         expected = self.expected(p, nin) / n  # new states a piece
         owners = [_Owner(expected, limbs) for _ in range(n)]
         found = [0] * self.pieces
-        room = min(_BUFFER, max(_MIN_BUFFER, nin // (8 * n)))  # an eighth of the states
-        args = (
-            sweep.width, sweep.radix, sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
-            sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
-            sweep.closed, sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p],
-            sweep.spare[p], powers(sweep), sweep.mirror[p],
-        )  # fmt: skip
+        room = _room(nin, n)
+        args = _step_args(sweep, p)
 
         def expand(i: int) -> None:
             keys, counts = self.keys[i], _wide(self.counts[i], limbs)
-            s, nkeys = 0, int(keys.shape[0])
-            if not nkeys:
+            if not keys.shape[0]:
                 return
-            bkeys = _array((n, room))
-            bsrc = _array((n, room), np.int64)
-            bfill = np.zeros(n, dtype=np.int64)
-            total = np.zeros((1, limbs + 1), dtype=np.uint64)
-            with np.errstate(over="ignore"):
-                while s < nkeys:
-                    s = int(k.expand_to(keys, counts, s, nkeys, *args, bkeys, bsrc, bfill, total))
-                    _hand_over(k, owners, bkeys, bsrc, bfill, counts, i)
-            found[i] = _to_int(total[0])
+            found[i] = _expand_range(k, keys, counts, 0, int(keys.shape[0]), args, owners, room, i)
             self.keys[i] = _no_keys()  # swept: let its memory go (a view would keep it)
             self.counts[i] = _no_counts(limbs)
 
         self._map(expand, self.pieces)
         table_bytes = sum(o.table.nbytes for o in owners)
 
-        def compact(q: int) -> tuple[np.ndarray, np.ndarray]:
-            owner = owners[q]
-            table, owner.table = owner.table, _EMPTY_TABLE
-            out_keys = _array((owner.used,))
-            out_counts = _array((owner.used, table.shape[1] - 1))
-            k.compact(table, out_keys, out_counts)
-            return out_keys, out_counts
-
-        made = [compact(q) for q in range(n)]  # one at a time: one table and its copy at once
+        made = [
+            owners[q].take(k) for q in range(n)
+        ]  # one at a time: one table and its copy at once
         self.keys = [m[0] for m in made]
         self.limbs = max(limbs, *(m[1].shape[1] for m in made))
         self.counts = [_wide(m[1], self.limbs) for m in made]
@@ -382,6 +370,188 @@ class LocalShards:
             self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+class SpilledShards:
+    """The sweep's states on disk, in hash partitions (:class:`~knightstour.counting.spill.Spill`),
+    for a count whose states do not fit in ``budget`` bytes of memory.
+
+    A square is swept in two passes. First each partition of the states before it is read back
+    and taken through the square (on the threads of ``local``, a slice at a time if its new
+    states would not fit), its new states added up in one table an owner and appended to
+    the owner's file: the owner of a state is :func:`~knightstour.kernels.frontier.shard_of`
+    its key, as in memory. Then each owner's file is added up in memory, one partition at a
+    time, and written as a partition of the states after the square. The number of
+    partitions is chosen each square from the states expected and the budget.
+
+    ``keep``: a checkpoint's partitions: the states before a square stay on disk until
+    :meth:`settle` (after the checkpoint names the states after it), so a stopped count goes
+    on from the last finished square; else each partition goes as soon as it has been read.
+    """
+
+    def __init__(
+        self,
+        sweep: Sweep,
+        local: LocalShards,
+        disk: Spill,
+        budget: int,
+        done: int,
+        parts: list[Partition],
+        keep: bool,
+    ) -> None:
+        self.sweep, self.local, self.disk, self.budget = sweep, local, disk, budget
+        self.done, self.parts, self.keep = done, parts, keep
+        self.limbs = max([local.limbs, *(x.limbs for x in parts)])
+        #: the most bytes the partition files took at once
+        self.disk_peak = disk.used()
+        #: the most new states the partitions made, over the states once added up
+        self.raw_ratio = 0.0
+        self._settled = True
+
+    @classmethod
+    def spilled(
+        cls, sweep: Sweep, local: LocalShards, disk: Spill, budget: int, done: int, keep: bool
+    ) -> SpilledShards:
+        """The states ``local`` holds after ``done`` squares, written to ``disk`` a piece at a
+        time (each piece a partition, let go once written)."""
+        disk.keep_only(-1)  # what a count stopped before its first save left
+        parts = []
+        for q in range(local.pieces):
+            parts.append(disk.write(done, q, local.keys[q], _wide(local.counts[q], local.limbs)))
+            local.keys[q], local.counts[q] = _no_keys(), _no_counts(local.limbs)
+        return cls(sweep, local, disk, budget, done, parts, keep)
+
+    def states(self) -> list[int]:
+        """The number of states in each partition."""
+        return [x.rows for x in self.parts]
+
+    def widen(self) -> None:
+        """Give every count one more limb (counts widen in their tables as they carry: unused)."""
+        self.limbs += 1
+
+    def partitions(self, new: int) -> int:
+        """How many partitions ``new`` states are split into: enough that adding up one of
+        them (its table from 60% to 75% full, and its states taken out of it) takes at most
+        half the budget; at least 2, at most :data:`MAX_PARTITIONS`."""
+        row = 8 + 8 * self.limbs
+        need = new * (row / _FULL * _GROW + row)
+        return int(min(MAX_PARTITIONS, max(2, -(-need // max(1, self.budget // 2)))))
+
+    def disk_need(self, nin: int, growth: float) -> int:
+        """About the bytes on disk a square's sweep adds to those held, from ``nin`` states
+        that become ``growth`` times as many (with the margin :func:`_sweep` adds):
+        :data:`DISK_BYTES_PER_STATE` for the larger of the two."""
+        return int(max(nin, nin * growth / 1.25) * DISK_BYTES_PER_STATE) - self.disk.used()
+
+    def step(self, p: int, growth: float) -> tuple[int, int, int]:
+        """Take every partition through square ``p``: ``(0, whole tours, table bytes)``."""
+        if p != self.done or not self._settled:
+            raise InternalError(f"spilled states after {self.done} squares swept at square {p}")
+        sweep, disk, limbs = self.sweep, self.disk, self.limbs
+        k = _kernels(sweep)
+        nin = sum(self.states())
+        owners_n = self.partitions(int(nin * growth))
+        args = _step_args(sweep, p)
+        row = 8 + 8 * limbs
+        half = self.budget // 2
+        found, table_bytes = 0, 0
+        disk.clear_new()
+        for i, part in enumerate(self.parts):
+            if not part.rows:
+                continue
+            keys, counts = disk.read(p, i, part)
+            if not self.keep:
+                disk.drop(p, i)
+            counts = _wide(counts, limbs)
+            rows = int(keys.shape[0])
+            room = max(half - rows * row, half // 4)  # for the new states of a slice
+            per_slice = max(_MIN_SLICE, int(room / (growth * row / _FULL * _GROW)))
+            for lo in range(0, rows, per_slice):
+                hi = min(rows, lo + per_slice)
+                owners = [_Owner((hi - lo) * growth / owners_n, limbs) for _ in range(owners_n)]
+                found += self._expand(k, keys, counts, lo, hi, args, owners)
+                table_bytes = max(table_bytes, sum(o.table.nbytes for o in owners))
+                for q, owner in enumerate(owners):
+                    disk.append(q, *owner.take(k))
+            del keys, counts
+            self.disk_peak = max(self.disk_peak, disk.used())
+        raw = sum(disk.new_rows(q) for q in range(owners_n))
+        made = []
+        for q in range(owners_n):
+            owner = _Owner(disk.new_rows(q) / _GROW, disk.new_limbs(q))
+            for keys, counts in disk.segments(q):
+                n = int(keys.shape[0])
+                owner.add(k, keys, np.arange(n, dtype=np.int64), n, counts)
+            table_bytes = max(table_bytes, owner.table.nbytes)
+            made.append(disk.write(p + 1, q, *owner.take(k)))
+            disk.drop_new(q)
+            self.disk_peak = max(self.disk_peak, disk.used())
+        self.parts, self.done = made, p + 1
+        self.limbs = max([limbs, *(x.limbs for x in made)])
+        after = sum(self.states())
+        if after >= max(1, _PARALLEL_FROM):
+            self.raw_ratio = max(self.raw_ratio, raw / after)
+        self._settled = False
+        if not self.keep:
+            self.settle()
+        return 0, found, table_bytes
+
+    def _expand(
+        self,
+        k: jit.Kernels,
+        keys: np.ndarray,
+        counts: np.ndarray,
+        lo: int,
+        hi: int,
+        args: tuple[object, ...],
+        owners: list[_Owner],
+    ) -> int:
+        """:func:`_expand_range` of ``keys[lo:hi]`` on the threads of this process."""
+        room = _room(hi - lo, len(owners))
+        pool, threads = self.local._pool, self.local.threads
+        if pool is None or hi - lo < _PARALLEL_FROM:
+            return _expand_range(k, keys, counts, lo, hi, args, owners, room, 0)
+        cuts = np.linspace(lo, hi, 4 * threads + 1).astype(np.int64).tolist()
+
+        def one(j: int) -> int:
+            return _expand_range(k, keys, counts, cuts[j], cuts[j + 1], args, owners, room, j)
+
+        return sum(pool.map(one, range(4 * threads)))
+
+    def settle(self) -> None:
+        """Let the states before the last square swept go (a checkpoint names those after it)."""
+        self.disk.drop(self.done - 1)
+        self._settled = True
+
+    def fields(self) -> dict[str, np.ndarray]:
+        """What a checkpoint holds of the states: the partitions' rows, limbs and digests."""
+        return {
+            "keys": _no_keys(),
+            "counts": _no_counts(self.limbs),
+            "parts": np.array([[x.rows, x.limbs] for x in self.parts], dtype=np.int64).reshape(
+                -1, 2
+            ),
+            "digests": np.array([x.digest for x in self.parts], dtype="U32"),
+        }
+
+    def close(self) -> None:
+        """Nothing to stop (the threads are ``local``'s)."""
+
+
+#: States of a spilled partition taken through a square at once, at least (a slice's new
+#: states are its owners' tables: fewer would cost more in files than they save in memory).
+_MIN_SLICE = 4096
+#: Partitions a spilled square's new states are split into, at most.
+MAX_PARTITIONS = 4096
+#: The new states the partitions of a spilled square make, each partition's added up, over
+#: the states once all are added up (a state made from several partitions is in several): at
+#: most 2.65 on 6x7 open, as measured (docs/counting.md, "Past the memory").
+RAW_RATIO = 2.65
+#: Bytes on disk a state at the peak of a spilled count takes, with a margin: measured, the
+#: partition files of 6x7 open took 23 bytes a state of its peak at most (the states before a
+#: square let go as they are read, each owner's new states as they are added up); with a
+#: checkpoint the states before a square stay until it is done, 16 bytes more.
+DISK_BYTES_PER_STATE = 48
+
+
 class _Owner:
     """The new states of one piece while a step makes them: an open-addressing table of any
     number of rows (a row: the key, then its count's limbs), filled under its lock by the
@@ -398,6 +568,14 @@ class _Owner:
         self.table = _empty_table(max(_MIN_ROWS, int(expected * _START / _FULL) + 1), limbs)
         self.used = 0
         self.lock = threading.Lock()
+
+    def take(self, k: jit.Kernels) -> tuple[np.ndarray, np.ndarray]:
+        """The states added, as keys and counts (in table order); the table is let go."""
+        table, self.table = self.table, _EMPTY_TABLE
+        out_keys = _array((self.used,))
+        out_counts = _array((self.used, table.shape[1] - 1))
+        k.compact(table, out_keys, out_counts)
+        return out_keys, out_counts
 
     def add(
         self, k: jit.Kernels, keys: np.ndarray, src: np.ndarray, n: int, counts: np.ndarray
@@ -422,6 +600,51 @@ class _Owner:
                 self.table[:, -1] = 0
                 self.table[int(row), -1] = 1
             del old
+
+
+def _step_args(sweep: Sweep, p: int) -> tuple[object, ...]:
+    """The arguments of the kernels that take states through square ``p``, after the states."""
+    return (
+        sweep.width, sweep.radix, sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
+        sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
+        sweep.closed, sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p],
+        sweep.spare[p], powers(sweep), sweep.mirror[p],
+    )  # fmt: skip
+
+
+def _room(nin: int, owners: int) -> int:
+    """Rows of each buffer of new states on the way to ``owners`` tables, from ``nin`` states:
+    an eighth of the states an owner, within :data:`_MIN_BUFFER` and :data:`_BUFFER`."""
+    return min(_BUFFER, max(_MIN_BUFFER, nin // (8 * owners)))
+
+
+def _expand_range(
+    k: jit.Kernels,
+    keys: np.ndarray,
+    counts: np.ndarray,
+    lo: int,
+    hi: int,
+    args: tuple[object, ...],
+    owners: list[_Owner],
+    room: int,
+    first: int,
+) -> int:
+    """Take the states ``keys[lo:hi]`` (with ``counts``) through a square (``args``:
+    :func:`_step_args`), each new state added into the table of the owner
+    (:class:`_Owner`) it belongs to (by :func:`knightstour.kernels.frontier.shard_of` over
+    the owners); returns the whole tours made. ``first``: the owner this thread empties its
+    buffers into first (threads start apart)."""
+    n = len(owners)
+    bkeys = _array((n, room))
+    bsrc = _array((n, room), np.int64)
+    bfill = np.zeros(n, dtype=np.int64)
+    total = np.zeros((1, counts.shape[1] + 1), dtype=np.uint64)
+    s = lo
+    with np.errstate(over="ignore"):
+        while s < hi:
+            s = int(k.expand_to(keys, counts, s, hi, *args, bkeys, bsrc, bfill, total))
+            _hand_over(k, owners, bkeys, bsrc, bfill, counts, first)
+    return _to_int(total[0])
 
 
 def _hand_over(
@@ -544,6 +767,7 @@ def run(
     states: Shards | None = None,
     weight: int = 1,
     checkpoint: str | None = None,
+    workdir: str | None = None,
 ) -> int:
     """Sweep the board and return the number of tours (paths with the sweep's ends, or cycles).
 
@@ -555,27 +779,52 @@ def run(
     when the deadline stops the sweep (in this process only, one sweep a file); a sweep that
     finds its own checkpoint there goes on from it once it verifies
     (:mod:`knightstour.counting.checkpoint`), and removes it when done (a warning if it cannot).
+
+    ``memory_limit``: the bytes the states may take (default: 80% of the memory available).
+    In this process, from the square whose states would not fit, they are spilled to disk
+    (:class:`SpilledShards`): into ``workdir`` (a folder of its own, removed at the end;
+    default: the system's temporary folder), or with a checkpoint into ``FILE.parts`` beside
+    it (in ``workdir`` when given), which the checkpoint names and a stopped count goes on
+    from. A count expected not to fit in memory is refused up front when its partitions would
+    not fit on the disk either.
     """
     stats = stats if stats is not None else SweepStats()
     budget = _budget(memory_limit)
     expected = estimate_states(sweep)
+    place = None
+    if states is None:
+        if checkpoint is not None:
+            checkpoint = checkpoints.check_path(checkpoint)
+        place = _Place(checkpoint, workdir)
     if expected is not None and expected * BYTES_PER_STATE > budget:
         kind = "closed" if sweep.closed else "open"
-        raise InputLimitError(
-            f"counting {kind} tours on {sweep.board.description} would hold about {expected:.1e} states "
-            f"at once, about {_gib(expected * BYTES_PER_STATE)} of memory; {_gib(budget)} is "
-            "available (docs/counting.md: what it would take)"
+        said = (
+            f"counting {kind} tours on {sweep.board.description} would hold about {expected:.1e} "
+            f"states at once, about {_gib(expected * BYTES_PER_STATE)} of memory; "
+            f"{_gib(budget)} is available"
         )
-    if checkpoint is not None:
-        if states is not None or weight != 1:
-            raise InvalidInputError("a checkpoint is kept by a count in this process only")
-        checkpoint = checkpoints.check_path(checkpoint)
+        if place is None:
+            raise InputLimitError(f"{said} (docs/counting.md: what it would take)")
+        disk, free = expected * DISK_BYTES_PER_STATE, place.free()
+        if disk > free:
+            raise InputLimitError(
+                f"{said}, and spilled to disk about {_gib(disk)} in {place.where()}, where "
+                f"{_gib(free)} is free (--workdir: another folder)"
+            )
+    if checkpoint is not None and (states is not None or weight != 1):
+        raise InvalidInputError("a checkpoint is kept by a count in this process only")
     held = states if states is not None else LocalShards(sweep, shards or default_shards(), weight)
+    done = False
     try:
         if checkpoint is None:
-            return _sweep(sweep, stats, budget, progress, step_hook, deadline, held)
+            total = _sweep(sweep, stats, budget, progress, step_hook, deadline, held, None, place)
+            done = True
+            return total
         with checkpoints.held(checkpoint):
-            total = _sweep(sweep, stats, budget, progress, step_hook, deadline, held, checkpoint)
+            total = _sweep(
+                sweep, stats, budget, progress, step_hook, deadline, held, checkpoint, place
+            )
+            done = True
             try:
                 os.remove(checkpoint)
             except FileNotFoundError:
@@ -589,8 +838,56 @@ def run(
                 )
         return total
     finally:
+        if place is not None:
+            place.finish(done)
         if states is None:
             held.close()
+
+
+class _Place:
+    """Where a count in this process spills its states, if it must: ``FILE.parts`` beside its
+    checkpoint (or in ``workdir``), kept while the count is unfinished; else a folder of its own
+    made in ``workdir`` (default: the system's temporary folder), removed at the end."""
+
+    def __init__(self, checkpoint: str | None, workdir: str | None) -> None:
+        self.checkpoint, self.workdir = checkpoint, workdir
+        self.folder: str | None = None
+        if checkpoint is not None:
+            name = os.path.basename(checkpoint) + ".parts"
+            here = os.path.dirname(os.path.abspath(checkpoint))
+            self.folder = os.path.join(workdir if workdir is not None else here, name)
+        self.disk: Spill | None = None
+
+    def where(self) -> str:
+        """The folder the partitions go into (or in which their own folder is made)."""
+        return self.folder or self.workdir or tempfile.gettempdir()
+
+    def free(self) -> int:
+        """The bytes free there, with those the partitions already there take."""
+        held = Spill(self.folder).used() if self.folder and os.path.isdir(self.folder) else 0
+        return free_bytes(self.where()) + held
+
+    def exists(self) -> bool:
+        """Whether a checkpoint's partitions folder is there."""
+        return self.folder is not None and os.path.isdir(self.folder)
+
+    def open(self) -> Spill:
+        """The partitions' folder, made when missing."""
+        if self.disk is None:
+            folder = self.folder
+            if folder is None:
+                folder = tempfile.mkdtemp(prefix="knightstour-count-", dir=self.workdir)
+            self.disk = Spill(folder, verify=self.checkpoint is not None)
+        return self.disk
+
+    def finish(self, done: bool) -> None:
+        """Remove the partitions, unless a checkpoint names them and the count is not done."""
+        if self.checkpoint is not None and not done:
+            return
+        if self.disk is not None:
+            self.disk.remove()
+        elif self.checkpoint is not None and self.exists() and self.folder is not None:
+            Spill(self.folder).remove()
 
 
 def _sweep(
@@ -602,9 +899,12 @@ def _sweep(
     deadline: float | None,
     held: Shards,
     checkpoint: str | None = None,
+    place: _Place | None = None,
 ) -> int:
     """:func:`run`'s sweep of the states ``held``, from ``checkpoint`` when one is there, saved
-    to it every :data:`CHECKPOINT_SECONDS` and when the time limit stops it."""
+    to it every :data:`CHECKPOINT_SECONDS` and when the time limit stops it (spilled: after
+    every square); spilled to disk at ``place`` from the square whose states would not fit
+    in ``budget`` (None: refused there)."""
     t0 = time.perf_counter()
     total = 0
     growth = 4.0
@@ -612,19 +912,28 @@ def _sweep(
     limbs = 1
     first = 0
     if checkpoint is not None:
-        assert isinstance(held, LocalShards)
+        assert isinstance(held, LocalShards) and place is not None
         saved = _load_checkpoint(checkpoint, sweep)
         if saved is not None:
-            first, total, keys, counts = saved
-            held.restore(keys, counts)
-            limbs = held.limbs
+            first, total, keys, counts, parts = saved
+            if parts:
+                if not place.exists():
+                    raise InvalidInputError(
+                        f"the checkpoint {checkpoint} names partitions in {place.where()}, which "
+                        "is not there: count with the same --workdir, or delete the checkpoint"
+                    )
+                held = SpilledShards(sweep, held, place.open(), budget, first, parts, True)
+                held.disk.keep_only(first)
+            else:
+                held.restore(keys, counts)
+            limbs = getattr(held, "limbs", limbs)
             stats.states.extend([0] * first)
-    last_save = time.monotonic()
+    last_save, saved_at = time.monotonic(), first
     for p in range(first, n):
         if deadline is not None and time.monotonic() > deadline:
             kept = ""
             if checkpoint is not None:
-                if p > first:  # the squares swept since the last save are kept too
+                if saved_at != p:  # the squares swept since the last save are kept too
                     _save_checkpoint(checkpoint, sweep, p, total, held)  # type: ignore[arg-type]
                 if os.path.exists(checkpoint):
                     kept = f"; the sweep so far is in {checkpoint}: run the same command to go on"
@@ -634,11 +943,27 @@ def _sweep(
             )
         nin = sum(held.states())
         need = step_bytes(nin, growth, limbs)
-        if need > budget:
-            raise InputLimitError(
-                f"counting on {sweep.board.description} needs about {_gib(need)} of memory at square "
-                f"{p + 1} of {n} ({nin:,} states); {_gib(budget)} is available"
+        if need > budget and not isinstance(held, SpilledShards):
+            if place is None or not isinstance(held, LocalShards):
+                raise InputLimitError(
+                    f"counting on {sweep.board.description} needs about {_gib(need)} of memory at "
+                    f"square {p + 1} of {n} ({nin:,} states); {_gib(budget)} is available"
+                )
+            held = SpilledShards.spilled(
+                sweep, held, place.open(), budget, p, keep=checkpoint is not None
             )
+            if checkpoint is not None:
+                _save_checkpoint(checkpoint, sweep, p, total, held)
+                saved_at = p
+        if isinstance(held, SpilledShards):
+            disk, free = held.disk_need(nin, growth), free_bytes(held.disk.folder)
+            if disk > free:
+                kept = "" if checkpoint is None else f" (the sweep so far is in {checkpoint})"
+                raise InputLimitError(
+                    f"counting on {sweep.board.description} needs about {_gib(disk)} more disk at "
+                    f"square {p + 1} of {n} ({nin:,} states) in {held.disk.folder}, where "
+                    f"{_gib(free)} is free{kept}"
+                )
         while True:
             status, whole, table_bytes = held.step(p, growth)
             if status == 0:
@@ -652,10 +977,19 @@ def _sweep(
         stats.table_bytes = max(stats.table_bytes, table_bytes)
         growth = max(1.0, used / max(nin, 1)) * 1.25
         stats.states.append(used)
+        if isinstance(held, SpilledShards):
+            stats.disk_bytes = max(stats.disk_bytes, held.disk_peak)
+            stats.spilled_from = min(stats.spilled_from or p + 1, p + 1)
+            stats.partitions = max(stats.partitions, len(held.parts))
+            stats.raw_ratio = max(stats.raw_ratio, held.raw_ratio)
+            if checkpoint is not None:  # each square: the one before it can go
+                _save_checkpoint(checkpoint, sweep, p + 1, total, held)
+                held.settle()
+                last_save, saved_at = time.monotonic(), p + 1
         due = time.monotonic() - last_save >= CHECKPOINT_SECONDS
         if checkpoint is not None and p + 1 < n and due:
             _save_checkpoint(checkpoint, sweep, p + 1, total, held)  # type: ignore[arg-type]
-            last_save = time.monotonic()
+            last_save, saved_at = time.monotonic(), p + 1
         if progress is not None:
             progress(p + 1, n)
         if step_hook is not None:
@@ -685,22 +1019,33 @@ def _identity(sweep: Sweep) -> str:
     )
 
 
-def _save_checkpoint(path: str, sweep: Sweep, done: int, total: int, held: LocalShards) -> None:
-    """Write the states after ``done`` squares to ``path`` (whole, or not at all)."""
+def _save_checkpoint(
+    path: str, sweep: Sweep, done: int, total: int, held: LocalShards | SpilledShards
+) -> None:
+    """Write the states after ``done`` squares to ``path`` (whole, or not at all); spilled,
+    the partitions that hold them."""
+    states: dict[str, np.ndarray | Parts] = {}
+    if isinstance(held, SpilledShards):
+        states.update(held.fields())
+    else:
+        states["keys"] = Parts(held.keys)  # written piece by piece: no second copy
+        states["counts"] = Parts([_wide(c, held.limbs) for c in held.counts])
     checkpoints.write(
         path,
         {
             "identity": np.array(_identity(sweep)),
             "done": np.array(done),
             "total": checkpoints.limbs(total),
-            "keys": Parts(held.keys),  # written piece by piece: no second copy of the states
-            "counts": Parts([_wide(c, held.limbs) for c in held.counts]),
+            **states,
         },
     )
 
 
-def _load_checkpoint(path: str, sweep: Sweep) -> tuple[int, int, np.ndarray, np.ndarray] | None:
-    """The checkpoint at ``path`` (None: no file yet): squares done, tours so far, states.
+def _load_checkpoint(
+    path: str, sweep: Sweep
+) -> tuple[int, int, np.ndarray, np.ndarray, list[Partition]] | None:
+    """The checkpoint at ``path`` (None: no file yet): squares done, tours so far, states (in
+    memory, or the partitions on disk that hold them).
 
     Taken only if it verifies (:func:`knightstour.counting.checkpoint.read`) and is this
     sweep's, with ``done`` within its squares, counts no wider than its moves allow, and keys
@@ -738,7 +1083,23 @@ def _load_checkpoint(path: str, sweep: Sweep) -> tuple[int, int, np.ndarray, np.
             raise refuse("holds states that are not this sweep's")
         if counts.shape[1] > bits // 64 + 1 and counts[:, bits // 64 + 1 :].any():
             raise refuse("holds counts larger than the board allows")
-    return done, tours, keys.astype(np.uint64, copy=False), counts.astype(np.uint64, copy=False)
+    rows, digests = data["parts"], data["digests"]
+    if rows.shape[0] and (
+        rows.shape[1] != 2
+        or digests.shape != (rows.shape[0],)
+        or keys.shape[0]
+        or (rows[:, 0] < 0).any()
+        or not ((rows[:, 1] >= 1) & (rows[:, 1] <= most)).all()
+        or done == n
+        or not all(len(str(d)) == 32 for d in digests.tolist())
+    ):
+        raise refuse(f"names partitions it cannot hold ({rows.shape[0]} of them)")
+    parts = [
+        Partition(int(r), int(w), str(d))
+        for (r, w), d in zip(rows.tolist(), digests.tolist(), strict=True)
+    ]
+    keys, counts = keys.astype(np.uint64, copy=False), counts.astype(np.uint64, copy=False)
+    return done, tours, keys, counts, parts
 
 
 def warm_kernels() -> None:
@@ -765,12 +1126,24 @@ def count_paths(
     stats: SweepStats | None = None,
     deadline: float | None = None,
     checkpoint: str | None = None,
+    memory: int | None = None,
+    workdir: str | None = None,
 ) -> int:
-    """Undirected cycles (``closed``), or paths whose ends include ``terminals``, on ``board``."""
+    """Undirected cycles (``closed``), or paths whose ends include ``terminals``, on ``board``;
+    ``memory`` bytes at most for the states (more are spilled to disk, in ``workdir``:
+    :func:`run`)."""
     if closed and terminals:
         raise InvalidInputError("a cycle count takes no required ends")
     sweep = plan(board, terminals, closed, deadline=deadline)
-    return run(sweep, progress=progress, stats=stats, deadline=deadline, checkpoint=checkpoint)
+    return run(
+        sweep,
+        progress=progress,
+        stats=stats,
+        deadline=deadline,
+        checkpoint=checkpoint,
+        memory_limit=memory,
+        workdir=workdir,
+    )
 
 
 def trace(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) -> list[str]:
