@@ -251,3 +251,59 @@ def test_no_cut_loses_a_tour_below_7_runs_of_those_beyond_the_quads(whole_pass, 
         prefix = _runs(order)[:7]
         below = {o for o in found if list(o[:28]) == order[:28].tolist()}
         assert _uncut(prefix) == below
+
+
+def test_no_cut_loses_a_tour_below_random_prefixes() -> None:
+    """Prefixes of 8 runs drawn at random (a fixed seed), each run a move on from the one before
+    and disjoint from the others: the compiled walk below each finds exactly what a walk without
+    cuts finds."""
+    w = quarter_walker(8, 8)
+    rng = random.Random(32)
+    drawn = 0
+    while drawn < 4:
+        seq = [int(rng.choice(w.firsts.tolist()))]
+        used = set(w.quads[seq[0]].tolist())
+        while len(seq) < 8:
+            last = w.quads[seq[-1], 3]
+            options = [q for q in w.succ[last, : w.nsucc[last]].tolist()
+                       if not used & set(w.quads[q].tolist())]  # fmt: skip
+            if not options:
+                break
+            seq.append(rng.choice(options))
+            used |= set(w.quads[seq[-1]].tolist())
+        if len(seq) < 8:
+            continue
+        drawn += 1
+        assert {tuple(o) for o in w.below(seq).tolist()} == _uncut(seq)
+
+
+@pytest.mark.slow  # walks parts through the command line, stopped by its time limit
+def test_a_stopped_quarter_pass_goes_on_where_it_stopped(tmp_path, capsys) -> None:
+    """`--range -1` walks the quarter pass alone; stopped by the time limit and run again, it
+    goes on: every part walked is recorded once, and the command says which pass it walked."""
+    import json
+
+    from knightstour.cli import main
+    from knightstour.magic.quarters import SCHEME
+
+    db = str(tmp_path / "m.db")
+    walked, kept = [], []
+    for _ in range(2):
+        assert main(["magic", "8x8", "--range", "-1", "--db", db, "--quiet", "--format", "json",
+                     "--time-limit", "4"]) == 3  # fmt: skip
+        data = json.loads(capsys.readouterr().out)
+        walked.append(data["parts_done"])
+        assert data["nodes"] > 0
+        with Library(db) as lib:
+            done = lib.journal.parts_done("8x8", SCHEME, QUARTER_RANGE)
+            states = lib.journal.states("8x8", SCHEME, QUARTER_RANGE)
+            assert done is not None and len(done) == sum(walked)
+            assert states and not set(states) & done  # the parts stopped keep their walks
+            kept.append(set(states))
+    assert walked[0] > 0 and sum(walked) < 208
+    assert kept[0] <= kept[1] | done  # each stopped walk went on (or ended) in the second run
+    assert main(["magic", "8x8", "--range", "-1", "--db", db, "--time-limit", "0.2"]) in (0, 3)
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("the quarter pass (range -1) alone, under way;")
+    assert main(["magic", "8x8", "--range", "-2", "--db", db]) == 2
+    assert "must be >= -1" in capsys.readouterr().err
