@@ -193,7 +193,8 @@ def test_a_stopped_pass_goes_on_where_it_stopped(tmp_path, capsys) -> None:
     # without --range the summary counts the quad pass apart from the numbered ranges
     assert main(["magic", "8x8", "--count", "1", "--db", db, "--quiet"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
-    assert last.startswith("the quad pass (range 0) under way; numbered ranges walked: 0 of 136;")
+    assert last.startswith("the quad pass (range 0) under way; the quarter pass (range -1) under "
+                           "way; numbered ranges walked: 0 of 136;")  # fmt: skip
 
 
 def test_which_boards_the_pass_walks() -> None:

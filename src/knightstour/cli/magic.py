@@ -78,11 +78,11 @@ def add(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--range",
         dest="ranges",
-        type=int_range(0),
+        type=int_range(-1),
         action="append",
         metavar="R",
-        help="walk only range R (repeatable; 0 is the quad pass, which 4m x 4n boards walk "
-        "first; see docs/magic.md)",
+        help="walk only range R (repeatable; 0 is the quad pass and -1 the quarter pass, which "
+        "4m x 4n boards walk first, in that order; see docs/magic.md)",
     )
 
 
@@ -156,13 +156,22 @@ def _summary(found: Found, db: str) -> str:
     finished = report.complete
     state = "every range asked for walked" if finished else (
         f"stopped ({report.stopped})" if report.stopped else "stopped")  # fmt: skip
-    quads = "walked whole" if report.quads_done else "under way"
-    if report.ranges and report.quads:
-        walked = f"the quad pass (range 0) {quads}; numbered ranges walked: {report.ranges_done} of {report.ranges}"
-    elif report.ranges:
-        walked = f"numbered ranges walked: {report.ranges_done} of {report.ranges}"
+    passes = [
+        (name, "walked whole" if done else "under way")
+        for name, asked, done in (
+            ("the quad pass (range 0)", report.quads, report.quads_done),
+            ("the quarter pass (range -1)", report.quarters, report.quarters_done),
+        )
+        if asked
+    ]
+    if report.ranges or len(passes) != 1:
+        walked = "; ".join(
+            [f"{name} {state}" for name, state in passes]
+            + ([f"numbered ranges walked: {report.ranges_done} of {report.ranges}"]
+               if report.ranges or not passes else [])
+        )  # fmt: skip
     else:
-        walked = f"the quad pass (range 0) alone, {quads}"
+        walked = f"{passes[0][0]} alone, {passes[0][1]}"
     return (
         f"{walked}; parts walked this run: "
         f"{report.parts_done:,}; found {report.found} semi-magic numberings, {report.new} new; "

@@ -37,7 +37,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__kernels__ = ("line_open", "sum_open", "offsets_open", "add_quad", "quad_walk")
+__kernels__ = (
+    "line_open", "sum_open", "offsets_open", "add_quad", "quad_walk", "parity_open", "add_run",
+    "lines_open", "run_walk",
+)  # fmt: skip
 
 #: Slots of the walk's ``meta`` array: the depth of the walk (-1: not begun), the nodes placed,
 #: the tours found, the rows written into ``out`` by the last call.
@@ -259,6 +262,230 @@ def quad_walk(
             col_j[c] -= depth
             col_n[c] -= 1
             add_quad(quads, width, q, depth, -1, line_sum, line_cnt, used, line_off)
+            depth -= 1
+            meta[DEPTH] = depth
+        if meta[WRITTEN] == out.shape[0]:
+            return FULL
+        if spent >= budget or stop[0]:
+            return STOPPED
+
+
+# The quarter pass: runs of four numbers on any knight path of four squares inside a 4 x 4 block.
+
+
+def parity_open(total: int, odd: int, even: int, lo: int, n: int, const: int) -> bool:
+    """Whether a line whose placed numbers add up to ``total`` can still reach ``const`` when
+    its ``odd`` empty squares take distinct odd numbers, and its ``even`` ones distinct even
+    numbers, of ``lo ... n`` (``lo`` odd: the numbers still to place)."""
+    least = total + odd * lo + odd * (odd - 1) + even * (lo + 1) + even * (even - 1)
+    hi_odd = n if n % 2 == 1 else n - 1
+    hi_even = n if n % 2 == 0 else n - 1
+    most = total + odd * hi_odd - odd * (odd - 1) + even * hi_even - even * (even - 1)
+    return least <= const <= most
+
+
+def add_run(
+    units: np.ndarray,
+    width: int,
+    u: int,
+    depth: int,
+    sign: int,
+    odd_sq: np.ndarray,
+    line_sum: np.ndarray,
+    line_odd: np.ndarray,
+    line_even: np.ndarray,
+    used: np.ndarray,
+) -> None:
+    """Place (``sign`` 1) or take back (-1) run ``u`` numbered at ``depth`` (4 depth + 1 ...):
+    its numbers added to its lines' sums, its squares taken from their lines' empty ones (of the
+    odd numbers' colour, ``odd_sq``, or the other)."""
+    for k in range(4):
+        s = units[u, k]
+        v = 4 * depth + k + 1
+        y = s // width
+        x = s - y * width
+        line_sum[y] += sign * v
+        line_sum[-1 - x] += sign * v
+        if odd_sq[s]:
+            line_odd[y] -= sign
+            line_odd[-1 - x] -= sign
+        else:
+            line_even[y] -= sign
+            line_even[-1 - x] -= sign
+        used[s] = sign > 0
+
+
+def lines_open(
+    line_sum: np.ndarray,
+    line_odd: np.ndarray,
+    line_even: np.ndarray,
+    lo: int,
+    n: int,
+    width: int,
+    height: int,
+    rank_const: int,
+    file_const: int,
+) -> bool:
+    """Whether every rank and file can still reach its constant (:func:`parity_open`)."""
+    for i in range(height + width):
+        const = rank_const if i < height else file_const
+        if not parity_open(line_sum[i], line_odd[i], line_even[i], lo, n, const):
+            return False
+    return True
+
+
+def run_walk(
+    units: np.ndarray,
+    block: np.ndarray,
+    mask: np.ndarray,
+    succ: np.ndarray,
+    nsucc: np.ndarray,
+    cover: np.ndarray,
+    odd_sq: np.ndarray,
+    width: int,
+    height: int,
+    targets: np.ndarray,
+    first: int,
+    base: int,
+    seq: np.ndarray,
+    it: np.ndarray,
+    meta: np.ndarray,
+    budget: int,
+    stop: np.ndarray,
+    out: np.ndarray,
+) -> int:
+    """Walk the quarter-local tours that begin with run ``first``: write each semi-magic one
+    into the next row of ``out`` (its squares in visiting order).
+
+    ``units[u]``: the four squares of run u in order, a knight path inside block ``block[u]``,
+    ``mask[u]`` its squares as bits ``4 y + x`` of its block; ``succ[s, i]``: the runs whose
+    first square is a move from square s, the first ``nsucc[s]`` of them; ``cover[m]``: whether
+    the squares ``m`` of a block can be cut into knight paths of four; ``odd_sq[s]``: whether
+    square s holds an odd number (the colour of the first square). ``targets``, ``seq``, ``it``,
+    ``meta``, the returns: as :func:`quad_walk`; with ``base`` > 0, ``seq[: base + 1]`` is
+    placed and kept (the walk of the tours below that prefix: for checks), else ``first`` alone. A branch is cut when a block's empty squares
+    cannot be cut into runs, when a block row (or column) can no longer give its runs the sum of
+    j its lines need (:func:`sum_open`: every run of a block row adds 16 j + 10 to its four
+    ranks together, whatever its path), or when a rank or file can no longer reach its constant
+    with the numbers still to place, odd and even apart (:func:`lines_open`).
+    """
+    n = width * height
+    nq = n // 4
+    bw = width // 4
+    bh = height // 4
+    rank_const = width * (n + 1) // 2
+    file_const = height * (n + 1) // 2
+    line_sum = np.zeros(height + width, dtype=np.int64)
+    line_odd = np.zeros(height + width, dtype=np.int64)
+    line_even = np.zeros(height + width, dtype=np.int64)
+    for s in range(n):
+        y = s // width
+        x = s - y * width
+        if odd_sq[s]:
+            line_odd[y] += 1
+            line_odd[-1 - x] += 1
+        else:
+            line_even[y] += 1
+            line_even[-1 - x] += 1
+    row_j = np.zeros(bh, dtype=np.int64)
+    row_n = np.zeros(bh, dtype=np.int64)
+    col_j = np.zeros(bw, dtype=np.int64)
+    col_n = np.zeros(bw, dtype=np.int64)
+    empty = np.full(bw * bh, 0xFFFF, dtype=np.int64)
+    used = np.zeros(n, dtype=np.bool_)
+    meta[WRITTEN] = 0
+    depth = meta[DEPTH]
+    if depth == -2:  # walked to its end already
+        return DONE
+    fresh = depth < 0
+    if fresh:
+        seq[0] = first
+        depth = base
+    for d in range(depth + 1):
+        b = block[seq[d]]
+        row_j[b // bw] += d
+        row_n[b // bw] += 1
+        col_j[b % bw] += d
+        col_n[b % bw] += 1
+        empty[b] ^= mask[seq[d]]
+        add_run(units, width, seq[d], d, 1, odd_sq, line_sum, line_odd, line_even, used)
+    spent = 0
+    while True:
+        if fresh:
+            fresh = False
+        else:
+            nxt = depth + 1
+            last = units[seq[depth], 3]
+            placed = False
+            while it[nxt] < nsucc[last]:
+                q = succ[last, it[nxt]]
+                it[nxt] += 1
+                if empty[block[q]] & mask[q] != mask[q]:
+                    continue
+                placed = True
+                break
+            if not placed:  # every option at depth + 1 tried: take back the run at depth
+                if depth == base:
+                    meta[DEPTH] = -2
+                    return DONE
+                b = block[seq[depth]]
+                row_j[b // bw] -= depth
+                row_n[b // bw] -= 1
+                col_j[b % bw] -= depth
+                col_n[b % bw] -= 1
+                empty[b] ^= mask[seq[depth]]
+                add_run(units, width, seq[depth], depth, -1, odd_sq, line_sum, line_odd,
+                        line_even, used)  # fmt: skip
+                depth -= 1
+                meta[DEPTH] = depth
+                continue
+            depth = nxt
+            seq[depth] = q
+            b = block[q]
+            row_j[b // bw] += depth
+            row_n[b // bw] += 1
+            col_j[b % bw] += depth
+            col_n[b % bw] += 1
+            empty[b] ^= mask[q]
+            add_run(units, width, q, depth, 1, odd_sq, line_sum, line_odd, line_even, used)
+            meta[NODES] += 1
+            spent += 1
+        q = seq[depth]
+        b = block[q]
+        r = b // bw
+        c = b % bw
+        ok = cover[empty[b]] != 0
+        if ok:
+            for i in range(bh):
+                if not sum_open(row_j[i], 4 * bw - row_n[i], depth, nq, targets[i]):
+                    ok = False
+            for i in range(bw):
+                if not sum_open(col_j[i], 4 * bh - col_n[i], depth, nq, targets[bh + i]):
+                    ok = False
+        if ok:
+            ok = lines_open(line_sum, line_odd, line_even, 4 * depth + 5, n, width, height,
+                            rank_const, file_const)  # fmt: skip
+        if ok and depth == nq - 1:  # a semi-magic tour: every line is complete and exact
+            row = meta[WRITTEN]
+            for d in range(nq):
+                for k in range(4):
+                    out[row, 4 * d + k] = units[seq[d], k]
+            meta[WRITTEN] += 1
+            meta[FOUND] += 1
+            ok = False
+        if ok:
+            meta[DEPTH] = depth
+            it[depth + 1] = 0
+        else:  # take this run back; the loop tries the next option at this depth
+            if depth == base:
+                meta[DEPTH] = -2
+                return DONE
+            row_j[r] -= depth
+            row_n[r] -= 1
+            col_j[c] -= depth
+            col_n[c] -= 1
+            empty[b] ^= mask[q]
+            add_run(units, width, q, depth, -1, odd_sq, line_sum, line_odd, line_even, used)
             depth -= 1
             meta[DEPTH] = depth
         if meta[WRITTEN] == out.shape[0]:

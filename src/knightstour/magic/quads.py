@@ -102,6 +102,9 @@ def scheme(rng: Range) -> str:
 class QuadWalker:
     """The compiled quad walk on one board: its tables, and a part walked to its end."""
 
+    #: the journal's name for the walk (:func:`scheme`)
+    scheme_name = SCHEME
+
     def __init__(self, width: int, height: int, *, compiled: bool = True) -> None:
         from knightstour.errors import InvalidInputError
         from knightstour.kernels import jit
@@ -109,12 +112,12 @@ class QuadWalker:
 
         targets = _targets(width, height) if applies(width, height) else None
         if targets is None:
-            raise InvalidInputError(f"the quad pass does not walk {width}x{height}")
+            raise InvalidInputError(f"the {self.name} does not walk {width}x{height}")
         self.width, self.height, self.targets = width, height, targets
         self.kq = kq
         self.k = jit.load(kq, compiled=compiled)
         bw = width // 4
-        shapes = block_quads()
+        shapes = self.shapes()
         nblocks = bw * (height // 4)
         self.quads = np.zeros((nblocks * len(shapes), 4), dtype=np.int64)
         self.block = np.repeat(np.arange(nblocks, dtype=np.int64), len(shapes))
@@ -132,8 +135,28 @@ class QuadWalker:
         self.nsucc = np.array([len(f) for f in follow], dtype=np.int64)
         for s, f in enumerate(follow):
             self.succ[s, : len(f)] = f
-        #: the parts: one for each quad the tour may begin with
-        self.nparts = len(self.quads)
+        #: the parts: part p walks the tours that begin with unit ``firsts[p]``
+        self.firsts = self.first_units(len(shapes))
+        self.nparts = len(self.firsts)
+
+    #: what the walk is called in a refusal
+    name = "quad pass"
+
+    def shapes(self) -> tuple[tuple[Square, ...], ...]:
+        """The units of a 4 x 4 block, squares in order: the quads (:func:`block_quads`)."""
+        return block_quads()
+
+    def first_units(self, per_block: int) -> np.ndarray:
+        """The units a tour may begin with, one part each: every unit of every block."""
+        return np.arange(len(self.quads), dtype=np.int64)
+
+    def walk(self, part: int, st: dict[str, np.ndarray], budget: int, stop: np.ndarray,
+             out: np.ndarray) -> int:  # fmt: skip
+        """One call of the compiled walk of ``part`` from the state ``st``: its status."""
+        return int(self.k.quad_walk(
+            self.quads, self.block, self.succ, self.nsucc, self.width, self.height,
+            self.targets, int(self.firsts[part]), st["seq"], st["it"], st["meta"], budget, stop, out,
+        ))  # fmt: skip
 
     def run(
         self,
@@ -165,24 +188,21 @@ class QuadWalker:
         out = np.zeros((64, self.width * self.height), dtype=np.int32)
         rows: list[np.ndarray] = []
         while True:
-            status = self.k.quad_walk(
-                self.quads, self.block, self.succ, self.nsucc, self.width, self.height,
-                self.targets, part, st["seq"], st["it"], st["meta"], budget, stop, out,
-            )  # fmt: skip
+            status = self.walk(part, st, budget, stop, out)
             rows.append(out[: int(st["meta"][kq.WRITTEN])].copy())
             if status != kq.FULL:
                 break
         tours = np.concatenate(rows)
-        if rng.closed:
+        if rng.closed and len(tours):
             w = self.width
             ends = [knight((a % w, a // w), (b % w, b // w)) for a, b in tours[:, [0, -1]]]
-            tours = tours[np.array(ends, dtype=bool)] if len(tours) else tours
+            tours = tours[np.array(ends, dtype=bool)]
         done = status == kq.DONE
         meta = st["meta"]
         return PartResult(
             rng.number, part, tours, int(meta[kq.NODES]) - before, time.perf_counter() - t0,
             done, None if done else self.saved(st), int(meta[kq.FOUND]), int(meta[kq.NODES]),
-            scheme(rng),
+            self.scheme_name + ("/closed" if rng.closed else ""),
         )  # fmt: skip
 
     def saved(self, st: dict[str, np.ndarray]) -> dict[str, Any]:
@@ -208,7 +228,7 @@ class QuadWalker:
         if path.ndim != 1 or not 1 <= len(path) <= nq - 1:
             raise InvalidInputError(f"its path of {path.size} quads is not a walk of this part")
         path = path.astype(np.int64)
-        if int(path[0]) != part:
+        if not 0 <= part < self.nparts or int(path[0]) != int(self.firsts[part]):
             raise InvalidInputError("its path does not begin with this part's quad")
         if ((path < 0) | (path >= len(self.quads))).any():
             raise InvalidInputError("its path holds quads that are not on the board")

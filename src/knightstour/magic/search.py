@@ -35,11 +35,14 @@ from knightstour.kernels import jit
 from knightstour.magic._parts import SCHEME, PartResult, Range
 from knightstour.magic.quads import QUAD_RANGE, quad_range, quad_walker
 from knightstour.magic.quads import scheme as quad_scheme
+from knightstour.magic.quarters import QUARTER_RANGE, quarter_range, quarter_walker
+from knightstour.magic.quarters import scheme as quarter_scheme
 from knightstour.theory import semi_magic_obstruction, semi_magic_verdict
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from knightstour.magic.quads import QuadWalker
     from knightstour.progress import Progress
 
 __all__ = [
@@ -104,20 +107,33 @@ class Journal(Protocol):
 
 
 def scheme_of(rng: Range) -> str:
-    """The journal's name for the walk of ``rng``: :data:`SCHEME`, or the quad pass's."""
-    return quad_scheme(rng) if rng.number == QUAD_RANGE else SCHEME
+    """The journal's name for the walk of ``rng``: :data:`SCHEME`, or the quad or quarter
+    pass's."""
+    if rng.number == QUAD_RANGE:
+        return quad_scheme(rng)
+    return quarter_scheme(rng) if rng.number == QUARTER_RANGE else SCHEME
+
+
+#: The structured passes (range number: the walker of a board), walked before the numbered ranges.
+PASSES: dict[int, Callable[[int, int], QuadWalker]] = {
+    QUAD_RANGE: quad_walker,
+    QUARTER_RANGE: quarter_walker,
+}
 
 
 @dataclass
 class Report:
     """The outcome of :func:`search`: what was found and how far it got (``ranges`` and
-    ``ranges_done`` count the numbered ranges, not the quad pass)."""
+    ``ranges_done`` count the numbered ranges, not the quad and quarter passes)."""
 
     ranges: int
     ranges_done: int = 0
     #: whether the quad pass was asked for, and whether it is walked to its end
     quads: bool = False
     quads_done: bool = False
+    #: likewise the quarter pass (:mod:`knightstour.magic.quarters`)
+    quarters: bool = False
+    quarters_done: bool = False
     parts_done: int = 0
     found: int = 0
     new: int = 0
@@ -130,8 +146,10 @@ class Report:
 
     @property
     def complete(self) -> bool:
-        """Whether every range asked for (the quad pass among them) has been walked to its end."""
-        return self.ranges_done == self.ranges and (self.quads_done or not self.quads)
+        """Whether every range asked for (the quad and quarter passes among them) has been
+        walked to its end."""
+        return (self.ranges_done == self.ranges and (self.quads_done or not self.quads)
+                and (self.quarters_done or not self.quarters))  # fmt: skip
 
 
 def refusal(width: int, height: int) -> str | None:
@@ -295,11 +313,12 @@ class Walker:
     def parts(self, rng: Range) -> np.ndarray:
         """The prefixes of ``rng``'s parts (squares placed by the two fronts in turn), in order.
 
-        The quad pass (range 0, :mod:`knightstour.magic.quads`) has parts without prefixes."""
+        The quad and quarter passes (ranges 0 and -1, :data:`PASSES`) have parts without
+        prefixes."""
         import numpy as np
 
-        if rng.number == QUAD_RANGE:
-            return np.zeros((quad_walker(self.width, self.height).nparts, 0), np.int32)
+        if rng.number in PASSES:
+            return np.zeros((PASSES[rng.number](self.width, self.height).nparts, 0), np.int32)
         st = self._state(rng.first)
         base = np.array(rng.prefix, np.int32)
         cut = len(base) + self.split
@@ -316,8 +335,8 @@ class Walker:
         from its start or from the ``state`` a stopped walk of it left."""
         import numpy as np
 
-        if rng.number == QUAD_RANGE:
-            return quad_walker(self.width, self.height).run(rng, part, stop, budget, state)
+        if rng.number in PASSES:
+            return PASSES[rng.number](self.width, self.height).run(rng, part, stop, budget, state)
         t0 = time.perf_counter()
         stop = np.zeros(1, np.uint8) if stop is None else stop
         ks = self.ks
@@ -339,12 +358,54 @@ class Walker:
             done, None if done else self.saved(st), int(meta[ks.FOUND]), int(meta[ks.NODES]),
         )  # fmt: skip
 
+    def probe(self, rng: Range, generator: Any) -> float:
+        """One of Knuth's random probes down the walk of ``rng`` (a numbered range): the walk's
+        nodes as this probe estimates them, the sum over its depths of the candidates tried
+        there times the product of the branchings above (each a count of the candidates that
+        pass the cuts). The mean over many probes estimates the nodes of the whole range;
+        ``generator`` is a :class:`random.Random`.
+
+        >>> import random
+        >>> w = Walker(4, 6, compiled=False)
+        >>> w.probe(ranges(4, 6)[0], random.Random(1)) >= 0
+        True
+        """
+        import numpy as np
+
+        k = self.k
+        st = self._state(rng.first)
+        if not self._setup(st, rng.first, rng.last, np.zeros(0, np.int32)):
+            return 0.0
+        args = (self.nbr, self.nn, self.lines, st["odd"], self.const, st["num"], st["avail"],
+                st["lsum"], st["lodd"], st["leven"], st["head"], st["meta"])  # fmt: skip
+        total, weight, d = 0.0, 1.0, 0
+        while True:
+            s = int(self.side[d])
+            cands = st["cand"][d, : st["ncand"][d]].tolist()
+            total += weight * len(cands)  # every candidate tried is a node
+            good = []
+            for q in cands:
+                h = int(st["head"][s])
+                if k.place(q, s, *args, st["work"]):
+                    good.append(q)
+                    k.unplace(q, s, h, *args[:4], *args[5:])
+            if not good or d == self.n - 3:
+                return total
+            q = generator.choice(good)
+            weight *= len(good)
+            h = int(st["head"][s])
+            k.place(q, s, *args, st["work"])
+            st["prev"][d], st["placed"][d] = h, q
+            d += 1
+            k.candidates(d, int(self.side[d]), self.nbr, self.nn, self.adj, st["num"],
+                         st["avail"], st["head"], st["cand"], st["ncand"], st["ci"], st["meta"])  # fmt: skip
+
     def check(self, rng: Range, part: int, prefix: np.ndarray, walk: dict[str, Any]) -> None:
         """Refuse (:class:`InvalidInputError`, saying what does not fit) a saved ``walk`` that
         is not one of part ``part`` (squares ``prefix``) of ``rng``: the walk rebuilt as
         :meth:`run` would rebuild it."""
-        if rng.number == QUAD_RANGE:
-            quad_walker(self.width, self.height).restore(part, walk)
+        if rng.number in PASSES:
+            PASSES[rng.number](self.width, self.height).restore(part, walk)
         else:
             self.restore(rng, prefix, walk)
 
@@ -481,21 +542,27 @@ def search(
     walker = _walker(width, height)
     chosen = [r for r in ranges(width, height) if r.closed or not closed]
     quads = quad_range(width, height, closed)
+    quarters = quarter_range(width, height, closed)
     if quads is not None:  # the quad pass first: it finds tours in seconds where it applies
         chosen.insert(0, quads)
+    if quarters is not None:  # then the quarter pass: minutes, classes the quads miss
+        chosen.insert(1, quarters)
     if only is not None:
         wanted = set(only)
-        known = {r.number for r in ranges(width, height)} | ({QUAD_RANGE} if quads else set())
+        known = {r.number for r in ranges(width, height)}
+        known |= {QUAD_RANGE, QUARTER_RANGE} if quads else set()
         bad = sorted(wanted - known)
         if bad:
             raise InvalidInputError(
                 f"{width}x{height} has ranges 1 to {len(ranges(width, height))}"
-                f"{' (and 0, the quad pass)' if quads else ''}, not {bad[0]}"
+                f"{' (and 0, the quad pass, and -1, the quarter pass)' if quads else ''}, "
+                f"not {bad[0]}"
             )
         chosen = [r for r in chosen if r.number in wanted]
     report = Report(
-        sum(r.number != QUAD_RANGE for r in chosen),
+        sum(r.number not in PASSES for r in chosen),
         quads=any(r.number == QUAD_RANGE for r in chosen),
+        quarters=any(r.number == QUARTER_RANGE for r in chosen),
     )
     deadline = None if time_limit is None else time.monotonic() + time_limit
     stop_flags: list[np.ndarray] = []
@@ -526,8 +593,9 @@ def search(
     prefixes: dict[int, np.ndarray] = {}
 
     def mark_walked(rng: Range) -> None:
-        report.ranges_done += rng.number != QUAD_RANGE
+        report.ranges_done += rng.number not in PASSES
         report.quads_done |= rng.number == QUAD_RANGE
+        report.quarters_done |= rng.number == QUARTER_RANGE
 
     def take(res: PartResult) -> None:
         """Store what a part gave (recorded when done, its walk kept when stopped), no more new
