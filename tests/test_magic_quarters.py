@@ -176,7 +176,7 @@ def _first_in_block_a1(order: np.ndarray) -> np.ndarray:
     raise AssertionError("no image begins in the block of a1")
 
 
-@pytest.mark.parametrize("name", ["beverley", "irregular"])
+@pytest.mark.parametrize("name", [pytest.param("beverley", marks=pytest.mark.slow), "irregular"])
 def test_no_cut_loses_a_tour_below_the_first_runs_of_a_tour(name: str) -> None:
     """Beverley's tour of 1848 (a quad tour) and a quarter-local tour that is not one: below
     their first 8 runs, the compiled walk with every cut finds exactly what a walk without cuts
