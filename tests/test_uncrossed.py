@@ -214,7 +214,7 @@ def test_checker_catches_a_crossing() -> None:
 
 def test_plan_sizes_grow_with_the_short_side() -> None:
     a, b = plan("8x8"), plan("8x30")
-    assert (a.frontier, a.live) == (b.frontier, b.live)
+    assert (a.frontier, a.pending) == (b.frontier, b.pending)
     assert plan("30x8").frontier == a.frontier  # swept file by file
 
 

@@ -39,43 +39,52 @@ from knightstour.kernels import jit
 from knightstour.kernels import uncrossed as _KERNELS
 from knightstour.tour import PartialTour
 
-__all__ = ["MAX_FRONTIER", "MAX_LIVE", "Plan", "Uncrossed", "longest_uncrossed", "plan"]
+__all__ = ["MAX_BITS", "MAX_PENDING", "Plan", "Uncrossed", "longest_uncrossed", "plan"]
 
-#: The most frontier squares a state holds (a 4-bit code each; 13 labels for pieces' ends).
-MAX_FRONTIER = 26
-#: The most live moves a state holds (one 64-bit word).
-MAX_LIVE = 64
+#: The most bits a state holds (two 64-bit words): a 4-bit code for each frontier square (13
+#: labels for pieces' ends), then one bit for each pending move.
+MAX_BITS = 128
+#: The most pending moves a state holds (their bits are handled as one 64-bit word).
+MAX_PENDING = 64
 #: The widest short side the sweep takes on: a state set grows about tenfold a file, and 11
 #: wide already needs more memory than a small machine has (docs/geometry.md).
 MAX_WIDTH = 10
 
 _SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
 # a row of the tables: 3 key words, the moves (int32), the state before (int32), the choice
-_ROW_BYTES = 24 + 4 + 4 + 1
+_ROW_BYTES = 16 + 4 + 4 + 1
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What the sweep reads at each step (made once per board and closedness).
+    """What the sweep reads at each step (made once per board).
 
     ``order``: the squares in the order they are taken. For step ``t``: ``back[t]`` the
-    squares its backward moves reach, ``back_slot[t]`` their frontier slots, ``back_cross[t]``
-    the live moves each crosses (bits), ``fmap[t]`` where each frontier slot after the step
-    comes from, ``leave[t]`` the slots leaving the frontier, ``lmap[t]`` where each live move
-    after the step comes from. ``frontier`` and ``live`` are the largest sizes met.
+    squares its backward moves reach, ``back_slot[t]`` their frontier slots, ``back_bit[t]``
+    their pending bits (0: no move decided crosses it), ``npend[t]`` the pending moves before
+    the step, ``pmap[t]`` where each pending move after the step comes from (-1: new),
+    ``pcross[t]`` the pending moves after the step each backward move crosses, ``pmask[t]``
+    the pending moves of each frontier slot after the step, ``stuckable[t]`` whether every
+    move still to come to that slot is pending, ``fmap[t]`` where each frontier slot after
+    the step comes from, ``leave[t]`` the slots leaving the frontier. ``frontier`` and
+    ``pending`` are the largest sizes met.
     """
 
     board: Board
     order: tuple[int, ...]
     back: tuple[tuple[int, ...], ...]
     back_slot: tuple[np.ndarray, ...]
-    back_cross: tuple[np.ndarray, ...]
+    back_bit: tuple[np.ndarray, ...]
+    npend: tuple[int, ...]
+    pmap: tuple[np.ndarray, ...]
+    pcross: tuple[np.ndarray, ...]
+    pmask: tuple[np.ndarray, ...]
+    stuckable: tuple[np.ndarray, ...]
     nf: tuple[int, ...]
     fmap: tuple[np.ndarray, ...]
     leave: tuple[np.ndarray, ...]
-    lmap: tuple[np.ndarray, ...]
     frontier: int
-    live: int
+    pending: int
 
 
 def _sweep_order(board: Board) -> list[int]:
@@ -91,8 +100,8 @@ def plan(board: BoardLike) -> Plan:
     """The sweep's plan for ``board`` (refuses a board it cannot take, in one line).
 
     >>> p = plan("8x8")
-    >>> len(p.order), p.frontier, p.live
-    (64, 17, 28)
+    >>> len(p.order), p.frontier, p.pending
+    (64, 17, 19)
     """
     b = parse_board(board)
     require_flat(b)
@@ -102,68 +111,81 @@ def plan(board: BoardLike) -> Plan:
     # the moves, each decided at the step of its later square
     back: list[list[int]] = []
     edges: list[tuple[int, int]] = []  # (earlier square, later square)
-    edge_of: dict[tuple[int, int], int] = {}
     back_edges: list[list[int]] = []
     for t, v in enumerate(order):
         earlier = sorted((u for u in b.moves(v) if pos[u] < t), key=pos.__getitem__)
         back.append(earlier)
-        ids = []
-        for u in earlier:
-            edge_of[(u, v)] = len(edges)
-            ids.append(len(edges))
-            edges.append((u, v))
-        back_edges.append(ids)
+        back_edges.append(list(range(len(edges), len(edges) + len(earlier))))
+        edges.extend((u, v) for u in earlier)
     step_of = [pos[v] for _, v in edges]
-    crosses = _crossing_moves(b, edges, edge_of, xy)
-    last = [max((step_of[f] for f in crosses[e]), default=-1) for e in range(len(edges))]
+    crosses = _crossing_moves(b, edges, xy)
+    ahead: dict[int, list[int]] = {s: [] for s in order}  # each square's moves to later squares
+    for e, (u, _v) in enumerate(edges):
+        ahead[u].append(e)
     maxnb = {s: max((pos[u] for u in b.moves(s)), default=-1) for s in order}
 
     frontier: list[int] = []  # squares, by when they were taken
-    live: list[int] = []  # moves, by number
-    back_slot, back_cross, nf, fmap, leave, lmap = [], [], [], [], [], []
-    most_f = most_l = 0
+    pending: list[int] = []  # moves still to be decided that a decided move crosses, by number
+    back_slot, back_bit, npend, pmap, pcross, pmask, stuckable = [], [], [], [], [], [], []
+    nf, fmap, leave = [], [], []
+    most_f = most_p = 0
     for t, v in enumerate(order):
         slot = {s: i for i, s in enumerate(frontier)}
-        lslot = {e: i for i, e in enumerate(live)}
+        pslot = {e: i for i, e in enumerate(pending)}
         back_slot.append(np.array([slot[u] for u in back[t]], dtype=np.int64))
-        masks = []
-        for e in back_edges[t]:
-            m = 0
-            for f in crosses[e]:
-                if f in lslot:
-                    m |= 1 << lslot[f]
-            masks.append(m)
-        back_cross.append(np.array(masks, dtype=np.uint64))
+        back_bit.append(
+            np.array([1 << pslot[e] if e in pslot else 0 for e in back_edges[t]], dtype=np.uint64)
+        )
+        npend.append(len(pending))
         nf.append(len(frontier))
         ext = [*frontier, v]
         after = [s for s in ext if maxnb[s] > t]
         fmap.append(np.array([ext.index(s) for s in after], dtype=np.int64))
         leave.append(np.array([i for i, s in enumerate(ext) if maxnb[s] <= t], dtype=np.int64))
-        new_live = sorted(e for e in (*live, *back_edges[t]) if last[e] > t)
-        lm = [lslot[e] if e in lslot else -1 - back_edges[t].index(e) for e in new_live]
-        lmap.append(np.array(lm, dtype=np.int64))
-        frontier, live = after, new_live
+        new_pending = sorted(
+            {e for e in pending if step_of[e] > t}
+            | {f for e in back_edges[t] for f in crosses[e] if step_of[f] > t}
+        )
+        npslot = {e: i for i, e in enumerate(new_pending)}
+        pmap.append(np.array([pslot.get(e, -1) for e in new_pending], dtype=np.int64))
+        pcross.append(
+            np.array(
+                [sum(1 << npslot[f] for f in crosses[e] if f in npslot) for e in back_edges[t]],
+                dtype=np.uint64,
+            )
+        )
+        masks, stuck = [], []
+        for s in after:
+            coming = [e for e in ahead[s] if step_of[e] > t]
+            masks.append(sum(1 << npslot[e] for e in coming if e in npslot))
+            stuck.append(bool(coming) and all(e in npslot for e in coming))
+        pmask.append(np.array(masks, dtype=np.uint64))
+        stuckable.append(np.array(stuck, dtype=np.bool_))
+        frontier, pending = after, new_pending
         most_f = max(most_f, len(frontier))
-        most_l = max(most_l, len(live))
+        most_p = max(most_p, len(pending))
     return Plan(
         board=b,
         order=tuple(order),
         back=tuple(tuple(x) for x in back),
         back_slot=tuple(back_slot),
-        back_cross=tuple(back_cross),
+        back_bit=tuple(back_bit),
+        npend=tuple(npend),
+        pmap=tuple(pmap),
+        pcross=tuple(pcross),
+        pmask=tuple(pmask),
+        stuckable=tuple(stuckable),
         nf=tuple(nf),
         fmap=tuple(fmap),
         leave=tuple(leave),
-        lmap=tuple(lmap),
         frontier=most_f,
-        live=most_l,
+        pending=most_p,
     )
 
 
 def _crossing_moves(
     b: Board,
     edges: list[tuple[int, int]],
-    edge_of: dict[tuple[int, int], int],
     xy: dict[int, tuple[int, int]],
 ) -> list[list[int]]:
     """For each move, the moves that cross it (sharing no square, a point in common)."""
@@ -185,7 +207,6 @@ def _crossing_moves(
                     if segments_cross(xy[u], pv, xy[a], xy[c]):
                         out[e].append(f)
                         out[f].append(e)
-    del edge_of
     return out
 
 
@@ -285,11 +306,10 @@ def longest_uncrossed(
             f"sweep takes on ({MAX_WIDTH}); its states would not fit in memory"
         )
     p = plan(b)
-    if p.frontier > MAX_FRONTIER or p.live > MAX_LIVE:
+    if 4 * p.frontier + p.pending > MAX_BITS or p.pending > MAX_PENDING:
         raise InvalidInputError(
             f"the longest uncrossed path of {b.spec}: a state would hold {p.frontier} frontier "
-            f"squares and {p.live} live moves, more than the sweep's "
-            f"{MAX_FRONTIER} and {MAX_LIVE}"
+            f"squares and {p.pending} pending moves, more than the sweep's {MAX_BITS} bits"
         )
     return _sweep(p, closed, progress)
 
@@ -297,8 +317,10 @@ def longest_uncrossed(
 def _sweep(p: Plan, closed: bool, progress: Callable[[int, int], None] | None) -> Uncrossed:
     began = time.perf_counter()
     steps = len(p.order)
+    floor = -1
+    rest = [10**6] * steps
     k = jit.for_work(_KERNELS, steps * max(1, p.frontier), threshold=30)
-    keys = np.zeros((1, 3), dtype=np.uint64)
+    keys = np.zeros((1, 2), dtype=np.uint64)
     vals = np.zeros(1, dtype=np.int32)
     # best: moves, step, state before, choice, a flag (labels ran out)
     best = np.array([-1 if closed else 0, -1, 0, 0, 0], dtype=np.int64)
@@ -315,8 +337,9 @@ def _sweep(p: Plan, closed: bool, progress: Callable[[int, int], None] | None) -
         while True:
             nxt, used = k.expand(
                 keys, vals, n, nxt, int(size * 0.7), t, p.nf[t], len(p.back[t]),
-                p.back_slot[t], p.back_cross[t], p.fmap[t], len(p.fmap[t]), p.leave[t],
-                len(p.leave[t]), p.lmap[t], len(p.lmap[t]), closed, *tables, used, best,
+                p.back_slot[t], p.back_bit[t], p.npend[t], p.pmap[t], p.pcross[t], p.pmask[t],
+                p.stuckable[t], p.fmap[t], p.leave[t], closed, floor, rest[t], *tables, used,
+                best,
             )  # fmt: skip
             peak = max(peak, held + keys.nbytes + vals.nbytes + size * _ROW_BYTES)
             if nxt >= n:
@@ -326,7 +349,7 @@ def _sweep(p: Plan, closed: bool, progress: Callable[[int, int], None] | None) -
             tables, size = bigger, 2 * size
         if best[4]:
             raise InternalError(f"uncrossed sweep of {p.board.spec}: more pieces than labels")
-        keys = np.empty((used, 3), dtype=np.uint64)
+        keys = np.empty((used, 2), dtype=np.uint64)
         vals = np.empty(used, dtype=np.int32)
         pred = np.empty(used, dtype=np.int32)
         choice = np.empty(used, dtype=np.uint8)
@@ -353,7 +376,7 @@ def _sweep(p: Plan, closed: bool, progress: Callable[[int, int], None] | None) -
 
 def _tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (
-        np.full((size, 3), _SENTINEL, dtype=np.uint64),
+        np.full((size, 2), _SENTINEL, dtype=np.uint64),
         np.full(size, -1, dtype=np.int32),
         np.zeros(size, dtype=np.int32),
         np.zeros(size, dtype=np.uint8),
