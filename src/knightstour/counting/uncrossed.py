@@ -16,10 +16,14 @@ uncrossed path*).
 The sweep takes the squares one at a time, rank by rank along the board's short side (file by
 file when the board is wider than tall). A move is decided when its later square is taken. The
 state before a square is the frontier's squares (taken squares with an untaken neighbour), each
-with its degree and which other frontier square ends the same piece of path, and the *live*
-moves: moves already in the path that cross a move still to be decided, so that no new move
-crosses them. States are merged when they agree, keeping the most moves (maximum instead of the
-counting sweep's sum); the state each came from is kept, and one optimal path is walked back.
+with its degree and which other frontier square ends the same piece of path, and one bit for
+each *pending* move (a move still to be decided that a decided move crosses): whether a move of
+the path crosses it, so that it can no longer be taken. States are merged when they agree,
+keeping the most moves (maximum instead of the counting sweep's sum); the state each came from
+is kept, and one optimal path is walked back. Branch and bound: a first sweep that keeps only
+the longest states of each step finds a length ``L``; the exact sweep then drops every state
+that cannot end above ``L`` even if each window of the board still to come added the most
+moves any uncrossed set of moves can have there (:func:`_bounds`).
 """
 
 from __future__ import annotations
@@ -231,6 +235,7 @@ class Uncrossed:
     states: tuple[int, ...] = field(repr=False)
     peak_bytes: int = field(repr=False)
     seconds: float = field(repr=False)
+    floor: int = field(repr=False, default=-1)
 
     def partial(self) -> PartialTour:
         """The path as a :class:`~knightstour.tour.PartialTour` (validated as a knight's path:
@@ -261,8 +266,10 @@ class Uncrossed:
                 f"({n:,} states over {len(self.states)} steps) and none closes"
             )
         return (
-            f"exact: the frontier sweep met every uncrossed {what} of the board, keeping the "
-            f"longest of those that agree on the frontier ({n:,} states over "
+            f"exact: the frontier sweep met every uncrossed {what} of the board that could have "
+            f"more than {self.floor} moves (a first sweep of the longest states found "
+            f"{self.floor}; a bound on what the rest of the board can add cut the others), "
+            f"keeping the longest of those that agree on the frontier ({n:,} states over "
             f"{len(self.states)} steps): none has more than {self.length} moves"
         )
 
@@ -311,41 +318,118 @@ def longest_uncrossed(
             f"the longest uncrossed path of {b.spec}: a state would hold {p.frontier} frontier "
             f"squares and {p.pending} pending moves, more than the sweep's {MAX_BITS} bits"
         )
-    return _sweep(p, closed, progress)
-
-
-def _sweep(p: Plan, closed: bool, progress: Callable[[int, int], None] | None) -> Uncrossed:
     began = time.perf_counter()
+    rest = _bounds(p)
+    # a first length to beat: the same sweep keeping only the longest states of each step
+    quick = _run(p, closed, rest=rest, beam=BEAM)
+    floor = int(quick.best[0])
+    full = _run(p, closed, floor=floor, rest=rest, progress=progress)
+    run = full if full.best[0] > floor else quick
+    path = _walk_back(p, run.best, run.preds, run.choices, closed)
+    length = None if run.best[0] < 0 else int(run.best[0])
+    return Uncrossed(
+        board=p.board,
+        closed=closed,
+        length=length,
+        path=tuple(path),
+        states=tuple(full.states),
+        peak_bytes=max(quick.peak, full.peak),
+        seconds=time.perf_counter() - began,
+        floor=floor,
+    )
+
+
+#: The states a step keeps in the quick first sweep (the longest ones), which finds a length
+#: for the exact sweep to beat.
+BEAM = 5000
+#: The lines (ranks of the sweep) of each window whose most moves bound the rest of a board.
+BOUND_LINES = 1
+_NO_BOUND = 10**6
+
+
+@dataclass
+class _Run:
+    """One sweep: ``best`` (moves, step, state, choice, a flag), the pointers for the walk
+    back, the states after each step, the peak bytes and ``most``: ``best[0]`` after each step."""
+
+    best: np.ndarray
+    preds: list[np.ndarray]
+    choices: list[np.ndarray]
+    states: list[int]
+    peak: int
+    most: list[int]
+
+
+def _bounds(p: Plan) -> list[int]:
+    """``rest[t]``: at most how many moves the steps after step ``t`` can add to any path.
+
+    For a window of ``j`` consecutive steps that starts at column ``x`` of a line, the most
+    moves decided in it by any set of moves with no two crossing and at most two at a square
+    (the *forest* sweep, from an empty state, over a board of the same short side) bounds the
+    moves of any uncrossed path decided there: the window of the board is the window of that
+    board or a part of it. The rest of the board after a step is cut into such windows, the
+    cheapest way. A board with holes gets no bound (its windows differ).
+    """
+    b = p.board
     steps = len(p.order)
-    floor = -1
-    rest = [10**6] * steps
-    k = jit.for_work(_KERNELS, steps * max(1, p.frontier), threshold=30)
+    if b.holes or steps == 0:
+        return [_NO_BOUND] * steps
+    w = min(b.width, b.height)
+    reach = max(b.leaper)
+    span = BOUND_LINES * w
+    lines = max(w, reach + BOUND_LINES + 1)
+    band = plan(Board(w, lines, leaper=b.leaper))
+    most = [_run(band, False, forest=True, first=reach * w + x, last=reach * w + x + span).most
+            for x in range(w)]  # fmt: skip
+    across = 1 if b.width > b.height else 0  # swept file by file: a line is a file
+    col = [b.xy(s)[across] for s in p.order]
+    bound = [0] * (steps + 1)  # bound[t]: the most moves decided at steps t and later
+    for t in range(steps - 1, -1, -1):
+        m = most[col[t]]
+        bound[t] = min(m[j - 1] + bound[t + j] for j in range(1, min(len(m), steps - t) + 1))
+    return [bound[t + 1] for t in range(steps)]
+
+
+def _run(
+    p: Plan,
+    closed: bool,
+    *,
+    forest: bool = False,
+    first: int = 0,
+    last: int | None = None,
+    floor: int = -1,
+    rest: list[int] | None = None,
+    beam: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> _Run:
+    steps = len(p.order) if last is None else min(last, len(p.order))
+    k = jit.for_work(_KERNELS, (steps - first) * max(1, p.frontier), threshold=30)
     keys = np.zeros((1, 2), dtype=np.uint64)
     vals = np.zeros(1, dtype=np.int32)
     # best: moves, step, state before, choice, a flag (labels ran out)
     best = np.array([-1 if closed else 0, -1, 0, 0, 0], dtype=np.int64)
-    preds: list[np.ndarray] = []
-    choices: list[np.ndarray] = []
-    states: list[int] = []
+    run = _Run(best, [], [], [], 0, [])
     held = 0  # bytes kept for the walk back
-    peak = 0
-    for t in range(steps):
+    for t in range(first, steps):
         n = keys.shape[0]
         size = 1 << max(10, math.ceil(math.log2(max(1, 3 * n))))
         tables = _tables(size)
         used, nxt = 0, 0
+        cut = _NO_BOUND if rest is None else rest[t]
         while True:
-            nxt, used = k.expand(
+            with np.errstate(over="ignore"):  # the hash multiplies wrap (interpreted kernels)
+                nxt, used = k.expand(
                 keys, vals, n, nxt, int(size * 0.7), t, p.nf[t], len(p.back[t]),
-                p.back_slot[t], p.back_bit[t], p.npend[t], p.pmap[t], p.pcross[t], p.pmask[t],
-                p.stuckable[t], p.fmap[t], p.leave[t], closed, floor, rest[t], *tables, used,
-                best,
-            )  # fmt: skip
-            peak = max(peak, held + keys.nbytes + vals.nbytes + size * _ROW_BYTES)
+                    p.back_slot[t], p.back_bit[t], p.npend[t], p.pmap[t], p.pcross[t],
+                    p.pmask[t], p.stuckable[t], p.fmap[t], p.leave[t], closed, forest, floor,
+                    cut, *tables, used, best,
+                )  # fmt: skip
+            run.peak = max(run.peak, held + keys.nbytes + vals.nbytes + size * _ROW_BYTES)
             if nxt >= n:
                 break
             bigger = _tables(2 * size)
-            k.rehash(*tables, *bigger)
+            with np.errstate(over="ignore"):
+                k.rehash(*tables, *bigger)
             tables, size = bigger, 2 * size
         if best[4]:
             raise InternalError(f"uncrossed sweep of {p.board.spec}: more pieces than labels")
@@ -355,23 +439,19 @@ def _sweep(p: Plan, closed: bool, progress: Callable[[int, int], None] | None) -
         choice = np.empty(used, dtype=np.uint8)
         k.compact(*tables, keys, vals, pred, choice)
         del tables
-        preds.append(pred)
-        choices.append(choice)
-        held += pred.nbytes + choice.nbytes
-        states.append(used)
+        if beam and used > beam:
+            keep = np.sort(np.argpartition(-vals, beam)[:beam])
+            keys, vals, pred, choice = keys[keep], vals[keep], pred[keep], choice[keep]
+            used = beam
+        if not forest:
+            run.preds.append(pred)
+            run.choices.append(choice)
+            held += pred.nbytes + choice.nbytes
+        run.states.append(used)
+        run.most.append(int(best[0]))
         if progress is not None:
             progress(t + 1, steps)
-    path = _walk_back(p, best, preds, choices, closed)
-    length = None if best[0] < 0 else int(best[0])
-    return Uncrossed(
-        board=p.board,
-        closed=closed,
-        length=length,
-        path=tuple(path),
-        states=tuple(states),
-        peak_bytes=peak,
-        seconds=time.perf_counter() - began,
-    )
+    return run
 
 
 def _tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -214,6 +214,7 @@ def expand(
     fmap: np.ndarray,
     leave: np.ndarray,
     closed: bool,
+    forest: bool,
     floor: int,
     rest: int,
     tkeys: np.ndarray,
@@ -234,6 +235,10 @@ def expand(
     ``stuckable[j]``: every move still to come to that slot is pending (so the slot can take no
     more moves when all of them are blocked); ``fmap``: the slot (before, or ``nf``) each slot
     after the step comes from; ``leave``: the slots that leave the frontier after the step.
+
+    ``forest``: the relaxation that bounds the rest of a board: any set of moves, no two
+    crossing, at most two at a square (pieces and cycles alike: a code is the number of moves,
+    ``FULL`` for two), ``best[0]`` the most moves of any state.
 
     Branch and bound: a state after the step whose moves plus ``rest`` (at most as many moves
     as the steps after it can add) is no more than ``floor`` (a length already known to be
@@ -294,7 +299,23 @@ def expand(
                 finished = False
                 dead = False
                 nblk = kept
-                if k1 < 0:
+                if forest:
+                    work[nf] = EMPTY
+                    for kk in range(2):
+                        k = k1 if kk == 0 else k2
+                        if k >= 0:
+                            choice |= 1 << k
+                            nblk |= pcross[k]
+                            p = back_slot[k]
+                            work[p] = TAIL if work[p] == EMPTY else FULL
+                            work[nf] = TAIL if work[nf] == EMPTY else FULL
+                    for j in range(nf_next):
+                        out[j] = work[fmap[j]]
+                        if out[j] != FULL and stuckable[j] and (nblk & pmask[j]) == pmask[j]:
+                            out[j] = FULL
+                    if total > best[0]:
+                        best[0] = total
+                elif k1 < 0:
                     work[nf] = EMPTY
                 elif k2 < 0:
                     choice = 1 << k1
@@ -349,7 +370,7 @@ def expand(
                         work[q] = FULL
                 if dead:
                     continue
-                if not finished:
+                if not (finished or forest):
                     # the squares that leave the frontier
                     for j in range(nleave):
                         s = leave[j]
@@ -374,7 +395,7 @@ def expand(
                             break
                 if dead:
                     continue
-                if not finished:
+                if not (finished or forest):
                     for j in range(nf_next):
                         out[j] = work[fmap[j]]
                     # the squares that can take no more move: full, and an end of a piece
