@@ -220,12 +220,13 @@ class Uncrossed:
 
     ``length`` is the number of moves (a cycle's closing move included), ``None`` when the
     board has no uncrossed cycle at all. ``path`` is the squares in order (a cycle's first
-    square not repeated). ``states`` is the number of states after each step of the sweep,
-    ``peak_bytes`` the most memory its tables held at once.
+    square not repeated). ``states`` is the number of states after each step of the exact
+    sweep, ``peak_bytes`` the most memory its tables held at once, ``floor`` the length the
+    first sweep (the longest states of each step only) found: the exact sweep looked for more.
 
     >>> u = longest_uncrossed("3x3")
     >>> u.length, u.path_names
-    (2, ['a1', 'b3', 'c1'])
+    (2, ['b1', 'a3', 'c2'])
     """
 
     board: Board
@@ -242,9 +243,9 @@ class Uncrossed:
         distinct squares, each a move from the last), to draw or print.
 
         >>> print(longest_uncrossed("3x3").partial().board_text())
-        . 2 .
-        . . .
-        1 . 3
+        2 . .
+        . . 3
+        . 1 .
         """
         if not self.path:
             raise InvalidInputError(f"no uncrossed cycle on {self.board.spec}: nothing to draw")

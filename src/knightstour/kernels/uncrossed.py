@@ -29,7 +29,7 @@ True
 [3, 1, 3]
 >>> key = pack(codes, 3, np.uint64(5), np.zeros(2, dtype=np.uint64))
 >>> int(key[0]), int(key[1])
-(20755, 0)
+(21267, 0)
 >>> blocked_of(key, 3, 3)
 np.uint64(5)
 """
