@@ -3,13 +3,13 @@
 >>> from knightstour.cli import main
 >>> main(["uncrossed", "4x4", "--quiet"])
 longest uncrossed path on 4x4: 5 moves
-4 | . 4 . .
-3 | . . 3 5
-2 | 2 . . .
-1 | . 1 . 6
+4 | 6 . . .
+3 | . . 5 2
+2 | 4 1 . .
+1 | . . 3 .
     a b c d
-path: b1 c3 a2 b4 d3 c1
-proof: exact: the frontier sweep met every uncrossed path of the board, ...
+path: b2 d3 c1 a2 c3 a4
+proof: exact: the frontier sweep met every uncrossed path of the board that could have ...
 0
 >>> main(["uncrossed", "3x3", "--closed", "--quiet"])
 no uncrossed cycle on 3x3: exact: the frontier sweep met every uncrossed cycle ...

@@ -16,10 +16,14 @@ uncrossed path*).
 The sweep takes the squares one at a time, rank by rank along the board's short side (file by
 file when the board is wider than tall). A move is decided when its later square is taken. The
 state before a square is the frontier's squares (taken squares with an untaken neighbour), each
-with its degree and which other frontier square ends the same piece of path, and the *live*
-moves: moves already in the path that cross a move still to be decided, so that no new move
-crosses them. States are merged when they agree, keeping the most moves (maximum instead of the
-counting sweep's sum); the state each came from is kept, and one optimal path is walked back.
+with its degree and which other frontier square ends the same piece of path, and one bit for
+each *pending* move (a move still to be decided that a decided move crosses): whether a move of
+the path crosses it, so that it can no longer be taken. States are merged when they agree,
+keeping the most moves (maximum instead of the counting sweep's sum); the state each came from
+is kept, and one optimal path is walked back. Branch and bound: a first sweep that keeps only
+the longest states of each step finds a length ``L``; the exact sweep then drops every state
+that cannot end above ``L`` even if each window of the board still to come added the most
+moves any uncrossed set of moves can have there (:func:`_bounds`).
 """
 
 from __future__ import annotations
@@ -39,43 +43,52 @@ from knightstour.kernels import jit
 from knightstour.kernels import uncrossed as _KERNELS
 from knightstour.tour import PartialTour
 
-__all__ = ["MAX_FRONTIER", "MAX_LIVE", "Plan", "Uncrossed", "longest_uncrossed", "plan"]
+__all__ = ["MAX_BITS", "MAX_PENDING", "Plan", "Uncrossed", "longest_uncrossed", "plan"]
 
-#: The most frontier squares a state holds (a 4-bit code each; 13 labels for pieces' ends).
-MAX_FRONTIER = 26
-#: The most live moves a state holds (one 64-bit word).
-MAX_LIVE = 64
+#: The most bits a state holds (two 64-bit words): a 4-bit code for each frontier square (13
+#: labels for pieces' ends), then one bit for each pending move.
+MAX_BITS = 128
+#: The most pending moves a state holds (their bits are handled as one 64-bit word).
+MAX_PENDING = 64
 #: The widest short side the sweep takes on: a state set grows about tenfold a file, and 11
 #: wide already needs more memory than a small machine has (docs/geometry.md).
 MAX_WIDTH = 10
 
 _SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
 # a row of the tables: 3 key words, the moves (int32), the state before (int32), the choice
-_ROW_BYTES = 24 + 4 + 4 + 1
+_ROW_BYTES = 16 + 4 + 4 + 1
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What the sweep reads at each step (made once per board and closedness).
+    """What the sweep reads at each step (made once per board).
 
     ``order``: the squares in the order they are taken. For step ``t``: ``back[t]`` the
-    squares its backward moves reach, ``back_slot[t]`` their frontier slots, ``back_cross[t]``
-    the live moves each crosses (bits), ``fmap[t]`` where each frontier slot after the step
-    comes from, ``leave[t]`` the slots leaving the frontier, ``lmap[t]`` where each live move
-    after the step comes from. ``frontier`` and ``live`` are the largest sizes met.
+    squares its backward moves reach, ``back_slot[t]`` their frontier slots, ``back_bit[t]``
+    their pending bits (0: no move decided crosses it), ``npend[t]`` the pending moves before
+    the step, ``pmap[t]`` where each pending move after the step comes from (-1: new),
+    ``pcross[t]`` the pending moves after the step each backward move crosses, ``pmask[t]``
+    the pending moves of each frontier slot after the step, ``stuckable[t]`` whether every
+    move still to come to that slot is pending, ``fmap[t]`` where each frontier slot after
+    the step comes from, ``leave[t]`` the slots leaving the frontier. ``frontier`` and
+    ``pending`` are the largest sizes met.
     """
 
     board: Board
     order: tuple[int, ...]
     back: tuple[tuple[int, ...], ...]
     back_slot: tuple[np.ndarray, ...]
-    back_cross: tuple[np.ndarray, ...]
+    back_bit: tuple[np.ndarray, ...]
+    npend: tuple[int, ...]
+    pmap: tuple[np.ndarray, ...]
+    pcross: tuple[np.ndarray, ...]
+    pmask: tuple[np.ndarray, ...]
+    stuckable: tuple[np.ndarray, ...]
     nf: tuple[int, ...]
     fmap: tuple[np.ndarray, ...]
     leave: tuple[np.ndarray, ...]
-    lmap: tuple[np.ndarray, ...]
     frontier: int
-    live: int
+    pending: int
 
 
 def _sweep_order(board: Board) -> list[int]:
@@ -91,8 +104,8 @@ def plan(board: BoardLike) -> Plan:
     """The sweep's plan for ``board`` (refuses a board it cannot take, in one line).
 
     >>> p = plan("8x8")
-    >>> len(p.order), p.frontier, p.live
-    (64, 17, 28)
+    >>> len(p.order), p.frontier, p.pending
+    (64, 17, 19)
     """
     b = parse_board(board)
     require_flat(b)
@@ -102,68 +115,81 @@ def plan(board: BoardLike) -> Plan:
     # the moves, each decided at the step of its later square
     back: list[list[int]] = []
     edges: list[tuple[int, int]] = []  # (earlier square, later square)
-    edge_of: dict[tuple[int, int], int] = {}
     back_edges: list[list[int]] = []
     for t, v in enumerate(order):
         earlier = sorted((u for u in b.moves(v) if pos[u] < t), key=pos.__getitem__)
         back.append(earlier)
-        ids = []
-        for u in earlier:
-            edge_of[(u, v)] = len(edges)
-            ids.append(len(edges))
-            edges.append((u, v))
-        back_edges.append(ids)
+        back_edges.append(list(range(len(edges), len(edges) + len(earlier))))
+        edges.extend((u, v) for u in earlier)
     step_of = [pos[v] for _, v in edges]
-    crosses = _crossing_moves(b, edges, edge_of, xy)
-    last = [max((step_of[f] for f in crosses[e]), default=-1) for e in range(len(edges))]
+    crosses = _crossing_moves(b, edges, xy)
+    ahead: dict[int, list[int]] = {s: [] for s in order}  # each square's moves to later squares
+    for e, (u, _v) in enumerate(edges):
+        ahead[u].append(e)
     maxnb = {s: max((pos[u] for u in b.moves(s)), default=-1) for s in order}
 
     frontier: list[int] = []  # squares, by when they were taken
-    live: list[int] = []  # moves, by number
-    back_slot, back_cross, nf, fmap, leave, lmap = [], [], [], [], [], []
-    most_f = most_l = 0
+    pending: list[int] = []  # moves still to be decided that a decided move crosses, by number
+    back_slot, back_bit, npend, pmap, pcross, pmask, stuckable = [], [], [], [], [], [], []
+    nf, fmap, leave = [], [], []
+    most_f = most_p = 0
     for t, v in enumerate(order):
         slot = {s: i for i, s in enumerate(frontier)}
-        lslot = {e: i for i, e in enumerate(live)}
+        pslot = {e: i for i, e in enumerate(pending)}
         back_slot.append(np.array([slot[u] for u in back[t]], dtype=np.int64))
-        masks = []
-        for e in back_edges[t]:
-            m = 0
-            for f in crosses[e]:
-                if f in lslot:
-                    m |= 1 << lslot[f]
-            masks.append(m)
-        back_cross.append(np.array(masks, dtype=np.uint64))
+        back_bit.append(
+            np.array([1 << pslot[e] if e in pslot else 0 for e in back_edges[t]], dtype=np.uint64)
+        )
+        npend.append(len(pending))
         nf.append(len(frontier))
         ext = [*frontier, v]
         after = [s for s in ext if maxnb[s] > t]
         fmap.append(np.array([ext.index(s) for s in after], dtype=np.int64))
         leave.append(np.array([i for i, s in enumerate(ext) if maxnb[s] <= t], dtype=np.int64))
-        new_live = sorted(e for e in (*live, *back_edges[t]) if last[e] > t)
-        lm = [lslot[e] if e in lslot else -1 - back_edges[t].index(e) for e in new_live]
-        lmap.append(np.array(lm, dtype=np.int64))
-        frontier, live = after, new_live
+        new_pending = sorted(
+            {e for e in pending if step_of[e] > t}
+            | {f for e in back_edges[t] for f in crosses[e] if step_of[f] > t}
+        )
+        npslot = {e: i for i, e in enumerate(new_pending)}
+        pmap.append(np.array([pslot.get(e, -1) for e in new_pending], dtype=np.int64))
+        pcross.append(
+            np.array(
+                [sum(1 << npslot[f] for f in crosses[e] if f in npslot) for e in back_edges[t]],
+                dtype=np.uint64,
+            )
+        )
+        masks, stuck = [], []
+        for s in after:
+            coming = [e for e in ahead[s] if step_of[e] > t]
+            masks.append(sum(1 << npslot[e] for e in coming if e in npslot))
+            stuck.append(bool(coming) and all(e in npslot for e in coming))
+        pmask.append(np.array(masks, dtype=np.uint64))
+        stuckable.append(np.array(stuck, dtype=np.bool_))
+        frontier, pending = after, new_pending
         most_f = max(most_f, len(frontier))
-        most_l = max(most_l, len(live))
+        most_p = max(most_p, len(pending))
     return Plan(
         board=b,
         order=tuple(order),
         back=tuple(tuple(x) for x in back),
         back_slot=tuple(back_slot),
-        back_cross=tuple(back_cross),
+        back_bit=tuple(back_bit),
+        npend=tuple(npend),
+        pmap=tuple(pmap),
+        pcross=tuple(pcross),
+        pmask=tuple(pmask),
+        stuckable=tuple(stuckable),
         nf=tuple(nf),
         fmap=tuple(fmap),
         leave=tuple(leave),
-        lmap=tuple(lmap),
         frontier=most_f,
-        live=most_l,
+        pending=most_p,
     )
 
 
 def _crossing_moves(
     b: Board,
     edges: list[tuple[int, int]],
-    edge_of: dict[tuple[int, int], int],
     xy: dict[int, tuple[int, int]],
 ) -> list[list[int]]:
     """For each move, the moves that cross it (sharing no square, a point in common)."""
@@ -185,7 +211,6 @@ def _crossing_moves(
                     if segments_cross(xy[u], pv, xy[a], xy[c]):
                         out[e].append(f)
                         out[f].append(e)
-    del edge_of
     return out
 
 
@@ -195,12 +220,13 @@ class Uncrossed:
 
     ``length`` is the number of moves (a cycle's closing move included), ``None`` when the
     board has no uncrossed cycle at all. ``path`` is the squares in order (a cycle's first
-    square not repeated). ``states`` is the number of states after each step of the sweep,
-    ``peak_bytes`` the most memory its tables held at once.
+    square not repeated). ``states`` is the number of states after each step of the exact
+    sweep, ``peak_bytes`` the most memory its tables held at once, ``floor`` the length the
+    first sweep (the longest states of each step only) found: the exact sweep looked for more.
 
     >>> u = longest_uncrossed("3x3")
     >>> u.length, u.path_names
-    (2, ['a1', 'b3', 'c1'])
+    (2, ['b1', 'a3', 'c2'])
     """
 
     board: Board
@@ -210,15 +236,16 @@ class Uncrossed:
     states: tuple[int, ...] = field(repr=False)
     peak_bytes: int = field(repr=False)
     seconds: float = field(repr=False)
+    floor: int = field(repr=False, default=-1)
 
     def partial(self) -> PartialTour:
         """The path as a :class:`~knightstour.tour.PartialTour` (validated as a knight's path:
         distinct squares, each a move from the last), to draw or print.
 
         >>> print(longest_uncrossed("3x3").partial().board_text())
-        . 2 .
-        . . .
-        1 . 3
+        2 . .
+        . . 3
+        . 1 .
         """
         if not self.path:
             raise InvalidInputError(f"no uncrossed cycle on {self.board.spec}: nothing to draw")
@@ -240,8 +267,10 @@ class Uncrossed:
                 f"({n:,} states over {len(self.states)} steps) and none closes"
             )
         return (
-            f"exact: the frontier sweep met every uncrossed {what} of the board, keeping the "
-            f"longest of those that agree on the frontier ({n:,} states over "
+            f"exact: the frontier sweep met every uncrossed {what} of the board that could have "
+            f"more than {self.floor} moves (a first sweep of the longest states found "
+            f"{self.floor}; a bound on what the rest of the board can add cut the others), "
+            f"keeping the longest of those that agree on the frontier ({n:,} states over "
             f"{len(self.states)} steps): none has more than {self.length} moves"
         )
 
@@ -285,75 +314,150 @@ def longest_uncrossed(
             f"sweep takes on ({MAX_WIDTH}); its states would not fit in memory"
         )
     p = plan(b)
-    if p.frontier > MAX_FRONTIER or p.live > MAX_LIVE:
+    if 4 * p.frontier + p.pending > MAX_BITS or p.pending > MAX_PENDING:
         raise InvalidInputError(
             f"the longest uncrossed path of {b.spec}: a state would hold {p.frontier} frontier "
-            f"squares and {p.live} live moves, more than the sweep's "
-            f"{MAX_FRONTIER} and {MAX_LIVE}"
+            f"squares and {p.pending} pending moves, more than the sweep's {MAX_BITS} bits"
         )
-    return _sweep(p, closed, progress)
-
-
-def _sweep(p: Plan, closed: bool, progress: Callable[[int, int], None] | None) -> Uncrossed:
     began = time.perf_counter()
-    steps = len(p.order)
-    k = jit.for_work(_KERNELS, steps * max(1, p.frontier), threshold=30)
-    keys = np.zeros((1, 3), dtype=np.uint64)
-    vals = np.zeros(1, dtype=np.int32)
-    # best: moves, step, state before, choice, a flag (labels ran out)
-    best = np.array([-1 if closed else 0, -1, 0, 0, 0], dtype=np.int64)
-    preds: list[np.ndarray] = []
-    choices: list[np.ndarray] = []
-    states: list[int] = []
-    held = 0  # bytes kept for the walk back
-    peak = 0
-    for t in range(steps):
-        n = keys.shape[0]
-        size = 1 << max(10, math.ceil(math.log2(max(1, 3 * n))))
-        tables = _tables(size)
-        used, nxt = 0, 0
-        while True:
-            nxt, used = k.expand(
-                keys, vals, n, nxt, int(size * 0.7), t, p.nf[t], len(p.back[t]),
-                p.back_slot[t], p.back_cross[t], p.fmap[t], len(p.fmap[t]), p.leave[t],
-                len(p.leave[t]), p.lmap[t], len(p.lmap[t]), closed, *tables, used, best,
-            )  # fmt: skip
-            peak = max(peak, held + keys.nbytes + vals.nbytes + size * _ROW_BYTES)
-            if nxt >= n:
-                break
-            bigger = _tables(2 * size)
-            k.rehash(*tables, *bigger)
-            tables, size = bigger, 2 * size
-        if best[4]:
-            raise InternalError(f"uncrossed sweep of {p.board.spec}: more pieces than labels")
-        keys = np.empty((used, 3), dtype=np.uint64)
-        vals = np.empty(used, dtype=np.int32)
-        pred = np.empty(used, dtype=np.int32)
-        choice = np.empty(used, dtype=np.uint8)
-        k.compact(*tables, keys, vals, pred, choice)
-        del tables
-        preds.append(pred)
-        choices.append(choice)
-        held += pred.nbytes + choice.nbytes
-        states.append(used)
-        if progress is not None:
-            progress(t + 1, steps)
-    path = _walk_back(p, best, preds, choices, closed)
-    length = None if best[0] < 0 else int(best[0])
+    rest = _bounds(p)
+    # a first length to beat: the same sweep keeping only the longest states of each step
+    quick = _run(p, closed, rest=rest, beam=BEAM)
+    floor = int(quick.best[0])
+    full = _run(p, closed, floor=floor, rest=rest, progress=progress)
+    run = full if full.best[0] > floor else quick
+    path = _walk_back(p, run.best, run.preds, run.choices, closed)
+    length = None if run.best[0] < 0 else int(run.best[0])
     return Uncrossed(
         board=p.board,
         closed=closed,
         length=length,
         path=tuple(path),
-        states=tuple(states),
-        peak_bytes=peak,
+        states=tuple(full.states),
+        peak_bytes=max(quick.peak, full.peak),
         seconds=time.perf_counter() - began,
+        floor=floor,
     )
+
+
+#: The states a step keeps in the quick first sweep (the longest ones), which finds a length
+#: for the exact sweep to beat.
+BEAM = 5000
+#: The lines (ranks of the sweep) of each window whose most moves bound the rest of a board.
+BOUND_LINES = 1
+_NO_BOUND = 10**6
+
+
+@dataclass
+class _Run:
+    """One sweep: ``best`` (moves, step, state, choice, a flag), the pointers for the walk
+    back, the states after each step, the peak bytes and ``most``: ``best[0]`` after each step."""
+
+    best: np.ndarray
+    preds: list[np.ndarray]
+    choices: list[np.ndarray]
+    states: list[int]
+    peak: int
+    most: list[int]
+
+
+def _bounds(p: Plan) -> list[int]:
+    """``rest[t]``: at most how many moves the steps after step ``t`` can add to any path.
+
+    For a window of ``j`` consecutive steps that starts at column ``x`` of a line, the most
+    moves decided in it by any set of moves with no two crossing and at most two at a square
+    (the *forest* sweep, from an empty state, over a board of the same short side) bounds the
+    moves of any uncrossed path decided there: the window of the board is the window of that
+    board or a part of it. The rest of the board after a step is cut into such windows, the
+    cheapest way. A board with holes gets no bound (its windows differ).
+    """
+    b = p.board
+    steps = len(p.order)
+    if b.holes or steps == 0:
+        return [_NO_BOUND] * steps
+    w = min(b.width, b.height)
+    reach = max(b.leaper)
+    span = BOUND_LINES * w
+    lines = max(w, reach + BOUND_LINES + 1)
+    band = plan(Board(w, lines, leaper=b.leaper))
+    most = [_run(band, False, forest=True, first=reach * w + x, last=reach * w + x + span).most
+            for x in range(w)]  # fmt: skip
+    across = 1 if b.width > b.height else 0  # swept file by file: a line is a file
+    col = [b.xy(s)[across] for s in p.order]
+    bound = [0] * (steps + 1)  # bound[t]: the most moves decided at steps t and later
+    for t in range(steps - 1, -1, -1):
+        m = most[col[t]]
+        bound[t] = min(m[j - 1] + bound[t + j] for j in range(1, min(len(m), steps - t) + 1))
+    return [bound[t + 1] for t in range(steps)]
+
+
+def _run(
+    p: Plan,
+    closed: bool,
+    *,
+    forest: bool = False,
+    first: int = 0,
+    last: int | None = None,
+    floor: int = -1,
+    rest: list[int] | None = None,
+    beam: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> _Run:
+    steps = len(p.order) if last is None else min(last, len(p.order))
+    k = jit.for_work(_KERNELS, (steps - first) * max(1, p.frontier), threshold=30)
+    keys = np.zeros((1, 2), dtype=np.uint64)
+    vals = np.zeros(1, dtype=np.int32)
+    # best: moves, step, state before, choice, a flag (labels ran out)
+    best = np.array([-1 if closed else 0, -1, 0, 0, 0], dtype=np.int64)
+    run = _Run(best, [], [], [], 0, [])
+    held = 0  # bytes kept for the walk back
+    for t in range(first, steps):
+        n = keys.shape[0]
+        size = 1 << max(10, math.ceil(math.log2(max(1, 3 * n))))
+        tables = _tables(size)
+        used, nxt = 0, 0
+        cut = _NO_BOUND if rest is None else rest[t]
+        while True:
+            with np.errstate(over="ignore"):  # the hash multiplies wrap (interpreted kernels)
+                nxt, used = k.expand(
+                keys, vals, n, nxt, int(size * 0.7), t, p.nf[t], len(p.back[t]),
+                    p.back_slot[t], p.back_bit[t], p.npend[t], p.pmap[t], p.pcross[t],
+                    p.pmask[t], p.stuckable[t], p.fmap[t], p.leave[t], closed, forest, floor,
+                    cut, *tables, used, best,
+                )  # fmt: skip
+            run.peak = max(run.peak, held + keys.nbytes + vals.nbytes + size * _ROW_BYTES)
+            if nxt >= n:
+                break
+            bigger = _tables(2 * size)
+            with np.errstate(over="ignore"):
+                k.rehash(*tables, *bigger)
+            tables, size = bigger, 2 * size
+        if best[4]:
+            raise InternalError(f"uncrossed sweep of {p.board.spec}: more pieces than labels")
+        keys = np.empty((used, 2), dtype=np.uint64)
+        vals = np.empty(used, dtype=np.int32)
+        pred = np.empty(used, dtype=np.int32)
+        choice = np.empty(used, dtype=np.uint8)
+        k.compact(*tables, keys, vals, pred, choice)
+        del tables
+        if beam and used > beam:
+            keep = np.sort(np.argpartition(-vals, beam)[:beam])
+            keys, vals, pred, choice = keys[keep], vals[keep], pred[keep], choice[keep]
+            used = beam
+        if not forest:
+            run.preds.append(pred)
+            run.choices.append(choice)
+            held += pred.nbytes + choice.nbytes
+        run.states.append(used)
+        run.most.append(int(best[0]))
+        if progress is not None:
+            progress(t + 1, steps)
+    return run
 
 
 def _tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (
-        np.full((size, 3), _SENTINEL, dtype=np.uint64),
+        np.full((size, 2), _SENTINEL, dtype=np.uint64),
         np.full(size, -1, dtype=np.int32),
         np.zeros(size, dtype=np.int32),
         np.zeros(size, dtype=np.uint8),

@@ -5,14 +5,16 @@ Plain Python in the subset that Numba compiles, loaded through
 plan these kernels read (docs/geometry.md, *The longest uncrossed path*, describes the method).
 
 The squares are taken one at a time in the sweep's order; a move is decided when its later
-square is taken. A state before step ``t`` is three words:
+square is taken. A state before step ``t`` is two words, a stream of bits:
 
-- words 0 and 1: a 4-bit code for each square of the frontier (taken squares that still have
-  an untaken neighbour): ``EMPTY`` (no move yet), ``FULL`` (two moves), ``TAIL`` (one move, and
-  the other end of its piece is an end of the whole path, gone from the frontier), or a label
-  from ``FIRST`` up shared by the two ends of a piece;
-- word 2: one bit for each *live* move (a move already decided that crosses some move still to
-  be decided): whether the path uses it.
+- a 4-bit code for each square of the frontier (taken squares that still have an untaken
+  neighbour): ``EMPTY`` (no move yet), ``FULL`` (can take no more moves: two moves, or every
+  move still to come to it is blocked), ``TAIL`` (one move, and the other end of its piece is
+  an end of the whole path, gone from the frontier), or a label from ``FIRST`` up shared by the
+  two ends of a piece;
+- then one bit for each *pending* move (a move still to be decided that some move already
+  decided crosses, and whose taken square is not full): whether a move of the path crosses it,
+  so that it can no longer be taken.
 
 Each state keeps the most moves of any partial path that reaches it (max-plus), the state it
 came from and the moves it took at the step (``choice``: one bit a backward move of the square),
@@ -25,8 +27,11 @@ so that one optimal path is walked back from the best finished one.
 True
 >>> codes[:3].tolist()
 [3, 1, 3]
->>> pack(codes, 3, np.uint64(5), np.zeros(3, dtype=np.uint64))[0]
-np.uint64(787)
+>>> key = pack(codes, 3, np.uint64(5), np.zeros(2, dtype=np.uint64))
+>>> int(key[0]), int(key[1])
+(21267, 0)
+>>> blocked_of(key, 3, 3)
+np.uint64(5)
 """
 
 from __future__ import annotations
@@ -34,10 +39,11 @@ from __future__ import annotations
 import numpy as np
 
 __kernels__ = (
+    "blocked_of",
     "canonical",
     "compact",
     "expand",
-    "mix3",
+    "mix2",
     "no_ends",
     "pack",
     "partner",
@@ -46,7 +52,7 @@ __kernels__ = (
     "rehash",
     "tails",
 )
-__inline__ = ("mix3", "no_ends", "partner", "probe", "put", "tails")
+__inline__ = ("blocked_of", "mix2", "no_ends", "partner", "probe", "put", "tails")
 
 EMPTY = 0
 FULL = 1
@@ -57,9 +63,10 @@ LAST = 15
 _FRESH = 100  # a new piece's label before the labels are put in order
 
 _SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-def canonical(codes, n):  # type: ignore[no-untyped-def]
+def canonical(codes: np.ndarray, n: int) -> bool:
     """Relabel the pieces of ``codes[:n]`` from ``FIRST`` up in order of first appearance.
 
     False when there are more pieces than a 4-bit code has labels for.
@@ -78,8 +85,8 @@ def canonical(codes, n):  # type: ignore[no-untyped-def]
     return True
 
 
-def pack(codes, n, live, out):  # type: ignore[no-untyped-def]
-    """The three words of a state: ``codes[:n]`` four bits each, then the live moves."""
+def pack(codes: np.ndarray, n: int, blocked: np.uint64, out: np.ndarray) -> np.ndarray:
+    """The two words of a state: ``codes[:n]`` four bits each, then the pending moves' bits."""
     w0 = np.uint64(0)
     w1 = np.uint64(0)
     for i in range(n):
@@ -88,39 +95,70 @@ def pack(codes, n, live, out):  # type: ignore[no-untyped-def]
             w0 |= c << np.uint64(4 * i)
         else:
             w1 |= c << np.uint64(4 * (i - 16))
+    at = 4 * n
+    if at >= 64:
+        w1 |= blocked << np.uint64(at - 64)
+    elif at == 0:
+        w0 = blocked
+    else:
+        w0 |= blocked << np.uint64(at)
+        w1 |= blocked >> np.uint64(64 - at)
     out[0] = w0
     out[1] = w1
-    out[2] = live
     return out
 
 
-def mix3(a, b, c):  # type: ignore[no-untyped-def]
+def blocked_of(key: np.ndarray, n: int, npend: int) -> np.uint64:
+    """The pending moves' bits of a state of ``n`` frontier squares and ``npend`` pending moves."""
+    at = 4 * n
+    if at >= 64:
+        b = key[1] >> np.uint64(at - 64)
+    elif at == 0:
+        b = key[0]
+    else:
+        b = (key[0] >> np.uint64(at)) | (key[1] << np.uint64(64 - at))
+    if npend < 64:
+        b &= (np.uint64(1) << np.uint64(npend)) - np.uint64(1)
+    return b
+
+
+def mix2(a: np.uint64, b: np.uint64) -> np.uint64:
     h = a * np.uint64(0x9E3779B97F4A7C15)
     h ^= (b + (h >> np.uint64(29))) * np.uint64(0xBF58476D1CE4E5B9)
-    h ^= (c + (h >> np.uint64(31))) * np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
+    h *= np.uint64(0x94D049BB133111EB)
     return h ^ (h >> np.uint64(32))
 
 
-def probe(tkeys, key):  # type: ignore[no-untyped-def]
+def probe(tkeys: np.ndarray, key: np.ndarray) -> np.int64:
     """The row of ``key`` in the open-addressing table ``tkeys`` (its own or the empty one it
     would take); the table's size is a power of two."""
     mask = np.uint64(tkeys.shape[0] - 1)
-    h = np.int64(mix3(key[0], key[1], key[2]) & mask)
+    h = np.int64(mix2(key[0], key[1]) & mask)
     while True:
         k0 = tkeys[h, 0]
         if k0 == _SENTINEL:
             return h
-        if k0 == key[0] and tkeys[h, 1] == key[1] and tkeys[h, 2] == key[2]:
+        if k0 == key[0] and tkeys[h, 1] == key[1]:
             return h
         h = np.int64((np.uint64(h) + np.uint64(1)) & mask)
 
 
-def put(tkeys, tvals, tpred, tchoice, used, key, value, pred, choice):  # type: ignore[no-untyped-def]
+def put(
+    tkeys: np.ndarray,
+    tvals: np.ndarray,
+    tpred: np.ndarray,
+    tchoice: np.ndarray,
+    used: int,
+    key: np.ndarray,
+    value: int,
+    pred: int,
+    choice: int,
+) -> int:
     h = probe(tkeys, key)
     if tkeys[h, 0] == _SENTINEL:
         tkeys[h, 0] = key[0]
         tkeys[h, 1] = key[1]
-        tkeys[h, 2] = key[2]
         tvals[h] = value
         tpred[h] = pred
         tchoice[h] = choice
@@ -132,7 +170,7 @@ def put(tkeys, tvals, tpred, tchoice, used, key, value, pred, choice):  # type: 
     return used
 
 
-def no_ends(codes, n, skip1, skip2):  # type: ignore[no-untyped-def]
+def no_ends(codes: np.ndarray, n: int, skip1: int, skip2: int) -> bool:
     """True when no square of ``codes[:n]`` but ``skip1`` and ``skip2`` is a piece's end."""
     for i in range(n):  # noqa: SIM110 (a loop Numba compiles)
         if i != skip1 and i != skip2 and codes[i] >= TAIL:
@@ -140,7 +178,7 @@ def no_ends(codes, n, skip1, skip2):  # type: ignore[no-untyped-def]
     return True
 
 
-def partner(codes, n, i):  # type: ignore[no-untyped-def]
+def partner(codes: np.ndarray, n: int, i: int) -> int:
     """The other end of the piece whose end is ``codes[i]`` (a label)."""
     c = codes[i]
     for j in range(n):
@@ -149,7 +187,7 @@ def partner(codes, n, i):  # type: ignore[no-untyped-def]
     return -1
 
 
-def tails(codes, n):  # type: ignore[no-untyped-def]
+def tails(codes: np.ndarray, n: int) -> int:
     m = 0
     for i in range(n):
         if codes[i] == TAIL:
@@ -157,59 +195,82 @@ def tails(codes, n):  # type: ignore[no-untyped-def]
     return m
 
 
-def expand(  # type: ignore[no-untyped-def]
-    keys,
-    vals,
-    n,
-    start,
-    limit,
-    step,
-    nf,
-    nb,
-    back_slot,
-    back_cross,
-    fmap,
-    nf_next,
-    leave,
-    nleave,
-    lmap,
-    nl_next,
-    closed,
-    tkeys,
-    tvals,
-    tpred,
-    tchoice,
-    used,
-    best,
-):
+def expand(
+    keys: np.ndarray,
+    vals: np.ndarray,
+    n: int,
+    start: int,
+    limit: int,
+    step: int,
+    nf: int,
+    nb: int,
+    back_slot: np.ndarray,
+    back_bit: np.ndarray,
+    npend: int,
+    pmap: np.ndarray,
+    pcross: np.ndarray,
+    pmask: np.ndarray,
+    stuckable: np.ndarray,
+    fmap: np.ndarray,
+    leave: np.ndarray,
+    closed: bool,
+    forest: bool,
+    floor: int,
+    rest: int,
+    tkeys: np.ndarray,
+    tvals: np.ndarray,
+    tpred: np.ndarray,
+    tchoice: np.ndarray,
+    used: int,
+    best: np.ndarray,
+) -> tuple[int, int]:
     """Take the square of step ``step`` for states ``start..n-1`` into the table of the next step.
 
     ``nf``: squares of the frontier before the step (the new square takes slot ``nf``);
-    ``back_slot[k]``, ``back_cross[k]``: the frontier slot where backward move ``k`` of the new
-    square ends and the live moves it crosses; ``fmap``: the slot (before, or ``nf``) each slot
-    after the step comes from; ``leave``: the slots that leave the frontier after the step;
-    ``lmap[j]``: where live move ``j`` after the step comes from (``>= 0``: the live move of
-    that number before, ``-1 - k``: backward move ``k`` of the new square). A finished path or
-    cycle that beats ``best[0]`` is written into ``best`` (moves, step, state, choice).
+    ``back_slot[k]``, ``back_bit[k]``: the frontier slot where backward move ``k`` of the new
+    square ends and its pending bit (0 when no move decided crosses it); ``npend``: the pending
+    moves before the step; ``pmap[j]``: where pending move ``j`` after the step comes from (its
+    number before, or -1: new); ``pcross[k]``: the pending moves after the step that backward
+    move ``k`` crosses; ``pmask[j]``: the pending moves of frontier slot ``j`` after the step;
+    ``stuckable[j]``: every move still to come to that slot is pending (so the slot can take no
+    more moves when all of them are blocked); ``fmap``: the slot (before, or ``nf``) each slot
+    after the step comes from; ``leave``: the slots that leave the frontier after the step.
+
+    ``forest``: the relaxation that bounds the rest of a board: any set of moves, no two
+    crossing, at most two at a square (pieces and cycles alike: a code is the number of moves,
+    ``FULL`` for two), ``best[0]`` the most moves of any state.
+
+    Branch and bound: a state after the step whose moves plus ``rest`` (at most as many moves
+    as the steps after it can add) is no more than ``floor`` (a length already known to be
+    reached) or than ``best[0]`` is dropped. A finished path or cycle that beats ``best[0]``
+    is written into ``best`` (moves, step, state, choice).
 
     Returns ``(next, used)``: ``next < n`` when the table reached ``limit`` rows (grow it and
     call again from ``next``: taking a state twice changes nothing).
     """
+    nf_next = fmap.shape[0]
+    np_next = pmap.shape[0]
+    nleave = leave.shape[0]
     codes = np.zeros(40, dtype=np.int64)
     work = np.zeros(40, dtype=np.int64)
     out = np.zeros(40, dtype=np.int64)
-    key = np.zeros(3, dtype=np.uint64)
+    key = np.zeros(2, dtype=np.uint64)
     for i in range(start, n):
         if used >= limit:
             return i, used
         w0 = keys[i, 0]
         w1 = keys[i, 1]
-        live = keys[i, 2]
         for s in range(nf):
             if s < 16:
                 codes[s] = np.int64((w0 >> np.uint64(4 * s)) & np.uint64(15))
             else:
                 codes[s] = np.int64((w1 >> np.uint64(4 * (s - 16))) & np.uint64(15))
+        blk = blocked_of(keys[i], nf, npend)
+        kept = np.uint64(0)  # the pending bits that stay pending, renumbered
+        for j in range(np_next):
+            src = pmap[j]
+            if src >= 0 and (blk >> np.uint64(src)) & np.uint64(1):
+                kept |= np.uint64(1) << np.uint64(j)
         value = vals[i]
         # every subset of at most two backward moves of the new square
         for a in range(-1, nb):
@@ -225,21 +286,40 @@ def expand(  # type: ignore[no-untyped-def]
                 else:
                     k1 = a
                     k2 = b
-                if k1 >= 0 and (codes[back_slot[k1]] == FULL or (live & back_cross[k1]) != 0):
+                if k1 >= 0 and (codes[back_slot[k1]] == FULL or (blk & back_bit[k1]) != 0):
                     continue
-                if k2 >= 0 and (codes[back_slot[k2]] == FULL or (live & back_cross[k2]) != 0):
+                if k2 >= 0 and (codes[back_slot[k2]] == FULL or (blk & back_bit[k2]) != 0):
                     continue
+                total = value + (0 if k1 < 0 else 1) + (0 if k2 < 0 else 1)
+                if total + rest <= floor or total + rest <= best[0]:
+                    continue  # cannot beat a length already reached
                 for s in range(nf):
                     work[s] = codes[s]
                 choice = 0
-                added = 0
                 finished = False
                 dead = False
-                if k1 < 0:
+                nblk = kept
+                if forest:
+                    work[nf] = EMPTY
+                    for kk in range(2):
+                        k = k1 if kk == 0 else k2
+                        if k >= 0:
+                            choice |= 1 << k
+                            nblk |= pcross[k]
+                            p = back_slot[k]
+                            work[p] = TAIL if work[p] == EMPTY else FULL
+                            work[nf] = TAIL if work[nf] == EMPTY else FULL
+                    for j in range(nf_next):
+                        out[j] = work[fmap[j]]
+                        if out[j] != FULL and stuckable[j] and (nblk & pmask[j]) == pmask[j]:
+                            out[j] = FULL
+                    if total > best[0]:
+                        best[0] = total
+                elif k1 < 0:
                     work[nf] = EMPTY
                 elif k2 < 0:
                     choice = 1 << k1
-                    added = 1
+                    nblk |= pcross[k1]
                     p = back_slot[k1]
                     if work[p] == EMPTY:
                         work[p] = _FRESH
@@ -249,7 +329,7 @@ def expand(  # type: ignore[no-untyped-def]
                         work[p] = FULL
                 else:
                     choice = (1 << k1) | (1 << k2)
-                    added = 2
+                    nblk |= pcross[k1] | pcross[k2]
                     p = back_slot[k1]
                     q = back_slot[k2]
                     cp = work[p]
@@ -290,7 +370,7 @@ def expand(  # type: ignore[no-untyped-def]
                         work[q] = FULL
                 if dead:
                     continue
-                if not finished:
+                if not (finished or forest):
                     # the squares that leave the frontier
                     for j in range(nleave):
                         s = leave[j]
@@ -315,7 +395,38 @@ def expand(  # type: ignore[no-untyped-def]
                             break
                 if dead:
                     continue
-                total = value + added
+                if not (finished or forest):
+                    for j in range(nf_next):
+                        out[j] = work[fmap[j]]
+                    # the squares that can take no more move: full, and an end of a piece
+                    # there is an end of the whole path (as if it had left the frontier)
+                    changed = True
+                    while changed and not (dead or finished):
+                        changed = False
+                        for j in range(nf_next):
+                            c = out[j]
+                            if c == FULL or not stuckable[j] or (nblk & pmask[j]) != pmask[j]:
+                                continue
+                            changed = True
+                            r = partner(out, nf_next, j) if c >= FIRST else -1
+                            out[j] = FULL
+                            if c == EMPTY:
+                                continue
+                            if closed:
+                                dead = True
+                                break
+                            if c == TAIL:
+                                if no_ends(out, nf_next, j, -1):
+                                    finished = True
+                                else:
+                                    dead = True
+                                break
+                            out[r] = TAIL
+                            if tails(out, nf_next) > 2:
+                                dead = True
+                                break
+                if dead:
+                    continue
                 if finished:
                     if total > best[0]:
                         best[0] = total
@@ -323,42 +434,54 @@ def expand(  # type: ignore[no-untyped-def]
                         best[2] = i
                         best[3] = choice
                     continue
-                for j in range(nf_next):
-                    out[j] = work[fmap[j]]
                 if not canonical(out, nf_next):
                     best[4] = 1  # more pieces than labels: the plan promised it cannot happen
                     continue
-                nlive = np.uint64(0)
-                for j in range(nl_next):
-                    src = lmap[j]
-                    if src >= 0:
-                        bit = (live >> np.uint64(src)) & np.uint64(1)
-                    else:
-                        kk = -1 - src
-                        bit = np.uint64(1) if (choice >> kk) & 1 else np.uint64(0)
-                    nlive |= bit << np.uint64(j)
-                pack(out, nf_next, nlive, key)
+                for j in range(nf_next):
+                    if out[j] == FULL:
+                        nblk &= ~pmask[j]  # a full square's moves need no bits
+                pack(out, nf_next, nblk, key)
                 used = put(tkeys, tvals, tpred, tchoice, used, key, total, i, choice)
     return n, used
 
 
-def rehash(tkeys, tvals, tpred, tchoice, nkeys, nvals, npred, nchoice):  # type: ignore[no-untyped-def]
+def rehash(
+    tkeys: np.ndarray,
+    tvals: np.ndarray,
+    tpred: np.ndarray,
+    tchoice: np.ndarray,
+    nkeys: np.ndarray,
+    nvals: np.ndarray,
+    npred: np.ndarray,
+    nchoice: np.ndarray,
+) -> None:
     """Move every row of one table into a bigger, empty one."""
     for h in range(tkeys.shape[0]):
         if tkeys[h, 0] != _SENTINEL:
             g = probe(nkeys, tkeys[h])
-            nkeys[g, :] = tkeys[h, :]
+            nkeys[g, 0] = tkeys[h, 0]
+            nkeys[g, 1] = tkeys[h, 1]
             nvals[g] = tvals[h]
             npred[g] = tpred[h]
             nchoice[g] = tchoice[h]
 
 
-def compact(tkeys, tvals, tpred, tchoice, keys, vals, pred, choice):  # type: ignore[no-untyped-def]
+def compact(
+    tkeys: np.ndarray,
+    tvals: np.ndarray,
+    tpred: np.ndarray,
+    tchoice: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    pred: np.ndarray,
+    choice: np.ndarray,
+) -> int:
     """The table's rows, in table order, into dense arrays; returns how many."""
     m = 0
     for h in range(tkeys.shape[0]):
         if tkeys[h, 0] != _SENTINEL:
-            keys[m, :] = tkeys[h, :]
+            keys[m, 0] = tkeys[h, 0]
+            keys[m, 1] = tkeys[h, 1]
             vals[m] = tvals[h]
             pred[m] = tpred[h]
             choice[m] = tchoice[h]
