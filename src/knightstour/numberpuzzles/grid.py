@@ -268,7 +268,7 @@ def puzzle_of_grid(grid: Grid) -> NumberPuzzle:
 
 
 def _checked(board: Board, givens: Mapping[int, int], closed: bool, level: str | None) -> NumberPuzzle:
-    if not board.is_plain_knight or not board.is_flat:
+    if board.leaper != (1, 2) or not board.is_flat:
         raise InvalidInputError("a number puzzle is on a flat board with a knight's moves")
     n = board.size
     seen: dict[int, int] = {}

@@ -96,7 +96,7 @@ def make(
     if level not in LEVELS:
         raise InvalidInputError(f"the level is one of {', '.join(LEVELS)}, not {level!r}")
     b = board if isinstance(board, Board) else parse_board(board)
-    if not b.is_plain_knight or not b.is_flat or b.wrap is not None:
+    if b.leaper != (1, 2) or not b.is_flat:
         raise InvalidInputError("number puzzles are made on flat boards with a knight's moves")
     if max(b.width, b.height) > MAX_SIDE:
         raise InvalidInputError(
