@@ -44,6 +44,8 @@ from knightstour.cli._output import open_output, read_input
 from knightstour.numberpuzzles.grid import LEVELS
 
 NAME = "puzzle"
+#: The actions of ``puzzle``.
+ACTIONS = ("make", "solve", "hint", "check")
 HELP = "number puzzles: make, solve, hint and check them"
 DESCRIPTION = (
     "Knight's tour number puzzles: a board with some squares numbered, to be filled in so that "
@@ -51,7 +53,6 @@ DESCRIPTION = (
     "solution at a level; 'solve' says whether a puzzle has one solution, none or several; "
     "'hint' gives the next deduction in words; 'check' names every mistake of a filled grid."
 )
-
 
 
 def add(p: argparse.ArgumentParser) -> None:
@@ -105,8 +106,11 @@ def add(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run one action of ``puzzle``."""
     if not args.action:
-        raise UsageError("give an action: make, solve, hint, check (see 'knightstour puzzle --help')")
-    return {"make": _make, "solve": _solve, "hint": _hint, "check": _check}[args.action](args)
+        raise UsageError(
+            "give an action: make, solve, hint, check (see 'knightstour puzzle --help')"
+        )
+    runs = {"make": _make, "solve": _solve, "hint": _hint, "check": _check}
+    return runs[args.action](args)
 
 
 def _read(file: str) -> Any:

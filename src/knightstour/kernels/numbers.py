@@ -18,7 +18,9 @@ Pruning, at every placement of number ``k`` on square ``s``:
   last square;
 - left behind: each empty square has a last number that distance and colour allow it (from the
   given numbers around each gap); once that number is placed, the square must be filled
-  (``late``: the squares whose last number is ``k``, checked as ``k`` is placed).
+  (``late``: the squares whose last number is ``k``, checked as ``k`` is placed), and before
+  the next given number the knight must still reach each empty square whose last number comes
+  first, in time (``dist[s, r] <= last[r] - k``).
 
 >>> import numpy as np
 >>> nbr = np.array([[1, -1], [0, 2], [1, -1]], dtype=np.int32)   # a path a - b - c
@@ -87,7 +89,7 @@ def _open_ok(
         t = nbr[r, j]
         if t < 0:
             continue
-        if fill[t] == 0 or t == head or num[t] > k or t == first:
+        if fill[t] == 0 or t == head or num[t] > k or t == first:  # noqa: SIM109 (compiled)
             ways += 1
             if ways >= 2:
                 return True
@@ -107,6 +109,7 @@ def run(
     state: Array,
     late_at: Array,
     late: Array,
+    last: Array,
     out: Array,
     limit: int,
     budget: int,
@@ -118,7 +121,7 @@ def run(
     given ``k`` (-1 none); ``nextg[k]`` the first given number from ``k`` on (above N: wrapped
     round a closed tour; 0: none); ``fill`` starts as ``num``, ``pos`` and ``ci`` as zeros,
     ``state`` as zeros; ``late[late_at[k]:late_at[k + 1]]`` are the empty squares whose last
-    possible number is ``k``.
+    possible number is ``k`` (``last[r]`` that number for each square).
     """
     n = pos.shape[0] - 1
     area = nbr.shape[0]
@@ -196,6 +199,14 @@ def run(
             if fill[late[i]] == 0:
                 good = False
                 break
+        if good:  # the squares to fill before the next given number: still in reach
+            g = nextg[k + 1] if k < n else 0
+            top = late_at[n + 1] if g == 0 or g > n else late_at[g]
+            for i in range(late_at[k + 1], top):
+                r = late[i]
+                if fill[r] == 0 and dist[s, r] > last[r] - k:
+                    good = False
+                    break
         if good and k > 1:  # the square just left is closed now: its empty neighbours lost a way
             prev = pos[k - 1]
             for j in range(moves):

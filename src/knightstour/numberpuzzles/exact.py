@@ -19,6 +19,7 @@ exactly one), by the compiled kernel :func:`knightstour.kernels.numbers.run`.
 from __future__ import annotations
 
 import functools
+import itertools
 import time
 from dataclasses import dataclass
 
@@ -90,8 +91,7 @@ def completions(
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
-    b, n = puzzle.board, puzzle.board.size
-    dist = distance_table(b)
+    dist = distance_table(puzzle.board)
     kernels = jit.load(_numbers, compiled=True)
     searches = [_Search(puzzle, mapping, dist, limit) for mapping in _orientations(puzzle)]
     if any(s.hopeless for s in searches):  # an empty square that no number can reach
@@ -161,6 +161,9 @@ class _Search:
         self.out = np.zeros((limit, n + 1), dtype=np.int32)
         self.dist = dist
         self.late_at, self.late = _late(turned, dist)
+        self.last = np.zeros(b.area, dtype=np.int32)
+        for k in range(n + 1):
+            self.last[self.late[self.late_at[k] : self.late_at[k + 1]]] = k
         self.hopeless = bool(self.late_at[1] > 0)
         self.limit = limit
 
@@ -180,6 +183,7 @@ class _Search:
                 self.state,
                 self.late_at,
                 self.late,
+                self.last,
                 self.out,
                 self.limit,
                 SLICE,
@@ -223,9 +227,8 @@ def _late(puzzle: NumberPuzzle, dist: np.ndarray) -> tuple[np.ndarray, np.ndarra
     given = sorted((k, s) for s, k in puzzle.givens.items())
     if not given:
         best[:] = n
-    gaps: list[tuple[int, int, int, int]] = []  # (number, square) before and after, -1: none
-    for (ka, sa), (kb, sb) in zip(given, given[1:], strict=False):
-        gaps.append((ka, sa, kb, sb))
+    # (number, square) before and after each gap, -1: none
+    gaps = [(ka, sa, kb, sb) for (ka, sa), (kb, sb) in itertools.pairwise(given)]
     if given and puzzle.closed:
         (kl, sl), (kf, sf) = given[-1], given[0]
         gaps.append((kl, sl, kf + n, sf))

@@ -186,7 +186,9 @@ def parse_grid(text: str) -> Grid:
             key, value = label.group(1).lower(), label.group(2).lower()
             if key == "closed":
                 if value not in _YES + _NO:
-                    raise InvalidInputError(f"line {number}: closed is yes or no, not {brief(value)}")
+                    raise InvalidInputError(
+                        f"line {number}: closed is yes or no, not {brief(value)}"
+                    )
                 closed = value in _YES
             elif key == "level":
                 if value not in LEVELS:
@@ -230,7 +232,12 @@ def parse_grid(text: str) -> Grid:
             raise InvalidInputError(
                 f"line {files_line[0]}: the files of a {width} wide board are {expected}"
             )
-    holes = [x + (height - 1 - i) * width for i, row in enumerate(rows) for x, k in enumerate(row) if k < 0]
+    holes = [
+        x + (height - 1 - i) * width
+        for i, row in enumerate(rows)
+        for x, k in enumerate(row)
+        if k < 0
+    ]
     board = Board(width, height, holes=frozenset(holes))
     if board.size == 0:
         raise InvalidInputError("every square is a hole: no puzzle")
@@ -264,10 +271,14 @@ def puzzle_of_grid(grid: Grid) -> NumberPuzzle:
     ...
     knightstour.errors.InvalidInputError: 1 is given twice, on b1 and a2
     """
-    return _checked(grid.board, {s: k for s, k in enumerate(grid.cells) if k > 0}, grid.closed, grid.level)
+    return _checked(
+        grid.board, {s: k for s, k in enumerate(grid.cells) if k > 0}, grid.closed, grid.level
+    )
 
 
-def _checked(board: Board, givens: Mapping[int, int], closed: bool, level: str | None) -> NumberPuzzle:
+def _checked(
+    board: Board, givens: Mapping[int, int], closed: bool, level: str | None
+) -> NumberPuzzle:
     if board.leaper != (1, 2) or not board.is_flat:
         raise InvalidInputError("a number puzzle is on a flat board with a knight's moves")
     n = board.size
@@ -391,10 +402,14 @@ def check_filled(grid: Grid, puzzle: NumberPuzzle | None = None) -> list[str]:
         if len(where.get(k, ())) == 1 and len(where.get(j, ())) == 1:
             a, c = where[k][0], where[j][0]
             if not b.is_move(a, c):
-                mistakes.append(f"{k} on {name(a)} and {j} on {name(c)} are not a knight's move apart")
+                mistakes.append(
+                    f"{k} on {name(a)} and {j} on {name(c)} are not a knight's move apart"
+                )
     if puzzle is not None:
         if puzzle.board != b:
-            mistakes.append(f"the grid is {b.description}, but the puzzle is {puzzle.board.description}")
+            mistakes.append(
+                f"the grid is {b.description}, but the puzzle is {puzzle.board.description}"
+            )
         else:
             for s, k in sorted(puzzle.givens.items()):
                 if cells[s] != k:

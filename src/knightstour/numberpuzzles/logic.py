@@ -130,7 +130,7 @@ def _geometry(board: Board) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...
     dist = distance_table(board)
     reach = [d for d in dist.reshape(-1).tolist() if d < 1 << 20]
     top = (max(reach) if reach else 0) + 2
-    balls = []
+    balls: list[tuple[int, ...]] = []
     for s in range(board.area):
         if s in board.holes:
             balls.append(())
@@ -139,7 +139,8 @@ def _geometry(board: Board) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...
         for t, d in enumerate(dist[s].tolist()):
             if d < top:
                 by[d] |= 1 << t
-        row, acc = [], [0, 0]
+        row: list[int] = []
+        acc = [0, 0]
         for d in range(top):
             acc[d % 2] |= by[d]
             row.append(acc[d % 2])
@@ -285,14 +286,14 @@ def _ways(st: _State) -> list[Deduction]:
                 )
         elif count == 2 and not ends:
             t1, t2 = _bits(ways)
-            options: set[int] | None = None
+            between: set[int] | None = None
             for t in (t1, t2):
                 if st.num[t]:
                     m = st.num[t]
                     free = {j for j in (st.pred(m), st.succ(m)) if j and st.at[j] < 0}
-                    options = free if options is None else options & free
-            if options is not None and len(options) == 1:
-                k = options.pop()
+                    between = free if between is None else between & free
+            if between is not None and len(between) == 1:
+                k = between.pop()
                 holders = [t for t in (t1, t2) if st.num[t]]
                 said = " and ".join(f"{st.num[t]} on {st.name(t)}" for t in holders)
                 out.append(
@@ -395,9 +396,7 @@ def _paths(st: _State, first: int, last: int, cands: list[int]) -> list[int] | N
     return used if walk(first, 0, 0) else None
 
 
-def _singles(
-    st: _State, cands: dict[int, int], kind: str, only: str, why: str
-) -> list[Deduction]:
+def _singles(st: _State, cands: dict[int, int], kind: str, only: str, why: str) -> list[Deduction]:
     """The numbers with one square left, then the squares with one number left."""
     out = []
     once = twice = 0

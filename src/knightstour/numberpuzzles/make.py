@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 
 from knightstour.board import Board, BoardLike, parse_board
@@ -68,7 +67,9 @@ def pick_tour(board: Board, closed: bool, rng: random.Random) -> tuple[int, ...]
     return tuple(int(s) for s in tour.indices)
 
 
-def _thin(solution: tuple[int, ...], puzzle: NumberPuzzle, level: str, rng: random.Random) -> NumberPuzzle:
+def _thin(
+    solution: tuple[int, ...], puzzle: NumberPuzzle, level: str, rng: random.Random
+) -> NumberPuzzle:
     """The puzzle with every number it can lose at ``level`` taken away, in a random order."""
     givens = {s: k for k, s in enumerate(solution, start=1)}
     order = list(givens)
@@ -114,7 +115,9 @@ def make(
         if not result.solved or result.grade is None:  # the full grid is solved at any level
             raise InternalError(f"the thinned puzzle is not solved at {level}")
         rank = LEVELS.index(result.grade)
-        if rank > best_rank or (rank == best_rank and best and len(thinned.givens) < len(best.givens)):
+        if rank > best_rank or (
+            rank == best_rank and best and len(thinned.givens) < len(best.givens)
+        ):
             best, best_rank = _published(thinned, solution, result.grade, result.needed()), rank
         if rank == wanted:
             break
@@ -154,5 +157,3 @@ def make_many(
     b = board if isinstance(board, Board) else parse_board(board)
     for _ in range(count):
         yield make(b, level=level, closed=closed, seed=rng.randrange(2**63))
-
-

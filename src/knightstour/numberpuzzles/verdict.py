@@ -21,8 +21,7 @@ from typing import Any
 
 from knightstour.numberpuzzles.exact import completions
 from knightstour.numberpuzzles.grid import NumberPuzzle, grid_text
-from knightstour.numberpuzzles.logic import next_deduction, solve_logically
-from knightstour.numberpuzzles.logic import Deduction, LogicResult
+from knightstour.numberpuzzles.logic import Deduction, LogicResult, next_deduction, solve_logically
 
 __all__ = ["STATUSES", "Verdict", "hint", "judge"]
 
