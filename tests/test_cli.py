@@ -154,8 +154,7 @@ def test_bad_input_one_line_exit_2(
 
 
 def _commands() -> list[list[str]]:
-    from knightstour.cli import COMMANDS
-    from knightstour.cli import puzzle
+    from knightstour.cli import COMMANDS, puzzle
     from knightstour.cli.library import ACTIONS
 
     actions = [["library", a] for a in ACTIONS] + [["puzzle", a] for a in puzzle.ACTIONS]
