@@ -1,26 +1,31 @@
 """The exact search of a knight's tour number puzzle: kernels in the subset Numba compiles.
 
 A number puzzle fixes some squares' numbers; a completion numbers every square 1..N so that each
-number is a knight's move from the next (and, closed, N from 1). :func:`run` places the numbers
-in order, 1 first, and counts completions up to a limit (2 proves uniqueness: it stops at a
-second), in slices of a node budget, its whole state in arrays, so the caller can watch a clock
-between slices. :mod:`knightstour.numberpuzzles.exact` loads it through
+number is a knight's move from the next (and, closed, N from 1). The missing numbers fall into
+*gaps*, each a run of numbers between two given ones (the first and last runs of an open puzzle
+have a given number at one end only). :func:`run` fills the gaps from a given end a number at a
+time, always extending the gap whose next number has the fewest squares left, and counts completions up to a limit
+(2 proves uniqueness: it stops at a second), in slices of a node budget, its whole state in
+arrays, so the caller can watch a clock between slices.
+:mod:`knightstour.numberpuzzles.exact` prepares the steps and loads it through
 :mod:`knightstour.kernels.jit`.
 
-Pruning, at every placement of number ``k`` on square ``s``:
+Pruning, at every placement of a number on square ``c``:
 
-- a given number goes on its own square, a missing one on an empty square;
-- distance and colour: the next given number ``g`` (on ``q``) must be reachable in exactly
-  ``g - k`` moves: ``dist[s, q] <= g - k`` and of the same parity (the knight changes colour at
-  every move), with ``dist`` the knight's distance on the board (:func:`distances`);
+- a missing number goes on an empty square a knight's move from the number before it in the
+  gap's order;
+- distance and colour: the gap's far given number (on ``q``) must be reachable in exactly the
+  moves left: ``dist[c, q] <= left`` and of the same parity (the knight changes colour at every
+  move), with ``dist`` the knight's distance on the board (:func:`distances`);
 - dead ends: an empty square beside the square just left must still have two ways in and out
-  (empty squares, the knight's square, or given numbers still to come), or one if it may be the
-  last square;
-- left behind: each empty square has a last number that distance and colour allow it (from the
-  given numbers around each gap); once that number is placed, the square must be filled
-  (``late``: the squares whose last number is ``k``, checked as ``k`` is placed), and before
-  the next given number the knight must still reach each empty square whose last number comes
-  first, in time (``dist[s, r] <= last[r] - k``).
+  (empty squares, or numbers still missing a neighbour in the sequence), or one if it may be an
+  end of an open tour;
+- free paths: the gap's far given number must be in reach over empty squares (a walk from
+  ``c`` of at most the moves left);
+- cover: each empty square must stay in the reach of some gap still to fill, from the number
+  the gap reached last over empty squares and on to its far end by distance and colour
+  (``far[r] + dist[r, q] <= left``, of the right parity): a count for each square of the gaps
+  that can reach it, lowered as the gaps advance.
 
 >>> import numpy as np
 >>> nbr = np.array([[1, -1], [0, 2], [1, -1]], dtype=np.int32)   # a path a - b - c
@@ -34,18 +39,33 @@ import numpy as np
 
 Array = np.ndarray
 
-__kernels__ = ("distances", "_reachable", "_open_ok", "run")
-__inline__ = ("_reachable", "_open_ok")
+__kernels__ = (
+    "distances",
+    "_hungry",
+    "_open_ok",
+    "_undo_drops",
+    "_fits",
+    "_options",
+    "_closes",
+    "run",
+)
+__inline__ = ("_hungry", "_open_ok", "_fits")
 
 #: What :func:`run` returns: every completion counted (up to the limit), or the budget spent.
 DONE, BUDGET = 0, 2
-#: Slots of the int64 ``state`` array: the number being placed (0: not begun), completions
-#: found, positions examined.
-_K, _FOUND, _NODES = 0, 1, 2
+#: Slots of the int64 ``state`` array: the depth being tried (-1: done), completions found,
+#: positions examined, the stamp of the last walk over empty squares.
+_T, _FOUND, _NODES, _STAMP = 0, 1, 2, 3
 #: Slots of ``state``.
-STATE_SLOTS = 3
+STATE_SLOTS = 4
 #: The distance of two squares that no path joins.
 FAR = 1 << 20
+#: Rows of the int32 ``steps`` array: the number placed, the number it moves on from, the
+#: square of the gap's far given number (-1 none), the moves left to it (or the numbers left in
+#: a gap with no far end), the gap, and whether the step ends its gap.
+NUMBER, FROM, TARGET, LEFT, GAP, ENDS = 0, 1, 2, 3, 4, 5
+#: Rows of ``steps``.
+STEP_ROWS = 6
 
 
 def distances(nbr: Array) -> Array:
@@ -69,47 +89,99 @@ def distances(nbr: Array) -> Array:
     return dist
 
 
-def _reachable(s: int, k: int, nextg: Array, where: Array, dist: Array, n: int) -> bool:
-    """Whether the next given number after ``k`` can be reached from ``s`` in time."""
-    g = nextg[k]
-    if g == 0:
+def _hungry(sq_of: Array, j: int, n: int, closed: bool) -> bool:
+    """Whether the number ``j`` still misses a neighbour in the sequence."""
+    if j > 1 and sq_of[j - 1] < 0:
         return True
-    q = where[g - n] if g > n else where[g]
-    d = dist[s, q]
-    return d <= g - k and (g - k - d) % 2 == 0
+    if j < n and sq_of[j + 1] < 0:
+        return True
+    if closed and n > 2:
+        if j == 1 and sq_of[n] < 0:
+            return True
+        if j == n and sq_of[1] < 0:
+            return True
+    return False
 
 
 def _open_ok(
-    r: int, k: int, nbr: Array, fill: Array, num: Array, head: int, first: int, last_free: bool
+    r: int, nbr: Array, fill: Array, sq_of: Array, n: int, closed: bool, ends_free: bool
 ) -> bool:
-    """Whether the empty square ``r`` keeps enough ways in and out once ``k`` is placed
-    (``first``: the square of 1 on a closed tour, which the last number returns to; else -1)."""
+    """Whether the empty square ``r`` still has two ways in and out (one if ``ends_free``)."""
     ways = 0
     for j in range(nbr.shape[1]):
         t = nbr[r, j]
         if t < 0:
             continue
-        if fill[t] == 0 or t == head or num[t] > k or t == first:  # noqa: SIM109 (compiled)
+        if fill[t] == 0 or (fill[t] > 0 and _hungry(sq_of, fill[t], n, closed)):
             ways += 1
             if ways >= 2:
                 return True
-    return ways == 1 and last_free
+    return ways == 1 and ends_free
+
+
+def _undo_drops(t: int, trail: Array, trail_at: Array, gap: int, live: Array, count: Array) -> None:
+    """Give back the squares that the placement at depth ``t`` took out of ``gap``'s reach."""
+    top = trail_at[t + 1]
+    for i in range(trail_at[t], top):
+        r = trail[i]
+        live[gap, r] = 1
+        count[r] += 1
+    trail_at[t + 1] = trail_at[t]
+
+
+def _fits(q: int, target: int, left: int, dist: Array) -> bool:
+    """Whether a number on ``q`` can still reach the gap's far given number in time."""
+    if target < 0:
+        return True
+    d = dist[q, target]
+    return d <= left and (left - d) % 2 == 0
+
+
+def _options(step: int, steps: Array, nbr: Array, fill: Array, sq_of: Array, dist: Array) -> int:
+    """How many squares the number of ``step`` can go on now (a large number if anywhere)."""
+    frm = steps[FROM, step]
+    if frm == 0:
+        return nbr.shape[0]
+    f = sq_of[frm]
+    count = 0
+    for j in range(nbr.shape[1]):
+        q = nbr[f, j]
+        if q >= 0 and fill[q] == 0 and _fits(q, steps[TARGET, step], steps[LEFT, step], dist):
+            count += 1
+    return count
+
+
+def _closes(nbr: Array, sq_of: Array, n: int, closed: bool) -> bool:
+    """Whether a full numbering closes as asked (N a move from 1 on a closed tour)."""
+    if not closed or n <= 2:
+        return True
+    for j in range(nbr.shape[1]):  # noqa: SIM110 (a generator would not compile)
+        if nbr[sq_of[n], j] == sq_of[1]:
+            return True
+    return False
 
 
 def run(
     nbr: Array,
-    num: Array,
-    where: Array,
-    nextg: Array,
     dist: Array,
     closed: bool,
+    steps: Array,
+    gap_at: Array,
+    cover_at: Array,
+    cover: Array,
+    count: Array,
+    live: Array,
+    trail: Array,
+    trail_at: Array,
+    seen: Array,
+    far: Array,
+    queue: Array,
     fill: Array,
-    pos: Array,
+    sq_of: Array,
+    done: Array,
+    choice: Array,
     ci: Array,
     state: Array,
-    late_at: Array,
-    late: Array,
-    last: Array,
     out: Array,
     limit: int,
     budget: int,
@@ -117,108 +189,171 @@ def run(
     """Count completions up to ``limit``, the first ``limit`` written into ``out`` (rows of the
     squares of 1..N, index 0 unused); stop after ``budget`` positions (:data:`BUDGET`, resumable).
 
-    ``num[s]`` is the given number of square ``s`` (0 none, -1 a hole); ``where[k]`` the square of
-    given ``k`` (-1 none); ``nextg[k]`` the first given number from ``k`` on (above N: wrapped
-    round a closed tour; 0: none); ``fill`` starts as ``num``, ``pos`` and ``ci`` as zeros,
-    ``state`` as zeros; ``late[late_at[k]:late_at[k + 1]]`` are the empty squares whose last
-    possible number is ``k`` (``last[r]`` that number for each square).
+    ``steps`` (:data:`STEP_ROWS` x the missing numbers, gap after gap: gap ``g``'s steps from
+    ``gap_at[g]``) says what each step places, from where and towards what; at each position
+    the gap whose next number has the fewest squares left is extended (none: a dead end).
+    ``cover[cover_at[g]:cover_at[g + 1]]`` are the squares gap ``g`` can reach at first,
+    ``live[g, r]`` whether it still can (from the number it reached last, by distance and
+    colour) and ``count[r]`` how many gaps still can reach square ``r``; ``seen``, ``far`` and
+    ``queue`` (one a square) are the scratch of the walks over empty squares; a placement that leaves
+    an empty square out of every gap's reach is a dead end; ``trail`` keeps the squares each
+    placement took out of reach (those of depth ``t`` from ``trail_at[t]``), to give back; ``fill[s]`` is the number on square ``s`` (0 none, -1
+    a hole) and ``sq_of[k]`` the square of ``k`` (-1 none), both starting with the given
+    numbers; ``done[g]`` counts the numbers of gap ``g`` placed; ``choice`` starts as -1,
+    ``ci``, ``done`` and ``state`` as zeros.
     """
-    n = pos.shape[0] - 1
+    n = sq_of.shape[0] - 1
+    m = steps.shape[1]
+    gaps = gap_at.shape[0] - 1
     area = nbr.shape[0]
     moves = nbr.shape[1]
-    last_free = (not closed) and where[n] < 0
-    k = state[_K]
-    if k == 0:
-        k = 1
-        ci[1] = 0
+    t = state[_T]
+    if m == 0:
+        if t == 0 and _closes(nbr, sq_of, n, closed):
+            for i in range(1, n + 1):
+                out[0, i] = sq_of[i]
+            state[_FOUND] = 1
+        state[_T] = -1
+        return DONE
     spent = 0
     while True:
+        if t < 0:
+            state[_T] = -1
+            return DONE
         if spent >= budget:
-            state[_K] = k
+            state[_T] = t
             return BUDGET
-        s = -1
-        if k == 1:
-            while ci[1] < area:
-                c = ci[1]
-                ci[1] += 1
-                if where[1] >= 0:
-                    if c == where[1]:
-                        s = c
+        g = choice[t]
+        c = -1
+        if g < 0:  # choose the gap to extend: the fewest squares for its next number
+            best = area + 1
+            for h in range(gaps):
+                if done[h] < gap_at[h + 1] - gap_at[h]:
+                    o = _options(gap_at[h] + done[h], steps, nbr, fill, sq_of, dist)
+                    if o < best:
+                        best, g = o, h
+                        if o == 0:
+                            break
+            if best == 0:
+                g = -1
+            else:
+                choice[t] = g
+                ci[t] = 0
+        if g >= 0:
+            step = gap_at[g] + done[g]
+            frm = steps[FROM, step]
+            target, left = steps[TARGET, step], steps[LEFT, step]
+            if frm == 0:  # no number to move on from: any empty square
+                while ci[t] < area:
+                    q = ci[t]
+                    ci[t] += 1
+                    if fill[q] == 0:
+                        c = q
                         break
-                elif fill[c] == 0 and _reachable(c, 1, nextg, where, dist, n):
-                    s = c
-                    break
-        else:
-            prev = pos[k - 1]
-            while ci[k] < moves:
-                c = nbr[prev, ci[k]]
-                ci[k] += 1
-                if c < 0:
-                    continue
-                if where[k] >= 0:
-                    if c == where[k]:
-                        s = c
+            else:
+                f = sq_of[frm]
+                while ci[t] < moves:
+                    q = nbr[f, ci[t]]
+                    ci[t] += 1
+                    if q >= 0 and fill[q] == 0 and _fits(q, target, left, dist):
+                        c = q
                         break
-                elif fill[c] == 0 and _reachable(c, k, nextg, where, dist, n):
-                    s = c
-                    break
-        if s < 0:  # no candidate left: back to the number before
-            if k == 1:
-                state[_K] = k
-                return DONE
-            k -= 1
-            if where[k] < 0:
-                fill[pos[k]] = 0
+        if c < 0:  # nothing left here: undo the placement before and try its next square
+            choice[t] = -1
+            t -= 1
+            if t >= 0:
+                h = choice[t]
+                done[h] -= 1
+                back = gap_at[h] + done[h]
+                _undo_drops(t, trail, trail_at, h, live, count)
+                kb = steps[NUMBER, back]
+                fill[sq_of[kb]] = 0
+                sq_of[kb] = -1
             continue
+        k = steps[NUMBER, step]
         spent += 1
         state[_NODES] += 1
-        pos[k] = s
-        if where[k] < 0:
-            fill[s] = k
-        if k == n:
-            ok = True
-            if closed and n > 2:
-                ok = False
-                for j in range(moves):
-                    if nbr[s, j] == pos[1]:
-                        ok = True
-            if ok:
-                f = state[_FOUND]
-                if f < out.shape[0]:
-                    for i in range(1, n + 1):
-                        out[f, i] = pos[i]
-                state[_FOUND] = f + 1
-            if where[k] < 0:
-                fill[s] = 0
-            if ok and state[_FOUND] >= limit:
-                state[_K] = k
-                return DONE
-            continue
+        fill[c] = k
+        sq_of[k] = c
+        done[g] += 1
+        ends_free = (not closed) and (sq_of[1] < 0 or sq_of[n] < 0)
         good = True
-        for i in range(late_at[k], late_at[k + 1]):
-            if fill[late[i]] == 0:
-                good = False
-                break
-        if good:  # the squares to fill before the next given number: still in reach
-            g = nextg[k + 1] if k < n else 0
-            top = late_at[n + 1] if g == 0 or g > n else late_at[g]
-            for i in range(late_at[k + 1], top):
-                r = late[i]
-                if fill[r] == 0 and dist[s, r] > last[r] - k:
+        if frm > 0:  # the square just left: its empty neighbours lost a way
+            f = sq_of[frm]
+            for j in range(moves):
+                r = nbr[f, j]
+                if (
+                    r >= 0
+                    and fill[r] == 0
+                    and not _open_ok(r, nbr, fill, sq_of, n, closed, ends_free)
+                ):
                     good = False
                     break
-        if good and k > 1:  # the square just left is closed now: its empty neighbours lost a way
-            prev = pos[k - 1]
-            for j in range(moves):
-                r = nbr[prev, j]
-                if r >= 0 and r != s and fill[r] == 0:
-                    first = pos[1] if closed else -1
-                    if not _open_ok(r, k, nbr, fill, num, s, first, last_free):
-                        good = False
-                        break
+        ended = bool(steps[ENDS, step])
+        top = trail_at[t]
+        if good and not ended:  # how far each empty square is from here, over empty squares
+            stamp = state[_STAMP] + 1
+            state[_STAMP] = stamp
+            seen[c] = stamp
+            far[c] = 0
+            queue[0] = c
+            head, tail = 0, 1
+            to_target = FAR
+            while head < tail:
+                x = queue[head]
+                head += 1
+                if far[x] >= left:
+                    continue
+                for j in range(moves):
+                    y = nbr[x, j]
+                    if y < 0:
+                        continue
+                    if y == target and to_target == FAR:
+                        to_target = far[x] + 1
+                    if fill[y] == 0 and seen[y] != stamp:
+                        seen[y] = stamp
+                        far[y] = far[x] + 1
+                        queue[tail] = y
+                        tail += 1
+            if target >= 0 and to_target > left:
+                good = False
+        if good:  # the squares the gap can no longer reach from here
+            for i in range(cover_at[g], cover_at[g + 1]):
+                r = cover[i]
+                if not live[g, r] or fill[r] != 0:
+                    continue
+                if not ended and seen[r] == state[_STAMP]:
+                    d = far[r]
+                    if target >= 0:
+                        d += dist[r, target]
+                        if d <= left and (left - d) % 2 == 0:
+                            continue
+                    elif d <= left:
+                        continue
+                live[g, r] = 0
+                count[r] -= 1
+                trail[top] = r
+                top += 1
+                if count[r] == 0:
+                    good = False
+                    break
+        trail_at[t + 1] = top
+        if good and t == m - 1:
+            if _closes(nbr, sq_of, n, closed):
+                found = state[_FOUND]
+                if found < out.shape[0]:
+                    for i in range(1, n + 1):
+                        out[found, i] = sq_of[i]
+                state[_FOUND] = found + 1
+            good = False  # counted: go on to the next
         if not good:
-            if where[k] < 0:
-                fill[s] = 0
+            _undo_drops(t, trail, trail_at, g, live, count)
+            done[g] -= 1
+            fill[c] = 0
+            sq_of[k] = -1
+            if state[_FOUND] >= limit:
+                state[_T] = -1
+                return DONE
             continue
-        k += 1
-        ci[k] = 0
+        t += 1
+        choice[t] = -1

@@ -81,109 +81,159 @@ def completions(
     """Count the completions of ``puzzle`` up to ``limit``, keeping them; stop when
     ``time_limit`` seconds pass (``complete`` False).
 
-    Two searches take turns, a slice each: one places the numbers upwards, the other downwards
-    (a closed tour's numbers turned round so that each starts on a given number after the
-    longest gap); the first to finish answers, so a long sparse gap at one end costs little.
-
     >>> from knightstour.numberpuzzles.grid import parse_puzzle
     >>> completions(parse_puzzle("1 . .\\n. . .\\n. . .")).count
     0
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
-    dist = distance_table(puzzle.board)
-    kernels = jit.load(_numbers, compiled=True)
-    searches = [_Search(puzzle, mapping, dist, limit) for mapping in _orientations(puzzle)]
-    if any(s.hopeless for s in searches):  # an empty square that no number can reach
+    search = _Search(puzzle, distance_table(puzzle.board), limit)
+    if search.hopeless:
         return Completions(0, True, (), 0, limit)
+    kernels = jit.load(_numbers, compiled=True)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    done: _Search | None = None
-    while done is None:
-        for search in searches:
-            if search.run(kernels) == _numbers.DONE:
-                done = search
-                break
-        if done is None and deadline is not None and time.monotonic() > deadline:
-            break
-    positions = sum(s.positions for s in searches)
-    if done is None:  # the most any search found is still a lower bound
-        best = max(searches, key=lambda s: s.found)
-        return Completions(min(best.found, limit), False, best.solutions(), positions, limit)
-    return Completions(min(done.found, limit), True, done.solutions(), positions, limit)
+    while True:
+        if search.run(kernels) == _numbers.DONE:
+            return Completions(
+                min(search.found, limit), True, search.solutions(), search.positions, limit
+            )
+        if deadline is not None and time.monotonic() > deadline:
+            found = min(search.found, limit)
+            return Completions(found, False, search.solutions(), search.positions, limit)
 
 
-def _orientations(puzzle: NumberPuzzle) -> list[list[int]]:
-    """The numberings the searches use, each as ``mapping[k]``: the puzzle's number that the
-    search's number ``k`` stands for (index 0 unused). Upwards and downwards; on a closed tour,
-    turned so that the search starts on the given number just after the longest gap."""
+@dataclass(frozen=True)
+class _Gap:
+    """A run of missing numbers: ``numbers`` in the order they are placed, each moving on from
+    ``froms`` (0: from nowhere), towards the given number on ``target`` (-1: none) that is
+    ``left`` moves away from each (or, with no target, the numbers left after each)."""
+
+    numbers: list[int]
+    froms: list[int]
+    target: int
+    left: list[int]
+
+
+def _gaps(puzzle: NumberPuzzle) -> list[_Gap]:
+    """The gaps of ``puzzle``, in the order the search fills them: those between two given
+    numbers, the shortest first, then an open puzzle's first and last runs."""
     n = puzzle.size
-    up = list(range(n + 1))
-    down = [0, *range(n, 0, -1)]
-    given = sorted(puzzle.givens.values())
-    if not (puzzle.closed and given):
-        return [up, down]
-    gaps = [((given[(i + 1) % len(given)] - g) % n or n, i) for i, g in enumerate(given)]
-    _, i = max(gaps)
-    after, before = given[(i + 1) % len(given)], given[i]
-    up = [0] + [(after - 1 + k - 1) % n + 1 for k in range(1, n + 1)]
-    down = [0] + [(before - 1 - (k - 1)) % n + 1 for k in range(1, n + 1)]
-    return [up, down]
+    where = {k: s for s, k in puzzle.givens.items()}
+    given = sorted(where)
+    if not given:
+        numbers = list(range(1, n + 1))
+        return [_Gap(numbers, [0, *numbers[:-1]], -1, [n - k for k in numbers])]
+    inner: list[_Gap] = []
+    pairs = list(itertools.pairwise(given))
+    if puzzle.closed and n > 2:
+        pairs.append((given[-1], given[0] + n))
+    for a, b in pairs:
+        if b - a < 2:
+            continue
+        virtual = list(range(a + 1, b))
+        numbers = [(v - 1) % n + 1 for v in virtual]
+        froms = [(v - 2) % n + 1 for v in virtual]
+        inner.append(_Gap(numbers, froms, where[(b - 1) % n + 1], [b - v for v in virtual]))
+    inner.sort(key=lambda g: len(g.numbers))
+    ends: list[_Gap] = []
+    if not puzzle.closed:
+        first, last = given[0], given[-1]
+        if first > 1:  # down from the first given number to 1
+            numbers = list(range(first - 1, 0, -1))
+            ends.append(_Gap(numbers, [k + 1 for k in numbers], -1, [k - 1 for k in numbers]))
+        if last < n:
+            numbers = list(range(last + 1, n + 1))
+            ends.append(_Gap(numbers, [k - 1 for k in numbers], -1, [n - k for k in numbers]))
+        ends.sort(key=lambda g: len(g.numbers))
+    return inner + ends
 
 
 class _Search:
-    """One search of the kernel, its arrays kept between slices, in its own numbering."""
+    """The kernel's search of one puzzle, its arrays kept between slices."""
 
-    def __init__(self, puzzle: NumberPuzzle, mapping: list[int], dist: np.ndarray, limit: int):
-        b, n = puzzle.board, puzzle.board.size
-        inverse = [0] * (n + 1)
-        for k in range(1, n + 1):
-            inverse[mapping[k]] = k
-        self.mapping = mapping
-        givens = {s: inverse[k] for s, k in puzzle.givens.items()}
-        turned = NumberPuzzle(b, givens, puzzle.closed)
-        self.closed = puzzle.closed
+    def __init__(self, puzzle: NumberPuzzle, dist: np.ndarray, limit: int):
+        b, n = puzzle.board, puzzle.size
+        self.closed, self.limit, self.dist = puzzle.closed, limit, dist
         self.nbr = np.ascontiguousarray(b.neighbours, dtype=np.int32)
-        self.num = np.array(turned.cells(), dtype=np.int32)
-        self.where = np.full(n + 1, -1, dtype=np.int32)
-        for s, k in givens.items():
-            self.where[k] = s
-        self.nextg = np.zeros(n + 2, dtype=np.int32)
-        first = min(givens.values(), default=0)
-        after = first + n if puzzle.closed and givens else 0
-        for k in range(n, 0, -1):
-            if self.where[k] >= 0:
-                after = k
-            self.nextg[k] = after
-        self.fill = self.num.copy()
-        self.pos = np.zeros(n + 1, dtype=np.int32)
-        self.ci = np.zeros(n + 2, dtype=np.int32)
+        self.fill = np.array(puzzle.cells(), dtype=np.int32)
+        self.sq_of = np.full(n + 1, -1, dtype=np.int32)
+        for s, k in puzzle.givens.items():
+            self.sq_of[k] = s
+        gaps = _gaps(puzzle)
+        m = sum(len(g.numbers) for g in gaps)
+        self.steps = np.zeros((_numbers.STEP_ROWS, m), dtype=np.int32)
+        empty = np.array([s for s in b.squares() if s not in puzzle.givens], dtype=np.int64)
+        self.count = np.zeros(b.area, dtype=np.int32)
+        covers: list[np.ndarray] = []
+        t = 0
+        for i, gap in enumerate(gaps):
+            for j, k in enumerate(gap.numbers):
+                row = (k, gap.froms[j], gap.target, gap.left[j], i, j == len(gap.numbers) - 1)
+                self.steps[:, t] = row
+                t += 1
+            covers.append(empty[self._reach(gap, empty)])
+        for c in covers:
+            self.count[c] += 1
+        self.cover_at = np.zeros(len(gaps) + 1, dtype=np.int32)
+        self.cover_at[1:] = np.cumsum([len(c) for c in covers])
+        self.cover = np.concatenate([*covers, np.zeros(0, np.int64)]).astype(np.int32)
+        self.live = np.zeros((len(gaps), b.area), dtype=np.uint8)
+        for i, c in enumerate(covers):
+            self.live[i, c] = 1
+        self.trail = np.zeros(int(self.cover_at[-1]) + 1, dtype=np.int32)
+        self.trail_at = np.zeros(m + 2, dtype=np.int32)
+        self.seen = np.zeros(b.area, dtype=np.int64)
+        self.far = np.zeros(b.area, dtype=np.int32)
+        self.queue = np.zeros(b.area, dtype=np.int32)
+        self.gap_at = np.zeros(len(gaps) + 1, dtype=np.int32)
+        self.gap_at[1:] = np.cumsum([len(g.numbers) for g in gaps])
+        self.done = np.zeros(len(gaps), dtype=np.int32)
+        self.choice = np.full(m + 1, -1, dtype=np.int32)
+        self.ci = np.zeros(m + 1, dtype=np.int32)
         self.state = np.zeros(_numbers.STATE_SLOTS, dtype=np.int64)
         self.out = np.zeros((limit, n + 1), dtype=np.int32)
-        self.dist = dist
-        self.late_at, self.late = _late(turned, dist)
-        self.last = np.zeros(b.area, dtype=np.int32)
-        for k in range(n + 1):
-            self.last[self.late[self.late_at[k] : self.late_at[k + 1]]] = k
-        self.hopeless = bool(self.late_at[1] > 0)
-        self.limit = limit
+        self.hopeless = bool(len(empty) and (self.count[empty] == 0).any()) or not _adjacent_ok(
+            puzzle
+        )
+
+    def _reach(self, gap: _Gap, empty: np.ndarray) -> np.ndarray:
+        """Which empty squares some number of ``gap`` can stand on, by distance and colour."""
+        start = self.sq_of[gap.froms[0]] if gap.froms[0] else -1
+        span = len(gap.numbers) + (1 if gap.target >= 0 else 0)  # moves from start to target
+        d1 = (
+            self.dist[start, empty].astype(np.int64)
+            if start >= 0
+            else np.zeros(len(empty), np.int64)
+        )
+        if gap.target < 0:
+            return d1 <= span if start >= 0 else np.ones(len(empty), dtype=bool)
+        d2 = self.dist[empty, gap.target].astype(np.int64)
+        return (d1 + d2 <= span) & ((span - d1 - d2) % 2 == 0)
 
     def run(self, kernels: jit.Kernels) -> int:
         """One slice of the search: :data:`~knightstour.kernels.numbers.DONE` or BUDGET."""
         return int(
             kernels.run(
                 self.nbr,
-                self.num,
-                self.where,
-                self.nextg,
                 self.dist,
                 self.closed,
+                self.steps,
+                self.gap_at,
+                self.cover_at,
+                self.cover,
+                self.count,
+                self.live,
+                self.trail,
+                self.trail_at,
+                self.seen,
+                self.far,
+                self.queue,
                 self.fill,
-                self.pos,
+                self.sq_of,
+                self.done,
+                self.choice,
                 self.ci,
                 self.state,
-                self.late_at,
-                self.late,
-                self.last,
                 self.out,
                 self.limit,
                 SLICE,
@@ -199,60 +249,17 @@ class _Search:
         return int(self.state[2])
 
     def solutions(self) -> tuple[tuple[int, ...], ...]:
-        """The completions found, as the squares of the puzzle's 1..N."""
-        n = len(self.mapping) - 1
-        out = []
-        for i in range(min(self.found, self.limit)):
-            squares = [0] * n
-            for k in range(1, n + 1):
-                squares[self.mapping[k] - 1] = int(self.out[i, k])
-            out.append(tuple(squares))
-        return tuple(out)
+        """The completions found, as the squares of 1..N."""
+        return tuple(
+            tuple(int(s) for s in self.out[i, 1:]) for i in range(min(self.found, self.limit))
+        )
 
 
-def _late(puzzle: NumberPuzzle, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The empty squares by the last number that distance and colour allow each (0: none), as
-    the kernel reads them: ``late[late_at[k]:late_at[k + 1]]`` the squares whose last is ``k``.
-
-    >>> from knightstour.numberpuzzles.grid import parse_puzzle
-    >>> p = parse_puzzle(". . .\\n. . .\\n1 . .")
-    >>> at, sq = _late(p, distance_table(p.board))
-    >>> int(at[1]), sorted(int(s) for s in sq[at[9]:at[10]])  # b2 none; 9 only on a corner
-    (1, [2, 6, 8])
-    """
-    b, n = puzzle.board, puzzle.board.size
-    far = _numbers.FAR
-    empty = np.array([s for s in b.squares() if s not in puzzle.givens], dtype=np.int64)
-    best = np.zeros(len(empty), dtype=np.int64)
-    given = sorted((k, s) for s, k in puzzle.givens.items())
-    if not given:
-        best[:] = n
-    # (number, square) before and after each gap, -1: none
-    gaps = [(ka, sa, kb, sb) for (ka, sa), (kb, sb) in itertools.pairwise(given)]
-    if given and puzzle.closed:
-        (kl, sl), (kf, sf) = given[-1], given[0]
-        gaps.append((kl, sl, kf + n, sf))
-    elif given:
-        gaps.append((0, -1, given[0][0], given[0][1]))
-        gaps.append((given[-1][0], given[-1][1], n + 1, -1))
-    for ka, sa, kb, sb in gaps:
-        if kb - ka < 2:
-            continue
-        d1 = dist[sa, empty].astype(np.int64) if sa >= 0 else np.ones(len(empty), np.int64)
-        d2 = dist[empty, sb].astype(np.int64) if sb >= 0 else np.ones(len(empty), np.int64)
-        lo = ka + d1
-        hi = kb - d2
-        if sa >= 0:  # parity: j - ka has the parity of d1
-            hi -= (hi - lo) % 2
-        elif sb >= 0:
-            lo += (hi - lo) % 2
-        ok = (lo <= hi) & (d1 < far) & (d2 < far)
-        # the last number in search order (1..N): a wrapped gap's numbers past N come first
-        top = np.where(hi <= n, hi, np.where(lo <= n, n - ((n - lo) % 2), hi - n))
-        if sa < 0 or sb < 0:
-            top = np.minimum(hi, n)
-        best = np.where(ok, np.maximum(best, top), best)
-    order = np.argsort(best, kind="stable")
-    late = empty[order].astype(np.int32)
-    late_at = np.searchsorted(best[order], np.arange(n + 2)).astype(np.int32)
-    return late_at, late
+def _adjacent_ok(puzzle: NumberPuzzle) -> bool:
+    """Whether every two consecutive given numbers (N and 1, closed) are a knight's move apart."""
+    b, n = puzzle.board, puzzle.size
+    where = {k: s for s, k in puzzle.givens.items()}
+    pairs = [(k, k + 1) for k in where if k + 1 in where]
+    if puzzle.closed and n > 2 and 1 in where and n in where:
+        pairs.append((n, 1))
+    return all(b.is_move(where[a], where[c]) for a, c in pairs)

@@ -4,9 +4,10 @@ still fills the grid at the level asked, then the completion proved unique by th
 The thinning takes the numbers away one at a time in an order drawn from the seed, and keeps a
 number only when the grid cannot be filled without it by that level's deductions. What is left
 is a puzzle of that level from which no number can be taken away; it is graded (the hardest
-deduction its solving needed) and a few orders are tried to reach the level asked, the hardest
-found kept. The logic proves the solution unique (its deductions are sound); the exact search,
-which knows nothing of them, proves it again, stopping at a second solution.
+deduction its solving needed) and a few orders (and tours) are tried to reach the level asked,
+the hardest found kept. The logic proves the solution unique (its deductions are sound); the
+exact search, which knows nothing of them, proves it again, stopping at a second solution; a
+puzzle it cannot prove in :data:`PROOF_SECONDS` is not published (another try is made).
 
 >>> p = make("6x6", level="easy", seed=1)
 >>> p.level, len(p.givens) < 36
@@ -29,8 +30,12 @@ from knightstour.numberpuzzles.logic import solve_logically
 
 __all__ = ["ATTEMPTS", "make", "make_many", "pick_tour"]
 
-#: Orders of thinning tried to reach the level asked.
-ATTEMPTS = 4
+#: Orders of thinning tried to reach the level asked (with a proof of uniqueness).
+ATTEMPTS = 6
+#: A new tour is drawn after this many orders.
+TOUR_EVERY = 3
+#: Seconds the exact search may take to prove a puzzle unique before another try is made.
+PROOF_SECONDS = 10.0
 #: Tries at a tour from a random start before the solver picks its own start.
 TOUR_TRIES = 6
 
@@ -109,24 +114,30 @@ def make(
     best: NumberPuzzle | None = None
     best_rank = -1
     wanted = LEVELS.index(level)
-    for _ in range(ATTEMPTS):
+    for attempt in range(ATTEMPTS):
+        if attempt and attempt % TOUR_EVERY == 0:
+            solution = pick_tour(b, closed, rng)
         thinned = _thin(solution, blank, level, rng)
         result = solve_logically(thinned, level=level)
         if not result.solved or result.grade is None:  # the full grid is solved at any level
             raise InternalError(f"the thinned puzzle is not solved at {level}")
         rank = LEVELS.index(result.grade)
-        if rank > best_rank or (
-            rank == best_rank and best and len(thinned.givens) < len(best.givens)
-        ):
-            best, best_rank = _published(thinned, solution, result.grade, result.needed()), rank
+        if rank <= best_rank:
+            continue
+        proof = completions(thinned, limit=2, time_limit=PROOF_SECONDS)
+        if not proof.complete:  # too long to prove: another order, or another tour
+            continue
+        if not proof.unique or proof.solutions[0] != solution:
+            raise InternalError(
+                f"the exact search finds {proof.count} completions of a puzzle the logic solved"
+            )
+        best, best_rank = _published(thinned, solution, result.grade, result.needed()), rank
         if rank == wanted:
             break
-    assert best is not None
-    proof = completions(best, limit=2, time_limit=60)
-    if not proof.unique or proof.solutions[0] != solution:
-        raise InternalError(
-            f"the exact search finds {proof.count} completions of a puzzle the logic solved"
-            + ("" if proof.complete else " before its time ran out")
+    if best is None:
+        raise SearchFailedError(
+            f"no {level} puzzle on {b.description} was proved unique by the exact search within "
+            f"{PROOF_SECONDS:g} s in {ATTEMPTS} tries: try another seed"
         )
     return best
 
