@@ -433,7 +433,8 @@ def _single_words(st: _State, k: int, s: int, kind: str) -> str:
     said = []
     for near, word in ((a, "after"), (b, "before")):
         if near is not None:
-            said.append(f"{near[1]} moves {word} {near[0]} on {st.name(st.at[near[0]])}")
+            moves = f"{near[1]} move{'s' if near[1] != 1 else ''}"
+            said.append(f"{moves} {word} {near[0]} on {st.name(st.at[near[0]])}")
     ends = " and ".join(said)
     if kind == "distance":
         return (
