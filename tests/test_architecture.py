@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("solvers",),
     ("existence",),
     ("counting", "magic"),
-    ("library", "puzzle", "warm"),
+    ("library", "puzzle", "numberpuzzles", "warm"),
     ("cli", "web", "__init__"),  # the CLI and the web app may use the public names
     ("__main__",),
 ]

@@ -154,10 +154,11 @@ def test_bad_input_one_line_exit_2(
 
 
 def _commands() -> list[list[str]]:
-    from knightstour.cli import COMMANDS
+    from knightstour.cli import COMMANDS, puzzle
     from knightstour.cli.library import ACTIONS
 
-    return [[name] for name, _add, _run in COMMANDS] + [["library", a] for a in ACTIONS]
+    actions = [["library", a] for a in ACTIONS] + [["puzzle", a] for a in puzzle.ACTIONS]
+    return [[name] for name, _add, _run in COMMANDS] + actions
 
 
 @pytest.mark.parametrize("argv", _commands(), ids=" ".join)
@@ -175,7 +176,7 @@ def test_every_command_has_help_and_is_in_the_readme(
     assert lines, f"README.md never shows 'knightstour {argv[0]}'"
     if len(argv) > 1:
         assert any(re.search(rf"\b{argv[1]}\b", line) for line in lines), (
-            f"README.md never mentions 'knightstour library {argv[1]}'"
+            f"README.md never mentions 'knightstour {argv[0]} {argv[1]}'"
         )
 
 

@@ -5,7 +5,8 @@ the machine code beside the source. :func:`warm` makes the real calls that the c
 through the public API, so the cached specialisations are exactly the ones later calls use:
 Warnsdorff walks with each tie-break on a board big enough to be compiled, closed tours and an
 end square, the exact search (``solve`` and ``exists``), divide and conquer above its threshold,
-and the tour library's generation (walks and searches, open and closed) and import. It then
+and the tour library's generation (walks and searches, open and closed) and import, and a number
+puzzle made and proved. It then
 checks that every module of :data:`knightstour.kernels.jit.MODULES` was loaded compiled: a new
 kernel module that no step reaches is a bug (:class:`~knightstour.errors.InternalError`), and
 ``tests/test_warm.py`` holds it to that.
@@ -190,6 +191,14 @@ def _uncrossed() -> None:
     longest_uncrossed("4x4", closed=True)
 
 
+def _numbers() -> None:
+    # a number puzzle made (its tour walked, the distances compiled above 64 squares) and its
+    # completions counted by the exact search
+    from knightstour.numberpuzzles.make import make
+
+    make("9x9", level="hard", seed=1)
+
+
 #: The steps of :func:`warm`, in order: (name, the calls it makes).
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("warnsdorff tie-breaks", _walks),
@@ -202,6 +211,7 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("text of huge tours", _text),
     ("tour metrics", _metrics),
     ("longest uncrossed path", _uncrossed),
+    ("number puzzles", _numbers),
 )
 
 
@@ -225,7 +235,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("warnsdorff tie-breaks", "warnsdorff closed and to an end", "divide and conquer"),
     ("magic search",),
     ("counting",),
-    ("text of huge tours", "tour metrics", "longest uncrossed path"),
+    ("text of huge tours", "tour metrics", "longest uncrossed path", "number puzzles"),
 )
 
 

@@ -29,6 +29,7 @@ from knightstour.cli import (
     generate,
     library,
     magic,
+    puzzle,
     serve,
     solve,
     uncrossed,
@@ -42,7 +43,19 @@ from knightstour.kernels import jit
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main"]
 
-_MODULES = (solve, exists, count, magic, uncrossed, validate, generate, library, serve, warm)
+_MODULES = (
+    solve,
+    exists,
+    count,
+    magic,
+    uncrossed,
+    validate,
+    generate,
+    library,
+    puzzle,
+    serve,
+    warm,
+)
 #: Every command: (name, add its options to its parser, run it and return the exit code).
 COMMANDS: list[
     tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]

@@ -380,3 +380,31 @@ def write_pictures(args: argparse.Namespace, tour: Tour | PartialTour) -> None:
 
         with open_output(args.gif, args.force, binary=True) as f, progress_bar("GIF") as bar:
             write_gif(tour, f, moves_per_frame=args.moves_per_frame, progress=bar, **timing, **look)
+
+
+def read_input(file: str, what: str) -> str:
+    """The text of ``file`` (``-``: standard input), read with a limit: never more than this
+    machine can parse, and no further than the first NUL byte (``/dev/zero``); ``what`` names
+    what the file should hold in the errors (``"a tour file"``).
+
+    >>> read_input("/no/such/file", "a puzzle file")
+    Traceback (most recent call last):
+    ...
+    knightstour.cli._options.UsageError: no such file: /no/such/file
+    """
+    from knightstour.board import brief
+
+    if file == "-":
+        return notation.read_text(sys.stdin.buffer, "standard input")
+    if not file:
+        raise UsageError(f"an empty file name is not {what}")
+    p = Path(file)
+    try:
+        if p.is_dir():
+            raise UsageError(f"{file} is a folder, not {what}")
+        if not p.exists():
+            raise UsageError(f"no such file: {file}")
+        with open(p, "rb") as f:
+            return notation.read_text(f, file)
+    except OSError as e:  # unreadable, or a name too long: said briefly
+        raise UsageError(f"cannot read {brief(file)}: {e.strerror or e}") from None

@@ -14,13 +14,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 from typing import Any
 
 from knightstour import notation
-from knightstour.board import brief
 from knightstour.cli._options import EXIT_NO, EXIT_OK, UsageError, add_options
+from knightstour.cli._output import read_input
 from knightstour.errors import InvalidInputError, InvalidTourError
 
 NAME = "validate"
@@ -127,22 +125,8 @@ def _read(args: argparse.Namespace) -> Any:
 
 
 def _read_text(file: str) -> str:
-    """The text of ``file`` (``-``: standard input), read with a limit: never more than this
-    machine can parse, and no further than the first NUL byte (``/dev/zero``).
+    """The text of the tour file ``file`` (``-``: standard input): :func:`read_input`.
 
     Pipes and devices are read like files (``validate <(knightstour solve 8x8 --format json)``).
     """
-    if file == "-":
-        return notation.read_text(sys.stdin.buffer, "standard input")
-    if not file:
-        raise UsageError("an empty file name is not a tour file")
-    p = Path(file)
-    try:
-        if p.is_dir():
-            raise UsageError(f"{file} is a folder, not a tour file")
-        if not p.exists():
-            raise UsageError(f"no such file: {file}")
-        with open(p, "rb") as f:
-            return notation.read_text(f, file)
-    except OSError as e:  # unreadable, or a name too long: said briefly
-        raise UsageError(f"cannot read {brief(file)}: {e.strerror or e}") from None
+    return read_input(file, "a tour file")

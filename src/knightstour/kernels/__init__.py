@@ -13,7 +13,8 @@ layer can use compiled speed. Importing a kernel module imports no Numba.
 - :mod:`~knightstour.kernels.magic_search`, :mod:`~knightstour.kernels.magic_quads`: the
   semi-magic search and its quad pass;
 - :mod:`~knightstour.kernels.text`: the text of huge tours;
-- :mod:`~knightstour.kernels.geometry`: the shape of a tour (crossings, turns, symmetries).
+- :mod:`~knightstour.kernels.geometry`: the shape of a tour (crossings, turns, symmetries);
+- :mod:`~knightstour.kernels.numbers`: the exact search of a number puzzle.
 
 >>> from knightstour.kernels import jit, walk
 >>> jit.load(walk, compiled=False).names() == tuple(walk.__kernels__)

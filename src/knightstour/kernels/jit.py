@@ -55,6 +55,7 @@ MODULES: tuple[str, ...] = (
     "knightstour.kernels.text",
     "knightstour.kernels.geometry",
     "knightstour.kernels.uncrossed",
+    "knightstour.kernels.numbers",
 )
 
 #: What a command line says on stderr just before it first compiles a kernel that is not in the
