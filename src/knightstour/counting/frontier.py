@@ -189,14 +189,7 @@ def expand_part(
             table = np.zeros((size, 1 + limbs), dtype=np.uint64)
             table[:, 0] = SENTINEL
             total[:] = 0
-            used, status = k.expand(
-                keys, counts, nin, limbs, sweep.width, sweep.radix,
-                sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
-                sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
-                sweep.closed, sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p], sweep.spare[p],
-                powers(sweep), sweep.mirror[p],
-                table, total,
-            )  # fmt: skip
+            used, status = k.expand(keys, counts, nin, limbs, *_step_args(sweep, p), table, total)
             if status == 1:
                 return Part([], [], total, 1)
             if status == 0:
@@ -501,7 +494,7 @@ class SpilledShards:
         counts: np.ndarray,
         lo: int,
         hi: int,
-        args: tuple[object, ...],
+        args: tuple[tuple[object, ...], np.ndarray],
         owners: list[_Owner],
     ) -> int:
         """:func:`_expand_range` of ``keys[lo:hi]`` on the threads of this process."""
@@ -602,14 +595,14 @@ class _Owner:
             del old
 
 
-def _step_args(sweep: Sweep, p: int) -> tuple[object, ...]:
-    """The arguments of the kernels that take states through square ``p``, after the states."""
-    return (
-        sweep.width, sweep.radix, sweep.back[p], sweep.nback[p], sweep.cap[p], sweep.caps[p],
-        sweep.leaving[p], sweep.nleave[p], sweep.free_ends, p >= sweep.last_real,
-        sweep.closed, sweep.signs[p], sweep.remain[p], sweep.ahead[p], sweep.rest[p],
-        sweep.spare[p], powers(sweep), sweep.mirror[p],
+def _step_args(sweep: Sweep, p: int) -> tuple[tuple[object, ...], np.ndarray]:
+    """The arguments of the kernels that take states through square ``p``, after the states:
+    the square's step (:data:`knightstour.kernels.frontier.STEP`) and its mirror."""
+    step = (
+        sweep.width, sweep.radix, powers(sweep), sweep.free_ends, sweep.closed,
+        p >= sweep.last_real, *sweep.step(p),
     )  # fmt: skip
+    return step, sweep.mirror[p]
 
 
 def _room(nin: int, owners: int) -> int:
@@ -624,7 +617,7 @@ def _expand_range(
     counts: np.ndarray,
     lo: int,
     hi: int,
-    args: tuple[object, ...],
+    args: tuple[tuple[object, ...], np.ndarray],
     owners: list[_Owner],
     room: int,
     first: int,

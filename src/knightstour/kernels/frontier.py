@@ -52,7 +52,7 @@ __kernels__ = (
     "mirror_key",
     "successors",
     "move_code",
-    "_work",
+    "_scratch",
     "expand",
     "expand_links",
     "link",
@@ -68,6 +68,13 @@ __kernels__ = (
     "rehash",
     "owners",
 )
+
+#: The fields of a square's step, the one tuple the kernels take a square by, in order: the
+#: sweep's, then the square's (:func:`expand` says what each holds).
+STEP = (
+    "width", "radix", "powers", "free_ends", "closed", "final", "back", "nback", "cap",
+    "caps_window", "leaving", "nleave", "signs", "remain", "ahead", "rest", "spare",
+)  # fmt: skip
 
 EMPTY = 0
 DONE = 1
@@ -361,48 +368,18 @@ def mirror_key(key, width, radix, powers, mirror, digits, label):  # type: ignor
     return image if image < key else key
 
 
-def successors(  # type: ignore[no-untyped-def]
-    key,
-    width,
-    radix,
-    back,
-    nback,
-    cap,
-    caps_window,
-    leaving,
-    nleave,
-    free_ends,
-    final,
-    closed,
-    signs,
-    remain,
-    ahead,
-    rest,
-    spare,
-    powers,
-    slots,
-    work,
-    mates,
-    mate,
-    first,
-    seen,
-    label,
-    avail,
-    leaves,
-    stamp,
-    out_keys,
-    out_moves,
-):
+def successors(key, step, scratch, stamp):  # type: ignore[no-untyped-def]
     """The states one state ``key`` becomes through one square, and the moves that make each.
 
-    The parameters are :func:`expand`'s; ``slots`` .. ``avail`` are int64 work arrays of
-    ``max(width, radix) + 3`` (:func:`_work`: separate arrays, not rows of one, since a view
-    made at each call costs reference counting) and ``leaves[k]`` says whether slot k's square leaves after this one. Writes
-    each successor's key to ``out_keys`` (the sentinel for a whole tour, which ends there) and
-    its moves back to ``out_moves`` (:func:`move_code` of the two slots the new square joins,
-    0 for none); ``out_*`` need room for ``(nback + 1) * (nback + 2) // 2`` rows. Returns
-    ``(how many, stamp)``: ``stamp`` marks labels seen (pass the last one back in).
+    ``step``: the square, as :func:`expand` takes it (:data:`STEP`); ``scratch``: the work
+    arrays of :func:`_scratch`. Writes each successor's key to ``out_keys`` (the sentinel for a
+    whole tour, which ends there) and its moves back to ``out_moves`` (:func:`move_code` of the
+    two slots the new square joins, 0 for none). Returns ``(how many, stamp)``: ``stamp`` marks
+    labels seen (pass the last one back in).
     """
+    (width, radix, powers, free_ends, closed, final, back, nback, cap, caps_window, leaving,
+     nleave, signs, remain, ahead, rest, spare) = step  # fmt: skip
+    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves = scratch
     n = 0
     ends = decode(key, width, radix, slots)
     slots[0] = DONE if cap == 0 else EMPTY
@@ -497,9 +474,19 @@ def move_code(k1, k2):  # type: ignore[no-untyped-def]
     return k1 * 32 + k2 + 1
 
 
-def _work(width, radix, nback, leaving, nleave):  # type: ignore[no-untyped-def]
-    """The work arrays of :func:`successors`: eight of int64, ``leaves``, and room for the
-    successors' keys and moves."""
+def _scratch(step):  # type: ignore[no-untyped-def]
+    """The work arrays of :func:`successors`: eight int64 arrays of ``max(width, radix) + 3``
+    (``slots`` .. ``avail``: separate arrays, not rows of one, since a view made at each call
+    costs reference counting), ``leaves`` (``leaves[k]``: slot k's square leaves after this
+    one), and ``out_keys``, ``out_moves`` with room for the successors of a state,
+    ``(nback + 1) * (nback + 2) // 2``."""
+    width, radix, nback, leaving, nleave = (
+        step[0],
+        step[1],
+        step[7],
+        step[10],
+        step[11],
+    )  # (:data:`STEP`)
     n = max(width, radix) + 3
     leaves = np.zeros(width + 1, dtype=np.bool_)
     for q in range(nleave):
@@ -520,48 +507,27 @@ def _work(width, radix, nback, leaving, nleave):  # type: ignore[no-untyped-def]
     )
 
 
-def expand(  # type: ignore[no-untyped-def]
-    keys,
-    counts,
-    nkeys,
-    limbs,
-    width,
-    radix,
-    back,
-    nback,
-    cap,
-    caps_window,
-    leaving,
-    nleave,
-    free_ends,
-    final,
-    closed,
-    signs,
-    remain,
-    ahead,
-    rest,
-    spare,
-    powers,
-    mirror,
-    table,
-    total,
-):
+def expand(keys, counts, nkeys, limbs, step, mirror, table, total):  # type: ignore[no-untyped-def]
     """Take states ``keys[:nkeys]`` (with ``counts``) through one square into the table.
 
-    ``back[:nback]``: the slots (1..width) of the square's moves back into the frontier; ``cap``:
-    0 for a hole, 1 for a required tour end, 2 otherwise; ``caps_window[k]``: the same for slot
-    k's square; ``leaving[:nleave]``: slots whose squares leave after this square; ``final``:
-    every square of the board has been swept after this one; ``closed``: count cycles;
-    ``signs``, ``rest``, ``spare``: the colour check of :func:`pack` (``spare`` without the
-    free ends used); ``remain[k]``: slot k's moves to squares not swept yet; ``powers[d]``:
-    radix**d; ``mirror``: the slots' mirror images where the sweep maps onto itself after this
-    square (each new state is then kept as :func:`mirror_key`), else ``mirror[0] == -1``.
-    Whole tours are added to ``total`` (one row of limbs). Returns ``(used, status)``: status 0,
-    1 when a count overflowed ``limbs`` limbs, 2 when the table filled up (grow it and retry).
+    ``step``: the square and the sweep, a tuple of the fields :data:`STEP` names: ``width``
+    and ``radix`` of the keys; ``powers[d]``: radix**d; ``free_ends``: the tour ends the
+    sweep may leave free; ``closed``: count cycles; ``final``: every square of the board has
+    been swept after this one; ``back[:nback]``: the slots (1..width) of the square's moves
+    back into the frontier; ``cap``: 0 for a hole, 1 for a required tour end, 2 otherwise;
+    ``caps_window[k]``: the same for slot k's square; ``leaving[:nleave]``: slots whose
+    squares leave after this square; ``signs``, ``rest``, ``spare``: the colour check of
+    :func:`pack` (``spare`` without the free ends used); ``remain[k]``: slot k's moves to
+    squares not swept yet; ``ahead``: the squares not swept yet that need frontier squares
+    open (:func:`pack`). ``mirror``: the slots' mirror images where the sweep maps onto itself
+    after this square (each new state is then kept as :func:`mirror_key`), else
+    ``mirror[0] == -1``. Whole tours are added to ``total`` (one row of limbs). Returns
+    ``(used, status)``: status 0, 1 when a count overflowed ``limbs`` limbs, 2 when the table
+    filled up (grow it and retry).
     """
-    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves = _work(
-        width, radix, nback, leaving, nleave
-    )
+    width, radix, powers = step[0], step[1], step[2]  # (:data:`STEP`)
+    scratch = _scratch(step)
+    label, out_keys = scratch[6], scratch[9]  # (:func:`_scratch`)
     limit = (table.shape[0] * 3) // 4
     mask = table.shape[0] - 1
     used = np.int64(0)
@@ -574,11 +540,7 @@ def expand(  # type: ignore[no-untyped-def]
     mirrored = mirror[0] >= 0
     digits = np.zeros(width + 1, dtype=np.int64)
     for s in range(nkeys):
-        made, stamp = successors(
-            keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
-            final, closed, signs, remain, ahead, rest, spare, powers, slots, work, mates, mate,
-            first, seen, label, avail, leaves, stamp, out_keys, out_moves,
-        )  # fmt: skip
+        made, stamp = successors(keys[s], step, scratch, stamp)
         for j in range(made):
             newkey = out_keys[j]
             if newkey == _SENTINEL:
@@ -610,29 +572,7 @@ def expand(  # type: ignore[no-untyped-def]
     return used, 0
 
 
-def expand_links(  # type: ignore[no-untyped-def]
-    keys,
-    nkeys,
-    width,
-    radix,
-    back,
-    nback,
-    cap,
-    caps_window,
-    leaving,
-    nleave,
-    free_ends,
-    final,
-    closed,
-    signs,
-    remain,
-    ahead,
-    rest,
-    spare,
-    powers,
-    table,
-    whole,
-):
+def expand_links(keys, nkeys, step, table, whole):  # type: ignore[no-untyped-def]
     """:func:`expand` keeping, for each new state, how one path reaches it, instead of counts.
 
     A row of ``table`` is a new state's key, then ``link(s, moves)``: the index ``s`` in
@@ -640,19 +580,14 @@ def expand_links(  # type: ignore[no-untyped-def]
     set to the link of the first whole tour made (it stays as it was when none is). Returns
     ``(used, status)``: status 0, or 2 when the table filled up (grow it and retry).
     """
-    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves = _work(
-        width, radix, nback, leaving, nleave
-    )
+    scratch = _scratch(step)
+    out_keys, out_moves = scratch[9], scratch[10]  # (:func:`_scratch`)
     limit = (table.shape[0] * 3) // 4
     mask = table.shape[0] - 1
     used = np.int64(0)
     stamp = np.int64(0)
     for s in range(nkeys):
-        made, stamp = successors(
-            keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
-            final, closed, signs, remain, ahead, rest, spare, powers, slots, work, mates, mate,
-            first, seen, label, avail, leaves, stamp, out_keys, out_moves,
-        )  # fmt: skip
+        made, stamp = successors(keys[s], step, scratch, stamp)
         for j in range(made):
             newkey = out_keys[j]
             value = link(s, out_moves[j])
@@ -818,34 +753,7 @@ def put(table, key, h, src, srow, slimbs):  # type: ignore[no-untyped-def]
             h = 0
 
 
-def expand_to(  # type: ignore[no-untyped-def]
-    keys,
-    counts,
-    start,
-    nkeys,
-    width,
-    radix,
-    back,
-    nback,
-    cap,
-    caps_window,
-    leaving,
-    nleave,
-    free_ends,
-    final,
-    closed,
-    signs,
-    remain,
-    ahead,
-    rest,
-    spare,
-    powers,
-    mirror,
-    bkeys,
-    bsrc,
-    bfill,
-    total,
-):
+def expand_to(keys, counts, start, nkeys, step, mirror, bkeys, bsrc, bfill, total):  # type: ignore[no-untyped-def]
     """:func:`expand` from state ``start`` on, each new state put in the buffer of the piece
     that owns it (:func:`shard_of` over ``bkeys.shape[0]`` pieces) rather than in a table.
 
@@ -856,9 +764,9 @@ def expand_to(  # type: ignore[no-untyped-def]
     there. Whole tours are added to ``total`` (one row, a limb wider than ``counts``: it
     cannot carry out).
     """
-    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves = _work(
-        width, radix, nback, leaving, nleave
-    )
+    width, radix, powers = step[0], step[1], step[2]  # (:data:`STEP`)
+    scratch = _scratch(step)
+    label, out_keys = scratch[6], scratch[9]  # (:func:`_scratch`)
     shards = bkeys.shape[0]
     limit = bkeys.shape[1] - out_keys.shape[0]  # a state makes fewer than out_keys.shape[0]
     limbs = counts.shape[1]
@@ -872,11 +780,7 @@ def expand_to(  # type: ignore[no-untyped-def]
     for s in range(start, nkeys):
         if fullest > limit:
             return s
-        made, stamp = successors(
-            keys[s], width, radix, back, nback, cap, caps_window, leaving, nleave, free_ends,
-            final, closed, signs, remain, ahead, rest, spare, powers, slots, work, mates, mate,
-            first, seen, label, avail, leaves, stamp, out_keys, out_moves,
-        )  # fmt: skip
+        made, stamp = successors(keys[s], step, scratch, stamp)
         for j in range(made):
             newkey = out_keys[j]
             if newkey == _SENTINEL:

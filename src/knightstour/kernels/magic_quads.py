@@ -1,7 +1,10 @@
-"""The kernel of the quad pass: a depth-first walk over tours made of quads of the 4 x 4 blocks.
+"""The kernel of the quad and quarter passes: a depth-first walk over tours made of quads (or
+runs) of the 4 x 4 blocks.
 
 Plain Python in the subset Numba compiles, listed in ``__kernels__`` and loaded through
-:mod:`knightstour.kernels.jit` (no Numba import here). :mod:`knightstour.magic.quads` drives it.
+:mod:`knightstour.kernels.jit` (no Numba import here). :mod:`knightstour.magic.quads` and
+:mod:`knightstour.magic.quarters` drive it; the quarter pass walks runs, any knight path of four
+squares inside a block, with cuts of its own (:func:`walk`).
 
 A *quad* is four squares of one 4 x 4 block joined by three knight's moves, one square in each
 rank and each file of its block. A *quad tour* is made of quads: the numbers 4j + 1 ... 4j + 4
@@ -38,16 +41,29 @@ from __future__ import annotations
 import numpy as np
 
 __kernels__ = (
-    "line_open", "sum_open", "offsets_open", "add_quad", "quad_walk", "parity_open", "add_run",
-    "lines_open", "run_walk",
+    "line_open", "sum_open", "offsets_open", "parity_open", "lines_open", "place", "still_open",
+    "walk",
 )  # fmt: skip
+
+#: Kernels compiled into :func:`walk` (:mod:`knightstour.kernels.jit`): each runs once or
+#: twice a node, and a call would take and give back a reference to each of its arrays.
+__inline__ = ("place", "still_open")
+
+#: Rows of the walk's ``held`` array (:func:`place`), each indexed by line (the ranks from the
+#: front, the files from the back, ``-1 - x``), by block row then block column, or by block:
+#: the sums of the lines' numbers; two counts a line, the pass's own (the quad pass: the
+#: squares filled and their offsets, their places 1 ... 4 in their quads; the quarter pass: the
+#: empty squares of the odd numbers' colour and of the other); the sums of j of the block rows
+#: and columns; their units placed; each block's empty squares (bits ``4 y + x``).
+SUMS, FILLED, OFFSETS, BLOCK_J, PLACED, EMPTY = 0, 1, 2, 3, 4, 5
+ODD, EVEN = FILLED, OFFSETS
 
 #: Slots of the walk's ``meta`` array: the depth of the walk (-1: not begun), the nodes placed,
 #: the tours found, the rows written into ``out`` by the last call.
 DEPTH, NODES, FOUND, WRITTEN = 0, 1, 2, 3
 #: Length of ``meta``.
 META = 4
-#: What :func:`quad_walk` returns: the walk is over; it stopped (budget or stop flag); ``out`` is
+#: What :func:`walk` returns: the walk is over; it stopped (budget or stop flag); ``out`` is
 #: full (call again to go on).
 DONE, STOPPED, FULL = 0, 1, 2
 
@@ -84,192 +100,6 @@ def offsets_open(need: np.ndarray, left: int) -> bool:
     return True
 
 
-def add_quad(
-    quads: np.ndarray,
-    width: int,
-    q: int,
-    depth: int,
-    sign: int,
-    line_sum: np.ndarray,
-    line_cnt: np.ndarray,
-    used: np.ndarray,
-    line_off: np.ndarray,
-) -> None:
-    """Place (``sign`` 1) or take back (-1) quad ``q`` numbered at ``depth`` (4 depth + 1 ...):
-    its numbers added to its lines' sums, its places 1 ... 4 to their offsets."""
-    for k in range(4):
-        s = quads[q, k]
-        v = 4 * depth + k + 1
-        y = s // width
-        x = s - y * width
-        line_sum[y] += sign * v
-        line_cnt[y] += sign
-        line_sum[-1 - x] += sign * v
-        line_cnt[-1 - x] += sign
-        line_off[y] += sign * (k + 1)
-        line_off[-1 - x] += sign * (k + 1)
-        used[s] = sign > 0
-
-
-def quad_walk(
-    quads: np.ndarray,
-    block: np.ndarray,
-    succ: np.ndarray,
-    nsucc: np.ndarray,
-    width: int,
-    height: int,
-    targets: np.ndarray,
-    first: int,
-    seq: np.ndarray,
-    it: np.ndarray,
-    meta: np.ndarray,
-    budget: int,
-    stop: np.ndarray,
-    out: np.ndarray,
-) -> int:
-    """Walk the quad tours that begin with quad ``first``: write each semi-magic one into the
-    next row of ``out`` (its squares in visiting order).
-
-    ``quads[q]``: the four squares of quad q in order, in block ``block[q]`` (``y * (width // 4)
-    + x`` of the blocks); ``succ[s, i]``: the quads whose first square is a move from square s,
-    the first ``nsucc[s]`` of them. ``targets``: the sum of j each block row, then each block
-    column, must reach. ``seq`` (the quad of each depth), ``it`` (the next option to try at each
-    depth) and ``meta`` (:data:`META`, its depth -1 to begin) hold the walk, so that a call goes
-    on where the last stopped. Returns :data:`DONE`, :data:`STOPPED` (``budget`` nodes more, or
-    ``stop[0]`` set) or :data:`FULL`.
-    """
-    n = width * height
-    nq = n // 4
-    bw = width // 4
-    bh = height // 4
-    rank_const = width * (n + 1) // 2
-    file_const = height * (n + 1) // 2
-    # ranks 0 .. height - 1 from the front, files from the back (-1 - x)
-    line_sum = np.zeros(height + width, dtype=np.int64)
-    line_cnt = np.zeros(height + width, dtype=np.int64)
-    row_j = np.zeros(bh, dtype=np.int64)
-    row_n = np.zeros(bh, dtype=np.int64)
-    col_j = np.zeros(bw, dtype=np.int64)
-    col_n = np.zeros(bw, dtype=np.int64)
-    used = np.zeros(n, dtype=np.bool_)
-    line_off = np.zeros(height + width, dtype=np.int64)
-    need = np.zeros(4, dtype=np.int64)
-    meta[WRITTEN] = 0
-    depth = meta[DEPTH]
-    if depth == -2:  # walked to its end already
-        return DONE
-    fresh = depth < 0
-    if fresh:  # begin: the first quad, then its successors
-        seq[0] = first
-        depth = 0
-    # the placed quads, added up again (a call may go on from a stopped walk)
-    for d in range(depth + 1):
-        b = block[seq[d]]
-        row_j[b // bw] += d
-        row_n[b // bw] += 1
-        col_j[b % bw] += d
-        col_n[b % bw] += 1
-        add_quad(quads, width, seq[d], d, 1, line_sum, line_cnt, used, line_off)
-    spent = 0
-    while True:
-        if fresh:
-            fresh = False
-        else:
-            # the next option at depth + 1, or back up
-            nxt = depth + 1
-            last = quads[seq[depth], 3]
-            placed = False
-            while it[nxt] < nsucc[last]:
-                q = succ[last, it[nxt]]
-                it[nxt] += 1
-                if used[quads[q, 0]] or used[quads[q, 1]] or used[quads[q, 2]]:
-                    continue
-                if used[quads[q, 3]]:
-                    continue
-                placed = True
-                break
-            if not placed:  # every option at depth + 1 tried: take back the quad at depth
-                if depth == 0:
-                    meta[DEPTH] = -2  # over
-                    return DONE
-                b = block[seq[depth]]
-                row_j[b // bw] -= depth
-                row_n[b // bw] -= 1
-                col_j[b % bw] -= depth
-                col_n[b % bw] -= 1
-                add_quad(quads, width, seq[depth], depth, -1, line_sum, line_cnt, used, line_off)
-                depth -= 1
-                meta[DEPTH] = depth
-                continue
-            depth = nxt
-            seq[depth] = q
-            b = block[q]
-            row_j[b // bw] += depth
-            row_n[b // bw] += 1
-            col_j[b % bw] += depth
-            col_n[b % bw] += 1
-            add_quad(quads, width, q, depth, 1, line_sum, line_cnt, used, line_off)
-            meta[NODES] += 1
-            spent += 1
-        q = seq[depth]
-        b = block[q]
-        ok = True
-        for k in range(4):
-            s = quads[q, k]
-            y = s // width
-            x = s - y * width
-            if not line_open(line_sum[y], width - line_cnt[y], depth, nq, rank_const):
-                ok = False
-            if not line_open(line_sum[-1 - x], height - line_cnt[-1 - x], depth, nq, file_const):
-                ok = False
-        r = b // bw
-        c = b % bw
-        # the offsets the four ranks of its block row, and the four files of its block column,
-        # still need from the quads to come there
-        for k in range(4):
-            need[k] = 10 * bw - line_off[4 * r + k]
-        if not offsets_open(need, 4 * bw - row_n[r]):
-            ok = False
-        for k in range(4):
-            need[k] = 10 * bh - line_off[-1 - (4 * c + k)]
-        if not offsets_open(need, 4 * bh - col_n[c]):
-            ok = False
-        # every block row (and column) must still reach its sum of j: its quads to come take
-        # distinct depths after this one
-        for i in range(bh):
-            if not sum_open(row_j[i], 4 * bw - row_n[i], depth, nq, targets[i]):
-                ok = False
-        for i in range(bw):
-            if not sum_open(col_j[i], 4 * bh - col_n[i], depth, nq, targets[bh + i]):
-                ok = False
-        if ok and depth == nq - 1:  # a semi-magic tour: every line is complete and exact
-            row = meta[WRITTEN]
-            for d in range(nq):
-                for k in range(4):
-                    out[row, 4 * d + k] = quads[seq[d], k]
-            meta[WRITTEN] += 1
-            meta[FOUND] += 1
-            ok = False
-        if ok:
-            meta[DEPTH] = depth
-            it[depth + 1] = 0
-        else:  # take this quad back; the loop tries the next option at this depth
-            if depth == 0:
-                meta[DEPTH] = -2
-                return DONE
-            row_j[r] -= depth
-            row_n[r] -= 1
-            col_j[c] -= depth
-            col_n[c] -= 1
-            add_quad(quads, width, q, depth, -1, line_sum, line_cnt, used, line_off)
-            depth -= 1
-            meta[DEPTH] = depth
-        if meta[WRITTEN] == out.shape[0]:
-            return FULL
-        if spent >= budget or stop[0]:
-            return STOPPED
-
-
 # The quarter pass: runs of four numbers on any knight path of four squares inside a 4 x 4 block.
 
 
@@ -284,67 +114,100 @@ def parity_open(total: int, odd: int, even: int, lo: int, n: int, const: int) ->
     return least <= const <= most
 
 
-def add_run(
-    units: np.ndarray,
-    width: int,
-    u: int,
-    depth: int,
-    sign: int,
-    odd_sq: np.ndarray,
-    line_sum: np.ndarray,
-    line_odd: np.ndarray,
-    line_even: np.ndarray,
-    used: np.ndarray,
-) -> None:
-    """Place (``sign`` 1) or take back (-1) run ``u`` numbered at ``depth`` (4 depth + 1 ...):
-    its numbers added to its lines' sums, its squares taken from their lines' empty ones (of the
-    odd numbers' colour, ``odd_sq``, or the other)."""
+def lines_open(held: np.ndarray, lo: int, n: int, width: int, height: int) -> bool:
+    """Whether every rank and file can still reach its constant (:func:`parity_open`): ``held``
+    as the quarter pass keeps it (:func:`place`)."""
+    rank_const = width * (n + 1) // 2
+    file_const = height * (n + 1) // 2
+    for i in range(height + width):
+        const = rank_const if i < height else file_const
+        if not parity_open(held[SUMS, i], held[ODD, i], held[EVEN, i], lo, n, const):
+            return False
+    return True
+
+
+def place(
+    tables: tuple, u: int, depth: int, sign: int, held: np.ndarray, cover: np.ndarray | None,
+) -> None:  # fmt: skip
+    """Place (``sign`` 1) or take back (-1) unit ``u`` numbered at ``depth`` (4 depth + 1 ...)
+    in ``held`` (its rows: :data:`SUMS` ...; the other arguments: :func:`walk`'s)."""
+    units, block, mask, width, height = tables[0], tables[1], tables[2], tables[5], tables[6]
+    bw = width // 4
+    b = block[u]
+    r = b // bw
+    c = height // 4 + b % bw
+    held[BLOCK_J, r] += sign * depth
+    held[PLACED, r] += sign
+    held[BLOCK_J, c] += sign * depth
+    held[PLACED, c] += sign
+    held[EMPTY, b] ^= mask[u]
     for k in range(4):
         s = units[u, k]
         v = 4 * depth + k + 1
         y = s // width
         x = s - y * width
-        line_sum[y] += sign * v
-        line_sum[-1 - x] += sign * v
-        if odd_sq[s]:
-            line_odd[y] -= sign
-            line_odd[-1 - x] -= sign
-        else:
-            line_even[y] -= sign
-            line_even[-1 - x] -= sign
-        used[s] = sign > 0
+        held[SUMS, y] += sign * v
+        held[SUMS, -1 - x] += sign * v
+        if cover is None:
+            held[FILLED, y] += sign
+            held[FILLED, -1 - x] += sign
+            held[OFFSETS, y] += sign * (k + 1)
+            held[OFFSETS, -1 - x] += sign * (k + 1)
+        else:  # a knight's move changes colour: v and 1 are on one colour when v is odd
+            side = ODD if v % 2 else EVEN
+            held[side, y] -= sign
+            held[side, -1 - x] -= sign
 
 
-def lines_open(
-    line_sum: np.ndarray,
-    line_odd: np.ndarray,
-    line_even: np.ndarray,
-    lo: int,
-    n: int,
-    width: int,
-    height: int,
-    rank_const: int,
-    file_const: int,
-) -> bool:
-    """Whether every rank and file can still reach its constant (:func:`parity_open`)."""
-    for i in range(height + width):
-        const = rank_const if i < height else file_const
-        if not parity_open(line_sum[i], line_odd[i], line_even[i], lo, n, const):
+def still_open(
+    tables: tuple, q: int, depth: int, held: np.ndarray, cover: np.ndarray | None,
+    need: np.ndarray,
+) -> bool:  # fmt: skip
+    """Whether the tours that go on from unit ``q``, placed at ``depth``, can still be
+    semi-magic (the cuts of the module's docstring; :func:`walk` for the quarter pass's):
+    ``held`` as :func:`place` keeps it; ``need``: a work array of 4."""
+    units, block, width, height, targets = tables[0], tables[1], tables[5], tables[6], tables[7]
+    n = width * height
+    nq = n // 4
+    bw = width // 4
+    bh = height // 4
+    b = block[q]
+    if cover is not None and cover[held[EMPTY, b]] == 0:
+        return False  # its block's empty squares cannot be cut into runs
+    # every block row (and column) must still reach its sum of j: its units to come take
+    # distinct depths after this one
+    for i in range(bh + bw):
+        units_in = 4 * bw if i < bh else 4 * bh
+        if not sum_open(held[BLOCK_J, i], units_in - held[PLACED, i], depth, nq, targets[i]):
             return False
-    return True
+    if cover is not None:
+        return lines_open(held, 4 * depth + 5, n, width, height)
+    rank_const = width * (n + 1) // 2
+    file_const = height * (n + 1) // 2
+    for k in range(4):
+        s = units[q, k]
+        y = s // width
+        x = s - y * width
+        if not line_open(held[SUMS, y], width - held[FILLED, y], depth, nq, rank_const):
+            return False
+        if not line_open(held[SUMS, -1 - x], height - held[FILLED, -1 - x], depth, nq, file_const):
+            return False
+    # the offsets the four ranks of its block row, and the four files of its block column,
+    # still need from the quads to come there
+    r = b // bw
+    c = b % bw
+    for k in range(4):
+        need[k] = 10 * bw - held[OFFSETS, 4 * r + k]
+    if not offsets_open(need, 4 * bw - held[PLACED, r]):
+        return False
+    for k in range(4):
+        need[k] = 10 * bh - held[OFFSETS, -1 - (4 * c + k)]
+    return offsets_open(need, 4 * bh - held[PLACED, bh + c])
 
 
-def run_walk(
-    units: np.ndarray,
-    block: np.ndarray,
-    mask: np.ndarray,
-    succ: np.ndarray,
-    nsucc: np.ndarray,
-    cover: np.ndarray,
-    odd_sq: np.ndarray,
-    width: int,
-    height: int,
-    targets: np.ndarray,
+def walk(
+    tables: tuple,
+    cover: np.ndarray | None,
     first: int,
     base: int,
     seq: np.ndarray,
@@ -354,117 +217,86 @@ def run_walk(
     stop: np.ndarray,
     out: np.ndarray,
 ) -> int:
-    """Walk the quarter-local tours that begin with run ``first``: write each semi-magic one
-    into the next row of ``out`` (its squares in visiting order).
+    """Walk the tours that begin with unit ``first``: write each semi-magic one into the next
+    row of ``out`` (its squares in visiting order).
 
-    ``units[u]``: the four squares of run u in order, a knight path inside block ``block[u]``,
-    ``mask[u]`` its squares as bits ``4 y + x`` of its block; ``succ[s, i]``: the runs whose
-    first square is a move from square s, the first ``nsucc[s]`` of them; ``cover[m]``: whether
-    the squares ``m`` of a block can be cut into knight paths of four; ``odd_sq[s]``: whether
-    square s holds an odd number (the colour of the first square). ``targets``, ``seq``, ``it``,
-    ``meta``, the returns: as :func:`quad_walk`; with ``base`` > 0, ``seq[: base + 1]`` is
-    placed and kept (the walk of the tours below that prefix: for checks), else ``first`` alone. A branch is cut when a block's empty squares
-    cannot be cut into runs, when a block row (or column) can no longer give its runs the sum of
-    j its lines need (:func:`sum_open`: every run of a block row adds 16 j + 10 to its four
-    ranks together, whatever its path), or when a rank or file can no longer reach its constant
-    with the numbers still to place, odd and even apart (:func:`lines_open`).
+    ``tables``: ``(units, block, mask, succ, nsucc, width, height, targets)``. ``units[u]``: the
+    four squares of unit u in order, a knight path inside block ``block[u]`` (``y * (width //
+    4) + x`` of the blocks), ``mask[u]`` its squares as bits ``4 y + x`` of its block;
+    ``succ[s, i]``: the units whose first square is a move from square s, the first
+    ``nsucc[s]`` of them. ``targets``: the sum of j each block row, then each block column,
+    must reach. ``seq`` (the unit of each depth), ``it`` (the next option to try at each depth)
+    and ``meta`` (:data:`META`, its depth -1 to begin) hold the walk, so that a call goes on
+    where the last stopped; with ``base`` > 0, ``seq[: base + 1]`` is placed and kept (the walk
+    of the tours below that prefix: for checks), else ``first`` alone. Returns :data:`DONE`,
+    :data:`STOPPED` (``budget`` nodes more, or ``stop[0]`` set) or :data:`FULL`.
+
+    ``cover`` None: the quad pass, its units quads, its cuts the module docstring's. Else the
+    quarter pass, ``cover[m]``: whether the squares ``m`` of a block can be cut into knight
+    paths of four. A branch is cut when a block's empty squares cannot be cut into runs, when a
+    block row (or column) can no longer give its runs the sum of j its lines need
+    (:func:`sum_open`: every run of a block row adds 16 j + 10 to its four ranks together,
+    whatever its path), or when a rank or file can no longer reach its constant with the
+    numbers still to place, odd and even apart (:func:`lines_open`; the odd numbers lie on the
+    colour of the first square).
     """
+    units, block, mask, succ, nsucc, width, height = tables[:7]
     n = width * height
     nq = n // 4
     bw = width // 4
     bh = height // 4
-    rank_const = width * (n + 1) // 2
-    file_const = height * (n + 1) // 2
-    line_sum = np.zeros(height + width, dtype=np.int64)
-    line_odd = np.zeros(height + width, dtype=np.int64)
-    line_even = np.zeros(height + width, dtype=np.int64)
-    for s in range(n):
-        y = s // width
-        x = s - y * width
-        if odd_sq[s]:
-            line_odd[y] += 1
-            line_odd[-1 - x] += 1
-        else:
-            line_even[y] += 1
-            line_even[-1 - x] += 1
-    row_j = np.zeros(bh, dtype=np.int64)
-    row_n = np.zeros(bh, dtype=np.int64)
-    col_j = np.zeros(bw, dtype=np.int64)
-    col_n = np.zeros(bw, dtype=np.int64)
-    empty = np.full(bw * bh, 0xFFFF, dtype=np.int64)
-    used = np.zeros(n, dtype=np.bool_)
+    held = np.zeros((EMPTY + 1, max(height + width, bw * bh)), dtype=np.int64)
+    if cover is not None:  # every square of every line empty, of the odd numbers' colour or not
+        odd = (units[first, 0] % width + units[first, 0] // width) % 2
+        for s in range(n):
+            y = s // width
+            x = s - y * width
+            side = ODD if (x + y) % 2 == odd else EVEN
+            held[side, y] += 1
+            held[side, -1 - x] += 1
+    held[EMPTY, : bw * bh] = 0xFFFF
+    need = np.zeros(4, dtype=np.int64)
     meta[WRITTEN] = 0
     depth = meta[DEPTH]
     if depth == -2:  # walked to its end already
         return DONE
     fresh = depth < 0
-    if fresh:
+    if fresh:  # begin: the first unit (and the prefix kept), then its successors
         seq[0] = first
         depth = base
+    # the placed units, added up again (a call may go on from a stopped walk)
     for d in range(depth + 1):
-        b = block[seq[d]]
-        row_j[b // bw] += d
-        row_n[b // bw] += 1
-        col_j[b % bw] += d
-        col_n[b % bw] += 1
-        empty[b] ^= mask[seq[d]]
-        add_run(units, width, seq[d], d, 1, odd_sq, line_sum, line_odd, line_even, used)
+        place(tables, seq[d], d, 1, held, cover)
     spent = 0
     while True:
         if fresh:
             fresh = False
         else:
+            # the next option at depth + 1, or back up
             nxt = depth + 1
             last = units[seq[depth], 3]
             placed = False
             while it[nxt] < nsucc[last]:
                 q = succ[last, it[nxt]]
                 it[nxt] += 1
-                if empty[block[q]] & mask[q] != mask[q]:
-                    continue
-                placed = True
-                break
-            if not placed:  # every option at depth + 1 tried: take back the run at depth
+                if held[EMPTY, block[q]] & mask[q] == mask[q]:
+                    placed = True
+                    break
+            if not placed:  # every option at depth + 1 tried: take back the unit at depth
                 if depth == base:
-                    meta[DEPTH] = -2
+                    meta[DEPTH] = -2  # over
                     return DONE
-                b = block[seq[depth]]
-                row_j[b // bw] -= depth
-                row_n[b // bw] -= 1
-                col_j[b % bw] -= depth
-                col_n[b % bw] -= 1
-                empty[b] ^= mask[seq[depth]]
-                add_run(units, width, seq[depth], depth, -1, odd_sq, line_sum, line_odd,
-                        line_even, used)  # fmt: skip
+                place(tables, seq[depth], depth, -1, held, cover)
                 depth -= 1
                 meta[DEPTH] = depth
                 continue
             depth = nxt
             seq[depth] = q
-            b = block[q]
-            row_j[b // bw] += depth
-            row_n[b // bw] += 1
-            col_j[b % bw] += depth
-            col_n[b % bw] += 1
-            empty[b] ^= mask[q]
-            add_run(units, width, q, depth, 1, odd_sq, line_sum, line_odd, line_even, used)
+            place(tables, q, depth, 1, held, cover)
             meta[NODES] += 1
             spent += 1
         q = seq[depth]
-        b = block[q]
-        r = b // bw
-        c = b % bw
-        ok = cover[empty[b]] != 0
-        if ok:
-            for i in range(bh):
-                if not sum_open(row_j[i], 4 * bw - row_n[i], depth, nq, targets[i]):
-                    ok = False
-            for i in range(bw):
-                if not sum_open(col_j[i], 4 * bh - col_n[i], depth, nq, targets[bh + i]):
-                    ok = False
-        if ok:
-            ok = lines_open(line_sum, line_odd, line_even, 4 * depth + 5, n, width, height,
-                            rank_const, file_const)  # fmt: skip
+        ok = still_open(tables, q, depth, held, cover, need)
         if ok and depth == nq - 1:  # a semi-magic tour: every line is complete and exact
             row = meta[WRITTEN]
             for d in range(nq):
@@ -476,16 +308,11 @@ def run_walk(
         if ok:
             meta[DEPTH] = depth
             it[depth + 1] = 0
-        else:  # take this run back; the loop tries the next option at this depth
+        else:  # take this unit back; the loop tries the next option at this depth
             if depth == base:
                 meta[DEPTH] = -2
                 return DONE
-            row_j[r] -= depth
-            row_n[r] -= 1
-            col_j[c] -= depth
-            col_n[c] -= 1
-            empty[b] ^= mask[q]
-            add_run(units, width, q, depth, -1, odd_sq, line_sum, line_odd, line_even, used)
+            place(tables, q, depth, -1, held, cover)
             depth -= 1
             meta[DEPTH] = depth
         if meta[WRITTEN] == out.shape[0]:

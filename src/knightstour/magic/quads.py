@@ -125,6 +125,11 @@ class QuadWalker:
             ox, oy = 4 * (b % bw), 4 * (b // bw)
             for i, squares in enumerate(shapes):
                 self.quads[b * len(shapes) + i] = [(oy + y) * width + ox + x for x, y in squares]
+        #: each unit's squares as bits ``4 y + x`` of its block
+        self.mask = np.array(
+            [sum(1 << (4 * y + x) for x, y in squares) for squares in shapes] * nblocks,
+            dtype=np.int64,
+        )
         n = width * height
         firsts = [(int(f) % width, int(f) // width) for f in self.quads[:, 0]]
         follow = [
@@ -138,6 +143,10 @@ class QuadWalker:
         #: the parts: part p walks the tours that begin with unit ``firsts[p]``
         self.firsts = self.first_units(len(shapes))
         self.nparts = len(self.firsts)
+        #: the board's tables as the walk takes them (:func:`knightstour.kernels.magic_quads.walk`)
+        self.tables = (
+            self.quads, self.block, self.mask, self.succ, self.nsucc, width, height, targets,
+        )  # fmt: skip
 
     #: what the walk is called in a refusal
     name = "quad pass"
@@ -150,12 +159,17 @@ class QuadWalker:
         """The units a tour may begin with, one part each: every unit of every block."""
         return np.arange(len(self.quads), dtype=np.int64)
 
+    #: the walk's ``cover`` (:func:`knightstour.kernels.magic_quads.walk`): None, the quad
+    #: pass's cuts
+    cover: np.ndarray | None = None
+
     def walk(self, part: int, st: dict[str, np.ndarray], budget: int, stop: np.ndarray,
-             out: np.ndarray) -> int:  # fmt: skip
-        """One call of the compiled walk of ``part`` from the state ``st``: its status."""
-        return int(self.k.quad_walk(
-            self.quads, self.block, self.succ, self.nsucc, self.width, self.height,
-            self.targets, int(self.firsts[part]), st["seq"], st["it"], st["meta"], budget, stop, out,
+             out: np.ndarray, base: int = 0) -> int:  # fmt: skip
+        """One call of the compiled walk of ``part`` from the state ``st`` (keeping its first
+        ``base`` + 1 units): its status."""
+        return int(self.k.walk(
+            self.tables, self.cover, int(self.firsts[part]), base, st["seq"], st["it"],
+            st["meta"], budget, stop, out,
         ))  # fmt: skip
 
     def run(

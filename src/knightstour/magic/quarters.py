@@ -108,12 +108,6 @@ class QuarterWalker(QuadWalker):
 
     def __init__(self, width: int, height: int, *, compiled: bool = True) -> None:
         super().__init__(width, height, compiled=compiled)
-        per_block = len(block_paths())
-        self.mask = np.array(
-            [sum(1 << (4 * y + x) for x, y in p) for p in block_paths()]
-            * (len(self.quads) // per_block),
-            dtype=np.int64,
-        )
         self.cover = covers()
 
     def below(self, prefix: list[int]) -> np.ndarray:
@@ -158,19 +152,6 @@ class QuarterWalker(QuadWalker):
             if b == min(images):
                 firsts += range(b * per_block, (b + 1) * per_block)
         return np.array(firsts, dtype=np.int64)
-
-    def walk(self, part: int, st: dict[str, np.ndarray], budget: int, stop: np.ndarray,
-             out: np.ndarray, base: int = 0) -> int:  # fmt: skip
-        """One call of the compiled quarter walk of ``part`` from the state ``st`` (keeping its
-        first ``base`` + 1 runs: :meth:`below`)."""
-        first = int(self.quads[self.firsts[part], 0])
-        w = self.width
-        colour = (np.arange(w * self.height) % w + np.arange(w * self.height) // w) % 2
-        odd = (colour == (first % w + first // w) % 2).astype(np.uint8)
-        return int(self.k.run_walk(
-            self.quads, self.block, self.mask, self.succ, self.nsucc, self.cover, odd, w,
-            self.height, self.targets, int(self.firsts[part]), base, st["seq"], st["it"], st["meta"], budget, stop, out,
-        ))  # fmt: skip
 
 
 @lru_cache(maxsize=4)

@@ -79,9 +79,8 @@ class _Tables:
     last: np.ndarray
 
     def step(self, p: int) -> tuple[object, ...]:
-        """The kernels' arguments for position ``p`` from ``back`` to ``remain``, ``ahead``,
-        ``rest`` and ``spare`` (as :func:`knightstour.kernels.frontier.expand_links` takes them,
-        around ``free_ends``, ``final`` and ``closed``)."""
+        """Position ``p``'s fields of the kernels' step, from ``back`` to ``spare``
+        (:data:`knightstour.kernels.frontier.STEP`: they follow the sweep's and ``final``)."""
         i = p - self.lo
         return (
             self.back[i], self.nback[i], self.cap[i], self.caps[i], self.leaving[i],
@@ -811,17 +810,13 @@ def _forward(board: Board, s: int, e: int, deadline: float | None, keep: bool) -
                 )
             if tab is None or not tab.lo <= p < tab.hi:
                 tab = _tables(g, p, min(n, p + CHUNK), clock)
-            back, nback, cap, caps, leaving, nleave, signs, remain, ahead, rest, spare = tab.step(p)
+            step = (width, radix, pw, 0, False, p >= g.last_real, *tab.step(p))
             keys = states[p - 1]
             size = table_size(int(keys.shape[0] * growth))
             while True:
                 table = np.zeros((size, 2), dtype=np.uint64)
                 table[:, 0] = SENTINEL
-                used, status = k.expand_links(
-                    keys, keys.shape[0], width, radix, back, nback, cap, caps, leaving, nleave,
-                    0, p >= g.last_real, False, signs, remain, ahead, rest, spare, pw, table,
-                    whole,
-                )  # fmt: skip
+                used, status = k.expand_links(keys, keys.shape[0], step, table, whole)
                 if status == 0:
                     break
                 size *= 2
