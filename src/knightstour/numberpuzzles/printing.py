@@ -21,7 +21,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from knightstour.errors import InvalidInputError
 from knightstour.numberpuzzles.grid import NumberPuzzle
@@ -153,14 +153,18 @@ def book_pages(
     pw, ph = (round(v * mm) for v in PAPERS[paper])
     margin = round(MARGIN_MM * mm)
     side = max(max(p.board.width, p.board.height) for p in puzzles)
-    big, small, tiny = label_font(round(7 * mm)), label_font(round(4 * mm)), label_font(round(3 * mm))
+    big, small, tiny = (
+        label_font(round(7 * mm)),
+        label_font(round(4 * mm)),
+        label_font(round(3 * mm)),
+    )
 
-    def centred(d: ImageDraw.ImageDraw, x: float, y: float, text: str, font: object) -> None:
-        left, top, right, bottom = d.textbbox((0, 0), text, font=font)  # type: ignore[arg-type]
-        d.text((x - (left + right) / 2, y - top), text, fill=0, font=font)  # type: ignore[arg-type]
+    def centred(d: ImageDraw.ImageDraw, x: float, y: float, text: str, font: Any) -> None:
+        left, top, right, _ = d.textbbox((0, 0), text, font=font)
+        d.text((x - (left + right) / 2, y - top), text, fill=0, font=font)
 
-    def heights(font: object) -> int:
-        return round(ImageDraw.Draw(Image.new("L", (1, 1))).textbbox((0, 0), "Ag", font=font)[3])  # type: ignore[arg-type]
+    def heights(font: Any) -> int:
+        return round(ImageDraw.Draw(Image.new("L", (1, 1))).textbbox((0, 0), "Ag", font=font)[3])
 
     line, title_h = heights(small), heights(big)
     pages: list[tuple[Image.Image, ImageDraw.ImageDraw, int]] = []  # (page, its pen, top of cells)

@@ -176,7 +176,10 @@ def numbers_svg(
         if path
         else ""
     )
-    paint = {"given": f'font-weight="bold" fill="{c["number"]}"', "filled": f'fill="{st.FILLED_COLOR}"'}
+    paint = {
+        "given": f'font-weight="bold" fill="{c["number"]}"',
+        "filled": f'fill="{st.FILLED_COLOR}"',
+    }
     parts.append(
         f'<g class="numbers" font-family="{FONT_FAMILY}" font-size="{_num(fs)}" '
         f'text-anchor="middle"{halo}>'
