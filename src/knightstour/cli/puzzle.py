@@ -40,18 +40,19 @@ from knightstour.cli._options import (
     exit_code,
     int_range,
 )
-from knightstour.cli._output import open_output, read_input
+from knightstour.cli._output import check_target, err, open_output, read_input
 from knightstour.numberpuzzles.grid import LEVELS
 
 NAME = "puzzle"
 #: The actions of ``puzzle``.
-ACTIONS = ("make", "solve", "hint", "check")
-HELP = "number puzzles: make, solve, hint and check them"
+ACTIONS = ("make", "solve", "hint", "check", "book")
+HELP = "number puzzles: make, solve, hint, check and print them"
 DESCRIPTION = (
     "Knight's tour number puzzles: a board with some squares numbered, to be filled in so that "
     "each number is a knight's move from the next. 'make' makes puzzles with exactly one "
     "solution at a level; 'solve' says whether a puzzle has one solution, none or several; "
-    "'hint' gives the next deduction in words; 'check' names every mistake of a filled grid."
+    "'hint' gives the next deduction in words; 'check' names every mistake of a filled grid; "
+    "'book' writes a printable PDF booklet of puzzles, the answers at the back."
 )
 
 
@@ -75,16 +76,41 @@ def add(p: argparse.ArgumentParser) -> None:
         "--count", type=int_range(1, 10_000), default=1, metavar="K", help="make K puzzles (1)"
     )
     make.add_argument(
-        "--solution", action="store_true", help="text: print each solution after its puzzle"
+        "--solution",
+        action="store_true",
+        help="text: print each solution after its puzzle; svg, png: draw the solution",
+    )
+    make.add_argument(
+        "--path", action="store_true", help="svg, png with --solution: draw the tour under it"
     )
     add_options(
         make,
         format={
-            "choices": ("text", "json"),
-            "help": "text (one line a rank; puzzles apart by a blank line) or json (one a line)",
+            "choices": ("text", "json", "svg", "png"),
+            "help": "text (one line a rank; puzzles apart by a blank line), json (one a line), "
+            "or a picture of one puzzle: svg or png (png needs --output)",
         },
-        output={"help": "write the puzzles to FILE"},
+        output={"help": "write the puzzles (or the picture) to FILE"},
     )
+    make.add_argument("--size", type=int_range(16, 8000), metavar="PX", help="picture size")
+    book = add_command(
+        actions,
+        "book",
+        "a printable PDF booklet of puzzles, the answers at the back",
+        "Make COUNT puzzles (as 'make' does) and write them as a PDF booklet: a title, several "
+        "puzzles a page, numbered, the answers at the back, every page numbered.",
+    )
+    book.add_argument(
+        "--count", type=int, default=50, metavar="K", help="how many puzzles (default 50)"
+    )
+    book.add_argument(
+        "--level", choices=LEVELS, default="medium", help="the hardest deduction (default medium)"
+    )
+    book.add_argument("--board", default="8x8", metavar="WxH", help="the board (default 8x8)")
+    book.add_argument("--paper", default="a4", metavar="PAPER", help="a4 (default) or letter")
+    book.add_argument("--title", default=None, help="the title on the first page")
+    book.add_argument("--pdf", required=True, metavar="FILE", help="write the booklet to FILE")
+    add_options(book, "closed", "seed", "force")
     for name, help_text, about in (
         ("solve", "solve a puzzle: one solution, none or several", "the puzzle"),
         ("hint", "the next deduction of a puzzle, in words", "the puzzle (numbers filled so far)"),
@@ -109,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             "give an action: make, solve, hint, check (see 'knightstour puzzle --help')"
         )
-    runs = {"make": _make, "solve": _solve, "hint": _hint, "check": _check}
+    runs = {"make": _make, "solve": _solve, "hint": _hint, "check": _check, "book": _book}
     return runs[args.action](args)
 
 
@@ -134,8 +160,19 @@ def _named(file: str, parse: Any, text: str) -> Any:
 def _make(args: argparse.Namespace) -> int:
     from knightstour.numberpuzzles.make import make_many
 
+    picture = args.format in ("svg", "png")
+    if picture:
+        _check_picture(args)
+    elif args.path or args.size is not None:
+        raise UsageError(
+            f"{'--path' if args.path else '--size'} shapes a picture: add --format svg or png"
+        )
+    if args.output:
+        check_target(args.output, args.force)
     board = board_of(args)
     puzzles = make_many(board, args.count, level=args.level, closed=args.closed, seed=args.seed)
+    if picture:
+        return _picture(args, next(iter(puzzles)))
     with open_output(args.output, args.force) as f:
         for i, p in enumerate(puzzles):
             if args.format == "json":
@@ -149,6 +186,66 @@ def _make(args: argparse.Namespace) -> int:
             f.write(p.text() + "\n")
             if args.solution:
                 f.write("solution:\n" + p.solution_text() + "\n")
+    return EXIT_OK
+
+
+def _check_picture(args: argparse.Namespace) -> None:
+    """Refuse, before any work, what a picture cannot be: several puzzles, a path without the
+    solution, PNG bytes on a terminal, a file named for another format."""
+    from knightstour.errors import InvalidInputError
+    from knightstour.render import check_picture_name
+
+    if args.count != 1:
+        raise UsageError(f"--format {args.format} draws one puzzle: leave out --count")
+    if args.path and not args.solution:
+        raise UsageError("--path draws the tour of the solution: add --solution")
+    if args.format == "png" and args.output in (None, "-"):
+        raise UsageError("--format png writes a file: add --output FILE")
+    if args.output and args.output != "-":
+        try:
+            check_picture_name(args.output, args.format)
+        except InvalidInputError as e:
+            raise UsageError(f"--output: {e}") from None
+
+
+def _picture(args: argparse.Namespace, puzzle: Any) -> int:
+    from knightstour.numberpuzzles.printing import puzzle_image, puzzle_svg
+
+    look = {"solution": args.solution, "path": args.path, "size": args.size}
+    if args.format == "svg":
+        with open_output(args.output, args.force) as f:
+            f.write(puzzle_svg(puzzle, **look))
+        return EXIT_OK
+    image = puzzle_image(puzzle, **look)
+    with open_output(args.output, args.force, binary=True) as f:
+        image.save(f, format="PNG")
+    return EXIT_OK
+
+
+def _book(args: argparse.Namespace) -> int:
+    from knightstour.board import parse_board
+    from knightstour.cli.progress import progress_bar
+    from knightstour.numberpuzzles.make import make_many
+    from knightstour.numberpuzzles.printing import PAPERS, write_book
+
+    if args.count < 1:
+        raise UsageError(f"--count must be at least 1, got {args.count}")
+    if args.count > 10_000:
+        raise UsageError(f"--count is at most 10000, got {args.count}")
+    if args.paper.lower() not in PAPERS:
+        raise UsageError(f"unknown paper {args.paper!r} (expected one of {', '.join(PAPERS)})")
+    check_target(args.pdf, args.force)
+    board = parse_board(args.board)
+    made = make_many(board, args.count, level=args.level, closed=args.closed, seed=args.seed)
+    with progress_bar("making puzzles", unit="puzzle") as bar:
+        puzzles = []
+        for p in made:
+            puzzles.append(p)
+            if bar:
+                bar(len(puzzles), args.count)
+    with open_output(args.pdf, args.force, binary=True) as f:
+        pages = write_book(puzzles, f, paper=args.paper.lower(), title=args.title)
+    err(f"{args.pdf}: {pages} pages, {len(puzzles)} puzzles and their answers")
     return EXIT_OK
 
 

@@ -40,7 +40,7 @@ import math
 import os
 import stat
 import struct
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import lru_cache
@@ -60,7 +60,15 @@ if TYPE_CHECKING:
 
     Drawable: TypeAlias = Tour | PartialTour
 
-__all__ = ["board_image", "frame_count", "tour_image", "write_gif", "write_png"]
+__all__ = [
+    "board_image",
+    "frame_count",
+    "label_font",
+    "numbers_image",
+    "tour_image",
+    "write_gif",
+    "write_png",
+]
 
 FileLike = str | os.PathLike[str] | IO[bytes]
 
@@ -113,6 +121,44 @@ def tour_image(
     if numbers:
         pic.draw_numbers(indices)
     return pic.result()
+
+
+def numbers_image(
+    board: Board,
+    numbers: Mapping[int, int],
+    *,
+    strong: Collection[int] = (),
+    path: Sequence[int] | None = None,
+    closed: bool = False,
+    size: int | None = None,
+    coordinates: bool = True,
+    colors: Mapping[str, str] | None = None,
+) -> Image.Image:
+    """An RGB picture of numbers written on the squares of ``board`` (a number puzzle, or its
+    solution), ``size`` pixels on its longest side: the picture of
+    :func:`~knightstour.render.svg.numbers_svg` (same options), the ``strong`` squares' numbers
+    bold, the others lighter.
+
+    >>> from knightstour.board import Board
+    >>> numbers_image(Board(5, 5), {0: 1}, strong={0}, size=200).size
+    (200, 200)
+    """
+    pic = _Raster(
+        board, size, coordinates, "full", {**st.PRINT_COLORS, **(colors or {})}, supersample=True
+    )
+    pic.draw_board()
+    if path:
+        indices = list(path)
+        pic.draw_path(indices, False, False, None)
+        if closed:
+            pic.draw_closing(indices)
+    pic.draw_given_numbers(numbers, strong, halo=bool(path))
+    return pic.result()
+
+
+def label_font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The font of the pictures' labels and numbers, ``px`` pixels high (Pillow's own)."""
+    return _font(px)
 
 
 def write_png(tour: Drawable, file: FileLike, **options: Any) -> None:
@@ -468,6 +514,48 @@ class _Raster:
             self.draw.ellipse(start, fill=ink("start"), outline=ink("marker-edge"), width=edge)
         if which in ("both", "end") and last != first:
             self.draw.rectangle(end, fill=ink("end"), outline=ink("marker-edge"), width=edge)
+
+    def draw_given_numbers(
+        self, numbers: Mapping[int, int], strong: Collection[int], halo: bool
+    ) -> None:
+        """A number puzzle's numbers, centred on their squares: the ``strong`` ones bold (a
+        stroke of their own colour), the others in the lighter ``filled`` colour; with a white
+        ``halo`` when a path runs under them."""
+        fs = st.given_font(self.lay.square, self.board.size)
+        font = _font(max(1, round(fs)))
+        bold = max(1, round(fs * 0.025))
+        ink, filled = self.rgb["number"], st.hex_rgb(st.FILLED_COLOR)
+        for s, k in sorted(numbers.items()):
+            x, y = self.lay.centre(s)
+            text = str(k)
+            width = bold if s in strong else 0
+            if halo:
+                self._centred((x, y), text, font, self.rgb["number-halo"], width + round(fs * 0.11))
+            colour = ink if s in strong else filled
+            self._centred((x, y), text, font, colour, width, colour)
+
+    def _centred(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        font: Any,
+        ink: Any,
+        stroke: int = 0,
+        stroke_ink: Any = None,
+    ) -> None:
+        """Draw ``text`` centred on ``xy``, thickened by a ``stroke`` (bold, or a halo)."""
+        box = self.draw.textbbox((0, 0), "0123456789", font=font)
+        left, _, right, _ = self.draw.textbbox((0, 0), text, font=font)
+        x = xy[0] - (right + left) / 2
+        y = xy[1] - (box[3] + box[1]) / 2
+        self.draw.text(
+            (x, y),
+            text,
+            font=font,
+            fill=ink,
+            stroke_width=stroke,
+            stroke_fill=stroke_ink if stroke_ink is not None else ink,
+        )
 
     def draw_numbers(self, indices: list[int]) -> None:
         fs = st.number_font(self.lay.square, len(indices))

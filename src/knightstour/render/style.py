@@ -29,6 +29,7 @@ __all__ = [
     "GRADIENT",
     "LAYER_GAP",
     "MAX_BANDS",
+    "PRINT_COLORS",
     "STYLES",
     "UNVISITED_OPACITY",
     "Layout",
@@ -37,6 +38,7 @@ __all__ = [
     "bands",
     "colors",
     "default_size",
+    "given_font",
     "hex_rgb",
     "label_width",
     "layout",
@@ -70,6 +72,23 @@ DEFAULT_COLORS: dict[str, str] = {
     "number-halo": "#ffffff",
     "unvisited": "#f0a830",  # the squares a partial path never reached (a tint over them)
 }
+
+#: The colours of a printable picture (number puzzles): black on white, the dark squares a pale
+#: grey that still shows each square's colour, the filled-in numbers of a solution lighter than
+#: the given ones (``number`` the givens, ``filled`` the rest), a pale path.
+PRINT_COLORS: dict[str, str] = {
+    "background": "#ffffff",
+    "light": "#ffffff",
+    "dark": "#e4e4e4",
+    "border": "#000000",
+    "hole": "#3c3c3c",
+    "coord": "#000000",
+    "path": "#b4b4b4",
+    "number": "#000000",
+    "number-halo": "#ffffff",
+}
+#: The colour of the numbers a solution fills in (the givens are ``number``).
+FILLED_COLOR = "#6b6b6b"
 
 #: How strongly the ``unvisited`` colour tints the squares a partial path never reached.
 UNVISITED_OPACITY = 0.45
@@ -657,6 +676,17 @@ def number_font(square: float, count: int) -> float:
     """The font size of move numbers in squares of ``square`` units, for ``count`` moves."""
     digits = max(len(str(count)), 2)
     return min(square * 0.34, square * 0.85 / (0.6 * digits))
+
+
+def given_font(square: float, count: int) -> float:
+    """The font size of a number puzzle's numbers in squares of ``square`` units, for numbers
+    up to ``count``: as big as fits, for print (no path runs under them).
+
+    >>> given_font(10, 64), given_font(10, 144), given_font(10, 1024)
+    (5.0, 4.72, 3.54)
+    """
+    digits = max(len(str(count)), 2)
+    return round(min(square * 0.5, square * 0.85 / (0.6 * digits)), 2)
 
 
 def unvisited_runs(board: Board, indices: Sequence[int]) -> list[tuple[int, int, int]]:

@@ -32,7 +32,7 @@ more than the still picture, however long the tour.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from knightstour.board import Board
     from knightstour.tour import PartialTour, Tour
 
-__all__ = ["board_svg", "tour_svg"]
+__all__ = ["board_svg", "numbers_svg", "tour_svg"]
 
 #: Square side in SVG user units.
 UNIT = 10
@@ -128,6 +128,64 @@ def tour_svg(
     parts += pic.path(indices, closed and closing, gradient, markers, numbers, animated)
     if animated:
         pic.animate(indices, frame_ms, final_ms)
+    return pic.finish(parts)
+
+
+def numbers_svg(
+    board: Board,
+    numbers: Mapping[int, int],
+    *,
+    strong: Collection[int] = (),
+    path: Sequence[int] | None = None,
+    closed: bool = False,
+    size: float | None = None,
+    coordinates: bool = True,
+    colors: Mapping[str, str] | None = None,
+) -> str:
+    """An SVG of numbers written on the squares of ``board`` (a number puzzle, or its
+    solution), in the printable look of :data:`~knightstour.render.style.PRINT_COLORS`
+    (``colors`` overrides any of them): the board as every picture draws it (squares, holes,
+    labels), each number of ``numbers`` (square: number) centred on its square, those of the
+    ``strong`` squares (the givens) bold, the others lighter; optionally a pale ``path``
+    through the squares in order (dashed back to the first when ``closed``) under the numbers.
+
+    The numbers are ``<g class="numbers">`` of ``<text class="given">`` and ``<text
+    class="filled">``.
+
+    >>> from knightstour.board import Board
+    >>> svg = numbers_svg(Board(5, 5), {0: 1, 24: 25, 12: 13}, strong={0, 24})
+    >>> svg.count('class="given"'), svg.count('class="filled"')
+    (2, 1)
+    """
+    pic = _Picture(board, size, coordinates, "full", {**st.PRINT_COLORS, **(colors or {})})
+    parts = []
+    if path:
+        parts += pic.path(list(path), closed, False, False, False)
+    lay, c = pic.lay, pic.colors
+    fs = st.given_font(UNIT, board.size)
+    groups: dict[str, list[str]] = {"given": [], "filled": []}
+    for s, k in sorted(numbers.items()):
+        x, y = lay.centre(s)
+        kind = "given" if s in strong else "filled"
+        groups[kind].append(
+            f'<text class="{kind}" x="{_num(x)}" y="{_num(y)}" dy=".35em">{k}</text>'
+        )
+    halo = (
+        f' stroke="{c["number-halo"]}" stroke-width="{_num(fs * 0.22)}" paint-order="stroke" '
+        f'stroke-linejoin="round"'
+        if path
+        else ""
+    )
+    paint = {
+        "given": f'font-weight="bold" fill="{c["number"]}"',
+        "filled": f'fill="{st.FILLED_COLOR}"',
+    }
+    parts.append(
+        f'<g class="numbers" font-family="{FONT_FAMILY}" font-size="{_num(fs)}" '
+        f'text-anchor="middle"{halo}>'
+        + "".join(f"<g {paint[kind]}>" + "".join(t) + "</g>" for kind, t in groups.items() if t)
+        + "</g>"
+    )
     return pic.finish(parts)
 
 
