@@ -171,7 +171,43 @@ def test_published_file() -> None:
     got = {(f.spec, f.closed): (f.length, f.source) for f in published.longest_uncrossed()}
     assert got[("8x8", False)] == (35, "OEIS A003192")
     assert got[("10x10", True)] == (54, "OEIS A157416")
-    assert all(f.url.startswith("https://oeis.org/A") for f in published.longest_uncrossed())
+    oeis = [f for f in published.longest_uncrossed() if f.source.startswith("OEIS")]
+    assert all(f.width == f.height for f in oeis)
+    assert all(f.url == f"https://oeis.org/{f.source.split()[1]}" for f in oeis)
+
+
+def _icpc(lo: int, hi: int) -> list[published.Longest]:
+    """The rectangles of the ICPC World Finals 2018 table with lo < width * height <= hi."""
+    return [
+        f
+        for f in published.longest_uncrossed()
+        if f.source == "ICPC WF 2018 solution" and lo < f.width * f.height <= hi
+    ]
+
+
+def test_icpc_table_labelled() -> None:
+    """The rectangles (issue 33, item 3): widths 3 to 8, every one a closed figure with its
+    source, no square among them (those are OEIS's)."""
+    table = _icpc(0, 10**6)
+    assert len(table) == 39 and all(f.closed and f.width < f.height for f in table)
+    assert all("SnapDragon64/ACMFinalsSolutions" in f.url for f in table)
+
+
+@pytest.mark.parametrize("figure", _icpc(49, 60), ids=lambda f: f.spec)
+def test_icpc_table(figure: published.Longest) -> None:
+    assert solved(figure.spec, True) == figure.length
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("figure", _icpc(60, 84), ids=lambda f: f.spec)
+def test_icpc_table_larger(figure: published.Longest) -> None:
+    assert solved(figure.spec, True) == figure.length
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("figure", _icpc(84, 96), ids=lambda f: f.spec)
+def test_icpc_table_sweep(figure: published.Longest) -> None:
+    assert solved(figure.spec, True) == figure.length
 
 
 # -- against a plain exhaustive search --------------------------------------------------------
