@@ -9,10 +9,20 @@ which kept a bit per live decided move: 8x8 closed 534 s, 8x8 open out of memory
 issue's): 8x8 open and closed in seconds. Each length is checked against the published one
 (OEIS A003192, A157416). The kernels are loaded (compiled, from the cache) before the clock
 starts.
+
+    python benchmarks/bench_uncrossed.py --wide [LIMIT]   # the first lines of 7x7 to 11x11
+
+``--wide`` sweeps the first lines of the square boards 7x7 to 11x11 (every state, no bound: in
+the first half of a board the bound cuts next to nothing) until a line's step holds more than
+LIMIT states (default 1,000,000), and prints the most states a step of each line and the growth
+from line to line: the figures docs/geometry.md extrapolates 10x10 and 11x11 from (as
+bench_count.py --eight does for the count). Not part of ``run.py``.
 """
 
 from __future__ import annotations
 
+import itertools
+import sys
 import time
 
 from _report import figure
@@ -66,5 +76,35 @@ def main() -> None:
         print(f"    {note}", flush=True)
 
 
+def wide(limit: int) -> None:
+    """The most states a step of each of the first lines, every state kept, 7x7 to 11x11."""
+    from knightstour.counting import uncrossed
+
+    uncrossed.longest_uncrossed("4x4")  # load the kernels
+    for w in range(7, 12):
+        for closed in (True, False):
+            p = uncrossed.plan(f"{w}x{w}")
+            t0 = time.perf_counter()
+            last = w
+            while True:
+                run = uncrossed._run(p, closed, last=last)  # every state of the first lines
+                if max(run.states) > limit or last >= len(p.order) // 2:
+                    break
+                last += w
+            seconds = time.perf_counter() - t0
+            rows = [max(run.states[i * w : (i + 1) * w]) for i in range(len(run.states) // w)]
+            growth = [round(b / a, 1) for a, b in itertools.pairwise(rows) if a]
+            kind = "closed" if closed else "open"
+            print(
+                f"{w}x{w} {kind}: {4 * p.frontier + p.pending} bits a state; most states a step "
+                f"of lines 1..{len(rows)}: {rows}, growth {growth}; tables "
+                f"{run.peak / 2**20:,.0f} MiB at the peak; {seconds:.1f} s",
+                flush=True,
+            )
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--wide"]:
+        wide(int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000)
+    else:
+        main()

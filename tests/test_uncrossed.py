@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -26,7 +27,7 @@ from knightstour.board import Board
 from knightstour.cli import main
 from knightstour.counting import uncrossed
 from knightstour.counting.uncrossed import longest_uncrossed, plan
-from knightstour.errors import InvalidInputError
+from knightstour.errors import InvalidInputError, SearchFailedError
 
 Point = tuple[int, int]
 
@@ -170,7 +171,43 @@ def test_published_file() -> None:
     got = {(f.spec, f.closed): (f.length, f.source) for f in published.longest_uncrossed()}
     assert got[("8x8", False)] == (35, "OEIS A003192")
     assert got[("10x10", True)] == (54, "OEIS A157416")
-    assert all(f.url.startswith("https://oeis.org/A") for f in published.longest_uncrossed())
+    oeis = [f for f in published.longest_uncrossed() if f.source.startswith("OEIS")]
+    assert all(f.width == f.height for f in oeis)
+    assert all(f.url == f"https://oeis.org/{f.source.split()[1]}" for f in oeis)
+
+
+def _icpc(lo: int, hi: int) -> list[published.Longest]:
+    """The rectangles of the ICPC World Finals 2018 table with lo < width * height <= hi."""
+    return [
+        f
+        for f in published.longest_uncrossed()
+        if f.source == "ICPC WF 2018 solution" and lo < f.width * f.height <= hi
+    ]
+
+
+def test_icpc_table_labelled() -> None:
+    """The rectangles (issue 33, item 3): widths 3 to 8, every one a closed figure with its
+    source, no square among them (those are OEIS's)."""
+    table = _icpc(0, 10**6)
+    assert len(table) == 39 and all(f.closed and f.width < f.height for f in table)
+    assert all("SnapDragon64/ACMFinalsSolutions" in f.url for f in table)
+
+
+@pytest.mark.parametrize("figure", _icpc(49, 60), ids=lambda f: f.spec)
+def test_icpc_table(figure: published.Longest) -> None:
+    assert solved(figure.spec, True) == figure.length
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("figure", _icpc(60, 84), ids=lambda f: f.spec)
+def test_icpc_table_larger(figure: published.Longest) -> None:
+    assert solved(figure.spec, True) == figure.length
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("figure", _icpc(84, 96), ids=lambda f: f.spec)
+def test_icpc_table_sweep(figure: published.Longest) -> None:
+    assert solved(figure.spec, True) == figure.length
 
 
 # -- against a plain exhaustive search --------------------------------------------------------
@@ -199,7 +236,7 @@ def test_brute_force(
     """Against the plain search; ``beam`` 1 makes the first sweep's length a poor one (so the
     exact sweep finds the answer under the bound), 0 turns the bound and the first sweep off."""
     if beam == 0:
-        monkeypatch.setattr(uncrossed, "_bounds", lambda p: [10**6] * len(p.order))
+        monkeypatch.setattr(uncrossed, "_bounds", lambda p, watch=None: [10**6] * len(p.order))
         monkeypatch.setattr(uncrossed, "BEAM", 1)
         monkeypatch.setattr(uncrossed, "_run", _without_floor(uncrossed._run))
     else:
@@ -319,3 +356,71 @@ def test_bad_input_one_line(argv: list[str], what: str) -> None:
     assert r.returncode == 2
     assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
     assert what in r.stderr and "Traceback" not in r.stderr
+
+
+# -- long runs: the time limit, the progress, Ctrl-C (issue 33, item 4) ------------------------
+
+
+def test_time_limit_stops_a_long_sweep() -> None:
+    """8x8 open takes many steps of seconds: a short limit stops it with the project's
+    SearchFailedError, the step it reached named, and the progress it reported short of done."""
+    seen: list[tuple[int, int]] = []
+    with pytest.raises(
+        SearchFailedError, match=r"on 8x8 stopped at the time limit, square \d+ of 64"
+    ):
+        longest_uncrossed("8x8", time_limit=0.2, progress=lambda d, t: seen.append((d, t)))
+    assert all(t == 128 for _, t in seen) and (not seen or seen[-1][0] < 128)
+
+
+def test_progress_counts_both_sweeps() -> None:
+    seen: list[tuple[int, int]] = []
+    longest_uncrossed("5x5", progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(d, 50) for d in range(1, 51)]
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf"), "2", True])
+def test_bad_time_limit_refused(bad: object) -> None:
+    with pytest.raises(InvalidInputError, match="time_limit must be a positive"):
+        longest_uncrossed("4x4", time_limit=bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="progress must be a function"):
+        longest_uncrossed("4x4", progress=5)  # type: ignore[arg-type]
+
+
+def test_time_limit_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["uncrossed", "8x8", "--time-limit", "0.2", "--quiet"]) == 3
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "stopped at the time limit" in err
+    assert main(["uncrossed", "8x8", "--time-limit", "0.2", "-q", "--format", "json"]) == 3
+    d = json.loads(capsys.readouterr().out)
+    assert d["exists"] is None and "stopped at the time limit" in d["reason"]
+    assert main(["uncrossed", "5x5", "--time-limit", "60", "--quiet"]) == 0  # time enough
+
+
+@pytest.mark.parametrize("bad", ["0", "-3", "nan", "inf", "soon", ""])
+def test_bad_time_limit_exit_2(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["uncrossed", "5x5", "--time-limit", bad, "--quiet"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--time-limit" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_cleanly() -> None:
+    """A real process, interrupted in the middle of 8x8 open: one line, exit 130 (as every
+    command on Ctrl-C), no traceback."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "knightstour", "uncrossed", "8x8", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        proc.wait(timeout=3)  # under way (the sweep takes longer than this)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:  # finished before the signal came
+        assert out.startswith("longest uncrossed path on 8x8: 35 moves")
+        return
+    assert proc.returncode == 130, err
+    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "stopped" in err

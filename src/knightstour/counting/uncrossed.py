@@ -36,8 +36,9 @@ from typing import Any
 
 import numpy as np
 
+from knightstour import arguments
 from knightstour.board import Board, BoardLike, parse_board
-from knightstour.errors import InternalError, InvalidInputError
+from knightstour.errors import InternalError, InvalidInputError, SearchFailedError
 from knightstour.geometry import require_flat, segments_cross
 from knightstour.kernels import jit
 from knightstour.kernels import uncrossed as _KERNELS
@@ -294,15 +295,23 @@ def longest_uncrossed(
     closed: bool = False,
     *,
     progress: Callable[[int, int], None] | None = None,
+    time_limit: float | None = None,
 ) -> Uncrossed:
     """The longest uncrossed path (``closed``: cycle) of ``board``, exactly, with one of them.
 
     A board too wide for the sweep (a short side over :data:`MAX_WIDTH`, or a state too big
     for its words) is refused with :class:`InvalidInputError` before any memory is spent.
+    ``progress(done, total)`` is told after each step of the two sweeps (``total``: twice the
+    squares); ``time_limit``: seconds after which the sweep stops with
+    :class:`~knightstour.errors.SearchFailedError` (checked between steps and while a step's
+    table grows), the step it had reached named.
 
     >>> longest_uncrossed("4x4").length, longest_uncrossed("4x4", closed=True).length
     (5, 4)
     """
+    limit = arguments.time_limit(time_limit)
+    progress = arguments.progress(progress)
+    deadline = None if limit is None else time.monotonic() + limit
     b = parse_board(board)
     require_flat(b)
     if b.wrap is not None:
@@ -320,11 +329,13 @@ def longest_uncrossed(
             f"squares and {p.pending} pending moves, more than the sweep's {MAX_BITS} bits"
         )
     began = time.perf_counter()
-    rest = _bounds(p)
+    watch = _Watch(p, closed, deadline, progress)
+    rest = _bounds(p, watch)
     # a first length to beat: the same sweep keeping only the longest states of each step
-    quick = _run(p, closed, rest=rest, beam=BEAM)
+    quick = _run(p, closed, rest=rest, beam=BEAM, watch=watch)
     floor = int(quick.best[0])
-    full = _run(p, closed, floor=floor, rest=rest, progress=progress)
+    watch.phase = 1
+    full = _run(p, closed, floor=floor, rest=rest, watch=watch)
     run = full if full.best[0] > floor else quick
     path = _walk_back(p, run.best, run.preds, run.choices, closed)
     length = None if run.best[0] < 0 else int(run.best[0])
@@ -349,6 +360,36 @@ _NO_BOUND = 10**6
 
 
 @dataclass
+class _Watch:
+    """The time limit and the progress of one :func:`longest_uncrossed`: ``phase`` 0 is the
+    quick sweep (and the bound's sweeps), 1 the exact one."""
+
+    plan: Plan
+    closed: bool
+    deadline: float | None
+    progress: Callable[[int, int], None] | None
+    phase: int = 0
+
+    def check(self, t: int) -> None:
+        """Stop with :class:`SearchFailedError` when the time limit has passed (at step ``t``)."""
+        if self.deadline is None or time.monotonic() <= self.deadline:
+            return
+        what = "cycle" if self.closed else "path"
+        sweep = ("first", "exact")[self.phase]
+        n = len(self.plan.order)
+        raise SearchFailedError(
+            f"the longest uncrossed {what} on {self.plan.board.spec} stopped at the time limit, "
+            f"square {t + 1} of {n} of the {sweep} sweep (of 2)"
+        )
+
+    def done(self, t: int) -> None:
+        """Step ``t`` of the current sweep is done."""
+        if self.progress is not None:
+            n = len(self.plan.order)
+            self.progress(self.phase * n + t + 1, 2 * n)
+
+
+@dataclass
 class _Run:
     """One sweep: ``best`` (moves, step, state, choice, a flag), the pointers for the walk
     back, the states after each step, the peak bytes and ``most``: ``best[0]`` after each step."""
@@ -361,7 +402,7 @@ class _Run:
     most: list[int]
 
 
-def _bounds(p: Plan) -> list[int]:
+def _bounds(p: Plan, watch: _Watch | None = None) -> list[int]:
     """``rest[t]``: at most how many moves the steps after step ``t`` can add to any path.
 
     For a window of ``j`` consecutive steps that starts at column ``x`` of a line, the most
@@ -380,8 +421,8 @@ def _bounds(p: Plan) -> list[int]:
     span = BOUND_LINES * w
     lines = max(w, reach + BOUND_LINES + 1)
     band = plan(Board(w, lines, leaper=b.leaper))
-    most = [_run(band, False, forest=True, first=reach * w + x, last=reach * w + x + span).most
-            for x in range(w)]  # fmt: skip
+    most = [_run(band, False, forest=True, first=reach * w + x, last=reach * w + x + span,
+                 watch=watch).most for x in range(w)]  # fmt: skip
     across = 1 if b.width > b.height else 0  # swept file by file: a line is a file
     col = [b.xy(s)[across] for s in p.order]
     bound = [0] * (steps + 1)  # bound[t]: the most moves decided at steps t and later
@@ -401,7 +442,7 @@ def _run(
     floor: int = -1,
     rest: list[int] | None = None,
     beam: int = 0,
-    progress: Callable[[int, int], None] | None = None,
+    watch: _Watch | None = None,
 ) -> _Run:
     steps = len(p.order) if last is None else min(last, len(p.order))
     k = jit.for_work(_KERNELS, (steps - first) * max(1, p.frontier), threshold=30)
@@ -412,6 +453,8 @@ def _run(
     run = _Run(best, [], [], [], 0, [])
     held = 0  # bytes kept for the walk back
     for t in range(first, steps):
+        if watch is not None:
+            watch.check(t)
         n = keys.shape[0]
         size = 1 << max(10, math.ceil(math.log2(max(1, 3 * n))))
         tables = _tables(size)
@@ -428,6 +471,8 @@ def _run(
             run.peak = max(run.peak, held + keys.nbytes + vals.nbytes + size * _ROW_BYTES)
             if nxt >= n:
                 break
+            if watch is not None:
+                watch.check(t)
             bigger = _tables(2 * size)
             with np.errstate(over="ignore"):
                 k.rehash(*tables, *bigger)
@@ -450,8 +495,8 @@ def _run(
             held += pred.nbytes + choice.nbytes
         run.states.append(used)
         run.most.append(int(best[0]))
-        if progress is not None:
-            progress(t + 1, steps)
+        if watch is not None and not forest:
+            watch.done(t)
     return run
 
 
