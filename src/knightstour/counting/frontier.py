@@ -778,8 +778,9 @@ def run(
     (:class:`SpilledShards`): into ``workdir`` (a folder of its own, removed at the end;
     default: the system's temporary folder), or with a checkpoint into ``FILE.parts`` beside
     it (in ``workdir`` when given), which the checkpoint names and a stopped count goes on
-    from. A count expected not to fit in memory is refused up front when its partitions would
-    not fit on the disk either.
+    from. A count expected not to fit in memory is refused up front unless a memory bound, a
+    spill folder or a checkpoint asks for the spill, and when its partitions would not fit on
+    the disk either.
     """
     stats = stats if stats is not None else SweepStats()
     budget = _budget(memory_limit)
@@ -798,6 +799,12 @@ def run(
         )
         if place is None:
             raise InputLimitError(f"{said} (docs/counting.md: what it would take)")
+        if memory_limit is None and workdir is None and checkpoint is None:
+            # hours of work and tens of GiB of disk are spent only when asked for
+            raise InputLimitError(
+                f"{said}; a memory bound (--memory), a spill folder (--workdir) or a "
+                f"checkpoint spills its states to disk instead (docs/counting.md)"
+            )
         disk, free = expected * DISK_BYTES_PER_STATE, place.free()
         if disk > free:
             raise InputLimitError(
