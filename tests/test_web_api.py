@@ -456,6 +456,8 @@ def test_the_app_warms_the_solver_steps_of_warm_once(monkeypatch: pytest.MonkeyP
         "magic search",  # the web app does not search for semi-magic tours
         "magic constructions' walks",  # nor build magic tours
         "text of huge tours",  # nor write the command line's text of huge tours
+        "longest uncrossed path",  # nor find uncrossed paths
+        "number puzzles",  # nor make number puzzles
     }
 
 
