@@ -211,12 +211,12 @@ def _check_picture(args: argparse.Namespace) -> None:
 def _picture(args: argparse.Namespace, puzzle: Any) -> int:
     from knightstour.numberpuzzles.printing import puzzle_image, puzzle_svg
 
-    look = {"solution": args.solution, "path": args.path, "size": args.size}
+    shown = {"solution": args.solution, "path": args.path}
     if args.format == "svg":
         with open_output(args.output, args.force) as f:
-            f.write(puzzle_svg(puzzle, **look))
+            f.write(puzzle_svg(puzzle, size=args.size, **shown))
         return EXIT_OK
-    image = puzzle_image(puzzle, **look)
+    image = puzzle_image(puzzle, size=args.size, **shown)
     with open_output(args.output, args.force, binary=True) as f:
         image.save(f, format="PNG")
     return EXIT_OK

@@ -53,9 +53,9 @@ import random
 import secrets
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -87,6 +87,7 @@ __all__ = [
     "GenerateInterrupted",
     "GenerateResult",
     "KeptResult",
+    "MakeOptions",
     "Plan",
     "generate",
     "keep_fewest",
@@ -768,22 +769,44 @@ def _store_merged(
     return [len(batch) for _, _, batch in todo]
 
 
-def _ready(
-    b: Board, start: Any, closed: bool, workers: int | None, db: Any
-) -> tuple[int | None, int, Library]:
-    """The start square, the workers and the library of a generation, once theory has not ruled
-    the tours out (:class:`NoTourError` when it has)."""
-    s = None if start is None else b.parse_square(start, argument="start")
-    answer = exists(b, s, closed=closed)
-    if answer.exists is False:
-        raise NoTourError(answer.reason)
-    workers = min(workers or max_workers(), max_workers())
-    return s, workers, db if isinstance(db, Library) else Library(db)
+class MakeOptions(TypedDict, total=False):
+    """How :func:`generate` and :func:`keep_fewest` make tours, and where they keep them.
+
+    ``closed``: closed tours only (default False); ``start``: the first square of every tour
+    (default any); ``seed``: makes a run repeatable; ``db``: the library, a path or an open
+    :class:`~knightstour.library.Library` (default :data:`DEFAULT_DB`); ``workers``: worker
+    processes, at most one per core (default one per core, :func:`max_workers`); ``method``:
+    one of :data:`GENERATE_METHODS` (default ``auto``); ``progress``: ``progress(done, total)``
+    as tours are stored.
+    """
+
+    closed: bool
+    start: str | int | tuple[int, int] | None
+    seed: int | None
+    db: str | os.PathLike[str] | Library
+    workers: int | None
+    method: str
+    progress: Progress | None
 
 
-def generate(
-    board: BoardLike,
-    count: int,
+@dataclass(frozen=True)
+class _Making:
+    """A generation's options, checked (:func:`_making`); ``lib`` is closed at the end when
+    it was opened here (``owned``)."""
+
+    board: Board
+    closed: bool
+    start: int | None
+    seed: int | None
+    workers: int
+    method: str
+    progress: Progress | None
+    lib: Library
+    owned: bool
+
+
+def _making(
+    b: Board,
     *,
     closed: bool = False,
     start: str | int | tuple[int, int] | None = None,
@@ -791,10 +814,40 @@ def generate(
     db: str | os.PathLike[str] | Library = DEFAULT_DB,
     workers: int | None = None,
     method: str = "auto",
-    slack_moves: int | None = None,
     progress: Progress | None = None,
+) -> _Making:
+    """Check the options of a generation on ``b`` (:class:`MakeOptions`) and open its library,
+    once theory has not ruled the tours out (:class:`NoTourError` when it has)."""
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63
+    ):
+        raise InvalidInputError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
+    if method not in GENERATE_METHODS:
+        raise InvalidInputError(
+            f"unknown generation method {method!r}: choose one of {', '.join(GENERATE_METHODS)}"
+        )
+    if workers is not None:
+        arguments.workers(workers)  # checked; capped below, at the cores max_workers counts
+    progress = arguments.progress(progress)
+    s = None if start is None else b.parse_square(start, argument="start")
+    answer = exists(b, s, closed=closed)
+    if answer.exists is False:
+        raise NoTourError(answer.reason)
+    workers = min(workers or max_workers(), max_workers())
+    lib = db if isinstance(db, Library) else Library(db)
+    return _Making(b, closed, s, seed, workers, method, progress, lib, lib is not db)
+
+
+def generate(
+    board: BoardLike,
+    count: int,
+    *,
+    slack_moves: int | None = None,
+    **making: Unpack[MakeOptions],
 ) -> GenerateResult:
-    """Add ``count`` new distinct tours of ``board`` to the library ``db``.
+    """Add ``count`` new distinct tours of ``board`` to the library ``db``
+    (:class:`MakeOptions`: ``closed``, ``start``, ``seed``, ``db``, ``workers``, ``method``,
+    ``progress``).
 
     Batches are made in this process and, when the run is long enough to repay starting them,
     in up to ``workers`` worker processes (default, and at most: one per core,
@@ -822,46 +875,26 @@ def generate(
     b = cf.check_library_board(library_board(board))
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_ID:
         raise InvalidInputError(f"count must be a positive integer up to {MAX_ID:,}, got {count!r}")
-    if seed is not None and (
-        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63
-    ):
-        raise InvalidInputError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
-    if method not in GENERATE_METHODS:
-        raise InvalidInputError(
-            f"unknown generation method {method!r}: choose one of {', '.join(GENERATE_METHODS)}"
-        )
-    if workers is not None:
-        arguments.workers(workers)  # checked; capped below, at the cores max_workers counts
-    progress = arguments.progress(progress)
     if slack_moves is not None and (
         isinstance(slack_moves, bool) or not isinstance(slack_moves, int) or slack_moves < 0
     ):
         raise InvalidInputError(f"slack_moves must be a non-negative integer, got {slack_moves!r}")
-    s, workers, lib = _ready(b, start, closed, workers, db)
+    m = _making(b, **making)
     try:
-        lib.check_integrity()
-        return _generate(lib, b, count, closed, s, seed, workers, method, slack_moves, progress)
+        m.lib.check_integrity()
+        return _generate(m, count, slack_moves)
     except GenerateInterrupted:
         raise
     except KeyboardInterrupt:  # before the run began: nothing of it stored
         raise GenerateInterrupted(0) from None
     finally:
-        if lib is not db:
-            lib.close()
+        if m.owned:
+            m.lib.close()
 
 
-def _generate(
-    lib: Library,
-    b: Board,
-    count: int,
-    closed: bool,
-    s: int | None,
-    seed: int | None,
-    workers: int,
-    method: str,
-    slack_moves: int | None,
-    progress: Progress | None,
-) -> GenerateResult:
+def _generate(m: _Making, count: int, slack_moves: int | None) -> GenerateResult:
+    lib, b, closed, s, seed = m.lib, m.board, m.closed, m.start, m.seed
+    workers, method, progress = m.workers, m.method, m.progress
     watch = jit.Stopwatch()
     lib.reserve_write_cache()
     starts = walk_starts(b, s, closed)
@@ -1016,15 +1049,9 @@ def keep_fewest(
     metric: str = "crossings",
     *,
     meet: int | None = None,
-    closed: bool = False,
-    start: str | int | tuple[int, int] | None = None,
-    seed: int | None = None,
-    db: str | os.PathLike[str] | Library = DEFAULT_DB,
-    workers: int | None = None,
-    method: str = "auto",
-    progress: Progress | None = None,
+    **making: Unpack[MakeOptions],
 ) -> KeptResult:
-    """Make tours of ``board`` as :func:`generate` does until ``meet`` have been met (default
+    """Make tours of ``board`` as :func:`generate` does (the same :class:`MakeOptions`) until ``meet`` have been met (default
     ``MEET_EACH * count``, at least ``MIN_MEET``), and store the ``count`` distinct ones with the
     fewest ``metric`` (``crossings`` or ``turns``) among them.
 
@@ -1058,39 +1085,21 @@ def keep_fewest(
         raise InvalidInputError(
             f"the tours met (meet) must be an integer from the count ({count:,}) up, got {meet!r}"
         )
-    if seed is None:
-        seed = secrets.randbits(62)
-    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63:
-        raise InvalidInputError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
-    if method not in GENERATE_METHODS:
-        raise InvalidInputError(
-            f"unknown generation method {method!r}: choose one of {', '.join(GENERATE_METHODS)}"
-        )
-    if workers is not None:
-        arguments.workers(workers)
-    progress = arguments.progress(progress)
-    s, workers, lib = _ready(b, start, closed, workers, db)
+    m = _making(b, **making)
+    if m.seed is None:
+        m = replace(m, seed=secrets.randbits(62))
     try:
-        lib.check_integrity()
-        return _keep_fewest(lib, b, count, metric, meet, closed, s, seed, workers, method, progress)
+        m.lib.check_integrity()
+        return _keep_fewest(m, count, metric, meet)
     finally:
-        if lib is not db:
-            lib.close()
+        if m.owned:
+            m.lib.close()
 
 
-def _keep_fewest(
-    lib: Library,
-    b: Board,
-    count: int,
-    metric: str,
-    meet: int,
-    closed: bool,
-    s: int | None,
-    seed: int,
-    workers: int,
-    method: str,
-    progress: Progress | None,
-) -> KeptResult:
+def _keep_fewest(m: _Making, count: int, metric: str, meet: int) -> KeptResult:
+    lib, b, closed, s, seed = m.lib, m.board, m.closed, m.start, m.seed
+    workers, method, progress = m.workers, m.method, m.progress
+    assert seed is not None  # keep_fewest chose one
     watch = jit.Stopwatch()
     starts = walk_starts(b, s, closed)
     if not starts:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from knightstour.board import Board
@@ -396,8 +396,12 @@ def _paths(st: _State, first: int, last: int, cands: list[int]) -> list[int] | N
     return used if walk(first, 0, 0) else None
 
 
-def _singles(st: _State, cands: dict[int, int], kind: str, only: str, why: str) -> list[Deduction]:
-    """The numbers with one square left, then the squares with one number left."""
+def _singles(
+    st: _State, *, cands_of: Callable[[_State], dict[int, int]], kind: str, only: str, why: str
+) -> list[Deduction]:
+    """The numbers with one square left among their candidates (``cands_of``), then the
+    squares with one number left."""
+    cands = cands_of(st)
     out = []
     once = twice = 0
     for k, cand in cands.items():
@@ -473,28 +477,31 @@ def _medium(st: _State) -> list[Deduction]:
     return out
 
 
-def _hard(st: _State) -> list[Deduction]:
-    return _singles(
-        st,
-        _distance(st),
-        "distance",
-        "only number by distance",
-        "too far from its written neighbours in the sequence",
-    )
-
-
-def _expert(st: _State) -> list[Deduction]:
-    return _singles(
-        st,
-        _free_paths(st),
-        "free paths",
-        "only number by free paths",
-        "out of reach of its written neighbours over free squares",
-    )
-
-
 #: The rules of each level, easiest first.
-_RULES = (("easy", _neighbour), ("medium", _medium), ("hard", _hard), ("expert", _expert))
+_RULES: tuple[tuple[str, Callable[[_State], list[Deduction]]], ...] = (
+    ("easy", _neighbour),
+    ("medium", _medium),
+    (
+        "hard",
+        functools.partial(
+            _singles,
+            cands_of=_distance,
+            kind="distance",
+            only="only number by distance",
+            why="too far from its written neighbours in the sequence",
+        ),
+    ),
+    (
+        "expert",
+        functools.partial(
+            _singles,
+            cands_of=_free_paths,
+            kind="free paths",
+            only="only number by free paths",
+            why="out of reach of its written neighbours over free squares",
+        ),
+    ),
+)
 
 
 def _step(st: _State, level: str) -> list[Deduction]:

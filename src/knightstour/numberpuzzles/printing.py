@@ -26,11 +26,12 @@ from typing import IO, TYPE_CHECKING, Any
 from knightstour.errors import InvalidInputError
 from knightstour.numberpuzzles.grid import NumberPuzzle
 from knightstour.progress import Progress
+from knightstour.render.style import NumberSheet
 
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["PAPERS", "book_pages", "puzzle_image", "puzzle_svg", "write_book"]
+__all__ = ["PAPERS", "book_pages", "puzzle_image", "puzzle_sheet", "puzzle_svg", "write_book"]
 
 #: Paper sizes of a booklet, in millimetres (width, height), portrait.
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -40,53 +41,46 @@ TITLE = "Knight's tour number puzzles"
 MARGIN_MM = 15.0
 
 
-def _numbers(puzzle: NumberPuzzle, solution: bool) -> dict[int, int]:
-    if not solution:
-        return dict(puzzle.givens)
-    if puzzle.solution is None:
-        raise InvalidInputError("this puzzle carries no solution to draw")
-    return {s: k for k, s in enumerate(puzzle.solution, start=1)}
+def puzzle_sheet(
+    puzzle: NumberPuzzle, *, solution: bool = False, path: bool = False, coordinates: bool = True
+) -> NumberSheet:
+    """What a picture of ``puzzle`` shows: its given numbers in their squares, the blanks
+    empty; with ``solution``, every number, the givens bold and the rest lighter; with ``path``
+    (a solution only), the tour drawn pale under the numbers. ``coordinates``: the file and
+    rank labels.
 
-
-def _check_path(solution: bool, path: bool) -> None:
+    >>> from knightstour.numberpuzzles.make import make
+    >>> p = make("5x5", level="easy", seed=4)
+    >>> len(puzzle_sheet(p).numbers) == len(p.givens), len(puzzle_sheet(p, solution=True).numbers)
+    (True, 25)
+    """
     if path and not solution:
         raise InvalidInputError("the path is drawn on a solution only: ask for the solution too")
-
-
-def puzzle_svg(
-    puzzle: NumberPuzzle,
-    *,
-    solution: bool = False,
-    path: bool = False,
-    size: float | None = None,
-    coordinates: bool = True,
-) -> str:
-    """An SVG of ``puzzle``: its given numbers in their squares, the blanks empty; with
-    ``solution``, every number, the givens bold and the rest lighter; with ``path`` (a
-    solution only), the tour drawn pale under the numbers. ``size``: the longest side in
-    pixels; ``coordinates``: the file and rank labels."""
-    from knightstour.render.svg import numbers_svg
-
-    _check_path(solution, path)
-    return numbers_svg(
+    if not solution:
+        numbers = dict(puzzle.givens)
+    elif puzzle.solution is None:
+        raise InvalidInputError("this puzzle carries no solution to draw")
+    else:
+        numbers = {s: k for k, s in enumerate(puzzle.solution, start=1)}
+    return NumberSheet(
         puzzle.board,
-        _numbers(puzzle, solution),
-        strong=set(puzzle.givens),
+        numbers,
+        strong=frozenset(puzzle.givens),
         path=puzzle.solution if path else None,
         closed=puzzle.closed,
-        size=size,
         coordinates=coordinates,
     )
 
 
-def puzzle_image(
-    puzzle: NumberPuzzle,
-    *,
-    solution: bool = False,
-    path: bool = False,
-    size: int | None = None,
-    coordinates: bool = True,
-) -> Image.Image:
+def puzzle_svg(puzzle: NumberPuzzle, *, size: float | None = None, **options: bool) -> str:
+    """An SVG of ``puzzle``, ``size`` pixels on its longest side: its :func:`puzzle_sheet`
+    (``options``: ``solution``, ``path``, ``coordinates``)."""
+    from knightstour.render.svg import numbers_svg
+
+    return numbers_svg(puzzle_sheet(puzzle, **options), size)
+
+
+def puzzle_image(puzzle: NumberPuzzle, *, size: int | None = None, **options: bool) -> Image.Image:
     """An RGB picture of ``puzzle`` (Pillow), as :func:`puzzle_svg` draws it.
 
     >>> from knightstour.numberpuzzles.make import make
@@ -95,16 +89,7 @@ def puzzle_image(
     """
     from knightstour.render.raster import numbers_image
 
-    _check_path(solution, path)
-    return numbers_image(
-        puzzle.board,
-        _numbers(puzzle, solution),
-        strong=set(puzzle.givens),
-        path=puzzle.solution if path else None,
-        closed=puzzle.closed,
-        size=size,
-        coordinates=coordinates,
-    )
+    return numbers_image(puzzle_sheet(puzzle, **options), size)
 
 
 def _grid(board_side: int, answers: bool) -> tuple[int, int]:

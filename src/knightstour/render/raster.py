@@ -123,36 +123,23 @@ def tour_image(
     return pic.result()
 
 
-def numbers_image(
-    board: Board,
-    numbers: Mapping[int, int],
-    *,
-    strong: Collection[int] = (),
-    path: Sequence[int] | None = None,
-    closed: bool = False,
-    size: int | None = None,
-    coordinates: bool = True,
-    colors: Mapping[str, str] | None = None,
-) -> Image.Image:
-    """An RGB picture of numbers written on the squares of ``board`` (a number puzzle, or its
-    solution), ``size`` pixels on its longest side: the picture of
-    :func:`~knightstour.render.svg.numbers_svg` (same options), the ``strong`` squares' numbers
-    bold, the others lighter.
+def numbers_image(sheet: st.NumberSheet, size: int | None = None) -> Image.Image:
+    """An RGB picture of the numbers of ``sheet``, ``size`` pixels on its longest side: the
+    picture of :func:`~knightstour.render.svg.numbers_svg`, the givens bold, the others lighter.
 
     >>> from knightstour.board import Board
-    >>> numbers_image(Board(5, 5), {0: 1}, strong={0}, size=200).size
+    >>> numbers_image(st.NumberSheet(Board(5, 5), {0: 1}, strong={0}), 200).size
     (200, 200)
     """
-    pic = _Raster(
-        board, size, coordinates, "full", {**st.PRINT_COLORS, **(colors or {})}, supersample=True
-    )
+    path = sheet.path
+    pic = _Raster(sheet.board, size, sheet.coordinates, "full", sheet.palette(), supersample=True)
     pic.draw_board()
     if path:
         indices = list(path)
         pic.draw_path(indices, False, False, None)
-        if closed:
+        if sheet.closed:
             pic.draw_closing(indices)
-    pic.draw_given_numbers(numbers, strong, halo=bool(path))
+    pic.draw_given_numbers(sheet.numbers, sheet.strong, halo=bool(path))
     return pic.result()
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from knightstour.board import Board, file_name
@@ -33,6 +33,7 @@ __all__ = [
     "STYLES",
     "UNVISITED_OPACITY",
     "Layout",
+    "NumberSheet",
     "animation_timing",
     "band_colors",
     "bands",
@@ -687,6 +688,34 @@ def given_font(square: float, count: int) -> float:
     """
     digits = max(len(str(count)), 2)
     return round(min(square * 0.5, square * 0.85 / (0.6 * digits)), 2)
+
+
+@dataclass(frozen=True)
+class NumberSheet:
+    """Numbers written on the squares of a board (a number puzzle, or its solution): what
+    :func:`~knightstour.render.svg.numbers_svg` and :func:`~knightstour.render.raster.numbers_image`
+    draw.
+
+    ``numbers`` maps a square to its number; the ``strong`` squares' numbers (the givens) are
+    bold, the others lighter; an optional pale ``path`` runs through the squares in order
+    (back to the first when ``closed``) under the numbers. ``coordinates``: the file and rank
+    labels; ``colors`` overrides any of :data:`PRINT_COLORS`.
+
+    >>> NumberSheet(Board(5, 5), {0: 1}, strong={0}).palette()["number"] == PRINT_COLORS["number"]
+    True
+    """
+
+    board: Board
+    numbers: Mapping[int, int]
+    strong: Collection[int] = frozenset()
+    path: Sequence[int] | None = None
+    closed: bool = False
+    coordinates: bool = True
+    colors: Mapping[str, str] | None = None
+
+    def palette(self) -> dict[str, str]:
+        """The colours of the sheet: the printable ones, with ``colors`` over them."""
+        return {**PRINT_COLORS, **(self.colors or {})}
 
 
 def unvisited_runs(board: Board, indices: Sequence[int]) -> list[tuple[int, int, int]]:

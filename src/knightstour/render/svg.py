@@ -32,7 +32,7 @@ more than the still picture, however long the tour.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -131,42 +131,33 @@ def tour_svg(
     return pic.finish(parts)
 
 
-def numbers_svg(
-    board: Board,
-    numbers: Mapping[int, int],
-    *,
-    strong: Collection[int] = (),
-    path: Sequence[int] | None = None,
-    closed: bool = False,
-    size: float | None = None,
-    coordinates: bool = True,
-    colors: Mapping[str, str] | None = None,
-) -> str:
-    """An SVG of numbers written on the squares of ``board`` (a number puzzle, or its
-    solution), in the printable look of :data:`~knightstour.render.style.PRINT_COLORS`
-    (``colors`` overrides any of them): the board as every picture draws it (squares, holes,
-    labels), each number of ``numbers`` (square: number) centred on its square, those of the
-    ``strong`` squares (the givens) bold, the others lighter; optionally a pale ``path``
-    through the squares in order (dashed back to the first when ``closed``) under the numbers.
+def numbers_svg(sheet: st.NumberSheet, size: float | None = None) -> str:
+    """An SVG of the numbers of ``sheet`` (:class:`~knightstour.render.style.NumberSheet`)
+    written on its board, ``size`` on its longest side, in the printable look of
+    :data:`~knightstour.render.style.PRINT_COLORS`: the board as every picture draws it
+    (squares, holes, labels), each number centred on its square, the givens bold and the
+    others lighter, over the sheet's pale path if it has one.
 
     The numbers are ``<g class="numbers">`` of ``<text class="given">`` and ``<text
     class="filled">``.
 
     >>> from knightstour.board import Board
-    >>> svg = numbers_svg(Board(5, 5), {0: 1, 24: 25, 12: 13}, strong={0, 24})
+    >>> sheet = st.NumberSheet(Board(5, 5), {0: 1, 24: 25, 12: 13}, strong={0, 24})
+    >>> svg = numbers_svg(sheet)
     >>> svg.count('class="given"'), svg.count('class="filled"')
     (2, 1)
     """
-    pic = _Picture(board, size, coordinates, "full", {**st.PRINT_COLORS, **(colors or {})})
+    board, path = sheet.board, sheet.path
+    pic = _Picture(board, size, sheet.coordinates, "full", sheet.palette())
     parts = []
     if path:
-        parts += pic.path(list(path), closed, False, False, False)
+        parts += pic.path(list(path), sheet.closed, False, False, False)
     lay, c = pic.lay, pic.colors
     fs = st.given_font(UNIT, board.size)
     groups: dict[str, list[str]] = {"given": [], "filled": []}
-    for s, k in sorted(numbers.items()):
+    for s, k in sorted(sheet.numbers.items()):
         x, y = lay.centre(s)
-        kind = "given" if s in strong else "filled"
+        kind = "given" if s in sheet.strong else "filled"
         groups[kind].append(
             f'<text class="{kind}" x="{_num(x)}" y="{_num(y)}" dy=".35em">{k}</text>'
         )
