@@ -537,9 +537,23 @@ def search(
     before it is walked on (:mod:`knightstour.magic.saved`): a damaged one is an
     :class:`InvalidInputError`, or with ``discard_damaged`` its part is walked from its start.
     """
-    import os
+    chosen = _chosen(width, height, closed, only)
+    run = _Search(width, height, journal, count, time_limit, workers, scheduler, progress,
+                  on_found, discard_damaged, chosen)  # fmt: skip
+    try:
+        run.walk(chosen)
+    except BaseException as e:  # Ctrl-C, or a part or the journal failed: stop every part
+        run.abandon(e)
+        raise
+    finally:
+        run.close()
+    return run.report
 
-    walker = _walker(width, height)
+
+def _chosen(width: int, height: int, closed: bool, only: Iterable[int] | None) -> list[Range]:
+    """The ranges a search walks, in order: the quad pass and the quarter pass first where they
+    apply, then the numbered ranges (of closed tours only with ``closed``); only those numbered
+    in ``only`` when given (an unknown number is an :class:`InvalidInputError`)."""
     chosen = [r for r in ranges(width, height) if r.closed or not closed]
     quads = quad_range(width, height, closed)
     quarters = quarter_range(width, height, closed)
@@ -547,159 +561,197 @@ def search(
         chosen.insert(0, quads)
     if quarters is not None:  # then the quarter pass: minutes, classes the quads miss
         chosen.insert(1, quarters)
-    if only is not None:
-        wanted = set(only)
-        known = {r.number for r in ranges(width, height)}
-        known |= {QUAD_RANGE, QUARTER_RANGE} if quads else set()
-        bad = sorted(wanted - known)
-        if bad:
-            raise InvalidInputError(
-                f"{width}x{height} has ranges 1 to {len(ranges(width, height))}"
-                f"{' (and 0, the quad pass, and -1, the quarter pass)' if quads else ''}, "
-                f"not {bad[0]}"
-            )
-        chosen = [r for r in chosen if r.number in wanted]
-    report = Report(
-        sum(r.number not in PASSES for r in chosen),
-        quads=any(r.number == QUAD_RANGE for r in chosen),
-        quarters=any(r.number == QUARTER_RANGE for r in chosen),
-    )
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    stop_flags: list[np.ndarray] = []
-    client = _connect(scheduler, deadline) if scheduler else None
-    pool = None if client else ThreadPoolExecutor(max(1, workers or os.cpu_count() or 1))
-    lock = threading.Lock()
-    watch = jit.Stopwatch()
-    inflight: dict[Future[PartResult], int] = {}
+    if only is None:
+        return chosen
+    wanted = set(only)
+    known = {r.number for r in ranges(width, height)}
+    known |= {QUAD_RANGE, QUARTER_RANGE} if quads else set()
+    bad = sorted(wanted - known)
+    if bad:
+        raise InvalidInputError(
+            f"{width}x{height} has ranges 1 to {len(ranges(width, height))}"
+            f"{' (and 0, the quad pass, and -1, the quarter pass)' if quads else ''}, "
+            f"not {bad[0]}"
+        )
+    return [r for r in chosen if r.number in wanted]
 
-    def submit(rng: Range, part: int, prefix: np.ndarray,
+
+class _Search:
+    """One run of :func:`search`: its parts on threads or a Dask cluster, and its report."""
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        journal: Journal,
+        count: int | None,
+        time_limit: float | None,
+        workers: int | None,
+        scheduler: str | None,
+        progress: Progress | None,
+        on_found: Callable[[np.ndarray], None] | None,
+        discard_damaged: bool,
+        chosen: list[Range],
+    ) -> None:
+        import os
+
+        self.width, self.height, self.journal = width, height, journal
+        self.count, self.progress, self.on_found = count, progress, on_found
+        self.discard_damaged = discard_damaged
+        self.walker = _walker(width, height)
+        self.report = Report(
+            sum(r.number not in PASSES for r in chosen),
+            quads=any(r.number == QUAD_RANGE for r in chosen),
+            quarters=any(r.number == QUARTER_RANGE for r in chosen),
+        )
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+        self.client = _connect(scheduler, self.deadline) if scheduler else None
+        threads = max(1, workers or os.cpu_count() or 1)
+        self.pool = None if self.client else ThreadPoolExecutor(threads)
+        #: parts submitted at once: two a thread, or 64 on a cluster
+        self.window = 2 * threads if self.client is None else 64
+        self.lock = threading.Lock()
+        self.stop_flags: list[np.ndarray] = []
+        self.watch = jit.Stopwatch()
+        self.inflight: dict[Future[PartResult], int] = {}
+        self.prefixes: dict[int, np.ndarray] = {}
+
+    def submit(self, rng: Range, part: int, prefix: np.ndarray,
                state: dict[str, Any] | None) -> Future[PartResult]:  # fmt: skip
-        if client is not None:
-            return client.submit(run_part, width, height, rng, part, prefix, state, pure=False)  # type: ignore[no-any-return]
+        """Start walking part ``part`` of ``rng`` (from a saved walk ``state`` if any)."""
+        if self.client is not None:
+            return self.client.submit(  # type: ignore[no-any-return]
+                run_part, self.width, self.height, rng, part, prefix, state, pure=False
+            )
         import numpy as np
 
         flag = np.zeros(1, np.uint8)
-        with lock:
-            stop_flags.append(flag)
-        assert pool is not None
-        return pool.submit(walker.run, rng, part, prefix, flag, 2**62, state)
+        with self.lock:
+            self.stop_flags.append(flag)
+        assert self.pool is not None
+        return self.pool.submit(self.walker.run, rng, part, prefix, flag, 2**62, state)
 
-    def halt(why: str) -> None:
-        report.stopped = report.stopped or why
-        with lock:
-            for f in stop_flags:
+    def halt(self, why: str) -> None:
+        """Stop every part (the first reason given is the report's)."""
+        self.report.stopped = self.report.stopped or why
+        with self.lock:
+            for f in self.stop_flags:
                 f[0] = 1
 
-    prefixes: dict[int, np.ndarray] = {}
+    def mark_walked(self, rng: Range) -> None:
+        self.report.ranges_done += rng.number not in PASSES
+        self.report.quads_done |= rng.number == QUAD_RANGE
+        self.report.quarters_done |= rng.number == QUARTER_RANGE
 
-    def mark_walked(rng: Range) -> None:
-        report.ranges_done += rng.number not in PASSES
-        report.quads_done |= rng.number == QUAD_RANGE
-        report.quarters_done |= rng.number == QUARTER_RANGE
-
-    def take(res: PartResult) -> None:
+    def take(self, res: PartResult) -> None:
         """Store what a part gave (recorded when done, its walk kept when stopped), no more new
         classes than ``count`` allows, and hand its tours over."""
+        report, count = self.report, self.count
         report.nodes += res.nodes
         if not res.done and (res.state is None or res.nodes == 0):
             return  # cut short on a cluster, or not begun: walked next time
         allowance = None if count is None else max(0, count - report.new)
-        new, taken = journal.record(res, allowance) if res.done else journal.keep(res, allowance)
+        record = self.journal.record if res.done else self.journal.keep
+        new, taken = record(res, allowance)
         report.new += new
         report.found += taken
         report.tours.extend(res.tours[:taken])
-        if on_found is not None:
+        if self.on_found is not None:
             for t in res.tours[:taken]:
-                on_found(t)
+                self.on_found(t)
         if res.done and taken == len(res.tours):
             report.parts_done += 1
         if count is not None and report.new >= count:
-            halt("count")
+            self.halt("count")
 
-    def walk_range(rng: Range) -> bool:
+    def walk_range(self, rng: Range) -> bool:
         """Walk the parts of ``rng`` that no other run holds; whether the range is walked."""
-        nonlocal inflight
+        journal, report = self.journal, self.report
         done = journal.done_parts(rng)
         if done is None:
             return True
-        if rng.number not in prefixes:
-            prefixes[rng.number] = walker.parts(rng)
-        parts = prefixes[rng.number]
+        if rng.number not in self.prefixes:
+            self.prefixes[rng.number] = self.walker.parts(rng)
+        parts = self.prefixes[rng.number]
         total = len(parts)
         todo = [p for p in range(total) if p not in done]
-        saved = _checked_walks(walker, journal, rng, parts, discard_damaged)
+        saved = _checked_walks(self.walker, journal, rng, parts, self.discard_damaged)
         finished = total - len(todo)
-        if progress is not None:
-            progress(finished, total)
-        window = 2 * (workers or os.cpu_count() or 1) if client is None else 64
+        if self.progress is not None:
+            self.progress(finished, total)
         running: dict[Future[PartResult], int] = {}
-        inflight = running
+        self.inflight = running
         queue = iter(todo)
         exhausted = False
         while True:
-            while not exhausted and len(running) < window and report.stopped is None:
-                batch = list(itertools.islice(queue, window - len(running)))
+            while not exhausted and len(running) < self.window and report.stopped is None:
+                batch = list(itertools.islice(queue, self.window - len(running)))
                 if not batch:
                     exhausted = True
                     break
                 for p in journal.claim(rng, batch):  # parts another live run holds: skipped
-                    running[submit(rng, p, parts[p], saved.get(p))] = p
+                    running[self.submit(rng, p, parts[p], saved.get(p))] = p
             if not running:
                 break
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = _wait(list(running), timeout, client is not None)
-            if deadline is not None and time.monotonic() >= deadline:
-                halt("time limit")
+            timeout = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+            ready = _wait(list(running), timeout, self.client is not None)
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                self.halt("time limit")
             for fut in ready:
                 running.pop(fut)
                 res = fut.result()
-                take(res)
+                self.take(res)
                 if res.done:
                     finished += 1
-                    if progress is not None:
-                        progress(finished, total)
-            if report.stopped is not None and client is not None:
+                    if self.progress is not None:
+                        self.progress(finished, total)
+            if report.stopped is not None and self.client is not None:
                 for fut in running:
                     fut.cancel()
                 running.clear()
         return journal.finish_range(rng, total)
 
-    try:
-        waiting: list[Range] = []  # ranges whose last parts other runs are walking
+    def walk(self, chosen: list[Range]) -> None:
+        """Walk the ranges ``chosen`` in order, then wait for those whose last parts other runs
+        are walking (or take over a dead run's), until done or stopped."""
+        report, deadline = self.report, self.deadline
+        waiting: list[Range] = []
         for rng in chosen:
-            if walk_range(rng):
-                mark_walked(rng)
+            if self.walk_range(rng):
+                self.mark_walked(rng)
             elif report.stopped is None:
                 waiting.append(rng)
             if report.stopped is not None:
-                break
-        while waiting and report.stopped is None:  # wait for them (or take over a dead run's)
+                return
+        while waiting and report.stopped is None:
             pause = POLL if deadline is None else min(POLL, deadline - time.monotonic())
             time.sleep(max(0.0, pause))
             if deadline is not None and time.monotonic() >= deadline:
-                halt("time limit")
-                break
+                self.halt("time limit")
+                return
             still = []
             for rng in waiting:
-                if walk_range(rng):
-                    mark_walked(rng)
+                if self.walk_range(rng):
+                    self.mark_walked(rng)
                 else:
                     still.append(rng)
                 if report.stopped is not None:
                     break
             waiting = still
-    except BaseException as e:  # Ctrl-C, or a part or the journal failed: stop every part
-        halt("interrupted" if isinstance(e, KeyboardInterrupt) else "failed")
-        if client is None:  # the threads stop at once: keep the walks they were on
-            for fut in list(inflight):
+
+    def abandon(self, e: BaseException) -> None:
+        """Stop every part after Ctrl-C or a failure; on threads, keep the walks they were on."""
+        self.halt("interrupted" if isinstance(e, KeyboardInterrupt) else "failed")
+        if self.client is None:  # the threads stop at once: keep the walks they were on
+            for fut in list(self.inflight):
                 with contextlib.suppress(Exception):  # the first failure is the one to tell
-                    take(fut.result())
-        raise
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-        journal.release()
-        if client is not None:
-            client.close()
-        report.seconds, report.compiling = watch.read()
-    return report
+                    self.take(fut.result())
+
+    def close(self) -> None:
+        """Let the threads end, release the journal's claims, and time the run."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        self.journal.release()
+        if self.client is not None:
+            self.client.close()
+        self.report.seconds, self.report.compiling = self.watch.read()
