@@ -31,7 +31,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 # everyday tier: no browser, no killed processes, no Dask cluster, no fuzzing, no sweeps, no test
-# that takes more than about a second of CPU
+# that takes more than about half a second of CPU
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal -m "not browser and not slow"
 

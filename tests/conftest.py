@@ -8,7 +8,7 @@ Tiers (the Makefile's targets; ``pytest`` alone runs the default tier):
   enable them;
 - ``slow``: real processes started, killed or interrupted (worker pools, the CLI run as a
   program), Dask clusters, schema fuzzing (``test_web_schema.py``), and any test that takes
-  more than about a second of CPU (``make test-fast`` stays an everyday loop of a minute or so);
+  more than about half a second of CPU (``make test-fast`` stays an everyday loop of a minute or so);
 - ``sweep``: a whole domain walked (every square of every board up to an area, a whole search
   pass, a 100,000-tour library). Left out unless ``--all`` is given (``make test-all``); the
   default tier runs a fixed-seed sample of each through :func:`tiers.sample` instead.
@@ -52,6 +52,8 @@ TIER_FILES = {
     "test_web_schema.py": "slow",
     "distributed.py": "slow",  # the doctest of counting/distributed.py starts a Dask cluster
     "library.md": "slow",  # docs/library.md generates and stores libraries of tours
+    "cross.py": "slow",  # the doctests of magic/cross.py and magic/construct.py build 12-wide
+    "construct.py": "slow",  # semi-magic tours (about a second each)
 }
 NO_CHROMIUM = (
     f"no Chromium at {CHROMIUM}: run 'apt-get install chromium' as root (make test does it "

@@ -91,6 +91,7 @@ def test_closed_matches_enumeration(board: Board) -> None:
     assert _exact(board, closed=True) == tour_exists(board, closed=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["3x4", "3x7", "4x5", "5x5", "3x8"])
 def test_every_start_and_end_pair_matches_enumeration(spec: str) -> None:
     """Every start (without --all: a1 and 4 drawn) to every end."""

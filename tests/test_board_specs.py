@@ -77,6 +77,7 @@ def mask_text(board: Board, sep: str) -> str:
 # -- round trips ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(300))
 @given(st.data())
 def test_every_board_written_as_text_reads_back(data: st.DataObject) -> None:

@@ -361,6 +361,7 @@ def test_pictures_of_wrapped_and_3d_boards(
     assert code == 0 and (tmp_path / "u.svg").read_text().count('class="layer"') == 3, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("params", "size"),
     [

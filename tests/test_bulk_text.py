@@ -83,6 +83,7 @@ def test_same_bytes_as_the_lines(
         assert got == lines_bytes(moves_lines(board, path, per_line))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 2, 9, 10, 11, 99, 100, 9999, 10000, 10001, 123457])
 def test_every_width_of_move_number(n: int) -> None:
     """A partial path of n squares on a board with room: numbers of every width, dots."""

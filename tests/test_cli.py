@@ -225,6 +225,7 @@ TOKENS = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=examples(150),
     deadline=None,
@@ -387,6 +388,7 @@ def test_import_reads_lines_with_a_limit(tmp_path: Path, monkeypatch: pytest.Mon
         lio.import_tours(Library(":memory:"), io.StringIO("\0" * 10**6))
 
 
+@pytest.mark.slow
 def test_csv_export_import_round_trip_on_a_big_board(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -99,6 +99,7 @@ def test_shaped_boards_agree_with_the_naive_enumerator(
     assert (2 * got if closed else got) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("board", "closed"),
     [
@@ -154,6 +155,7 @@ def test_counts_outgrowing_64_bits_are_exact() -> None:
     assert one == two and one > 2**128
 
 
+@pytest.mark.slow
 def test_threads_and_shards_give_the_same_numbers() -> None:
     sweep = frontier.plan(Board(5, 6), (), False)
     assert frontier.run(sweep, shards=1) == frontier.run(sweep, shards=2) == FIVE_SIX_OPEN
@@ -165,6 +167,7 @@ def test_threads_and_shards_give_the_same_numbers() -> None:
         frontier._PARALLEL_FROM = frontier_mod_threshold
 
 
+@pytest.mark.slow
 def test_new_states_go_straight_into_their_owners_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 31, item 1: each step adds every piece's new states into the tables of the pieces
     that own them, on two threads with a lock a table, and the counts stay exact when they

@@ -48,6 +48,7 @@ def test_every_enumerated_board_has_its_figure() -> None:
     assert {(f.spec, f.closed) for f in FIGURES} == ENUMERATED
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("board", "closed"),
     [

@@ -49,6 +49,7 @@ QUICK = [f for f in published.figures() if quick(f)]
 SLOW = [f for f in published.figures() if not quick(f) and min(f.width, f.height) <= 6]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("figure", sample(QUICK, 12, seed=18), ids=name)
 def test_small_published_figures_are_reproduced(figure: Figure) -> None:
     """Each small figure with --all (make test-all); else 12 of them drawn."""

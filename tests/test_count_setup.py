@@ -32,6 +32,7 @@ BOARDS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", BOARDS, ids=lambda b: b.description)
 def test_the_set_up_stays_within_its_estimate(board: Board) -> None:
     """The estimate the refusal rests on bounds what the set-up really holds, and the frontier

@@ -60,6 +60,7 @@ def test_every_pair_on_6x6_and_7x7_agrees_with_the_exact_search(n: int) -> None:
                 check_path(n, n, E.ends_tour(board, s, t), s, t)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "spec", ["8x8", "9x9", "6x7", "7x10", "10x7", "9x12", "13x10", "12x15", "17x12"]
 )
@@ -84,6 +85,7 @@ def test_colour_parity_refuses_the_rest() -> None:
 # -- random pairs on many sizes -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_random_pairs_on_boards_6_to_60() -> None:
     rng = random.Random(16)
     done = 0
@@ -101,6 +103,7 @@ def test_random_pairs_on_boards_6_to_60() -> None:
         done += 1
 
 
+@pytest.mark.slow
 def test_square_boards_every_pair_near_the_corners_and_edges() -> None:
     """Ends near corners and edges, and next to each other, on square boards 12 to 30 (without
     --all: the smallest, the largest and one drawn)."""

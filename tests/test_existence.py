@@ -74,6 +74,7 @@ def test_three_wide_exceptions_are_exactly_those() -> None:
         assert none == set(squares), n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["3x4", "3x7", "4x5", "5x5", "3x8", "4x6"])
 def test_start_and_end_pairs_match_enumeration(spec: str) -> None:
     """Every start (without --all: a1 and 4 drawn) to every end."""

@@ -60,7 +60,7 @@ def library_argv(draw: st.DrawFn) -> list[str]:
 
 
 @settings(
-    max_examples=examples(3000, default=400), deadline=None, suppress_health_check=list(HealthCheck)
+    max_examples=examples(3000, default=200), deadline=None, suppress_health_check=list(HealthCheck)
 )
 @given(argv=library_argv())
 def test_library_arguments(
@@ -79,7 +79,7 @@ def test_library_arguments(
 
 
 @settings(
-    max_examples=examples(1500, default=200), deadline=None, suppress_health_check=list(HealthCheck)
+    max_examples=examples(1500, default=100), deadline=None, suppress_health_check=list(HealthCheck)
 )
 @given(
     count=INTS,

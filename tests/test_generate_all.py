@@ -34,6 +34,7 @@ def lib() -> Library:
         yield lib
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("board", "closed", "classes"),
     [
@@ -97,6 +98,7 @@ def test_again_adds_nothing_and_completes_a_partial_library(lib: Library) -> Non
     assert cp.generate_all("5x5", db=lib).added == 0
 
 
+@pytest.mark.slow
 def test_from_a_start(lib: Library) -> None:
     r = cp.generate_all("5x5", start="c3", db=lib)
     assert (r.classes, r.tours, r.count, r.start) == (8, 64, 64, "c3")
@@ -107,6 +109,7 @@ def test_from_a_start(lib: Library) -> None:
     assert all(t.start == "d4" for t in lib.tours.iter_tours("6x6", closed=True))
 
 
+@pytest.mark.slow
 def test_streams_in_batches(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
     sizes: list[int] = []
     real = lib.tours.add_batch

@@ -240,6 +240,7 @@ def test_the_one_square_tour_is_magic_everywhere(
 MASK_TEXT = st.text(alphabet=".# \n/\r\t.", max_size=60)
 
 
+@pytest.mark.slow
 @settings(max_examples=tiers.examples(200), deadline=None)
 @given(st.one_of(st.binary(max_size=120), MASK_TEXT.map(lambda t: t.encode("utf-8"))))
 def test_any_bytes_as_a_mask_file_give_an_answer_or_one_line(data: bytes) -> None:

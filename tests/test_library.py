@@ -106,6 +106,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("spec", "closed"), CASES)
 def test_every_image_shares_one_form(spec: str, closed: bool) -> None:
     board = kt.parse_board(spec)
@@ -135,6 +136,7 @@ def test_canonical_form_is_the_smallest_image() -> None:
             assert tuple(cf.unpack(board, key)) == smallest
 
 
+@pytest.mark.slow
 def test_5x5_tours_fall_into_112_classes_exactly() -> None:
     """The 1,728 directed open tours of 5x5 form 112 classes up to symmetry and reversal: tours
     share a form exactly when the independent images() relate them."""

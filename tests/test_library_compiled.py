@@ -125,6 +125,7 @@ def test_packed_reads_are_the_rows(tmp_path: Path) -> None:
         assert [len(p) for p in some] == [500, 500, 234]
 
 
+@pytest.mark.slow
 def test_exports_are_the_tours_json_every_path(tmp_path: Path) -> None:
     path = tmp_path / "t.db"
     with _library(path) as lib:

@@ -52,6 +52,7 @@ def _assert_stored_equal_metrics(lib: Library) -> int:
 # -- stored as tours are stored -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "board, closed, count, workers",
     [
@@ -86,6 +87,7 @@ def test_shaped_boards_store_metrics_where_defined(tmp_path: Path) -> None:
         assert n == 10
 
 
+@pytest.mark.slow
 def test_shape_batch_equals_metrics_on_random_paths() -> None:
     """The batch kernel, compiled and interpreted, against Tour.metrics() one tour at a time,
     on plain boards, a holed board and another leaper; open and closed."""
@@ -214,6 +216,7 @@ def _all(path: Path) -> list[tuple[int, int, int, str, bool]]:
         ]  # type: ignore[misc]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("order", ["crossings", "turns"])
 def test_pages_in_metric_order_both_ways(lib_path: Path, order: str) -> None:
     rows = [r for r in _all(lib_path) if r[3] == "8x8"]
@@ -393,6 +396,7 @@ def test_keep_fewest_keeps_the_fewest_met(tmp_path: Path, metric: str, closed: b
     assert all(m[col] >= r.most for m in made if m not in best)
 
 
+@pytest.mark.slow
 def test_keep_fewest_stores_new_tours_once(tmp_path: Path) -> None:
     from knightstour.library.generate import keep_fewest
 

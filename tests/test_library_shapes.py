@@ -316,6 +316,7 @@ def test_a_tour_of_a_kind_not_in_the_kinds_table_is_named_as_damage(tmp_path: Pa
 # -- 6: generate -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("board", "closed", "count"),
     [

@@ -48,6 +48,7 @@ def built(width: int, height: int, seed: int | None = None) -> np.ndarray:
     return _CACHE[key]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("width", "height"), sample(COVERED, 3, seed=8, keep=COVERED[:2])
 )  # both rectangles with --all (one is the other's search turned round; seeds below take 12x8)
@@ -70,6 +71,7 @@ def test_the_default_is_fixed_and_seeds_vary() -> None:
     assert np.array_equal(construct(12, 12, seed=2), built(12, 12, 2))
 
 
+@pytest.mark.slow
 def test_rectangles_both_ways_and_seeds() -> None:
     a, b = built(12, 8, 5), built(12, 8, 6)
     assert not np.array_equal(a, b)
@@ -189,6 +191,7 @@ def closed_ends(width: int, order: np.ndarray) -> bool:
     return sorted((abs(x0 - x1), abs(y0 - y1))) == [1, 2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height"), sample(FOLDED, 3, seed=16, keep=FOLDED[:1]))
 def test_folded_tours_are_closed_and_semi_magic(width: int, height: int) -> None:
     assert constructible(width, height) is None
@@ -235,6 +238,7 @@ def test_foldable_takes_an_even_number_of_block_rows_or_columns() -> None:
 CROSSED = [(20, 20), (28, 28), (28, 20), (20, 28), (24, 28), (36, 36), (28, 36), (44, 20)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height"), sample(CROSSED, 3, seed=20, keep=CROSSED[:1]))
 def test_crossed_tours_are_closed_and_semi_magic(width: int, height: int) -> None:
     assert constructible(width, height) is None
@@ -322,6 +326,7 @@ def test_magic_tours_are_refused_with_the_reason() -> None:
     assert construct(1, 1, diagonal=True).tolist() == [0]
 
 
+@pytest.mark.slow
 def test_whole_cycles_never_make_a_twelve_by_twelve_diagonal() -> None:
     """Why magic tours need the open paths: with every cycle run in one go a diagonal's sum is a
     multiple of 4, and 870 is not. The diagonal's squares share a colour, so their numbers share

@@ -49,6 +49,7 @@ def built(width: int, height: int, seed: int) -> np.ndarray:
     return _CACHE[(width, height, seed)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("width", "height", "seed"),
     sample(

@@ -240,6 +240,7 @@ def test_the_offset_cut_never_cuts_a_share_quads_can_give() -> None:
                 assert cuttable(block - a - b)
 
 
+@pytest.mark.slow
 def test_a_board_and_its_transpose_are_walked_alike() -> None:
     """Turning the board swaps ranks and files, so the pass walks 4x16 and 16x4 to the same
     number of nodes (every part walked whole): a cut that mixed up a rank's needs with a file's

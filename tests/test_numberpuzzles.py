@@ -137,6 +137,7 @@ def made() -> list[tuple[NumberPuzzle, str]]:
     return out
 
 
+@pytest.mark.slow
 def test_made_puzzles_have_exactly_one_solution(made: list[tuple[NumberPuzzle, str]]) -> None:
     for p, _ in made:
         assert count_plain(p) == 1, p.text()

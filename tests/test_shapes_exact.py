@@ -96,6 +96,7 @@ FAMILY = rectangles(AREA) + shaped(AREA) + solids(AREA)
 EXISTS_UNKNOWN: set[tuple[str, bool]] = set()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "group", ["flat", "cylinder", "torus", "holes", "3-D"], ids=lambda g: g.replace("-", "")
 )
@@ -136,6 +137,7 @@ def small_boards() -> list[Board]:
     return boards
 
 
+@pytest.mark.slow
 def test_the_exact_search_agrees_with_the_enumerator() -> None:
     """The search alone (no theory beyond colour counts) on every small board of the family
     (a sample of 40 without --all)."""
@@ -170,6 +172,7 @@ def test_the_exact_search_agrees_with_the_enumerator_from_each_square() -> None:
             assert found is tour_exists(board, s), (board.description, board.square_name(s))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "key",
     [
@@ -242,6 +245,7 @@ def test_line_verdicts_against_the_enumerator() -> None:
     assert said > 20
 
 
+@pytest.mark.slow
 def test_the_halves_of_an_open_tour() -> None:
     """8x8 zebra on a cylinder: ranks 1, 2, 6, 7 hold half the squares, of both colours; an open
     tour would be two halves joined by one move, and none join."""
@@ -353,6 +357,7 @@ def solve_answer(board: Board, start: int | None, closed: bool) -> str:
     return "tour"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("key", "start", "closed"), sample(HARD_CASES, 5, seed=10))
 def test_the_hard_cases_of_the_random_family(key: str, start: int | None, closed: bool) -> None:
     """Answered within auto's own bound (a SearchFailedError fails); how fast is measured by
@@ -456,6 +461,7 @@ def test_tours_the_stale_marks_hid(key: str) -> None:
 # -- the moves out of the lines' neighbours, and the colours, counted ------------------------------
 
 
+@pytest.mark.slow
 def test_the_antelope_cylinder_is_settled_at_the_first_position_of_each_pair() -> None:
     """5x12 antelope cylinder, open: ranks 3 and 10 reach only ranks 6 and 7 (10 squares each),
     ranks 2, 3 and 10 only ranks 5, 6 and 7, and so on. Counting the moves out of those

@@ -60,6 +60,7 @@ def _check(b: Board, s: int, e: int) -> bool:
 SMALL = ["3x4", "3x7", "4x5", "5x5", "3x10", "4x6", "5x6"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", SMALL)
 def test_sampled_pairs_agree_with_the_exact_search(spec: str) -> None:
     b = parse_board(spec)
@@ -282,6 +283,7 @@ def test_a_long_five_wide_proved_no(closed: bool, capsys: pytest.CaptureFixture[
     capsys.readouterr()
 
 
+@pytest.mark.slow
 def test_repeating_rows_are_passed_over_with_the_same_answer() -> None:
     # a long board whose middle rows repeat: the path built across them is a valid tour, and
     # the answer matches the one on a board short enough that nothing is passed over

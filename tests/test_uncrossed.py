@@ -193,12 +193,13 @@ def test_icpc_table_labelled() -> None:
     assert all("SnapDragon64/ACMFinalsSolutions" in f.url for f in table)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("figure", _icpc(49, 60), ids=lambda f: f.spec)
 def test_icpc_table(figure: published.Longest) -> None:
     assert solved(figure.spec, True) == figure.length
 
 
-@pytest.mark.slow
+@pytest.mark.sweep  # the larger rectangles, up to a minute each: make test-all
 @pytest.mark.parametrize("figure", _icpc(60, 84), ids=lambda f: f.spec)
 def test_icpc_table_larger(figure: published.Longest) -> None:
     assert solved(figure.spec, True) == figure.length

@@ -20,6 +20,7 @@ def steps() -> list[tuple[str, float]]:
     return out
 
 
+@pytest.mark.slow
 def test_every_step_reports_its_time(steps: list[tuple[str, float]]) -> None:
     assert [name for name, _ in steps] == [name for name, _ in STEPS]
     assert all(seconds >= 0 for _, seconds in steps)

@@ -115,7 +115,7 @@ def test_no_serious_violations_on_the_board(
     assert errors == []
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", sample(["light", "dark"], 1, seed=1, keep=["dark"]))
 def test_no_serious_violations_in_the_gallery(browser: Browser, lib_url: str, scheme: str) -> None:
     found: dict[str, list[str]] = {}
     for where in ("gallery", "gallery?board=6x6&closed=true", "gallery?compare=41,42"):

@@ -38,6 +38,7 @@ def api(lib_path: Path) -> TestClient:
     return TestClient(create_app(warm=False, library=lib_path))
 
 
+@pytest.mark.slow
 def test_the_overview(api: TestClient) -> None:
     over = api.get("/api/library").json()
     assert over["library"] == "tours.db"
@@ -238,6 +239,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return big_library(tmp_path_factory.mktemp("big") / "big.db", tours=BIG)
 
 
+@pytest.mark.slow
 def test_a_big_library_pages_by_keys_deep_in(big: Path) -> None:
     """Keyset pages from the start, deep in and at the end, a filter that keeps only the last
     rows, and backwards. How fast a page is: benchmarks/bench_web_page.py (100,000 tours)."""
@@ -362,6 +364,7 @@ def _other_library(path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["renamed over", "copied over", "removed, then put back"])
 def test_a_library_replaced_while_shown_is_read_afresh_at_the_next_request(
     lib_path: Path, tmp_path: Path, how: str

@@ -135,6 +135,7 @@ def test_wrapped_and_3d_boards_say_why_they_are_not_counted(
     assert data.get("wrap") == board.wrap
 
 
+@pytest.mark.slow
 def test_bad_squares_of_a_3d_board_are_still_refused(client: TestClient) -> None:
     r = client.get("/api/count", params={"board": "4x4x4", "start": "a1:9"})
     assert r.status_code == 400 and "off the 4x4x4 board" in r.json()["error"]
