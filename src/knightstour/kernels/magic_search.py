@@ -35,12 +35,18 @@ import numpy as np
 __kernels__ = (
     "line_ok",
     "group_ok",
+    "mark_lines",
+    "relink",
+    "lines_ok",
     "place",
     "unplace",
     "candidates",
     "setup",
     "walk",
 )
+#: Compiled into the kernels that call them: a call that hands over the ``board`` and ``state``
+#: tuples would count the references of every array in them, once a node.
+__inline__ = ("mark_lines", "relink", "lines_ok", "place", "unplace", "candidates")
 
 #: Statuses of :func:`walk`: the part is finished; the budget ran out (or a stop was asked); the
 #: output is full.
@@ -52,12 +58,12 @@ DONE, BUDGET, FULL = 0, 1, 2
 DEPTH, BASE, NODES, FOUND, WRITTEN, LO, HI, FREE, ROWS = 0, 1, 2, 3, 4, 5, 6, 7, 8
 META = 9
 
-#: The arrays of the board, handed to :func:`setup` and :func:`walk` as one tuple ``board`` (the
+#: The arrays of the board, handed to every kernel from :func:`place` on as one tuple ``board`` (the
 #: caller makes it once): the front that places each number after the two ends (0 low, 1 high),
 #: the compact neighbour table and its row lengths, the adjacency matrix, each square's two
 #: lines (rank, then file, numbered on from the ranks) and each line's constant.
 BOARD = ("side", "nbr", "nn", "adj", "lines", "const")
-#: The arrays of a walk, handed to :func:`setup` and :func:`walk` as one tuple ``state`` (the
+#: The arrays of a walk, handed to every kernel from :func:`place` on as one tuple ``state`` (the
 #: caller keeps them from call to call): which squares take odd numbers, each square's number
 #: (0: empty), its links, each line's sum and its empty squares for odd and for even numbers,
 #: the two heads, the square placed at each depth and the head before it, the candidates at
@@ -136,25 +142,59 @@ def group_ok(
     return True
 
 
-def place(
+def mark_lines(
     q: int,
-    s: int,
-    nbr: np.ndarray,
-    nn: np.ndarray,
+    v: int,
+    step: int,
     lines: np.ndarray,
     odd: np.ndarray,
-    const: np.ndarray,
-    num: np.ndarray,
-    avail: np.ndarray,
     lsum: np.ndarray,
     lodd: np.ndarray,
     leven: np.ndarray,
-    head: np.ndarray,
-    meta: np.ndarray,
-    work: np.ndarray,
+) -> None:
+    """Number ``v`` put on the square ``q`` (``step`` 1) or taken off it (``step`` -1): the sums
+    and the empty squares of its lines."""
+    for j in range(lines.shape[1]):
+        li = lines[q, j]
+        lsum[li] += step * v
+        if odd[q]:
+            lodd[li] -= step
+        else:
+            leven[li] -= step
+
+
+def relink(
+    h: int, step: int, nbr: np.ndarray, nn: np.ndarray, num: np.ndarray, avail: np.ndarray
 ) -> bool:
-    """Put the next number of front ``s`` (0 low, 1 high) on the empty square ``q``; False (and
-    nothing changed) when a cut ends the branch there."""
+    """The empty neighbours of ``h`` gain (``step`` 1) or lose (``step`` -1) the link to it, as
+    ``h`` stops or starts being a head; whether one is left with fewer than two links."""
+    short = False
+    for k in range(nn[h]):
+        r = nbr[h, k]
+        if num[r] == 0:
+            avail[r] += step
+            if avail[r] < 2:
+                short = True
+    return short
+
+
+def lines_ok(
+    lo: int, hi: int, const: np.ndarray, lsum: np.ndarray, lodd: np.ndarray, leven: np.ndarray
+) -> bool:
+    """Whether every line can still reach its constant with the numbers ``lo..hi``
+    (:func:`line_ok`)."""
+    for li in range(const.size):
+        if not line_ok(lodd[li], leven[li], const[li] - lsum[li], lo, hi):
+            return False
+    return True
+
+
+def place(q: int, s: int, board: tuple[np.ndarray, ...], state: tuple[np.ndarray, ...]) -> bool:
+    """Put the next number of front ``s`` (0 low, 1 high) on the empty square ``q`` of the walk
+    ``state`` (:data:`STATE`) on ``board`` (:data:`BOARD`); False (and nothing changed) when a
+    cut ends the branch there."""
+    _, nbr, nn, _, lines, const = board
+    odd, num, avail, lsum, lodd, leven, head, _, _, _, _, _, meta, work = state
     v = meta[LO] + 1 if s == 0 else meta[HI] - 1
     h = head[s]
     num[q] = v
@@ -163,29 +203,15 @@ def place(
     else:
         meta[HI] = v
     meta[FREE] -= 1
-    for j in range(lines.shape[1]):
-        li = lines[q, j]
-        lsum[li] += v
-        if odd[q]:
-            lodd[li] -= 1
-        else:
-            leven[li] -= 1
-    bad = False
-    for k in range(nn[h]):
-        r = nbr[h, k]
-        if num[r] == 0:
-            avail[r] -= 1
-            if avail[r] < 2:
-                bad = True
+    mark_lines(q, v, 1, lines, odd, lsum, lodd, leven)
+    bad = relink(h, -1, nbr, nn, num, avail)
     head[s] = q
     if not bad:
         lo = meta[LO] + 1
         hi = meta[HI] - 1
-        for li in range(const.size):
-            if not line_ok(lodd[li], leven[li], const[li] - lsum[li], lo, hi):
-                bad = True
-                break
-        if not bad:
+        if not lines_ok(lo, hi, const, lsum, lodd, leven):
+            bad = True
+        else:
             nl = const.size
             key = work[:nl]
             order = work[nl:]
@@ -195,40 +221,20 @@ def place(
             ):
                 bad = True
     if bad:
-        unplace(q, s, h, nbr, nn, lines, odd, num, avail, lsum, lodd, leven, head, meta)
+        unplace(q, s, h, board, state)
         return False
     return True
 
 
 def unplace(
-    q: int,
-    s: int,
-    h: int,
-    nbr: np.ndarray,
-    nn: np.ndarray,
-    lines: np.ndarray,
-    odd: np.ndarray,
-    num: np.ndarray,
-    avail: np.ndarray,
-    lsum: np.ndarray,
-    lodd: np.ndarray,
-    leven: np.ndarray,
-    head: np.ndarray,
-    meta: np.ndarray,
+    q: int, s: int, h: int, board: tuple[np.ndarray, ...], state: tuple[np.ndarray, ...]
 ) -> None:
     """Take front ``s``'s last number off ``q``, making ``h`` its head again."""
+    _, nbr, nn, _, lines, _ = board
+    odd, num, avail, lsum, lodd, leven, head, _, _, _, _, _, meta, _ = state
     v = num[q]
-    for k in range(nn[h]):
-        r = nbr[h, k]
-        if num[r] == 0:
-            avail[r] += 1
-    for j in range(lines.shape[1]):
-        li = lines[q, j]
-        lsum[li] -= v
-        if odd[q]:
-            lodd[li] += 1
-        else:
-            leven[li] += 1
+    relink(h, 1, nbr, nn, num, avail)
+    mark_lines(q, v, -1, lines, odd, lsum, lodd, leven)
     num[q] = 0
     head[s] = h
     if s == 0:
@@ -239,20 +245,11 @@ def unplace(
 
 
 def candidates(
-    d: int,
-    s: int,
-    nbr: np.ndarray,
-    nn: np.ndarray,
-    adj: np.ndarray,
-    num: np.ndarray,
-    avail: np.ndarray,
-    head: np.ndarray,
-    cand: np.ndarray,
-    ncand: np.ndarray,
-    ci: np.ndarray,
-    meta: np.ndarray,
+    d: int, s: int, board: tuple[np.ndarray, ...], state: tuple[np.ndarray, ...]
 ) -> None:
     """Fill level ``d`` with the squares front ``s`` may take next, fewest links first."""
+    _, nbr, nn, adj, _, _ = board
+    _, num, avail, _, _, _, head, _, _, cand, ncand, ci, meta, _ = state
     h = head[s]
     g = head[1 - s]
     ci[d] = 0
@@ -298,7 +295,7 @@ def setup(
     and then the squares of ``prefix`` taken in turn by the fronts ``side[0], side[1], ...``;
     False when that start is already cut (the walk then has nothing to do)."""
     side, nbr, nn, adj, lines, const = board
-    odd, num, avail, lsum, lodd, leven, head, placed, prev, cand, ncand, ci, meta, work = state
+    odd, num, avail, lsum, lodd, leven, head, placed, prev, cand, ncand, _, meta, _ = state
     n = num.size
     meta[:] = 0
     num[:] = 0
@@ -317,14 +314,8 @@ def setup(
     meta[ROWS] = rows
     num[first] = 1
     num[last] = n
-    for q, v in ((first, 1), (last, n)):
-        for j in range(lines.shape[1]):
-            li = lines[q, j]
-            lsum[li] += v
-            if odd[q]:
-                lodd[li] -= 1
-            else:
-                leven[li] -= 1
+    mark_lines(first, 1, 1, lines, odd, lsum, lodd, leven)
+    mark_lines(last, n, 1, lines, odd, lsum, lodd, leven)
     meta[LO] = 1
     meta[HI] = n
     meta[FREE] = n - 2
@@ -341,14 +332,11 @@ def setup(
             return False
     if n == 2:
         return bool(adj[first, last])
-    lo = meta[LO] + 1
-    hi = meta[HI] - 1
-    for li in range(const.size):
-        if not line_ok(lodd[li], leven[li], const[li] - lsum[li], lo, hi):
-            return False
+    if not lines_ok(meta[LO] + 1, meta[HI] - 1, const, lsum, lodd, leven):
+        return False
     for d in range(prefix.size):
         s = side[d]
-        candidates(d, s, nbr, nn, adj, num, avail, head, cand, ncand, ci, meta)
+        candidates(d, s, board, state)
         ok = False
         for i in range(ncand[d]):
             if cand[d, i] == prefix[d]:
@@ -356,31 +344,13 @@ def setup(
         if not ok:
             return False
         prev[d] = head[s]
-        if not place(
-            prefix[d],
-            s,
-            nbr,
-            nn,
-            lines,
-            odd,
-            const,
-            num,
-            avail,
-            lsum,
-            lodd,
-            leven,
-            head,
-            meta,
-            work,
-        ):
+        if not place(prefix[d], s, board, state):
             return False
         placed[d] = prefix[d]
     meta[DEPTH] = prefix.size
     meta[BASE] = prefix.size
     if meta[FREE] > 0:
-        candidates(
-            prefix.size, side[prefix.size], nbr, nn, adj, num, avail, head, cand, ncand, ci, meta
-        )
+        candidates(prefix.size, side[prefix.size], board, state)
     return True
 
 
@@ -400,8 +370,8 @@ def walk(
     ``split`` above the part's depth, the walk writes instead the squares placed when it reaches
     that depth (the prefixes of the parts below), and goes no deeper.
     """
-    side, nbr, nn, adj, lines, const = board
-    odd, num, avail, lsum, lodd, leven, head, placed, prev, cand, ncand, ci, meta, work = state
+    side = board[0]
+    _, num, _, _, _, _, head, placed, prev, cand, ncand, ci, meta, _ = state
     n = num.size
     total = n - 2
     d = meta[DEPTH]
@@ -430,9 +400,7 @@ def walk(
             nodes += 1
             s = side[d]
             h = head[s]
-            if not place(
-                q, s, nbr, nn, lines, odd, const, num, avail, lsum, lodd, leven, head, meta, work
-            ):
+            if not place(q, s, board, state):
                 continue
             prev[d] = h
             placed[d] = q
@@ -441,7 +409,7 @@ def walk(
                 w = meta[WRITTEN]
                 if w >= out.shape[0]:
                     d -= 1
-                    unplace(q, s, h, nbr, nn, lines, odd, num, avail, lsum, lodd, leven, head, meta)
+                    unplace(q, s, h, board, state)
                     ci[d] -= 1
                     nodes -= 1
                     meta[DEPTH] = d
@@ -456,9 +424,9 @@ def walk(
                         out[w, i] = placed[i]
                 meta[WRITTEN] = w + 1
                 d -= 1
-                unplace(q, s, h, nbr, nn, lines, odd, num, avail, lsum, lodd, leven, head, meta)
+                unplace(q, s, h, board, state)
                 continue
-            candidates(d, side[d], nbr, nn, adj, num, avail, head, cand, ncand, ci, meta)
+            candidates(d, side[d], board, state)
         else:
             if d == base:
                 meta[DEPTH] = d
@@ -466,19 +434,4 @@ def walk(
                 return DONE
             d -= 1
             s = side[d]
-            unplace(
-                placed[d],
-                s,
-                prev[d],
-                nbr,
-                nn,
-                lines,
-                odd,
-                num,
-                avail,
-                lsum,
-                lodd,
-                leven,
-                head,
-                meta,
-            )
+            unplace(placed[d], s, prev[d], board, state)

@@ -376,8 +376,7 @@ class Walker:
         st = self._state(rng.first)
         if not self._setup(st, rng.first, rng.last, np.zeros(0, np.int32)):
             return 0.0
-        args = (self.nbr, self.nn, self.lines, st["odd"], self.const, st["num"], st["avail"],
-                st["lsum"], st["lodd"], st["leven"], st["head"], st["meta"])  # fmt: skip
+        board, state = self.board, self._tuple(st)
         total, weight, d = 0.0, 1.0, 0
         while True:
             s = int(self.side[d])
@@ -386,19 +385,18 @@ class Walker:
             good = []
             for q in cands:
                 h = int(st["head"][s])
-                if k.place(q, s, *args, st["work"]):
+                if k.place(q, s, board, state):
                     good.append(q)
-                    k.unplace(q, s, h, *args[:4], *args[5:])
+                    k.unplace(q, s, h, board, state)
             if not good or d == self.n - 3:
                 return total
             q = generator.choice(good)
             weight *= len(good)
             h = int(st["head"][s])
-            k.place(q, s, *args, st["work"])
+            k.place(q, s, board, state)
             st["prev"][d], st["placed"][d] = h, q
             d += 1
-            k.candidates(d, int(self.side[d]), self.nbr, self.nn, self.adj, st["num"],
-                         st["avail"], st["head"], st["cand"], st["ncand"], st["ci"], st["meta"])  # fmt: skip
+            k.candidates(d, int(self.side[d]), board, state)
 
     def check(self, rng: Range, part: int, prefix: np.ndarray, walk: dict[str, Any]) -> None:
         """Refuse (:class:`InvalidInputError`, saying what does not fit) a saved ``walk`` that
