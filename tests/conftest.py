@@ -76,6 +76,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers a core for a run with the tests that mostly wait (the browser's,
+    real processes, time limits: the slow and browser tiers), so that a waiting test leaves its
+    core to another; one a core for the fast tier, which computes (more workers would only
+    collect the tests more times)."""
+    cores = len(os.sched_getaffinity(0))
+    fast = "not browser and not slow" in (config.getoption("markexpr") or "")
+    return cores if fast else 2 * cores
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Tell :mod:`tiers` whether this run takes whole domains (before any test is collected)."""
     tiers.WHOLE = bool(config.getoption("--all"))

@@ -44,7 +44,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import lru_cache
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Unpack
 
 from PIL import GifImagePlugin, Image, ImageDraw, ImageFont
 
@@ -95,28 +95,31 @@ def tour_image(
     tour: Drawable,
     *,
     size: int | None = None,
-    numbers: bool = False,
-    coordinates: bool = True,
-    gradient: bool | Sequence[str] = True,
-    style: str = "auto",
-    markers: bool = True,
-    closing: bool = True,
-    colors: Mapping[str, str] | None = None,
     progress: Progress | None = None,
+    **look: Unpack[st.TourLook],
 ) -> Image.Image:
     """An RGB picture of ``tour``, ``size`` pixels on its longest side.
 
-    The options are those of :func:`~knightstour.render.svg.tour_svg`; ``progress(done,
-    total)`` is called as the path is drawn.
+    ``look``: the options of :func:`~knightstour.render.svg.tour_svg`
+    (:class:`~knightstour.render.style.TourLook`); ``progress(done, total)`` is called as the
+    path is drawn.
     """
-    pic = _Raster(tour.board, size, coordinates, style, colors, supersample=True, numbers=numbers)
+    unknown = sorted(look.keys() - st.TOUR_LOOK.keys())
+    if unknown:
+        raise TypeError(f"tour_image() got an unexpected keyword argument {unknown[0]!r}")
+    lk: st.TourLook = {**st.TOUR_LOOK, **look}
+    numbers = lk["numbers"]
+    pic = _Raster(
+        tour.board, size, lk["coordinates"], lk["style"], lk["colors"], supersample=True,
+        numbers=numbers,
+    )  # fmt: skip
     pic.draw_board()
     indices = tour.indices.tolist()
     pic.draw_unvisited(indices)
-    pic.draw_path(indices, gradient, numbers, progress)
-    if closing and getattr(tour, "closed", False):
+    pic.draw_path(indices, lk["gradient"], numbers, progress)
+    if lk["closing"] and getattr(tour, "closed", False):
         pic.draw_closing(indices)
-    if markers:
+    if lk["markers"]:
         pic.draw_markers(indices[0], indices[-1], numbers)
     if numbers:
         pic.draw_numbers(indices)

@@ -20,6 +20,7 @@ import itertools
 import math
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TypedDict
 
 from knightstour.board import Board, file_name
 from knightstour.errors import InvalidInputError
@@ -31,9 +32,11 @@ __all__ = [
     "MAX_BANDS",
     "PRINT_COLORS",
     "STYLES",
+    "TOUR_LOOK",
     "UNVISITED_OPACITY",
     "Layout",
     "NumberSheet",
+    "TourLook",
     "animation_timing",
     "band_colors",
     "bands",
@@ -688,6 +691,32 @@ def given_font(square: float, count: int) -> float:
     """
     digits = max(len(str(count)), 2)
     return round(min(square * 0.5, square * 0.85 / (0.6 * digits)), 2)
+
+
+class TourLook(TypedDict, total=False):
+    """How a tour is drawn: the options that :func:`~knightstour.render.svg.tour_svg` (which
+    says what each does) and :func:`~knightstour.render.raster.tour_image` share; each may be
+    left out (:data:`TOUR_LOOK` holds the defaults)."""
+
+    numbers: bool
+    coordinates: bool
+    gradient: bool | Sequence[str]
+    style: str
+    markers: bool
+    closing: bool
+    colors: Mapping[str, str] | None
+
+
+#: The look of a tour drawn with no options (:class:`TourLook`).
+TOUR_LOOK: TourLook = {
+    "numbers": False,
+    "coordinates": True,
+    "gradient": True,
+    "style": "auto",
+    "markers": True,
+    "closing": True,
+    "colors": None,
+}
 
 
 @dataclass(frozen=True)
