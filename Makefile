@@ -23,7 +23,8 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/knightstour solve 8x8 --start a1 --closed --format text --time
 
-# the default tier (CI's): every test but the whole sweeps, on every core (pytest-xdist); Debian's
+# the default tier (CI's): every test but the whole sweeps, two workers a core (tests/conftest.py: its
+# browser and process tests mostly wait); Debian's
 # chromium is installed for the browser tests when missing and possible, else those tests are
 # skipped with a line saying why
 test: $(STAMP)
