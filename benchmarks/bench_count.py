@@ -71,14 +71,14 @@ EIGHT_LIMIT = 30_000_000
 def one(board: str, closed: bool, start: str | None, directed: bool) -> dict[str, object]:
     """Count in this process and report (run as a child: ``--one``)."""
     import knightstour as kt
-    from knightstour.counting import count_request, frontier
+    from knightstour.counting import RunOptions, count_request, frontier
 
     kt.count("5x5")  # kernels loaded
     req = count_request(board, closed=closed, start=start, directed=directed)
     terminals = () if closed else tuple(x for x in (req.start,) if x is not None)
     stats = frontier.SweepStats()
     t0 = time.perf_counter()
-    base = frontier.count_paths(req.board, terminals, closed, stats=stats)
+    base = frontier.count_paths(req.board, terminals, closed, RunOptions(stats=stats))
     seconds = time.perf_counter() - t0
     factor = 2 if directed and start is None else 1
     return {
@@ -98,15 +98,14 @@ def spilled_one(board: str, closed: bool, memory: int | None) -> dict[str, objec
 
     import knightstour as kt
     from knightstour.board import parse_board
-    from knightstour.counting import frontier
+    from knightstour.counting import RunOptions, frontier
 
     kt.count("5x5", memory=20_000)  # kernels loaded, the spilled path too
     stats = frontier.SweepStats()
     with tempfile.TemporaryDirectory() as work:
         t0 = time.perf_counter()
-        number = frontier.count_paths(
-            parse_board(board), (), closed, stats=stats, memory=memory, workdir=work
-        )
+        options = RunOptions(stats=stats, memory=memory, workdir=work)
+        number = frontier.count_paths(parse_board(board), (), closed, options)
         seconds = time.perf_counter() - t0
     return {
         "count": number,
@@ -229,7 +228,7 @@ def dask(board: str, closed: bool, directed: bool) -> None:
 
 def _first_states(sweep: object) -> list[int]:
     """States after each square until a square holds more than EIGHT_LIMIT of them."""
-    from knightstour.counting import frontier
+    from knightstour.counting import RunOptions, frontier
 
     states: list[int] = []
 
@@ -239,7 +238,7 @@ def _first_states(sweep: object) -> list[int]:
             raise StopIteration
 
     with contextlib.suppress(StopIteration):  # past the up-front refusal: stops at the limit
-        frontier.run(sweep, step_hook=hook, memory_limit=2**50)  # type: ignore[arg-type]
+        frontier.run(sweep, RunOptions(memory=2**50), step_hook=hook)  # type: ignore[arg-type]
     return states
 
 

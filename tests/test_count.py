@@ -18,7 +18,7 @@ import tiers
 from enumerator import count_tours
 from knightstour import published
 from knightstour.board import Board
-from knightstour.counting import frontier
+from knightstour.counting import RunOptions, frontier
 from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
 from tiers import examples
 
@@ -119,8 +119,8 @@ def test_one_state_of_each_mirror_pair_counts_the_same_with_fewer_states(
     with_mirror, without = frontier.SweepStats(), frontier.SweepStats()
     kept = frontier.plan(board, (), closed)
     both = frontier.plan(board, (), closed, mirror=False)
-    got = frontier.run(kept, stats=with_mirror)
-    assert got == frontier.run(both, stats=without)
+    got = frontier.run(kept, RunOptions(stats=with_mirror))
+    assert got == frontier.run(both, RunOptions(stats=without))
     if board.area <= 25:  # directed open tours from every start
         assert 2 * got == sum(count_tours(board, s) for s in board.squares())
     rows = [p for p in range(kept.steps) if kept.mirror[p, 0] >= 0]
@@ -145,7 +145,7 @@ def test_counts_outgrowing_64_bits_are_exact() -> None:
     sweep = frontier.plan(Board(6, 6), (), True)
     stats = frontier.SweepStats()
     weight = 2**63 + 5  # every count overflows one limb within a few squares
-    assert frontier.run(sweep, weight=weight, stats=stats) == SIX_CLOSED * weight
+    assert frontier.run(sweep, RunOptions(stats=stats), weight=weight) == SIX_CLOSED * weight
     assert stats.limbs == 2
     two = frontier.run(sweep, weight=weight, shards=2)  # widened piece by piece on threads
     assert two == SIX_CLOSED * weight
@@ -179,7 +179,9 @@ def test_new_states_go_straight_into_their_owners_tables(monkeypatch: pytest.Mon
     sweep = frontier.plan(Board(6, 6), (), True)
     weight = 2**63 + 5
     stats = frontier.SweepStats()
-    assert frontier.run(sweep, shards=2, weight=weight, stats=stats) == SIX_CLOSED * weight
+    assert (
+        frontier.run(sweep, RunOptions(stats=stats), shards=2, weight=weight) == SIX_CLOSED * weight
+    )
     assert stats.limbs == 2
 
     # one thread: the pieces are swept in order, so when piece i hands its new states over,
@@ -219,7 +221,7 @@ def _memory_of(a: np.ndarray) -> np.ndarray:
 
 def test_sweep_statistics_are_recorded() -> None:
     stats = frontier.SweepStats()
-    frontier.count_paths(Board(5, 5), (), False, stats=stats)
+    frontier.count_paths(Board(5, 5), (), False, RunOptions(stats=stats))
     assert len(stats.states) == 25 and stats.peak == max(stats.states) > 1000
     assert stats.states[-1] == 0 and stats.seconds > 0
 
@@ -251,7 +253,7 @@ def test_memory_is_refused_before_it_is_spent() -> None:
     sweep = frontier.plan(Board(6, 8), (), True)
     elsewhere = frontier.LocalShards(sweep, 1)
     with pytest.raises(InputLimitError, match=r"needs about .* of memory"):
-        frontier.run(sweep, memory_limit=10_000_000, states=elsewhere)
+        frontier.run(sweep, RunOptions(memory=10_000_000), states=elsewhere)
     elsewhere.close()
 
 

@@ -24,8 +24,8 @@ import tiers
 from knightstour import archive, published
 from knightstour.board import Board
 from knightstour.cli import main
+from knightstour.counting import RunOptions, frontier
 from knightstour.counting import checkpoint as checkpoints
-from knightstour.counting import frontier
 from knightstour.errors import InvalidInputError, SearchFailedError
 from knightstour.library import Library
 
@@ -54,14 +54,14 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(frontier, "CHECKPOINT_SECONDS", 0.0)
         with pytest.raises(KeyboardInterrupt):
-            frontier.run(frontier.plan(BOARD), checkpoint=str(path), progress=stop)
+            frontier.run(frontier.plan(BOARD), RunOptions(checkpoint=str(path), progress=stop))
     assert int(checkpoints.read(str(path))["done"]) == DONE
     return path.read_bytes()
 
 
 def resume(path: Path) -> int:
     """The count of :data:`BOARD` from the checkpoint at ``path``."""
-    return frontier.run(frontier.plan(BOARD), checkpoint=str(path))
+    return frontier.run(frontier.plan(BOARD), RunOptions(checkpoint=str(path)))
 
 
 def fields(data: bytes) -> dict[str, np.ndarray]:
@@ -142,7 +142,7 @@ def test_every_damage_is_refused_in_one_line(saved: bytes, tmp_path: Path) -> No
         assert str(path) in one_line(e.value), name
         assert path.exists(), name  # a refused checkpoint is left as it was
     with pytest.raises(InvalidInputError, match="/dev/null is not a regular file"):
-        frontier.run(frontier.plan(BOARD), checkpoint=os.devnull)
+        frontier.run(frontier.plan(BOARD), RunOptions(checkpoint=os.devnull))
 
 
 def test_the_command_refuses_a_damaged_checkpoint_and_remembers_nothing(
@@ -222,17 +222,17 @@ def test_the_time_limit_saves_the_sweep_and_the_next_run_goes_on(tmp_path: Path)
             time.sleep(max(0.0, deadline - time.monotonic()) + 0.05)
 
     with pytest.raises(SearchFailedError) as e:
-        frontier.run(sweep, checkpoint=path, deadline=deadline, step_hook=slow_after_5)
+        frontier.run(sweep, RunOptions(checkpoint=path, deadline=deadline), step_hook=slow_after_5)
     stopped = int(one_line(e.value).split("square ")[1].split(" ")[0])
     assert f"the sweep so far is in {path}" in str(e.value)
     assert 1 <= stopped <= 6 and int(checkpoints.read(path)["done"]) == stopped
     seen: list[int] = []
-    assert frontier.run(sweep, checkpoint=path, progress=lambda d, t: seen.append(d)) == (
-        FIVE_SIX_OPEN
-    )
+    assert frontier.run(
+        sweep, RunOptions(checkpoint=path, progress=lambda d, t: seen.append(d))
+    ) == (FIVE_SIX_OPEN)
     assert seen[0] == stopped + 1 and not os.path.exists(path)
     with pytest.raises(SearchFailedError) as e:  # stopped before a square: nothing to keep
-        frontier.run(sweep, checkpoint=path, deadline=time.monotonic() - 1)
+        frontier.run(sweep, RunOptions(checkpoint=path, deadline=time.monotonic() - 1))
     assert "square 0 of 30" in one_line(e.value) and "sweep so far" not in str(e.value)
     assert os.listdir(tmp_path) == []
 

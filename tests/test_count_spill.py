@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,8 +21,8 @@ import knightstour as kt
 from knightstour import arguments
 from knightstour.board import Board, parse_board
 from knightstour.cli import main
+from knightstour.counting import RunOptions, frontier
 from knightstour.counting import checkpoint as checkpoints
-from knightstour.counting import frontier
 from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
 
 KT = [sys.executable, "-m", "knightstour"]
@@ -35,9 +36,14 @@ def one_line(e: BaseException | str) -> str:
     return text
 
 
-def spilled(sweep: frontier.Sweep, memory: int, **kw: object) -> tuple[int, frontier.SweepStats]:
+def spilled(
+    sweep: frontier.Sweep, memory: int, *, weight: int = 1, shards: int | None = None, **kw: Any
+) -> tuple[int, frontier.SweepStats]:
+    """The count of ``sweep`` with ``memory`` bytes for its states, and what it measured;
+    ``kw``: the rest of its :class:`RunOptions`."""
     stats = frontier.SweepStats()
-    return frontier.run(sweep, stats=stats, memory_limit=memory, **kw), stats  # type: ignore[arg-type]
+    options = RunOptions(stats=stats, memory=memory, **kw)
+    return frontier.run(sweep, options, weight=weight, shards=shards), stats
 
 
 @pytest.mark.slow
@@ -61,7 +67,7 @@ def test_a_spilled_count_equals_the_count_in_memory(
     ends = tuple(board.parse_square(t) for t in terminals)
     sweep = frontier.plan(board, ends, closed)
     in_memory = frontier.SweepStats()
-    expected = frontier.run(sweep, stats=in_memory)
+    expected = frontier.run(sweep, RunOptions(stats=in_memory))
     got, stats = spilled(sweep, memory, workdir=str(tmp_path))
     assert got == expected and expected > 0
     assert stats.spilled_from is not None and stats.partitions >= 3  # several partitions
@@ -169,9 +175,12 @@ def test_the_time_limit_stops_a_spilled_count_and_the_next_run_goes_on(
     monkeypatch.setattr(frontier, "time", Clock)
     with pytest.raises(SearchFailedError) as e:
         frontier.run(
-            sweep, checkpoint=path, memory_limit=300_000, workdir=str(work), step_hook=hook,
-            deadline=time.monotonic() + 600,
-        )  # fmt: skip
+            sweep,
+            RunOptions(
+                checkpoint=path, memory=300_000, workdir=str(work), deadline=time.monotonic() + 600
+            ),
+            step_hook=hook,
+        )
     assert "square 26 of 36" in one_line(e.value) and f"sweep so far is in {path}" in str(e.value)
     assert int(checkpoints.read(path)["done"]) == 26
     assert os.listdir(work) == ["c.npz.parts"]  # the partitions in the folder given
@@ -222,7 +231,7 @@ def test_a_checkpoint_in_memory_goes_on_spilled(tmp_path: Path) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(frontier, "CHECKPOINT_SECONDS", 0.0)
         with pytest.raises(KeyboardInterrupt):
-            frontier.run(sweep, checkpoint=path, progress=stop)
+            frontier.run(sweep, RunOptions(checkpoint=path, progress=stop))
     assert checkpoints.read(path)["parts"].shape == (0, 2)
     got, stats = spilled(sweep, 300_000, checkpoint=path)
     assert got == SIX_CLOSED and stats.spilled_from is not None and stats.spilled_from > 12
@@ -237,7 +246,7 @@ def test_a_count_that_fits_neither_memory_nor_disk_is_refused_up_front(
     monkeypatch.setattr(frontier, "free_bytes", lambda folder: 10 * 2**30)
     sweep = frontier.plan(Board(8, 8), (), True)
     with pytest.raises(InputLimitError) as e:
-        frontier.run(sweep, memory_limit=2**30, workdir=str(tmp_path))
+        frontier.run(sweep, RunOptions(memory=2**30, workdir=str(tmp_path)))
     text = one_line(e.value)
     assert "would hold about 1.3e+09 states" in text and "spilled to disk about" in text
     assert f"in {tmp_path}, where 10.0 GiB is free" in text

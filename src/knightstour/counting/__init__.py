@@ -44,6 +44,7 @@ from knightstour.counting.request import (
     CONVENTIONS,
     METHODS,
     CountRequest,
+    RunOptions,
     count_request,
     describe,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "Known",
     "QuickAnswer",
     "QuickCounts",
+    "RunOptions",
     "Tally",
     "count",
     "count_for",

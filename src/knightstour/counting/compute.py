@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TypedDict, Unpack
+from typing import TYPE_CHECKING, TypedDict, Unpack, cast
 
 from knightstour import arguments
 from knightstour.counting.known import (
@@ -21,7 +21,7 @@ from knightstour.counting.known import (
     memory_of,
     recalled,
 )
-from knightstour.counting.request import CountRequest, WhatToCount, count_request
+from knightstour.counting.request import CountRequest, RunOptions, WhatToCount, count_request
 from knightstour.errors import InputLimitError, InvalidInputError, KnightsTourError
 from knightstour.kernels import jit
 
@@ -29,13 +29,15 @@ if TYPE_CHECKING:
     from knightstour.board import Board, BoardLike
     from knightstour.progress import Progress
 
-__all__ = ["HowToCount", "Tally", "count", "count_for", "long_count", "tally"]
+__all__ = ["CountKeywords", "HowToCount", "Tally", "count", "count_for", "long_count", "tally"]
 
 
 class HowToCount(TypedDict, total=False):
     """How to count, as the keywords of :func:`count` (each None when left out): ``progress``,
-    ``scheduler``, ``time_limit``, ``checkpoint``, ``memory``, ``workdir``. :func:`tally` and :func:`count_for` take them
-    as ``**how``.
+    ``scheduler``, ``time_limit``, ``checkpoint``, ``memory``, ``workdir``. :func:`count`,
+    :func:`tally` and :func:`count_for` take them as ``**how``, handed on as they are;
+    :func:`count_for` checks them and makes the one
+    :class:`~knightstour.counting.request.RunOptions` the counting is handed.
 
     >>> how: HowToCount = {"time_limit": 60.0}
     >>> count_for(count_request("4x5"), **how)
@@ -50,30 +52,31 @@ class HowToCount(TypedDict, total=False):
     workdir: str | None
 
 
+class CountKeywords(WhatToCount, HowToCount, total=False):
+    """The keywords of :func:`count` besides ``method`` and ``library``: what to count
+    (:class:`~knightstour.counting.request.WhatToCount`) and how (:class:`HowToCount`)."""
+
+
 def count(
     board: BoardLike | Board,
     *,
     method: str = "auto",
     library: Memory | None = None,
-    progress: Progress | None = None,
-    scheduler: str | None = None,
-    time_limit: float | None = None,
-    checkpoint: str | None = None,
-    memory: int | str | None = None,
-    workdir: str | None = None,
-    **what: Unpack[WhatToCount],
+    **keywords: Unpack[CountKeywords],
 ) -> int:
     """The exact number of knight's tours on ``board`` (a Python int): see the module's conventions.
 
-    ``what``: ``closed`` (False: open tours), ``start`` and ``end`` (squares; None: any) and
-    ``directed`` (True: each tour counted in both directions), as :func:`count_request` takes
-    them (:class:`~knightstour.counting.request.WhatToCount`). ``method``: ``auto``/``frontier``
-    (dynamic programming over the frontier of a sweep) or ``enumerate`` (exhaustive, small
-    boards only). ``library``: a tour library
+    What to count: ``closed`` (False: open tours), ``start`` and ``end`` (squares; None: any)
+    and ``directed`` (True: each tour counted in both directions), as :func:`count_request`
+    takes them (:class:`~knightstour.counting.request.WhatToCount`). ``method``: ``auto``/``frontier`` (dynamic programming over the frontier of a
+    sweep) or ``enumerate`` (exhaustive, small boards only). ``library``: a tour library
     (``knightstour.library.Library``) that remembers counts: with ``method="auto"`` a count it
     remembers is the answer at once, and a count made is remembered in it (a warning, not an
-    error, when it cannot be). ``scheduler``: the address of a Dask scheduler
-    to spread the frontier sweep over (``frontier`` only; None: in this process).
+    error, when it cannot be).
+
+    How to count (:class:`HowToCount`, handed to :func:`tally` as they are):
+    ``progress(done, total)``: called as the count goes. ``scheduler``: the address of a Dask
+    scheduler to spread the frontier sweep over (``frontier`` only; None: in this process).
     ``time_limit``: seconds to give up after (:class:`~knightstour.errors.SearchFailedError`).
     ``checkpoint``: a file the frontier sweep saves its states to every minute and when the time
     limit stops it; counting again with the same file goes on from there (after Ctrl-C, a crash
@@ -98,17 +101,8 @@ def count(
     >>> count("5x5", start="a1", library=lib), known("5x5", start="a1", library=lib).source
     (304, 'remembered')
     """
-    request = count_request(board, method=method, **what)
-    result = tally(
-        request,
-        library=library,
-        progress=progress,
-        scheduler=scheduler,
-        time_limit=time_limit,
-        checkpoint=checkpoint,
-        memory=memory,
-        workdir=workdir,
-    )
+    what, how = _what_and_how(keywords)
+    result = tally(count_request(board, method=method, **what), library=library, **how)
     if result.not_stored is not None:
         warnings.warn(
             f"the count was not remembered: {result.not_stored}", RuntimeWarning, stacklevel=2
@@ -268,8 +262,8 @@ def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:
     scheduler unreachable)."""
     how = _checked_how(how)
     scheduler, time_limit = how.get("scheduler"), how.get("time_limit")
-    checkpoint = how.get("checkpoint")
-    memory, workdir = how.get("memory"), how.get("workdir")
+    checkpoint, workdir = how.get("checkpoint"), how.get("workdir")
+    memory = arguments.memory(how.get("memory"))
     if (memory is not None or workdir is not None) and (
         scheduler is not None or request.method == "enumerate"
     ):
@@ -291,10 +285,33 @@ def count_for(request: CountRequest, **how: Unpack[HowToCount]) -> int:
     theory = by_theory(request)
     if theory is not None:
         return theory.count
-    base = _base_count(
-        request, how.get("progress"), scheduler, deadline, checkpoint, memory, workdir
+    options = RunOptions(
+        progress=how.get("progress"),
+        deadline=deadline,
+        checkpoint=checkpoint,
+        memory=memory,
+        workdir=workdir,
     )
-    return base * request.factor
+    return _base_count(request, scheduler, options) * request.factor
+
+
+def _what_and_how(keywords: CountKeywords) -> tuple[WhatToCount, HowToCount]:
+    """The keywords of :func:`count` split into what to count and how; a keyword of neither
+    is a :class:`TypeError`, as Python raises for a function's unknown keyword.
+
+    >>> _what_and_how({"closed": True, "time_limit": 5.0})
+    ({'closed': True}, {'time_limit': 5.0})
+    >>> _what_and_how({"colsed": True})
+    Traceback (most recent call last):
+    ...
+    TypeError: count() got an unexpected keyword argument 'colsed'
+    """
+    what = {k: v for k, v in keywords.items() if k in WhatToCount.__optional_keys__}
+    how = {k: v for k, v in keywords.items() if k in HowToCount.__optional_keys__}
+    unknown = sorted(keywords.keys() - what.keys() - how.keys())
+    if unknown:
+        raise TypeError(f"count() got an unexpected keyword argument {unknown[0]!r}")
+    return cast(WhatToCount, what), cast(HowToCount, how)
 
 
 def _checked_how(how: HowToCount) -> HowToCount:
@@ -321,16 +338,9 @@ def _checked_how(how: HowToCount) -> HowToCount:
     return out  # type: ignore[return-value]
 
 
-def _base_count(
-    request: CountRequest,
-    progress: Progress | None,
-    scheduler: str | None,
-    deadline: float | None,
-    checkpoint: str | None = None,
-    memory: int | str | None = None,
-    workdir: str | None = None,
-) -> int:
-    """Undirected: cycles (closed), paths with the given ends (open, or closed with both ends)."""
+def _base_count(request: CountRequest, scheduler: str | None, options: RunOptions) -> int:
+    """Undirected: cycles (closed), paths with the given ends (open, or closed with both ends),
+    on a Dask cluster at ``scheduler`` (None: in this process)."""
     b, s, e = request.board, request.start, request.end
     if b.size == 1:
         return 1  # open: standing on the one square is the tour (closed: theory's 0)
@@ -345,16 +355,16 @@ def _base_count(
     if request.method == "enumerate":
         from knightstour.counting.enumerate import count_paths
 
-        return count_paths(b, terminals, closed, progress=progress, deadline=deadline)
+        return count_paths(b, terminals, closed, options)
     from knightstour.counting.frontier import count_paths as frontier_count
     from knightstour.counting.frontier import plan
 
     if scheduler is not None:
-        sweep = plan(b, terminals, closed, deadline=deadline)
+        sweep = plan(b, terminals, closed, deadline=options.deadline)
         try:
             from knightstour.counting.distributed import run_on_cluster
 
-            return run_on_cluster(sweep, scheduler, progress=progress, deadline=deadline)
+            return run_on_cluster(sweep, scheduler, options=options)
         except ImportError as e:
             raise InvalidInputError(
                 f"--scheduler needs Dask: pip install 'knightstour[cluster]' ({e})"
@@ -363,13 +373,4 @@ def _base_count(
             raise InvalidInputError(
                 f"cannot use the Dask scheduler at {scheduler}: {e or type(e).__name__}"
             ) from None
-    return frontier_count(
-        b,
-        terminals,
-        closed,
-        progress=progress,
-        deadline=deadline,
-        checkpoint=checkpoint,
-        memory=arguments.memory(memory),
-        workdir=workdir,
-    )
+    return frontier_count(b, terminals, closed, options)

@@ -29,7 +29,6 @@ import numpy as np
 from knightstour.counting.frontier import (
     Part,
     Sweep,
-    SweepStats,
     _to_int,
     expand_part,
     merge_parts,
@@ -38,7 +37,7 @@ from knightstour.counting.frontier import (
 from knightstour.errors import InvalidInputError, SearchFailedError
 
 if TYPE_CHECKING:
-    from knightstour.progress import Progress
+    from knightstour.counting.request import RunOptions
 
 __all__ = ["DaskShards", "connect", "run_on_cluster"]
 
@@ -225,20 +224,14 @@ def _handshake(scheduler: str, seconds: float, limited: bool) -> None:
             ) from None
 
 
-def run_on_cluster(
-    sweep: Sweep,
-    scheduler: str,
-    *,
-    progress: Progress | None = None,
-    stats: SweepStats | None = None,
-    deadline: float | None = None,
-) -> int:
-    """:func:`~knightstour.counting.frontier.run` with the states on the cluster at ``scheduler``."""
-    client = connect(scheduler, deadline)
+def run_on_cluster(sweep: Sweep, scheduler: str, *, options: RunOptions | None = None) -> int:
+    """:func:`~knightstour.counting.frontier.run` with the states on the cluster at ``scheduler``
+    (``options``: its progress, stats and deadline; a checkpoint is refused)."""
+    client = connect(scheduler, None if options is None else options.deadline)
     try:
         held = DaskShards(client, sweep)
         try:
-            return run(sweep, progress=progress, stats=stats, deadline=deadline, states=held)
+            return run(sweep, options, states=held)
         finally:
             held.close()
     finally:

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from knightstour.board import Board, symmetries
+from knightstour.counting.request import RunOptions
 from knightstour.errors import InputLimitError, InvalidInputError, SearchFailedError
 from knightstour.kernels import enumerate as _ek
 from knightstour.kernels import jit
@@ -265,19 +266,15 @@ def _run(
 
 
 def count_paths(
-    board: Board,
-    terminals: tuple[int, ...],
-    closed: bool,
-    *,
-    progress: Progress | None = None,
-    deadline: float | None = None,
+    board: Board, terminals: tuple[int, ...], closed: bool, options: RunOptions | None = None
 ) -> int:
     """Undirected cycles (``closed``) or paths whose ends include ``terminals``, one by one.
 
     Boards above :data:`MAX_OPEN` (open) or :data:`MAX_CLOSED` (closed) squares are refused
-    (:class:`~knightstour.errors.InputLimitError`); past ``deadline`` (a ``time.monotonic()``
-    time) the walk stops (:class:`~knightstour.errors.SearchFailedError`).
-    ``progress(done, total)`` counts the parts walked.
+    (:class:`~knightstour.errors.InputLimitError`). Of ``options``, the walk takes two (the
+    rest is the frontier sweep's): past its ``deadline`` (a ``time.monotonic()`` time) the
+    walk stops (:class:`~knightstour.errors.SearchFailedError`); its ``progress(done,
+    total)`` counts the parts walked.
 
     >>> count_paths(Board(3, 4), (), False), count_paths(Board(3, 4), (0, 2), False)
     (8, 0)
@@ -289,6 +286,7 @@ def count_paths(
     check_size(board, closed)
     if board.size == 1:
         return 0 if closed else 1
+    options = options if options is not None else RunOptions()
     walker = _Walker(board, closed)
     parts = _split(walker, _count_parts(walker, terminals, closed))
     none = np.zeros((0, board.area), dtype=np.int32)
@@ -297,7 +295,7 @@ def count_paths(
     total = 0
     for found, weight in _run(
         walker, parts, perms=unused, invs=unused, fixed=False, out=none,
-        progress=progress, deadline=deadline,
+        progress=options.progress, deadline=options.deadline,
     ):  # fmt: skip
         total += found * weight
     if closed or terminals:

@@ -35,6 +35,7 @@ import numpy as np
 from knightstour.archive import Parts
 from knightstour.board import Board
 from knightstour.counting import checkpoint as checkpoints
+from knightstour.counting.request import RunOptions
 from knightstour.counting.spill import Partition, Spill, free_bytes
 from knightstour.errors import InputLimitError, InternalError, InvalidInputError, SearchFailedError
 from knightstour.kernels import jit
@@ -317,14 +318,13 @@ class LocalShards:
         expected = self.expected(p, nin) / n  # new states a piece
         owners = [_Owner(expected, limbs) for _ in range(n)]
         found = [0] * self.pieces
-        room = _room(nin, n)
-        args = _step_args(sweep, p)
+        square = _Square(k, _step_args(sweep, p), owners, _room(nin, n))
 
         def expand(i: int) -> None:
             keys, counts = self.keys[i], _wide(self.counts[i], limbs)
             if not keys.shape[0]:
                 return
-            found[i] = _expand_range(k, keys, counts, 0, int(keys.shape[0]), args, owners, room, i)
+            found[i] = square.expand(keys, counts, 0, int(keys.shape[0]), i)
             self.keys[i] = _no_keys()  # swept: let its memory go (a view would keep it)
             self.counts[i] = _no_counts(limbs)
 
@@ -460,7 +460,8 @@ class SpilledShards:
             for lo in range(0, rows, per_slice):
                 hi = min(rows, lo + per_slice)
                 owners = [_Owner((hi - lo) * growth / owners_n, limbs) for _ in range(owners_n)]
-                found += self._expand(k, keys, counts, lo, hi, args, owners)
+                square = _Square(k, args, owners, _room(hi - lo, owners_n))
+                found += self._expand(square, keys, counts, lo, hi)
                 table_bytes = max(table_bytes, sum(o.table.nbytes for o in owners))
                 for q, owner in enumerate(owners):
                     disk.append(q, *owner.take(k))
@@ -488,24 +489,16 @@ class SpilledShards:
         return 0, found, table_bytes
 
     def _expand(
-        self,
-        k: jit.Kernels,
-        keys: np.ndarray,
-        counts: np.ndarray,
-        lo: int,
-        hi: int,
-        args: tuple[tuple[object, ...], np.ndarray],
-        owners: list[_Owner],
+        self, square: _Square, keys: np.ndarray, counts: np.ndarray, lo: int, hi: int
     ) -> int:
-        """:func:`_expand_range` of ``keys[lo:hi]`` on the threads of this process."""
-        room = _room(hi - lo, len(owners))
+        """:meth:`_Square.expand` of ``keys[lo:hi]`` on the threads of this process."""
         pool, threads = self.local._pool, self.local.threads
         if pool is None or hi - lo < _PARALLEL_FROM:
-            return _expand_range(k, keys, counts, lo, hi, args, owners, room, 0)
+            return square.expand(keys, counts, lo, hi, 0)
         cuts = np.linspace(lo, hi, 4 * threads + 1).astype(np.int64).tolist()
 
         def one(j: int) -> int:
-            return _expand_range(k, keys, counts, cuts[j], cuts[j + 1], args, owners, room, j)
+            return square.expand(keys, counts, cuts[j], cuts[j + 1], j)
 
         return sum(pool.map(one, range(4 * threads)))
 
@@ -611,33 +604,35 @@ def _room(nin: int, owners: int) -> int:
     return min(_BUFFER, max(_MIN_BUFFER, nin // (8 * owners)))
 
 
-def _expand_range(
-    k: jit.Kernels,
-    keys: np.ndarray,
-    counts: np.ndarray,
-    lo: int,
-    hi: int,
-    args: tuple[tuple[object, ...], np.ndarray],
-    owners: list[_Owner],
-    room: int,
-    first: int,
-) -> int:
-    """Take the states ``keys[lo:hi]`` (with ``counts``) through a square (``args``:
-    :func:`_step_args`), each new state added into the table of the owner
-    (:class:`_Owner`) it belongs to (by :func:`knightstour.kernels.frontier.shard_of` over
-    the owners); returns the whole tours made. ``first``: the owner this thread empties its
-    buffers into first (threads start apart)."""
-    n = len(owners)
-    bkeys = _array((n, room))
-    bsrc = _array((n, room), np.int64)
-    bfill = np.zeros(n, dtype=np.int64)
-    total = np.zeros((1, counts.shape[1] + 1), dtype=np.uint64)
-    s = lo
-    with np.errstate(over="ignore"):
-        while s < hi:
-            s = int(k.expand_to(keys, counts, s, hi, *args, bkeys, bsrc, bfill, total))
-            _hand_over(k, owners, bkeys, bsrc, bfill, counts, first)
-    return _to_int(total[0])
+@dataclass(frozen=True)
+class _Square:
+    """A square's step in this process, whichever states it takes through: the kernels
+    ``k``, the step's arguments (:func:`_step_args`), the tables of the new states' owners
+    (:class:`_Owner`), and ``room``, the rows of each buffer on the way to them
+    (:func:`_room`)."""
+
+    k: jit.Kernels
+    args: tuple[tuple[object, ...], np.ndarray]
+    owners: list[_Owner]
+    room: int
+
+    def expand(self, keys: np.ndarray, counts: np.ndarray, lo: int, hi: int, first: int) -> int:
+        """Take the states ``keys[lo:hi]`` (with ``counts``) through the square, each new
+        state added into the table of the owner it belongs to (by
+        :func:`knightstour.kernels.frontier.shard_of` over the owners); returns the whole
+        tours made. ``first``: the owner this thread empties its buffers into first (threads
+        start apart)."""
+        k, owners, n = self.k, self.owners, len(self.owners)
+        bkeys = _array((n, self.room))
+        bsrc = _array((n, self.room), np.int64)
+        bfill = np.zeros(n, dtype=np.int64)
+        total = np.zeros((1, counts.shape[1] + 1), dtype=np.uint64)
+        s = lo
+        with np.errstate(over="ignore"):
+            while s < hi:
+                s = int(k.expand_to(keys, counts, s, hi, *self.args, bkeys, bsrc, bfill, total))
+                _hand_over(k, owners, bkeys, bsrc, bfill, counts, first)
+        return _to_int(total[0])
 
 
 def _hand_over(
@@ -750,30 +745,25 @@ def default_shards() -> int:
 
 def run(
     sweep: Sweep,
+    options: RunOptions | None = None,
     *,
-    progress: Progress | None = None,
-    stats: SweepStats | None = None,
-    memory_limit: int | None = None,
     step_hook: Callable[[int, int], None] | None = None,
-    deadline: float | None = None,
     shards: int | None = None,
     states: Shards | None = None,
     weight: int = 1,
-    checkpoint: str | None = None,
-    workdir: str | None = None,
 ) -> int:
     """Sweep the board and return the number of tours (paths with the sweep's ends, or cycles).
 
-    ``deadline``: a ``time.monotonic()`` time after which it gives up between two squares
-    (:class:`~knightstour.errors.SearchFailedError`). ``shards``: threads (default: one a core);
-    ``states``: where the states live (a Dask cluster's workers, :mod:`.distributed`).
-    ``weight``: what each tour counts for (1; tests use a large one to make counts outgrow a
-    64-bit limb mid-sweep). ``checkpoint``: a file that the states are saved to now and then and
-    when the deadline stops the sweep (in this process only, one sweep a file); a sweep that
-    finds its own checkpoint there goes on from it once it verifies
-    (:mod:`knightstour.counting.checkpoint`), and removes it when done (a warning if it cannot).
+    ``options`` (:class:`~knightstour.counting.request.RunOptions`): ``progress(done,
+    total)`` after each square; ``stats``, filled in with what the sweep measured;
+    ``deadline``, a ``time.monotonic()`` time after which it gives up between two squares
+    (:class:`~knightstour.errors.SearchFailedError`); ``checkpoint``, a file that the states
+    are saved to now and then and when the deadline stops the sweep (in this process only, one
+    sweep a file): a sweep that finds its own checkpoint there goes on from it once it
+    verifies (:mod:`knightstour.counting.checkpoint`), and removes it when done (a warning if
+    it cannot).
 
-    ``memory_limit``: the bytes the states may take (default: 80% of the memory available).
+    ``memory``: the bytes the states may take (default: 80% of the memory available).
     In this process, from the square whose states would not fit, they are spilled to disk
     (:class:`SpilledShards`): into ``workdir`` (a folder of its own, removed at the end;
     default: the system's temporary folder), or with a checkpoint into ``FILE.parts`` beside
@@ -781,8 +771,16 @@ def run(
     from. A count expected not to fit in memory is refused up front unless a memory bound, a
     spill folder or a checkpoint asks for the spill, and when its partitions would not fit on
     the disk either.
+
+    ``shards``: threads (default: one a core); ``states``: where the states live (a Dask
+    cluster's workers, :mod:`.distributed`). ``weight``: what each tour counts for (1; tests
+    use a large one to make counts outgrow a 64-bit limb mid-sweep). ``step_hook(square,
+    states)``: called after each square (tests and benchmarks watch the sweep with it).
     """
-    stats = stats if stats is not None else SweepStats()
+    options = options if options is not None else RunOptions()
+    progress, deadline, checkpoint = options.progress, options.deadline, options.checkpoint
+    memory_limit, workdir = options.memory, options.workdir
+    stats = options.stats if options.stats is not None else SweepStats()
     budget = _budget(memory_limit)
     expected = estimate_states(sweep)
     place = None
@@ -1118,32 +1116,14 @@ def warm_kernels() -> None:
 
 
 def count_paths(
-    board: Board,
-    terminals: tuple[int, ...],
-    closed: bool,
-    *,
-    progress: Progress | None = None,
-    stats: SweepStats | None = None,
-    deadline: float | None = None,
-    checkpoint: str | None = None,
-    memory: int | None = None,
-    workdir: str | None = None,
+    board: Board, terminals: tuple[int, ...], closed: bool, options: RunOptions | None = None
 ) -> int:
-    """Undirected cycles (``closed``), or paths whose ends include ``terminals``, on ``board``;
-    ``memory`` bytes at most for the states (more are spilled to disk, in ``workdir``:
-    :func:`run`)."""
+    """Undirected cycles (``closed``), or paths whose ends include ``terminals``, on ``board``,
+    swept as ``options`` say (:func:`run`)."""
     if closed and terminals:
         raise InvalidInputError("a cycle count takes no required ends")
-    sweep = plan(board, terminals, closed, deadline=deadline)
-    return run(
-        sweep,
-        progress=progress,
-        stats=stats,
-        deadline=deadline,
-        checkpoint=checkpoint,
-        memory_limit=memory,
-        workdir=workdir,
-    )
+    deadline = None if options is None else options.deadline
+    return run(plan(board, terminals, closed, deadline=deadline), options)
 
 
 def trace(board: Board, terminals: tuple[int, ...] = (), closed: bool = False) -> list[str]:

@@ -1,5 +1,6 @@
 """What to count, checked: :class:`CountRequest`, made from user input by :func:`count_request`,
-and said in words by :func:`describe` (the conventions of :data:`CONVENTIONS`).
+and said in words by :func:`describe` (the conventions of :data:`CONVENTIONS`); how a count
+runs, checked: :class:`RunOptions`.
 
 >>> r = count_request("6x6", closed=True, start="a1")
 >>> r.key(), r.factor, describe(r)
@@ -9,16 +10,21 @@ and said in words by :func:`describe` (the conventions of :data:`CONVENTIONS`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from knightstour.board import Board, BoardLike, parse_board
 from knightstour.errors import InvalidInputError
 from knightstour.theory import check_ends
 
+if TYPE_CHECKING:
+    from knightstour.counting.frontier import SweepStats
+    from knightstour.progress import Progress
+
 __all__ = [
     "CONVENTIONS",
     "METHODS",
     "CountRequest",
+    "RunOptions",
     "SquareLike",
     "WhatToCount",
     "count_request",
@@ -33,7 +39,9 @@ SquareLike = str | int | tuple[int, int]
 class WhatToCount(TypedDict, total=False):
     """What to count, as the keywords of :func:`count_request` (its defaults where left out):
     ``closed``, ``start``, ``end``, ``directed``. The functions that take them as ``**what``
-    (``count``, ``known``, ``QuickCounts.ask``) hand them to :func:`count_request` as they are.
+    (``known``, ``QuickCounts.ask``; ``count`` with how to count,
+    :class:`~knightstour.counting.compute.CountKeywords`) hand them to :func:`count_request`
+    as they are.
 
     >>> what: WhatToCount = {"closed": True, "start": "a1"}
     >>> count_request("6x6", **what).key()
@@ -142,6 +150,34 @@ class CountRequest:
         s = "" if self.start is None else name(self.start)
         e = "" if self.end is None else name(self.end)
         return (self.board.key, self.kind, s, e, self.directed)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a count runs, checked once where it comes in
+    (:func:`~knightstour.counting.compute.count_for` makes it from the keywords of
+    :func:`~knightstour.counting.compute.count`) and handed inward whole: to the enumerator
+    (its progress and deadline), a Dask cluster (the same) and the frontier sweep (all of it).
+
+    ``progress(done, total)``: called as the work goes; ``deadline``: a ``time.monotonic()``
+    time to give up after; ``checkpoint``: the file the sweep saves its states to;
+    ``memory``: the bytes its states may take (None: 80% of what is available); ``workdir``:
+    the folder they spill into past it; ``stats``: a
+    :class:`~knightstour.counting.frontier.SweepStats` the sweep fills in with what it
+    measured.
+
+    >>> from knightstour.counting.frontier import SweepStats, count_paths
+    >>> stats = SweepStats()
+    >>> count_paths(Board(5, 5), (), False, RunOptions(stats=stats)), stats.peak > 0
+    (864, True)
+    """
+
+    progress: Progress | None = None
+    deadline: float | None = None
+    checkpoint: str | None = None
+    memory: int | None = None
+    workdir: str | None = None
+    stats: SweepStats | None = None
 
 
 def uncovered(board: Board) -> str | None:

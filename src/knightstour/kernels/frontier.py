@@ -53,6 +53,8 @@ __kernels__ = (
     "successors",
     "move_code",
     "_scratch",
+    "fill_limit",
+    "_into",
     "expand",
     "expand_links",
     "link",
@@ -507,6 +509,19 @@ def _scratch(step):  # type: ignore[no-untyped-def]
     )
 
 
+def fill_limit(table):  # type: ignore[no-untyped-def]
+    """The most states the open-addressing ``table`` holds before it must grow: 3/4 of its
+    rows (its probes stay short)."""
+    return (table.shape[0] * 3) // 4
+
+
+def _into(step, table):  # type: ignore[no-untyped-def]
+    """What a step of states into the open-addressing ``table`` starts from, for
+    :func:`expand` and :func:`expand_links` alike: the work arrays of :func:`successors`
+    (:func:`_scratch`), :func:`fill_limit` and the mask of the table's hash slots."""
+    return _scratch(step), fill_limit(table), table.shape[0] - 1
+
+
 def expand(keys, counts, nkeys, limbs, step, mirror, table, total):  # type: ignore[no-untyped-def]
     """Take states ``keys[:nkeys]`` (with ``counts``) through one square into the table.
 
@@ -526,10 +541,8 @@ def expand(keys, counts, nkeys, limbs, step, mirror, table, total):  # type: ign
     filled up (grow it and retry).
     """
     width, radix, powers = step[0], step[1], step[2]  # (:data:`STEP`)
-    scratch = _scratch(step)
+    scratch, limit, mask = _into(step, table)
     label, out_keys = scratch[6], scratch[9]  # (:func:`_scratch`)
-    limit = (table.shape[0] * 3) // 4
-    mask = table.shape[0] - 1
     used = np.int64(0)
     stamp = np.int64(0)
     # new states wait in a batch while their table rows are prefetched
@@ -580,10 +593,8 @@ def expand_links(keys, nkeys, step, table, whole):  # type: ignore[no-untyped-de
     set to the link of the first whole tour made (it stays as it was when none is). Returns
     ``(used, status)``: status 0, or 2 when the table filled up (grow it and retry).
     """
-    scratch = _scratch(step)
+    scratch, limit, mask = _into(step, table)
     out_keys, out_moves = scratch[9], scratch[10]  # (:func:`_scratch`)
-    limit = (table.shape[0] * 3) // 4
-    mask = table.shape[0] - 1
     used = np.int64(0)
     stamp = np.int64(0)
     for s in range(nkeys):
@@ -618,7 +629,7 @@ def link(s, moves):  # type: ignore[no-untyped-def]
 
 def merge(keys, counts, nkeys, limbs, table, used):  # type: ignore[no-untyped-def]
     """Add states ``keys[:nkeys]`` into the table. Returns ``(used, status)`` as :func:`expand`."""
-    limit = (table.shape[0] * 3) // 4
+    limit = fill_limit(table)
     for s in range(nkeys):
         used, over = insert(table, used, keys[s], counts, s, limbs)
         if over:
