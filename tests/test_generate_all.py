@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -24,6 +22,7 @@ from knightstour.library import Library
 from knightstour.library import complete as cp
 from knightstour.library.canonical import canonical_form, symmetries
 from knightstour.library.generate import generate
+from procs import interrupt_group
 
 KT = [sys.executable, "-m", "knightstour"]
 
@@ -213,8 +212,7 @@ def test_ctrl_c_keeps_what_is_stored(tmp_path: Path) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not db.exists() or _stored(db) == 0):
         time.sleep(0.2)  # until the first batch is stored
-    os.killpg(proc.pid, signal.SIGINT)  # how soon it stops: benchmarks/bench_stops.py
-    _out, err = proc.communicate(timeout=60)
+    _out, err = interrupt_group(proc)  # how soon it stops: benchmarks/bench_stops.py
     assert proc.returncode == 130, err
     m = re.fullmatch(r"knightstour: stopped; ([\d,]+) tours kept\n", err)
     assert m, err

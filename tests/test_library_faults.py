@@ -8,7 +8,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from knightstour.errors import InvalidInputError
 from knightstour.library import Library
 from knightstour.library import generate as gen
 from knightstour.library.store import MAX_ID
+from procs import interrupt_group
 
 BIG = str(10**20)
 #: The command line, as a user runs it.
@@ -225,8 +225,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
     while len(group_members(proc.pid)) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)  # until the two workers run
     time.sleep(0.3)
-    os.killpg(proc.pid, signal.SIGINT)  # how soon it stops: benchmarks/bench_stops.py
-    _, err = proc.communicate(timeout=60)
+    _, err = interrupt_group(proc)  # how soon it stops: benchmarks/bench_stops.py
     assert proc.returncode == 130, err
     assert re.fullmatch(r"knightstour: stopped; [\d,]+ tours kept\n", err), err
     assert group_members(proc.pid) == []  # no worker, forkserver or resource tracker left

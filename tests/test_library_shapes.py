@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -27,6 +25,7 @@ from knightstour.library.generate import generate
 from knightstour.library.io import export, import_tours
 from knightstour.library.store import MIGRATIONS, RunRequest, canonical_batch, shape_of
 from oldlib import old_library
+from procs import interrupt_group
 
 KT = [sys.executable, "-m", "knightstour"]
 
@@ -475,8 +474,7 @@ def test_ctrl_c_on_a_shaped_board(tmp_path: Path) -> None:
                         break
             except InvalidInputError:
                 pass
-    os.killpg(proc.pid, signal.SIGINT)  # how soon it stops: benchmarks/bench_stops.py
-    _, err = proc.communicate(timeout=60)
+    _, err = interrupt_group(proc)  # how soon it stops: benchmarks/bench_stops.py
     assert proc.returncode == 130, err
     assert re.fullmatch(r"knightstour: stopped; [\d,]+ tours kept\n", err), err
     kept = int(re.search(r"([\d,]+) tours", err).group(1).replace(",", ""))
