@@ -54,6 +54,7 @@ TIER_FILES = {
     "library.md": "slow",  # docs/library.md generates and stores libraries of tours
     "cross.py": "slow",  # the doctests of magic/cross.py and magic/construct.py build 12-wide
     "construct.py": "slow",  # semi-magic tours (about a second each)
+    "procs.py": "slow",  # its doctest starts and interrupts a real process
 }
 NO_CHROMIUM = (
     f"no Chromium at {CHROMIUM}: run 'apt-get install chromium' as root (make test does it "
@@ -81,7 +82,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     real processes, time limits: the slow and browser tiers), so that a waiting test leaves its
     core to another; one a core for the fast tier, which computes (more workers would only
     collect the tests more times)."""
-    cores = len(os.sched_getaffinity(0))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
     fast = "not browser and not slow" in (config.getoption("markexpr") or "")
     return cores if fast else 2 * cores
 
