@@ -77,6 +77,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown under -p no:xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: two workers a core for a run with the tests that mostly wait (the browser's,
     real processes, time limits: the slow and browser tiers), so that a waiting test leaves its
