@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack
 
 from knightstour.board import Board, symmetries
 from knightstour.errors import InvalidInputError
@@ -509,21 +509,21 @@ def _connect(scheduler: str, deadline: float | None) -> Any:
     return connect(scheduler, deadline)
 
 
-def search(
-    width: int,
-    height: int,
-    journal: Journal,
-    *,
-    closed: bool = False,
-    count: int | None = None,
-    time_limit: float | None = None,
-    workers: int | None = None,
-    scheduler: str | None = None,
-    only: Iterable[int] | None = None,
-    progress: Progress | None = None,
-    on_found: Callable[[np.ndarray], None] | None = None,
-    discard_damaged: bool = False,
-) -> Report:
+class SearchOptions(TypedDict, total=False):
+    """The keywords of :func:`search`, all optional; :class:`_Search` takes them whole."""
+
+    closed: bool
+    count: int | None
+    time_limit: float | None
+    workers: int | None
+    scheduler: str | None
+    only: Iterable[int] | None
+    progress: Progress | None
+    on_found: Callable[[np.ndarray], None] | None
+    discard_damaged: bool
+
+
+def search(width: int, height: int, journal: Journal, **options: Unpack[SearchOptions]) -> Report:
     """Walk the ranges of ``width x height`` in order (only those of closed tours with
     ``closed``, only the numbers in ``only`` when given), recording each part in ``journal``,
     until ``count`` new classes are found, ``time_limit`` seconds pass, or every range is done.
@@ -535,9 +535,8 @@ def search(
     before it is walked on (:mod:`knightstour.magic.saved`): a damaged one is an
     :class:`InvalidInputError`, or with ``discard_damaged`` its part is walked from its start.
     """
-    chosen = _chosen(width, height, closed, only)
-    run = _Search(width, height, journal, count, time_limit, workers, scheduler, progress,
-                  on_found, discard_damaged, chosen)  # fmt: skip
+    chosen = _chosen(width, height, options.get("closed", False), options.get("only"))
+    run = _Search(width, height, journal, chosen, options)
     try:
         run.walk(chosen)
     except BaseException as e:  # Ctrl-C, or a part or the journal failed: stop every part
@@ -578,24 +577,15 @@ class _Search:
     """One run of :func:`search`: its parts on threads or a Dask cluster, and its report."""
 
     def __init__(
-        self,
-        width: int,
-        height: int,
-        journal: Journal,
-        count: int | None,
-        time_limit: float | None,
-        workers: int | None,
-        scheduler: str | None,
-        progress: Progress | None,
-        on_found: Callable[[np.ndarray], None] | None,
-        discard_damaged: bool,
-        chosen: list[Range],
+        self, width: int, height: int, journal: Journal, chosen: list[Range], options: SearchOptions
     ) -> None:
         import os
 
         self.width, self.height, self.journal = width, height, journal
-        self.count, self.progress, self.on_found = count, progress, on_found
-        self.discard_damaged = discard_damaged
+        self.count, self.progress = options.get("count"), options.get("progress")
+        self.on_found = options.get("on_found")
+        self.discard_damaged = options.get("discard_damaged", False)
+        time_limit, scheduler = options.get("time_limit"), options.get("scheduler")
         self.walker = _walker(width, height)
         self.report = Report(
             sum(r.number not in PASSES for r in chosen),
@@ -604,7 +594,7 @@ class _Search:
         )
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.client = _connect(scheduler, self.deadline) if scheduler else None
-        threads = max(1, workers or os.cpu_count() or 1)
+        threads = max(1, options.get("workers") or os.cpu_count() or 1)
         self.pool = None if self.client else ThreadPoolExecutor(threads)
         #: parts submitted at once: two a thread, or 64 on a cluster
         self.window = 2 * threads if self.client is None else 64
