@@ -25,8 +25,8 @@ run: $(STAMP)
 
 # the default tier (CI's): every test but the whole sweeps, two workers a core (tests/conftest.py: its
 # browser and process tests mostly wait); Debian's
-# chromium is installed for the browser tests when missing and possible, else those tests are
-# skipped with a line saying why
+# chromium-headless-shell is installed for the browser tests when no Chromium is there and it is
+# possible, else those tests are skipped with a line saying why
 test: $(STAMP)
 	@bash tools/ensure-chromium.sh
 	$(BIN)/python -m pytest -q -n auto --dist worksteal

@@ -3,8 +3,10 @@
 Tiers (the Makefile's targets; ``pytest`` alone runs the default tier):
 
 - ``browser``: every test of ``test_web_e2e.py`` (and the other ``*_e2e.py`` files) drives
-  Debian's chromium through Playwright. Where no Chromium is found (``KNIGHTSTOUR_CHROMIUM`` or
-  ``/usr/bin/chromium``) they are skipped and the run ends with a line saying why and how to
+  Debian's Chromium through Playwright: ``KNIGHTSTOUR_CHROMIUM`` if set, else the package
+  ``chromium-headless-shell`` (the same engine without the full browser's window machinery: far
+  less CPU a page), else the package ``chromium``.
+  Where none is found they are skipped and the run ends with a line saying why and how to
   enable them;
 - ``slow``: real processes started, killed or interrupted (worker pools, the CLI run as a
   program), Dask clusters, schema fuzzing (``test_web_schema.py``), and any test that takes
@@ -45,7 +47,11 @@ settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-CHROMIUM = os.environ.get("KNIGHTSTOUR_CHROMIUM", "/usr/bin/chromium")
+#: Debian's Chromium executables the browser tests use, the first found (or KNIGHTSTOUR_CHROMIUM)
+CHROMIUMS = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("KNIGHTSTOUR_CHROMIUM") or next(
+    (c for c in CHROMIUMS if os.access(c, os.X_OK)), CHROMIUMS[0]
+)
 #: Test files whose every test is in a tier.
 TIER_FILES = {
     "test_web_e2e.py": "browser",
@@ -57,8 +63,8 @@ TIER_FILES = {
     "procs.py": "slow",  # its doctest starts and interrupts a real process
 }
 NO_CHROMIUM = (
-    f"no Chromium at {CHROMIUM}: run 'apt-get install chromium' as root (make test does it "
-    f"when it can) or set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
+    f"no Chromium at {CHROMIUM}: run 'apt-get install chromium-headless-shell' as root (make "
+    f"test does it when it can) or set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
 )
 
 
@@ -172,9 +178,9 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
-    """The web app (with its warm-up) served on a free local port. Its searches get 60 s rather
+    """The web app (with its warm-up) served on a free local port, one a test process. Its searches get 60 s rather
     than 5 (``Limits.time_limit``): on a busy machine an 8x8 solve can outlast 5 s, and what
     these tests check is the page, not the machine's speed."""
     from knightstour.web.app import Limits, create_app
@@ -184,9 +190,10 @@ def server_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium through Playwright (never a downloaded build). Its expectations wait
+    """Debian's Chromium through Playwright (never a downloaded build), one a test process (each
+    test opens its own context: nothing of one test's pages reaches another's). Its expectations wait
     up to 15 s (Playwright's default is 5 s): on a busy machine a first solve can take longer,
     and a wait is not a measure (benchmarks/bench_web_page.py measures)."""
     from playwright.sync_api import expect, sync_playwright
@@ -195,13 +202,26 @@ def browser() -> Iterator[Any]:
 
     if not chromium_available():
         pytest.fail(
-            f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install chromium) or "
-            f"set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
+            f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install "
+            f"chromium-headless-shell) or set KNIGHTSTOUR_CHROMIUM to a Chromium executable"
         )
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def small_library_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app serving :func:`gallery_data.small_library` (read-only to the tests that use it:
+    the gallery's and the accessibility scan's), one a test process."""
+    from gallery_data import small_library
+    from knightstour.web.app import create_app
+    from knightstour.web.server import running_server
+
+    db = small_library(tmp_path_factory.mktemp("small") / "tours.db")
+    with running_server(create_app(library=db)) as url:
+        yield url
 
 
 @pytest.fixture

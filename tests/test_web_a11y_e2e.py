@@ -12,9 +12,6 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from gallery_data import small_library
-from knightstour.web.app import create_app
-from knightstour.web.server import running_server
 from tiers import sample
 from web_helpers import (
     AXE,
@@ -29,13 +26,6 @@ from web_helpers import (
 )
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def lib_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = small_library(tmp_path_factory.mktemp("a11y") / "tours.db")
-    with running_server(create_app(library=db)) as url:
-        yield url
 
 
 def test_axe_is_vendored_not_fetched() -> None:
@@ -116,10 +106,12 @@ def test_no_serious_violations_on_the_board(
 
 
 @pytest.mark.parametrize("scheme", sample(["light", "dark"], 1, seed=1, keep=["dark"]))
-def test_no_serious_violations_in_the_gallery(browser: Browser, lib_url: str, scheme: str) -> None:
+def test_no_serious_violations_in_the_gallery(
+    browser: Browser, small_library_url: str, scheme: str
+) -> None:
     found: dict[str, list[str]] = {}
     for where in ("gallery", "gallery?board=6x6&closed=true", "gallery?compare=41,42"):
-        with opened(browser, f"{lib_url}/{where}", color_scheme=scheme) as pg:
+        with opened(browser, f"{small_library_url}/{where}", color_scheme=scheme) as pg:
             bad = axe_violations(pg)
             if bad:
                 found[where] = bad
@@ -195,8 +187,10 @@ def test_every_control_is_reachable_by_tab(browser: Browser, server_url: str, mo
         assert controls - reached == set(), controls - reached
 
 
-def test_every_gallery_control_is_reachable_by_tab(browser: Browser, lib_url: str) -> None:
-    with opened(browser, f"{lib_url}/gallery") as pg:
+def test_every_gallery_control_is_reachable_by_tab(
+    browser: Browser, small_library_url: str
+) -> None:
+    with opened(browser, f"{small_library_url}/gallery") as pg:
         controls = set(pg.evaluate(TABBABLE))
         reached = reached_by_tab(pg, controls, 300)
         assert controls - reached == set(), controls - reached

@@ -1,8 +1,9 @@
-"""End-to-end: the page in a real headless Chromium (Debian's chromium, driven by Playwright).
+"""End-to-end: the page in a real headless Chromium (Debian's, driven by Playwright).
 
-The browser is the system's: ``KNIGHTSTOUR_CHROMIUM`` or ``/usr/bin/chromium``; no browser build
-is ever downloaded. Without it these tests fail with a message saying how to install it (CI's
-``.ci/run`` installs it with apt).
+The browser is the system's (``conftest.CHROMIUM``: ``KNIGHTSTOUR_CHROMIUM``, else Debian's
+``chromium-headless-shell``, else ``chromium``); no browser build is ever downloaded. Without
+one these tests are skipped with a line saying how to install it (``make test`` installs it with
+apt when it can).
 """
 
 from __future__ import annotations

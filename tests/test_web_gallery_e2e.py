@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import tiers
-from gallery_data import big_library, small_library
+from gallery_data import big_library
 from knightstour.web.app import create_app
 from knightstour.web.server import running_server
 from web_helpers import PHONE, open_page, opened, shot
@@ -28,13 +28,6 @@ BIG = 100_000 if tiers.WHOLE else 2_000
 
 
 @pytest.fixture(scope="module")
-def gallery_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = small_library(tmp_path_factory.mktemp("gallery") / "tours.db")
-    with running_server(create_app(library=db)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
 def big_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = big_library(tmp_path_factory.mktemp("big") / "big.db", tours=BIG)
     with running_server(create_app(library=db, warm=False)) as url:
@@ -42,8 +35,8 @@ def big_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def page(browser: Browser, gallery_url: str) -> Iterator[Page]:
-    with opened(browser, f"{gallery_url}/gallery") as pg:
+def page(browser: Browser, small_library_url: str) -> Iterator[Page]:
+    with opened(browser, f"{small_library_url}/gallery") as pg:
         yield pg
 
 
@@ -63,7 +56,7 @@ def test_boards_counts_and_a_page_of_thumbnails(page: Page, tmp_path: Path) -> N
     shot(page, "web-gallery", tmp_path)
 
 
-def test_the_filters(page: Page, gallery_url: str) -> None:
+def test_the_filters(page: Page, small_library_url: str) -> None:
     page.select_option("#f-board", "6x6")
     page.select_option("#f-closed", "true")
     page.click("#filters button[type=submit]")
@@ -72,7 +65,7 @@ def test_the_filters(page: Page, gallery_url: str) -> None:
     expect(page.locator("#summary")).to_contain_text("20 tours match")
     expect(page.locator(".thumb")).to_have_count(20)
     twin = httpx.get(
-        f"{gallery_url}/api/library/tours", params={"board": "6x6", "closed": "true"}
+        f"{small_library_url}/api/library/tours", params={"board": "6x6", "closed": "true"}
     ).json()
     assert ids(page) == [t["id"] for t in twin["tours"]]
     page.check("#f-magic")
@@ -92,7 +85,9 @@ def crossings(pg: Page) -> list[int]:
     ]
 
 
-def test_the_gallery_shows_sorts_and_filters_by_crossings(page: Page, gallery_url: str) -> None:
+def test_the_gallery_shows_sorts_and_filters_by_crossings(
+    page: Page, small_library_url: str
+) -> None:
     """Issue 33: each thumbnail says its tour's crossings and turns; the order and the bound
     go into the address and give the page the API gives."""
     expect(page.locator(".thumb .caption").first).to_contain_text(
@@ -107,7 +102,7 @@ def test_the_gallery_shows_sorts_and_filters_by_crossings(page: Page, gallery_ur
     shown = crossings(page)
     assert len(shown) == 24 and shown == sorted(shown)
     twin = httpx.get(
-        f"{gallery_url}/api/library/tours", params={"board": "8x8", "order": "crossings"}
+        f"{small_library_url}/api/library/tours", params={"board": "8x8", "order": "crossings"}
     ).json()
     assert ids(page) == [t["id"] for t in twin["tours"]]
     assert shown == [t["crossings"] for t in twin["tours"]]
@@ -123,7 +118,7 @@ def test_the_gallery_shows_sorts_and_filters_by_crossings(page: Page, gallery_ur
     few = crossings(page)
     assert few and max(few) <= bound and few == sorted(few)
     count = httpx.get(
-        f"{gallery_url}/api/library/tours",
+        f"{small_library_url}/api/library/tours",
         params={"board": "8x8", "order": "crossings", "max_crossings": bound},
     ).json()["count"]
     expect(page.locator("#summary")).to_contain_text(f"{count} tours match")
@@ -152,7 +147,7 @@ def test_pages_forward_and_back(page: Page) -> None:
     assert ids(page) == first
 
 
-def test_a_tour_opens_on_the_board_to_replay(page: Page, gallery_url: str) -> None:
+def test_a_tour_opens_on_the_board_to_replay(page: Page, small_library_url: str) -> None:
     page.select_option("#f-board", "5x5")
     page.click("#filters button[type=submit]")
     expect(page.locator(".thumb")).to_have_count(12)
@@ -163,7 +158,7 @@ def test_a_tour_opens_on_the_board_to_replay(page: Page, gallery_url: str) -> No
     expect(page.locator("#btn-play")).to_have_attribute("aria-pressed", "true")
     page.click("#btn-last")
     expect(page.locator("#move-label")).to_have_text("Move 25 of 25")
-    tour = httpx.get(f"{gallery_url}/api/library/tours/{tid}").json()
+    tour = httpx.get(f"{small_library_url}/api/library/tours/{tid}").json()
     for k, name in enumerate(tour["path"], 1):
         expect(page.locator(f'[data-square="{name}"]')).to_have_attribute(
             "aria-label", re.compile(f", move {k}\\b")
@@ -172,7 +167,7 @@ def test_a_tour_opens_on_the_board_to_replay(page: Page, gallery_url: str) -> No
 
 
 def test_two_tours_compared_with_their_shared_moves(
-    page: Page, gallery_url: str, tmp_path: Path
+    page: Page, small_library_url: str, tmp_path: Path
 ) -> None:
     page.select_option("#f-board", "6x6")
     page.click("#filters button[type=submit]")
@@ -183,7 +178,7 @@ def test_two_tours_compared_with_their_shared_moves(
     page.locator(".choose").nth(1).check()
     page.click("#btn-compare")
     expect(page.locator("#compare")).to_be_visible()
-    c = httpx.get(f"{gallery_url}/api/library/compare", params={"a": a, "b": b}).json()
+    c = httpx.get(f"{small_library_url}/api/library/compare", params={"a": a, "b": b}).json()
     n = c["shared_count"]
     expect(page.locator("#compare-summary")).to_have_text(
         f"Tours #{a} and #{b} share {n} of their 36 moves."
@@ -194,8 +189,8 @@ def test_two_tours_compared_with_their_shared_moves(
     shot(page, "web-compare", tmp_path)
 
 
-def test_a_phone_sees_the_gallery_in_one_column(browser: Browser, gallery_url: str) -> None:
-    with opened(browser, f"{gallery_url}/gallery", PHONE) as pg:
+def test_a_phone_sees_the_gallery_in_one_column(browser: Browser, small_library_url: str) -> None:
+    with opened(browser, f"{small_library_url}/gallery", PHONE) as pg:
         expect(pg.locator(".thumb")).to_have_count(24)
         wide = pg.evaluate("() => document.documentElement.scrollWidth")
         assert wide <= PHONE["width"], wide
@@ -284,10 +279,10 @@ def test_the_compare_view_has_the_pictures_colour_bands(browser: Browser, shaped
         assert [n for _, n in lines] == [hi - lo + 1 for lo, hi in itertools.pairwise(bounds)]
 
 
-def test_a_refused_page_says_so_at_the_top(browser: Browser, gallery_url: str) -> None:
+def test_a_refused_page_says_so_at_the_top(browser: Browser, small_library_url: str) -> None:
     """A page whose parameters the JSON twin refuses says why where a phone's screen shows it
     (above the boards, not under them), in the twin's own words."""
-    pg, errors = open_page(browser, f"{gallery_url}/gallery?after=abc", PHONE)
+    pg, errors = open_page(browser, f"{small_library_url}/gallery?after=abc", PHONE)
     error = pg.locator("#error")
     expect(error).to_have_text(
         "after: Input should be a valid integer, unable to parse string as an integer"
