@@ -190,10 +190,12 @@ def server_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium through Playwright (never a downloaded build), one a test process (each
-    test opens its own context: nothing of one test's pages reaches another's). Its expectations wait
+    """Debian's Chromium through Playwright (never a downloaded build), one a test module (each
+    test opens its own context: nothing of one test's pages reaches another's). Not one a
+    session: Playwright's sync API keeps an asyncio loop running in the thread while it lives,
+    and the tests of other modules on that worker that call ``asyncio.run`` would fail. Its expectations wait
     up to 15 s (Playwright's default is 5 s): on a busy machine a first solve can take longer,
     and a wait is not a measure (benchmarks/bench_web_page.py measures)."""
     from playwright.sync_api import expect, sync_playwright
