@@ -125,6 +125,9 @@ def _damaged(saved: bytes, tmp_path: Path) -> dict[str, tuple[Path, str]]:
               {**data, "counts": data["counts"] * 2}, checksum=False)  # fmt: skip
     rewritten(case("other_keys", "not this sweep's"),
               {**data, "keys": data["keys"] | np.uint64(1 << 62)})  # fmt: skip
+    # a digest and no partition: found by the fuzz test below
+    rewritten(case("digest_of_no_part", "names partitions it cannot hold"),
+              {**data, "digests": np.array(["0"])})  # fmt: skip
     pickled = case("pickled", "is \\|O of 1 dimensions")
     with open(pickled, "wb") as f:
         np.savez(f, **{**data, "counts": np.array([{"x": 1}], dtype=object)})

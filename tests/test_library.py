@@ -349,6 +349,25 @@ def test_a_commit_stored_as_one_batch_stores_what_batch_by_batch_would() -> None
         assert lib.tours.count() == 1  # rolled back: nothing of the merged batch kept
 
 
+def test_a_method_named_in_a_batch_rolled_back_is_named_again() -> None:
+    """The first batch of a method, rolled back (the savepoint of a merged batch with a tour
+    held already), takes the method's row with it; the batches stored after it name it anew, so
+    that every tour keeps its method's name."""
+    import knightstour.library.generate as gen
+
+    plan = gen.make_plan(Board(8, 8), False, (0,), "warnsdorff", seed=2)
+    todo = [(50 * j, 50, run_batch(plan, 50 * j, 50)) for j in range(2)]
+    with Library(":memory:") as lib:
+        lib.tours.add_batch(todo[1][2].head(1), method="backtrack")  # one tour held already
+        assert gen._store_merged(lib, todo, plan, run=0) is None  # "warnsdorff" rolled back
+        added = sum(lib.tours.add_batch(b, method=plan.method) for _, _, b in todo)
+        assert added == sum(len(b) for _, _, b in todo) - 1
+        named = lib.db.execute(
+            "SELECT m.name, count(*) FROM tours t JOIN methods m ON m.id = t.method GROUP BY 1"
+        ).fetchall()
+        assert sorted(named) == [("backtrack", 1), ("warnsdorff", added)]
+
+
 def test_short_runs_start_no_workers_and_report_progress() -> None:
     lib = Library(":memory:")
     seen: list[tuple[int, int]] = []

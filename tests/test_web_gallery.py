@@ -269,7 +269,10 @@ def test_the_gallery_counts_each_filter_once_a_while(
     from knightstour.library.store.gallery import GalleryQueries
 
     db = tmp_path / "g.db"
-    db.write_bytes(big.read_bytes())
+    # through SQLite, not the file's bytes: the fixture's last writes may sit in its WAL while
+    # another test of this process still reads it
+    with sqlite3.connect(big) as src, sqlite3.connect(db) as dst:
+        src.backup(dst)
     g = Gallery(db)
     counted: list[TourFilter] = []
     real = GalleryQueries.count

@@ -1067,6 +1067,8 @@ def _load_checkpoint(
     most = bits // 64 + 2
     if not 0 <= done <= n:
         raise refuse(f"says {done} squares are done, of {n}")
+    if keys.ndim != 1 or counts.ndim != 2 or total.ndim != 1:
+        raise refuse("holds arrays of the wrong shape")
     if counts.shape[0] != keys.shape[0] or not 1 <= counts.shape[1] <= most:
         raise refuse(f"has {keys.shape[0]} states but counts of shape {counts.shape}")
     tours = checkpoints.number(total)
@@ -1082,10 +1084,10 @@ def _load_checkpoint(
         if counts.shape[1] > bits // 64 + 1 and counts[:, bits // 64 + 1 :].any():
             raise refuse("holds counts larger than the board allows")
     rows, digests = data["parts"], data["digests"]
+    if rows.ndim != 2 or rows.shape[1] != 2 or digests.shape != (rows.shape[0],):
+        raise refuse("names partitions it cannot hold (a damaged list of them)")
     if rows.shape[0] and (
-        rows.shape[1] != 2
-        or digests.shape != (rows.shape[0],)
-        or keys.shape[0]
+        keys.shape[0]
         or (rows[:, 0] < 0).any()
         or not ((rows[:, 1] >= 1) & (rows[:, 1] <= most)).all()
         or done == n

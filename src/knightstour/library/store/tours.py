@@ -52,30 +52,27 @@ class Tours(TourFilters):
 
     def __init__(self, lib: Any) -> None:
         super().__init__(lib)
-        self._methods: dict[str, int] = {}
         self._method_names: dict[int, str] = {}
 
     # -- the methods' names -----------------------------------------------------------------
 
     @sql
     def method_id(self, name: str) -> int:
-        """The id of method ``name`` in the methods table (added if new)."""
-        mid = self._methods.get(name)
-        if mid is None:
-            with self.lib.atomic():
-                self.db.execute("INSERT OR IGNORE INTO methods(name) VALUES (?)", (name,))
-                row = self.db.execute("SELECT id FROM methods WHERE name = ?", (name,)).fetchone()
-                mid = row[0]
-            self._methods[name] = mid
-            self._method_names[mid] = name
-        return mid
+        """The id of method ``name`` in the methods table (added if new), in the caller's
+        transaction. Asked of the table every time, never kept: a row added in a transaction
+        rolled back afterwards (the savepoint of a batch held already) is gone, and an id kept
+        from it would name no method.
+        """
+        with self.lib.atomic():
+            self.db.execute("INSERT OR IGNORE INTO methods(name) VALUES (?)", (name,))
+            row = self.db.execute("SELECT id FROM methods WHERE name = ?", (name,)).fetchone()
+        return int(row[0])
 
     @sql
     def method_names(self) -> dict[int, str]:
         """Every method's name by its id."""
         for i, n in self.db.execute("SELECT id, name FROM methods"):
             self._method_names[i] = n
-            self._methods[n] = i
         return dict(self._method_names)
 
     def method_name(self, mid: int) -> str:
