@@ -32,8 +32,8 @@ __all__ = [
     "DAILY_LEVELS",
     "MAX_PLAY_SIDE",
     "MIN_PLAY_SIDE",
-    "daily_numbers",
     "check_entries",
+    "daily_numbers",
     "hint_for",
     "level_of",
     "make_playable",
@@ -67,7 +67,7 @@ def playable_board(board: BoardLike | Board) -> Board:
     b = board if isinstance(board, Board) else parse_board(board)
     if b.leaper != (1, 2) or not b.is_flat or b.holes or b.wrap:
         raise InvalidInputError(f"{b.spec}: number puzzles are played on plain knight's boards")
-    if not (MIN_PLAY_SIDE <= min(b.width, b.height) and max(b.width, b.height) <= MAX_PLAY_SIDE):
+    if not (min(b.width, b.height) >= MIN_PLAY_SIDE and max(b.width, b.height) <= MAX_PLAY_SIDE):
         raise InvalidInputError(
             f"{b.spec}: number puzzles are played on boards of sides "
             f"{MIN_PLAY_SIDE} to {MAX_PLAY_SIDE}"

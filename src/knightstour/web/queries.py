@@ -24,8 +24,8 @@ from knightstour.errors import InvalidInputError
 __all__ = [
     "FORMATS",
     "CountQuery",
-    "NumbersQuery",
     "ExistsQuery",
+    "NumbersQuery",
     "PuzzleQuery",
     "ShapeQuery",
     "SolveQuery",

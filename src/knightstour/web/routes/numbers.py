@@ -29,8 +29,14 @@ from pydantic import ValidationError
 
 from knightstour.errors import InvalidInputError
 from knightstour.notation import board_fields
-from knightstour.web.models import ERRORS, ErrorOut, NumbersCheckOut, NumbersHintOut, NumbersIn
-from knightstour.web.models import NumbersOut
+from knightstour.web.models import (
+    ERRORS,
+    ErrorOut,
+    NumbersCheckOut,
+    NumbersHintOut,
+    NumbersIn,
+    NumbersOut,
+)
 from knightstour.web.queries import NumbersQuery, flag, seed
 from knightstour.web.routes.render import read_body
 from knightstour.web.state import ServerDep, ensure_compiled
