@@ -1628,7 +1628,10 @@
     const hash = initialHash;
     const saved = store.get(STORE.game);
     const q = new URLSearchParams(hash);
-    if (q.get("mode") === "numbers") return;  // numbers.js opens it
+    if (q.get("mode") === "numbers") {  // numbers.js opens it (after "knightstour:ready")
+      document.body.dataset.mode = "numbers";
+      return;
+    }
     if (q.has("daily") && !q.has("moves")) { await daily(q.get("daily") || undefined); return; }
     if (q.has("library")) { await openLibraryTour(q.get("library")); return; }
     if (hash && q.has("board")) {

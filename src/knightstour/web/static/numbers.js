@@ -52,7 +52,8 @@
 
   // -- the mode: Numbers beside Solve and Puzzle -------------------------------------------
 
-  function enter() {
+  // Numbers mode on: a new puzzle unless one is shown (or ``loading``: the address's is coming).
+  function enter(loading) {
     if (num.active) return;
     num.active = true;
     for (const id of ["tab-solve", "tab-puzzle"]) {
@@ -66,7 +67,7 @@
     $("numbers-view").hidden = false;
     num.modeBefore = document.body.dataset.mode;
     document.body.dataset.mode = "numbers";
-    if (num.puzzle) saveHash(); else load({ board: $("numbers-board").value, level: $("numbers-level").value });
+    if (num.puzzle) saveHash(); else if (loading !== true) load({ board: $("numbers-board").value, level: $("numbers-level").value });
   }
 
   function leave(tab) {
@@ -87,15 +88,18 @@
 
   // -- a puzzle: made by the server from board, level and seed (or the day's) -----------------
 
+  let loads = 0;  // the latest load wins: an earlier answer that comes later is dropped
   async function load(params, entries) {
+    const seq = ++loads;
     message("Making a puzzle...", "busy");
     let p;
     try {
       p = await api("api/numbers", params);
     } catch (e) {
-      message(`Could not make the puzzle: ${e.message}`, "error");
+      if (seq === loads) message(`Could not make the puzzle: ${e.message}`, "error");
       return;
     }
+    if (seq !== loads) return;
     num.puzzle = p;
     num.W = p.width; num.H = p.height; num.N = p.size;
     num.givens = new Map(Object.entries(p.givens));
@@ -356,7 +360,7 @@
       if (k && /^[0-9]+$/.test(v || "")) entries.push([k, Number(v)]);
     }
     num.puzzle = null;
-    enter();
+    enter(true);
     if (q.get("seed")) {
       load({ board: q.get("board") || "6x6", level: q.get("level") || "easy", seed: q.get("seed") }, entries);
     } else if (q.has("daily")) {
@@ -370,7 +374,7 @@
   // -- wiring -----------------------------------------------------------------------------------
 
   function wire() {
-    $("tab-numbers").addEventListener("click", enter);
+    $("tab-numbers").addEventListener("click", () => enter());
     $("tab-solve").addEventListener("click", () => leave("tab-solve"));
     $("tab-puzzle").addEventListener("click", () => leave("tab-puzzle"));
     $("numbers-new").addEventListener("click", () => load({ board: $("numbers-board").value, level: $("numbers-level").value }));
