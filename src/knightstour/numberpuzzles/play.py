@@ -225,7 +225,13 @@ def solution_of(puzzle: NumberPuzzle) -> tuple[int, ...]:
 
 def wrong_entries(puzzle: NumberPuzzle, entries: Mapping[int, int]) -> list[int]:
     """The squares whose entry is not the solution's number (givens are not entries), in
-    square order."""
+    square order.
+
+    >>> p = make_playable("5x5", level="easy", seed=3)
+    >>> blank = next(s for s in range(25) if s not in p.givens)
+    >>> wrong_entries(p, {blank: solution_of(p).index(blank) + 1}), len(wrong_entries(p, {blank: 99}))
+    ([], 1)
+    """
     sol = solution_of(puzzle)
     number = {s: k for k, s in enumerate(sol, start=1)}
     return sorted(s for s, k in entries.items() if s not in puzzle.givens and number[s] != k)
@@ -270,7 +276,11 @@ def hint_for(puzzle: NumberPuzzle, entries: Mapping[int, int]) -> dict[str, Any]
 
 
 def level_of(level: str) -> str:
-    """``level``, checked against :data:`~knightstour.numberpuzzles.grid.LEVELS`."""
+    """``level``, checked against :data:`~knightstour.numberpuzzles.grid.LEVELS`.
+
+    >>> level_of("hard")
+    'hard'
+    """
     if level not in LEVELS:
         raise InvalidInputError(f"level: {brief(level)} is not one of {', '.join(LEVELS)}")
     return level
