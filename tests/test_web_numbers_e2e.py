@@ -109,10 +109,9 @@ def test_a_share_link_reproduces_the_puzzle_and_the_numbers(browser: Any, server
     entered = dict(list(blanks.items())[:4])
     with opened(browser, f"{server_url}/") as pg:
         pg.locator("#tab-numbers").click()
-        pg.locator("#numbers-board").select_option(BOARD)
         expect(pg.locator("#numbers-grid td[data-square]")).to_have_count(36)  # 6x6 first
-        _ready_new = pg.locator("#numbers-new")
-        _ready_new.click()
+        pg.locator("#numbers-board").select_option(BOARD)
+        pg.locator("#numbers-new").click()
         _ready(pg)
         pg.goto(f"{server_url}/{LINK}")  # the seeded puzzle (a hash change)
         expect(pg.locator("#numbers-about")).to_contain_text(f"seed {SEED}")

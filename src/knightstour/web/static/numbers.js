@@ -65,7 +65,6 @@
     document.querySelector("main > .stage").hidden = true;
     document.querySelector("main > .side").hidden = true;
     $("numbers-view").hidden = false;
-    num.modeBefore = document.body.dataset.mode;
     document.body.dataset.mode = "numbers";
     if (num.puzzle) saveHash(); else if (loading !== true) load({ board: $("numbers-board").value, level: $("numbers-level").value });
   }
