@@ -62,6 +62,9 @@ OPERATIONS = [
     ("GET", "/api/library/tours"),
     ("GET", "/api/library/tours/{tour_id}"),
     ("GET", "/api/library/compare"),
+    ("GET", "/api/numbers"),
+    ("POST", "/api/numbers/check"),
+    ("POST", "/api/numbers/hint"),
 ]
 
 

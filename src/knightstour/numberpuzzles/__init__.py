@@ -5,7 +5,8 @@ Not the web game's puzzle mode (:mod:`knightstour.puzzle`, building a tour move 
 the player writes numbers. :mod:`~knightstour.numberpuzzles.grid` holds the puzzle and its text
 and JSON forms, :mod:`~knightstour.numberpuzzles.exact` the exact search that counts completions,
 :mod:`~knightstour.numberpuzzles.logic` the solver by human deductions that grades and hints, and
-:mod:`~knightstour.numberpuzzles.make` the maker.
+:mod:`~knightstour.numberpuzzles.make` the maker, :mod:`~knightstour.numberpuzzles.play` what the
+web board's Numbers mode asks (its boards, the daily puzzle, checks and hints on a player's grid).
 """
 
 from knightstour.numberpuzzles.exact import Completions, completions

@@ -12,6 +12,10 @@
 - ``GET /api/count?board=6x6&closed=true&start=&end=&directed=false``: the exact number of
   tours when it is known (a theorem's 0, a published figure, a count made before) or quick to
   count (:attr:`Limits.count_time_limit`); otherwise ``count`` null and the ``reason``;
+- ``GET /api/numbers?board=6x6&level=easy&seed=7`` (or ``daily=true``): a number puzzle to
+  play (its givens, not its solution); ``POST /api/numbers/check`` and ``/api/numbers/hint``
+  with the puzzle and the player's entries: the wrong squares, the next deduction in words
+  (:mod:`knightstour.web.routes.numbers`);
 - ``POST /api/render/svg|png|gif`` with a tour JSON body: the picture, for downloads;
 - ``GET /api/limits``: the limits below, so the page can tell the user;
 - ``GET /api/palette``, ``/api/daily``, ``/api/about`` and, with a tour library
@@ -57,7 +61,7 @@ from fastapi import FastAPI
 from knightstour import __version__
 from knightstour.web import handlers
 from knightstour.web.models import ErrorOut
-from knightstour.web.routes import count, pages, render, solve
+from knightstour.web.routes import count, numbers, pages, render, solve
 from knightstour.web.state import Limits, Server, ensure_compiled
 
 __all__ = ["Limits", "create_app"]
@@ -113,6 +117,6 @@ def create_app(
     app.include_router(pages.router)
     pages.add_files(app)
     add_routes(app, shown, pages.STATIC, ErrorOut)
-    for area in (solve, count, render):
+    for area in (solve, count, render, numbers):
         app.include_router(area.router)
     return app

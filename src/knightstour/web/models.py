@@ -24,6 +24,10 @@ __all__ = [
     "ExistsOut",
     "MetricsOut",
     "NoTourOut",
+    "NumbersCheckOut",
+    "NumbersHintOut",
+    "NumbersIn",
+    "NumbersOut",
     "PartialOut",
     "PublishedOut",
     "PuzzleOut",
@@ -109,6 +113,49 @@ class PuzzleOut(BoardFields):
     hint: str | None = Field(description="a next square from which a full tour can be completed")
     moves: list[str] = Field(description="the legal next squares")
     reason: str
+
+
+class NumbersOut(BoardFields):
+    """A number puzzle to play: its givens, never its solution (the page asks
+    ``/api/numbers/check`` which entries are wrong)."""
+
+    closed: bool
+    level: str = Field(description="the level the puzzle was graded (easy to expert)")
+    seed: int = Field(description="the seed that makes this puzzle again with board and level")
+    givens: dict[str, int] = Field(description="the given numbers by square name")
+    size: int = Field(description="N, the last number")
+    daily: str | None = Field(None, description="the date of the daily puzzle (null: not daily)")
+
+
+class NumbersIn(BaseModel):
+    """A number puzzle being played: its board, its givens and the player's entries."""
+
+    width: int
+    height: int
+    closed: bool = False
+    givens: dict[str, int] = Field(description="the puzzle's given numbers by square name")
+    entries: dict[str, int] = Field(
+        default_factory=dict, description="the numbers the player wrote, by square name"
+    )
+
+
+class NumbersCheckOut(BoardFields):
+    """The entries that are wrong (the solution itself is not given)."""
+
+    wrong: list[str] = Field(description="squares whose entry is not the solution's number")
+    filled: bool = Field(description="every square holds a number")
+    solved: bool = Field(description="every square holds the solution's number")
+
+
+class NumbersHintOut(BoardFields):
+    """The next deduction, in words, and the squares it concerns."""
+
+    status: Literal["hint", "filled", "contradiction", "stuck"]
+    reason: str
+    number: int | None = Field(description="the number the deduction places")
+    square: str | None = Field(description="where it goes")
+    squares: list[str] = Field(description="the squares the deduction concerns, square first")
+    kind: str | None = Field(description="the kind of deduction (docs/puzzles.md)")
 
 
 class PublishedOut(BaseModel):

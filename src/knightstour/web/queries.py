@@ -25,6 +25,7 @@ __all__ = [
     "FORMATS",
     "CountQuery",
     "ExistsQuery",
+    "NumbersQuery",
     "PuzzleQuery",
     "ShapeQuery",
     "SolveQuery",
@@ -175,6 +176,23 @@ class _Path(BoardQuery):
 
 class PuzzleQuery(ShapeQuery, _Path):
     """``/api/puzzle``: the board, the squares visited so far and the challenge."""
+
+
+class NumbersQuery(BoardQuery):
+    """``/api/numbers``: a number puzzle's board, level and seed, or the daily one."""
+
+    board: str = Field(
+        "6x6",
+        description="board spec WxH or N, sides 5 to 10",
+        examples=["6x6"],
+        pattern=BOARD_PATTERN,
+        max_length=40,
+    )
+    level: Literal["easy", "medium", "hard", "expert"] = Field("easy", description="the level")
+    seed: str = _text("the puzzle's seed; empty: a new one", SEED_PATTERN, "7")
+    daily: BoolText = Field(
+        "false", description="the daily numbers puzzle of today (UTC): board, level, seed ignored"
+    )
 
 
 class _CountKind(BoardQuery):

@@ -3,6 +3,8 @@
 - :mod:`~knightstour.web.routes.solve`: ``/api/solve``, ``/api/exists``, ``/api/puzzle``,
   ``/api/limits``;
 - :mod:`~knightstour.web.routes.count`: ``/api/count``;
+- :mod:`~knightstour.web.routes.numbers`: ``/api/numbers``, ``/api/numbers/check`` and
+  ``/api/numbers/hint`` (Numbers mode);
 - :mod:`~knightstour.web.routes.render`: ``/api/render/svg|png|gif``;
 - :mod:`~knightstour.web.routes.pages`: the page, its static files and ``/docs``.
 

@@ -3,7 +3,8 @@
  * Squares are indices (z * H + y) * W + x (x the file, y the rank, z the layer, a1 = 0), as in
  * the Python package; names are algebraic (files a..z, aa, ab, ...), with ":layer" on a 3-D board
  * (c3:2). The page talks to the JSON API: api/solve, api/puzzle, api/count, api/limits,
- * api/palette, api/daily, api/library/tours/{id} and api/render/{svg,png,gif}.
+ * api/palette, api/daily, api/library/tours/{id} and api/render/{svg,png,gif}. Numbers mode
+ * (number puzzles) is numbers.js's: this file leaves the page to it while its tab is on.
  *
  * Boards up to DETAIL_MAX files and ranks are drawn in SVG, a square an element (numbers, counts,
  * highlights, spoken labels). Bigger flat boards are drawn on a canvas (a 100x100 tour in a few
@@ -1487,7 +1488,7 @@
   const shareURL = () => `${location.origin}${location.pathname}#${stateParams()}`;
 
   function saveState() {
-    if (state.restoring) return;
+    if (state.restoring || document.body.dataset.mode === "numbers") return;  // numbers.js's
     const hash = stateParams();
     if (location.hash.slice(1) !== hash) history.replaceState(null, "", `#${hash}`);
     const g = { ...state.game, acc: elapsed(), since: null, running: state.game.since !== null };
@@ -1627,6 +1628,10 @@
     const hash = initialHash;
     const saved = store.get(STORE.game);
     const q = new URLSearchParams(hash);
+    if (q.get("mode") === "numbers") {  // numbers.js opens it (after "knightstour:ready")
+      document.body.dataset.mode = "numbers";
+      return;
+    }
     if (q.has("daily") && !q.has("moves")) { await daily(q.get("daily") || undefined); return; }
     if (q.has("library")) { await openLibraryTour(q.get("library")); return; }
     if (hash && q.has("board")) {
@@ -1783,12 +1788,14 @@
   function wire() {
     $("tab-solve").addEventListener("click", () => setMode("solve"));
     $("tab-puzzle").addEventListener("click", () => setMode("puzzle"));
-    for (const id of ["tab-solve", "tab-puzzle"]) {
-      $(id).addEventListener("keydown", (ev) => {
+    // the arrow keys go round the tabs (Numbers mode is numbers.js's: its tab's click)
+    const tabs = [...document.querySelectorAll('[role="tab"]')];
+    for (const [i, tab] of tabs.entries()) {
+      tab.addEventListener("keydown", (ev) => {
         if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
-          const next = id === "tab-solve" ? "tab-puzzle" : "tab-solve";
-          $(next).focus();
-          setMode(next === "tab-solve" ? "solve" : "puzzle");
+          const next = tabs[(i + (ev.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+          next.focus();
+          next.click();
         }
       });
     }
@@ -1874,7 +1881,7 @@
     });
     document.addEventListener("keydown", (ev) => {
       const t = ev.target;
-      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || document.body.dataset.mode === "numbers") return;
       if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
       const key = ev.key.toLowerCase();
       if (key === "escape" && state.view !== null) { backToGame(); ev.preventDefault(); return; }
@@ -1932,6 +1939,7 @@
     });
     window.addEventListener("hashchange", () => {
       const q = new URLSearchParams(location.hash.slice(1));
+      if (q.get("mode") === "numbers") return;  // numbers.js's
       if (location.hash.slice(1) !== stateParams()) {
         if (q.has("daily") && !q.has("moves")) daily(q.get("daily") || undefined);
         else if (q.has("library")) openLibraryTour(q.get("library"));
@@ -1939,6 +1947,7 @@
       }
     });
     document.body.dataset.ready = "true";
+    document.dispatchEvent(new Event("knightstour:ready"));  // numbers.js starts
   }
 
   init();
