@@ -69,6 +69,25 @@ def test_the_hint_is_a_deduction_in_words_with_its_squares(client: TestClient) -
     assert lib.solution[h["number"] - 1] == Board(5, 5).parse_square(h["square"])  # it is right
 
 
+def test_a_hint_leaves_out_the_wrong_numbers_and_says_how_many(client: TestClient) -> None:
+    """Wrong numbers written are counted, not named, and no deduction is drawn from them: with
+    the hinted number written on another square and another number on the hinted square, the
+    hint is still the solution's."""
+    p = _puzzle(client, board="5x5", level="easy", seed="3")
+    lib = make_playable("5x5", level="easy", seed=3)
+    assert lib.solution is not None
+    b = Board(5, 5)
+    first = client.post("/api/numbers/hint", json=_body(p, {})).json()
+    assert first["wrong"] == 0
+    k, square = first["number"], first["square"]
+    other = next(n for n in map(b.square_name, range(25)) if n not in p["givens"] and n != square)
+    planted = {other: k, square: k % 25 + 1}  # both wrong: k belongs on square
+    h = client.post("/api/numbers/hint", json=_body(p, planted)).json()
+    assert h["status"] == "hint" and h["wrong"] == 2
+    assert h["reason"].startswith("2 numbers written are wrong") and other not in h["reason"]
+    assert lib.solution[h["number"] - 1] == b.parse_square(h["square"])  # still right
+
+
 def test_the_daily_puzzle_is_the_same_twice(client: TestClient) -> None:
     one = _puzzle(client, daily="true")
     two = _puzzle(client, daily="true", board="9x9", level="expert", seed="5")  # ignored

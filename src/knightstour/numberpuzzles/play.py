@@ -238,40 +238,66 @@ def wrong_entries(puzzle: NumberPuzzle, entries: Mapping[int, int]) -> list[int]
 
 
 def hint_for(puzzle: NumberPuzzle, entries: Mapping[int, int]) -> dict[str, Any]:
-    """The next deduction on the puzzle with the player's ``entries`` written in: the reason in
-    words, the squares it concerns (names), or why there is none (``"status"``: ``"hint"``,
-    ``"filled"``, ``"contradiction"`` or ``"stuck"``).
+    """The next deduction on the puzzle with the player's right ``entries`` written in: the
+    reason in words, the squares it concerns (names), or why there is none (``"status"``:
+    ``"hint"``, ``"filled"``, ``"contradiction"`` or ``"stuck"``); ``"wrong"``, how many
+    entries are wrong (not named: Check names them).
+
+    A wrong entry is left out of the reasoning (a deduction from it would lead the player
+    further astray), and the reason says first that some numbers written are wrong.
 
     >>> p = make_playable("5x5", level="easy", seed=3)
     >>> h = hint_for(p, {})
-    >>> h["status"], h["number"] is not None, h["square"] in h["squares"]
-    ('hint', True, True)
+    >>> h["status"], h["number"] is not None, h["square"] in h["squares"], h["wrong"]
+    ('hint', True, True, 0)
+    >>> blank = next(s for s in range(25) if s not in p.givens)
+    >>> wrong = solution_of(p).index(blank) % 25 + 2  # not the number of that square
+    >>> h = hint_for(p, {blank: wrong})
+    >>> h["wrong"], h["reason"].startswith("1 number written is wrong")
+    (1, True)
     """
     b = puzzle.board
-    written = {**{s: k for s, k in entries.items() if s not in puzzle.givens}, **puzzle.givens}
+    mine = {s: k for s, k in entries.items() if s not in puzzle.givens}
+    bad = set(wrong_entries(puzzle, mine))
+    written = {**{s: k for s, k in mine.items() if s not in bad}, **puzzle.givens}
     step = next_deduction(puzzle.with_givens(written))
     none: dict[str, Any] = {"number": None, "square": None, "squares": [], "kind": None}
+    warning = (
+        f"{len(bad)} number{'s' if len(bad) > 1 else ''} written "
+        f"{'are' if len(bad) > 1 else 'is'} wrong (Check shows where); without "
+        f"{'them' if len(bad) > 1 else 'it'}: "
+        if bad
+        else ""
+    )
     if isinstance(step, Deduction):
         return {
             "status": "hint",
-            "reason": step.reason,
+            "wrong": len(bad),
+            "reason": warning + step.reason,
             "number": step.number,
             "square": b.square_name(step.square),
             "squares": [b.square_name(s) for s in step.squares],
             "kind": step.kind,
         }
-    if step.contradiction:
+    if step.contradiction:  # the right entries and the givens never contradict: a safeguard
         return {
             **none,
             "status": "contradiction",
+            "wrong": len(bad),
             "reason": f"the numbers written cannot all be right: {step.contradiction}",
         }
     if step.solved:
-        return {**none, "status": "filled", "reason": "every square is filled: use Check"}
+        return {
+            **none,
+            "status": "filled",
+            "wrong": len(bad),
+            "reason": "every square is filled: use Check",
+        }
     return {
         **none,
         "status": "stuck",
-        "reason": "no deduction places a number here: some number written may be wrong",
+        "wrong": len(bad),
+        "reason": warning + "no deduction of the solver's places a number from here",
     }
 
 

@@ -156,6 +156,10 @@ class NumbersHintOut(BoardFields):
     square: str | None = Field(description="where it goes")
     squares: list[str] = Field(description="the squares the deduction concerns, square first")
     kind: str | None = Field(description="the kind of deduction (docs/puzzles.md)")
+    wrong: int = Field(
+        description="how many numbers written are wrong (left out of the deduction; "
+        "/api/numbers/check names them)"
+    )
 
 
 class PublishedOut(BaseModel):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import json
 import time
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -102,6 +103,24 @@ async def _read(request: Request) -> dict[str, Any]:
         raise RequestValidationError(e.errors(include_url=False)) from None
 
 
+async def _answer(
+    request: Request, server: ServerDep, answer: Callable[..., dict[str, Any]]
+) -> JSONResponse:
+    """``answer(puzzle, entries)`` for the puzzle and entries of the request's body, in the
+    board's lane within the request's time, with the board's fields."""
+    from knightstour.numberpuzzles import play
+
+    arrived = time.monotonic()
+    puzzle, entries = play.puzzle_of_play(await _read(request))
+
+    def work(_remaining: float | None) -> dict[str, Any]:
+        ensure_compiled()
+        return answer(puzzle, entries)
+
+    data = await server.run(request, puzzle.board, work, arrived + server.limits.time_limit)
+    return JSONResponse({**board_fields(puzzle.board), **data})
+
+
 @router.post(
     "/api/numbers/check",
     response_model=NumbersCheckOut,
@@ -112,15 +131,7 @@ async def numbers_check(request: Request, server: ServerDep) -> JSONResponse:
     """The squares whose entry is wrong, whether the grid is filled and solved."""
     from knightstour.numberpuzzles import play
 
-    arrived = time.monotonic()
-    puzzle, entries = play.puzzle_of_play(await _read(request))
-
-    def work(_remaining: float | None) -> dict[str, Any]:
-        ensure_compiled()
-        return play.check_entries(puzzle, entries)
-
-    data = await server.run(request, puzzle.board, work, arrived + server.limits.time_limit)
-    return JSONResponse({**board_fields(puzzle.board), **data})
+    return await _answer(request, server, play.check_entries)
 
 
 @router.post(
@@ -133,11 +144,4 @@ async def numbers_hint(request: Request, server: ServerDep) -> JSONResponse:
     """The next deduction with the player's entries written in, in words, and its squares."""
     from knightstour.numberpuzzles import play
 
-    arrived = time.monotonic()
-    puzzle, entries = play.puzzle_of_play(await _read(request))
-
-    def work(_remaining: float | None) -> dict[str, Any]:
-        return play.hint_for(puzzle, entries)
-
-    data = await server.run(request, puzzle.board, work, arrived + server.limits.time_limit)
-    return JSONResponse({**board_fields(puzzle.board), **data})
+    return await _answer(request, server, play.hint_for)

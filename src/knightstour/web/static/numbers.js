@@ -23,6 +23,15 @@
     hints: 0, start: 0, stopped: null, timer: null, solved: false,
   };
   const cells = new Map();  // square name -> td
+  // the boxes' choices: the square boards the server plays (sides 5 to 10) and the levels
+  const SIDES = [5, 6, 7, 8, 9, 10], LEVELS = ["easy", "medium", "hard", "expert"];
+
+  function choose(select, value) {
+    /* Select ``value`` in the box, adding it first when it is not among the choices (a link to
+     * a rectangle, say 7x9), so that the box shows the puzzle on the board. */
+    if (![...select.options].some((o) => o.value === value)) select.add(new Option(value, value));
+    select.value = value;
+  }
 
   function fileName(x) {
     let s = "";
@@ -107,8 +116,8 @@
     num.history = []; num.wrong = new Set(); num.hinted = new Set();
     num.hints = 0; num.solved = false; num.editing = null;
     num.focus = null;
-    $("numbers-board").value = `${p.width}x${p.height}`;
-    $("numbers-level").value = p.level;
+    choose($("numbers-board"), `${p.width}x${p.height}`);
+    choose($("numbers-level"), p.level);
     $("numbers-about").textContent = (p.daily ? `Daily numbers of ${p.daily}, the same for everyone today: ` : "") +
       `${p.width}x${p.height}, ${p.level}, seed ${p.seed}; ${num.givens.size} numbers given, 1 to ${p.size}.`;
     $("numbers-hint").textContent = "";
@@ -394,6 +403,8 @@
   }
 
   function start() {
+    for (const n of SIDES) $("numbers-board").add(new Option(`${n}x${n}`, `${n}x${n}`, false, n === 6));
+    for (const l of LEVELS) $("numbers-level").add(new Option(l, l));
     wire();
     fromHash();
   }
