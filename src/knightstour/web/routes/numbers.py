@@ -60,6 +60,8 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
     **ERRORS,
     413: {"model": ErrorOut, "description": "the body is over the limit"},
 }
+#: What the routes that take a puzzle and entries (check, hint) declare beside their answer.
+_POSTED: dict[str, Any] = {"responses": _RESPONSES, "openapi_extra": _BODY}
 
 
 @router.get("/api/numbers", response_model=NumbersOut, responses=ERRORS)
@@ -121,12 +123,7 @@ async def _answer(
     return JSONResponse({**board_fields(puzzle.board), **data})
 
 
-@router.post(
-    "/api/numbers/check",
-    response_model=NumbersCheckOut,
-    responses=_RESPONSES,
-    openapi_extra=_BODY,
-)
+@router.post("/api/numbers/check", response_model=NumbersCheckOut, **_POSTED)
 async def numbers_check(request: Request, server: ServerDep) -> JSONResponse:
     """The squares whose entry is wrong, whether the grid is filled and solved."""
     from knightstour.numberpuzzles import play
@@ -134,12 +131,7 @@ async def numbers_check(request: Request, server: ServerDep) -> JSONResponse:
     return await _answer(request, server, play.check_entries)
 
 
-@router.post(
-    "/api/numbers/hint",
-    response_model=NumbersHintOut,
-    responses=_RESPONSES,
-    openapi_extra=_BODY,
-)
+@router.post("/api/numbers/hint", response_model=NumbersHintOut, **_POSTED)
 async def numbers_hint(request: Request, server: ServerDep) -> JSONResponse:
     """The next deduction with the player's entries written in, in words, and its squares."""
     from knightstour.numberpuzzles import play
