@@ -21,6 +21,10 @@ Figures:
     python benchmarks/bench_count.py --eight    # the first squares of 8x8 only
     python benchmarks/bench_count.py --spill    # 6x7 open in memory, then spilled to disk
                                                 # under a 64 MiB bound (minutes)
+    python benchmarks/bench_count.py --big 8x8 closed 20G DIR
+                                                # one long count (hours), resumable: its
+                                                # checkpoint and partitions in DIR, a line a
+                                                # square appended to DIR/8x8-closed.jsonl
 """
 
 from __future__ import annotations
@@ -261,7 +265,72 @@ def eight() -> None:
         )
 
 
+def big(board: str, kind: str, memory: str, folder: str) -> None:
+    """One long count of ``board`` (``kind``: closed or open; undirected), its states under
+    ``memory`` (such as 20G) and spilled past it into ``folder``, with a checkpoint there:
+    stopped (Ctrl-C, a crash), the same command goes on from the last finished square.
+
+    After every square a JSON line goes to ``folder/BOARD-KIND.jsonl``: the square, the states
+    held, seconds since this process started counting, this process's resident and peak
+    memory (GiB), the partitions on disk (MiB); at the end the count, undirected as
+    ``knightstour count BOARD [--closed] --undirected`` gives it. The figures of
+    docs/counting.md, "8x8 and beyond", come from these lines.
+    """
+    from knightstour import arguments
+    from knightstour.board import parse_board
+    from knightstour.counting import RunOptions, frontier
+
+    closed = kind == "closed"
+    os.makedirs(folder, exist_ok=True)
+    name = f"{board}-{kind}"
+    log_path = os.path.join(folder, f"{name}.jsonl")
+    parts = os.path.join(folder, f"{name}.parts")
+    t0 = time.perf_counter()
+
+    def disk() -> int:
+        total = 0
+        for root, _, files in os.walk(parts):
+            for f in files:
+                with contextlib.suppress(OSError):
+                    total += os.path.getsize(os.path.join(root, f))
+        return total
+
+    def resident() -> float:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 2**20
+        return 0.0
+
+    def log(square: int, states: int) -> None:
+        row = {
+            "square": square + 1,
+            "states": states,
+            "seconds": round(time.perf_counter() - t0, 1),
+            "rss_gib": round(resident(), 2),
+            "peak_rss_gib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2),
+            "disk_mib": round(disk() / 2**20, 1),
+        }
+        with open(log_path, "a") as f:
+            f.write(json.dumps(row) + "\n")
+
+    sweep = frontier.plan(parse_board(board), (), closed)
+    options = RunOptions(
+        checkpoint=os.path.join(folder, f"{name}.npz"),
+        memory=arguments.memory(memory),
+        workdir=parts,
+    )
+    number = frontier.run(sweep, options, step_hook=log)
+    end = {"count": number, "seconds": round(time.perf_counter() - t0, 1)}
+    with open(log_path, "a") as f:
+        f.write(json.dumps(end) + "\n")
+    print(json.dumps(end), flush=True)
+
+
 def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--big":
+        big(*sys.argv[2:6])
+        return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--eight":
         eight()
         return 0
