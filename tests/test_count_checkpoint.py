@@ -389,3 +389,22 @@ def test_states_in_pieces_are_saved_as_the_array_they_make(tmp_path: Path) -> No
     assert saved["keys"].tolist() == [0, 1, 2, 3, 4, 0, 1, 2] and saved["counts"].shape == (8, 2)
     with pytest.raises(ValueError, match="differ"):
         archive.Parts([np.zeros(2, dtype=np.uint64), np.zeros((2, 1), dtype=np.uint64)])
+
+
+def test_ctrl_c_while_a_checkpoint_is_written_keeps_the_old_one_and_no_half_file(
+    saved: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C that lands while the checkpoint is written (a big one takes seconds) leaves
+    the checkpoint before it, whole, and no half-written file beside it."""
+    path = tmp_path / "c.npz"
+    path.write_bytes(saved)
+    real = archive.save
+
+    def interrupted(f: object, arrays: object) -> None:
+        real(f, arrays)  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(archive, "save", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        checkpoints.write(str(path), fields(saved))
+    assert os.listdir(tmp_path) == ["c.npz"] and path.read_bytes() == saved

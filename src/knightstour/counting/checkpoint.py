@@ -208,6 +208,10 @@ def write(path: str, fields: Mapping[str, np.ndarray | archive.Parts]) -> None:
         with suppress(OSError):
             os.remove(tmp)
         raise InvalidInputError(f"cannot write the checkpoint {path}: {e.strerror or e}") from None
+    except BaseException:  # Ctrl-C while writing: the old checkpoint stays, no half file beside it
+        with suppress(OSError):
+            os.remove(tmp)
+        raise
 
 
 def read(path: str) -> dict[str, np.ndarray]:
