@@ -163,7 +163,8 @@ def add(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--checkpoint",
         metavar="FILE",
-        help="save the sweep to FILE every minute and when the time limit stops it; after "
+        help="save the sweep to FILE every minute (less often when a save takes long, so that "
+        "saving takes at most a tenth of the time) and when the time limit stops it; after "
         "Ctrl-C, a crash or the time limit, the same command goes on from it (removed when the "
         "count is done). FILE is checked before counting (its folder must exist and be "
         "writable), verified before it is used (a damaged one is refused), and used by one "

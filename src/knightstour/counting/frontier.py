@@ -902,7 +902,8 @@ def _sweep(
     """:func:`run`'s sweep of the states ``held``, from ``checkpoint`` when one is there, saved
     to it every :data:`CHECKPOINT_SECONDS` and when the time limit stops it (spilled: after
     every square); spilled to disk at ``place`` from the square whose states would not fit
-    in ``budget`` (None: refused there)."""
+    in ``budget`` (None: refused there). A save that takes long is made less often
+    (:func:`_save_interval`)."""
     t0 = time.perf_counter()
     total = 0
     growth = 4.0
@@ -927,6 +928,7 @@ def _sweep(
             limbs = getattr(held, "limbs", limbs)
             stats.states.extend([0] * first)
     last_save, saved_at = time.monotonic(), first
+    save_cost = 0.0  # seconds the last periodic save took
     for p in range(first, n):
         if deadline is not None and time.monotonic() > deadline:
             kept = ""
@@ -984,10 +986,12 @@ def _sweep(
                 _save_checkpoint(checkpoint, sweep, p + 1, total, held)
                 held.settle()
                 last_save, saved_at = time.monotonic(), p + 1
-        due = time.monotonic() - last_save >= CHECKPOINT_SECONDS
+        due = time.monotonic() - last_save >= _save_interval(save_cost)
         if checkpoint is not None and p + 1 < n and due:
+            began = time.monotonic()
             _save_checkpoint(checkpoint, sweep, p + 1, total, held)  # type: ignore[arg-type]
             last_save, saved_at = time.monotonic(), p + 1
+            save_cost = last_save - began
         if progress is not None:
             progress(p + 1, n)
         if step_hook is not None:
@@ -999,8 +1003,24 @@ def _sweep(
     return total
 
 
-#: Seconds of sweeping between two saves of a checkpoint.
+#: Seconds of sweeping between two saves of a checkpoint (at the least: see SAVE_SHARE).
 CHECKPOINT_SECONDS = 60.0
+#: The part of a sweep's time its periodic saves may take: a checkpoint that takes long to
+#: write (states held in memory: about 16 bytes each, gigabytes on 8x8) is written less often.
+SAVE_SHARE = 0.1
+
+
+def _save_interval(save_cost: float) -> float:
+    """Seconds between two periodic saves of a checkpoint when the last took ``save_cost``
+    seconds: :data:`CHECKPOINT_SECONDS`, or longer so that saving takes at most
+    :data:`SAVE_SHARE` of the time (0 when the checkpoint is saved after every square).
+
+    >>> _save_interval(0.5), _save_interval(30.0)
+    (60.0, 300.0)
+    """
+    if not CHECKPOINT_SECONDS:
+        return 0.0
+    return max(CHECKPOINT_SECONDS, save_cost / SAVE_SHARE)
 
 
 def _identity(sweep: Sweep) -> str:
