@@ -132,6 +132,8 @@ def test_the_daily_puzzle_and_the_other_modes(browser: Any, server_url: str) -> 
     with opened(browser, f"{server_url}/") as pg:
         pg.locator("#tab-numbers").click()
         expect(pg.locator("#board")).to_be_hidden()
+        # the skip link leads to what the mode shows, never to the hidden board
+        expect(pg.locator("a.skip")).to_have_attribute("href", "#numbers-grid")
         pg.locator("#numbers-daily").click()
         expect(pg.locator("#numbers-about")).to_contain_text("Daily numbers of")
         first = pg.locator("#numbers-about").inner_text()
@@ -141,6 +143,7 @@ def test_the_daily_puzzle_and_the_other_modes(browser: Any, server_url: str) -> 
         expect(pg.locator("#board")).to_be_visible()
         expect(pg.locator("#numbers-view")).to_be_hidden()
         expect(pg.locator("#tab-solve")).to_have_attribute("aria-selected", "true")
+        expect(pg.locator("a.skip")).to_have_attribute("href", "#board-wrap")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

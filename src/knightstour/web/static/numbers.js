@@ -74,8 +74,15 @@
     document.querySelector("main > .stage").hidden = true;
     document.querySelector("main > .side").hidden = true;
     $("numbers-view").hidden = false;
+    skipTo("#numbers-grid", "Skip to the puzzle");  // the board is hidden in this mode
     document.body.dataset.mode = "numbers";
     if (num.puzzle) saveHash(); else if (loading !== true) load({ board: $("numbers-board").value, level: $("numbers-level").value });
+  }
+
+  function skipTo(target, words) {
+    /* Point the page's skip link at what this mode shows. */
+    const link = document.querySelector("a.skip");
+    if (link) { link.href = target; link.textContent = words; }
   }
 
   function leave(tab) {
@@ -90,6 +97,7 @@
     $("numbers-view").hidden = true;
     document.querySelector("main > .stage").hidden = false;
     document.querySelector("main > .side").hidden = false;
+    skipTo("#board-wrap", "Skip to the board");
     document.body.dataset.mode = tab === "tab-puzzle" ? "puzzle" : "solve";
     history.replaceState(null, "", location.pathname + location.search);
   }
