@@ -329,6 +329,9 @@ def big(board: str, kind: str, memory: str, folder: str) -> None:
 
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--big":
+        if len(sys.argv) != 6 or sys.argv[3] not in ("closed", "open"):
+            print("usage: bench_count.py --big BOARD closed|open MEMORY DIR", file=sys.stderr)
+            return 2
         big(*sys.argv[2:6])
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--eight":
