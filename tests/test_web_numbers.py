@@ -4,14 +4,18 @@ that agree with the library, the daily puzzle, and bad input as one-line 4xx err
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from knightstour.board import Board
+from knightstour.errors import SearchFailedError
 from knightstour.numberpuzzles.exact import completions
-from knightstour.numberpuzzles.play import make_playable
+from knightstour.numberpuzzles.grid import NumberPuzzle
+from knightstour.numberpuzzles.logic import solve_logically
+from knightstour.numberpuzzles.play import daily_numbers, make_playable, solution_of
 from knightstour.web.app import create_app
 
 
@@ -84,7 +88,7 @@ def test_a_hint_leaves_out_the_wrong_numbers_and_says_how_many(client: TestClien
     planted = {other: k, square: k % 25 + 1}  # both wrong: k belongs on square
     h = client.post("/api/numbers/hint", json=_body(p, planted)).json()
     assert h["status"] == "hint" and h["wrong"] == 2
-    assert h["reason"].startswith("2 numbers written are wrong") and other not in h["reason"]
+    assert h["reason"].startswith("2 numbers written are wrong (Check shows where); without them: ")
     assert lib.solution[h["number"] - 1] == b.parse_square(h["square"])  # still right
 
 
@@ -93,44 +97,77 @@ def test_the_daily_puzzle_is_the_same_twice(client: TestClient) -> None:
     two = _puzzle(client, daily="true", board="9x9", level="expert", seed="5")  # ignored
     assert one == two and one["daily"] is not None
     assert 5 <= one["width"] <= 8 and one["level"] in ("easy", "medium", "hard")
+    assert _puzzle(client, daily=one["daily"]) == one  # a share link names the day
 
 
-@pytest.mark.parametrize(
-    ("params", "status", "words"),
-    [
-        ({"board": "4x4"}, 400, "sides 5 to 10"),
-        ({"board": "12x12"}, 400, "sides 5 to 10"),
-        ({"board": "8x8", "level": "silly"}, 422, "level"),
-        ({"board": "eight"}, 422, "board"),
-        ({"board": "6x6", "seed": "-1"}, 422, "seed"),
-    ],
-)
-def test_bad_puzzle_requests_are_one_line_errors(
-    client: TestClient, params: dict[str, str], status: int, words: str
-) -> None:
-    r = client.get("/api/numbers", params=params)
-    assert r.status_code == status
-    message = r.json()["error"]
-    assert words in message and "\n" not in message and list(r.json()) == ["error"]
+def test_a_past_day_s_daily_puzzle_is_that_day_s() -> None:
+    client = TestClient(create_app(warm=False))
+    day = datetime.date(2026, 1, 1)
+    got = _puzzle(client, daily=day.isoformat())
+    made = daily_numbers(day)
+    assert (got["daily"], got["level"], got["seed"]) == (made["date"], made["level"], made["seed"])
+    assert f"{got['width']}x{got['height']}" == made["board"]
+    tomorrow = datetime.datetime.now(datetime.UTC).date() + datetime.timedelta(days=2)
+    for text, words in ((tomorrow.isoformat(), "not out yet"), ("2026-13-01", "not a date")):
+        r = client.get("/api/numbers", params={"daily": text})
+        assert r.status_code == 400 and words in r.json()["error"], r.text
 
 
-@pytest.mark.parametrize(
-    ("body", "status", "words"),
-    [
-        (b"not json", 400, "not JSON"),
-        (b'{"width": 5, "height": 5}', 422, "givens"),
-        (b'{"width": 5, "height": 5, "givens": {"z9": 1}}', 400, "z9"),
-        (b'{"width": 5, "height": 5, "givens": {"a1": 1}, "entries": {"b3": 26}}', 400, "1 to 25"),
-        (b'{"width": 11, "height": 11, "givens": {"a1": 1}}', 400, "sides 5 to 10"),
-        (b'{"width": 5, "height": 5, "givens": {}, "entries": {}, "x": "' + b"a" * 20_000 + b'"}',
-         413, "larger"),
-    ],
-)  # fmt: skip
-def test_bad_check_and_hint_bodies_are_one_line_errors(
-    client: TestClient, body: bytes, status: int, words: str
-) -> None:
-    for path in ("/api/numbers/check", "/api/numbers/hint"):
-        r = client.post(path, content=body, headers={"Content-Type": "application/json"})
-        assert r.status_code == status, (path, r.text)
-        message = r.json()["error"]
-        assert words in message and "\n" not in message
+def _grid_body(board: Board, numbers: dict[int, int], **more: Any) -> dict[str, Any]:
+    name = board.square_name
+    return {"width": board.width, "height": board.height, "givens": {name(s): k for s, k in numbers.items()}, **more}  # fmt: skip
+
+
+def test_givens_with_no_solution_or_several_are_refused_in_one_line(client: TestClient) -> None:
+    b = Board(5, 5)
+    p = make_playable("5x5", level="easy", seed=3)
+    assert p.solution is not None
+    several = {p.solution[0]: 1}  # one given: a great many completions
+    one, two = p.solution[0], p.solution[1]
+    none = {one: 1, two: 3}  # 3 a knight's move from 1: never on a knight's tour
+    assert completions(p.with_givens(none), limit=1).count == 0
+    for givens, words in ((several, "more than one solution"), (none, "no solution")):
+        for path in ("/api/numbers/check", "/api/numbers/hint"):
+            r = client.post(path, json=_grid_body(b, givens))
+            assert r.status_code == 400, r.text
+            assert words in r.json()["error"] and "\n" not in r.json()["error"]
+
+
+def test_a_closed_puzzle_is_checked_as_closed(client: TestClient) -> None:
+    from knightstour.numberpuzzles.make import make
+
+    p = make(Board(6, 6), level="easy", seed=5, closed=True)
+    assert p.solution is not None and p.closed
+    b = p.board
+    blanks = {b.square_name(s): k for k, s in enumerate(p.solution, 1) if s not in p.givens}
+    body = _grid_body(b, dict(p.givens), closed=True, entries=blanks)
+    r = client.post("/api/numbers/check", json=body).json()
+    assert (r["wrong"], r["solved"]) == ([], True)
+    hint = client.post("/api/numbers/hint", json={**body, "entries": {}}).json()
+    assert hint["status"] == "hint" and p.solution[hint["number"] - 1] == b.parse_square(
+        hint["square"]
+    )
+
+
+def test_the_numbers_sent_must_be_whole_numbers_and_the_seed_exact_in_a_page() -> None:
+    client = TestClient(create_app(warm=False))
+    for bad in ('"3"', "3.0", "true"):
+        raw = '{"width": 5, "height": 5, "givens": {"a1": ' + bad + "}}"
+        r = client.post(
+            "/api/numbers/check", content=raw, headers={"Content-Type": "application/json"}
+        )
+        assert r.status_code == 422 and "givens" in r.json()["error"], (bad, r.text)
+    r = client.post("/api/numbers/check", json={"width": "5", "height": 5, "givens": {}})
+    assert r.status_code == 422 and "width" in r.json()["error"]
+    r = client.get("/api/numbers", params={"board": "5x5", "seed": str(2**53)})
+    assert r.status_code == 400 and "below 2**53" in r.json()["error"]
+    assert _puzzle(client, board="5x5", seed=str(2**53 - 1))["seed"] == 2**53 - 1
+
+
+def test_the_solution_of_givens_is_searched_within_the_time_given() -> None:
+    """Givens the logic cannot finish need the exact search: past its time it gives up
+    (SearchFailedError, exit 3 and a one-line error), whatever the route's time left."""
+    bare = NumberPuzzle(Board(10, 10), {0: 1, 45: 100})  # a1 and f5: no quick answer
+    assert solve_logically(bare).solved is False
+    with pytest.raises(SearchFailedError, match="not found in time"):
+        solution_of(bare, time_limit=0.0)

@@ -86,6 +86,20 @@ def test_check_flags_a_wrong_number_and_undo_takes_it_back(browser: Any, server_
         expect(square(pg, good)).to_have_text("")
         pg.keyboard.press("u")  # the shortcut: the cleared number comes back
         expect(square(pg, good)).to_have_text(str(k))
+        # a number of two digits is one entry: Undo takes the whole of it back
+        blank = next(n for n in blanks if n not in (good, bad))
+        square(pg, blank).click()
+        pg.keyboard.type("12")
+        expect(square(pg, blank)).to_have_text("12")
+        pg.keyboard.press("u")
+        expect(square(pg, blank)).to_have_text("")
+        expect(square(pg, good)).to_have_text(str(k))
+        # the shortcuts are the grid's: a letter typed on a button does not check
+        pg.locator("#numbers-new").focus()
+        pg.keyboard.press("h")
+        pg.keyboard.press("u")
+        expect(square(pg, good)).to_have_text(str(k))
+        expect(pg.locator("#numbers-hint")).to_have_text("")
 
 
 def test_a_hint_says_a_deduction_and_marks_its_squares(browser: Any, server_url: str) -> None:
@@ -134,11 +148,21 @@ def test_the_daily_puzzle_and_the_other_modes(browser: Any, server_url: str) -> 
         expect(pg.locator("#board")).to_be_hidden()
         # the skip link leads to what the mode shows, never to the hidden board
         expect(pg.locator("a.skip")).to_have_attribute("href", "#numbers-grid")
+        about = pg.locator("#numbers-about")
         pg.locator("#numbers-daily").click()
-        expect(pg.locator("#numbers-about")).to_contain_text("Daily numbers of")
-        first = pg.locator("#numbers-about").inner_text()
+        expect(about).to_contain_text("Daily numbers of")
+        first = about.inner_text()
+        pg.locator("#numbers-board").select_option("9x9")  # never a daily board (5x5 to 8x8)
+        pg.locator("#numbers-new").click()
+        expect(about).to_contain_text("9x9")
         pg.locator("#numbers-daily").click()
-        expect(pg.locator("#numbers-about")).to_have_text(first)
+        expect(about).to_have_text(first)  # the day's again
+        day = re.search(r"Daily numbers of ([0-9-]+)", first)
+        assert day
+        link = pg.locator("#numbers-share").input_value()
+        assert f"daily={day.group(1)}" in link
+        with opened(browser, link) as fresh:  # a share link keeps the day's label
+            expect(fresh.locator("#numbers-about")).to_have_text(first)
         pg.locator("#tab-solve").click()
         expect(pg.locator("#board")).to_be_visible()
         expect(pg.locator("#numbers-view")).to_be_hidden()
@@ -166,3 +190,34 @@ def test_numbers_mode_is_accessible(
         assert axe_violations(pg) == []
         if scheme == "light":
             shot(pg, "web-numbers", tmp_path)
+
+
+def test_an_answer_about_numbers_changed_since_is_dropped(browser: Any, server_url: str) -> None:
+    """A Check whose answer comes after the player changed the grid says nothing of it: the
+    answer was about numbers no longer there."""
+    _, blanks = _solution()
+    bad, j = next(iter(blanks.items()))
+    with opened(browser, f"{server_url}/{LINK}") as pg:
+        _ready(pg)
+        held: list[Any] = []
+
+        def hold(route: Any) -> None:
+            held.append(route)  # the request waits here until the test lets it go
+
+        pg.route("**/api/numbers/check", hold)
+        square(pg, bad).click()
+        pg.keyboard.type(str(j % 25 + 1))  # wrong
+        pg.locator("#numbers-check").click()
+        for _ in range(100):  # until the request is held
+            if held:
+                break
+            pg.wait_for_timeout(50)
+        assert held, "the check was never sent"
+        square(pg, bad).click()
+        pg.keyboard.press("Backspace")  # the wrong number goes before the answer comes
+        held[0].continue_()
+        pg.unroute("**/api/numbers/check")
+        pg.locator("#numbers-hint-btn").click()  # a later answer: by then the check's is in
+        expect(pg.locator("#numbers-hint")).to_contain_text(" goes on ")
+        expect(square(pg, bad)).not_to_have_class(re.compile(r"\bwrong\b"))
+        expect(pg.locator("#numbers-msg")).not_to_contain_text("wrong")

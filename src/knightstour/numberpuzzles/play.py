@@ -31,8 +31,10 @@ __all__ = [
     "DAILY_BOARDS",
     "DAILY_LEVELS",
     "MAX_PLAY_SIDE",
+    "MAX_SEED",
     "MIN_PLAY_SIDE",
     "check_entries",
+    "daily_day",
     "daily_numbers",
     "hint_for",
     "level_of",
@@ -51,6 +53,8 @@ DAILY_BOARDS = ("5x5", "6x6", "7x7", "8x8")
 DAILY_LEVELS = ("easy", "medium", "hard")
 #: Seconds the exact search may take to find a puzzle's solution from its givens.
 SOLUTION_SECONDS = 5.0
+#: Seeds are below this: a page holds the seed as a JavaScript number, exact up to 2**53.
+MAX_SEED = 2**53
 
 
 def playable_board(board: BoardLike | Board) -> Board:
@@ -81,8 +85,15 @@ def make_playable(board: BoardLike | Board, *, level: str, seed: int | None) -> 
 
     >>> make_playable("5x5", level="easy", seed=3) == make_playable("5x5", level="easy", seed=3)
     True
+    >>> make_playable("5x5", level="easy", seed=2**53)
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: the seed must be below 2**53 (9007199254740992), got 9007199254740992
     """
     from knightstour.numberpuzzles.make import make
+
+    if seed is not None and not 0 <= seed < MAX_SEED:
+        raise InvalidInputError(f"the seed must be below 2**53 ({MAX_SEED}), got {seed}")
 
     return make(playable_board(board), level=level_of(level), seed=seed)
 
@@ -137,7 +148,9 @@ def puzzle_of_play(data: Mapping[str, Any]) -> tuple[NumberPuzzle, dict[int, int
     return puzzle, parse_entries(puzzle.board, data.get("entries") or {})
 
 
-def check_entries(puzzle: NumberPuzzle, entries: Mapping[int, int]) -> dict[str, Any]:
+def check_entries(
+    puzzle: NumberPuzzle, entries: Mapping[int, int], *, time_limit: float | None = SOLUTION_SECONDS
+) -> dict[str, Any]:
     """The answer to the page's Check: the squares whose entry is wrong (names), whether every
     square is filled, and whether the grid is solved.
 
@@ -146,7 +159,7 @@ def check_entries(puzzle: NumberPuzzle, entries: Mapping[int, int]) -> dict[str,
     ([], False)
     """
     b = puzzle.board
-    wrong = wrong_entries(puzzle, entries)
+    wrong = wrong_entries(puzzle, entries, time_limit=time_limit)
     filled = all(s in puzzle.givens or s in entries for s in b.squares())
     return {
         "wrong": [b.square_name(s) for s in wrong],
@@ -173,6 +186,29 @@ def daily_numbers(date: datetime.date) -> dict[str, Any]:
     return {"date": date.isoformat(), "board": board, "level": level, "seed": h % 2**31}
 
 
+def daily_day(text: str, today: datetime.date) -> datetime.date:
+    """The day a link's ``daily=YYYY-MM-DD`` names, up to ``today`` (a later day's puzzle is
+    not out yet).
+
+    >>> daily_day("2026-01-01", datetime.date(2026, 11, 29))
+    datetime.date(2026, 1, 1)
+    >>> daily_day("2027-01-01", datetime.date(2026, 11, 29))
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: the daily numbers puzzle of 2027-01-01 is not out yet (today is 2026-11-29 UTC)
+    """
+    try:
+        day = datetime.date.fromisoformat(text)
+    except ValueError:
+        raise InvalidInputError(f"daily: {brief(text)} is not a date YYYY-MM-DD") from None
+    if day > today:
+        raise InvalidInputError(
+            f"the daily numbers puzzle of {day.isoformat()} is not out yet "
+            f"(today is {today.isoformat()} UTC)"
+        )
+    return day
+
+
 def parse_entries(board: Board, entries: Mapping[str, Any]) -> dict[int, int]:
     """A player's entries, square name to number, as square index to number, each checked.
 
@@ -196,9 +232,12 @@ def parse_entries(board: Board, entries: Mapping[str, Any]) -> dict[int, int]:
     return out
 
 
-def solution_of(puzzle: NumberPuzzle) -> tuple[int, ...]:
+def solution_of(
+    puzzle: NumberPuzzle, *, time_limit: float | None = SOLUTION_SECONDS
+) -> tuple[int, ...]:
     """The squares of 1..N of the puzzle's one solution: the one it carries, else found from
-    its givens by logic, else by the exact search (which must find exactly one).
+    its givens by logic, else by the exact search (which must find exactly one) within
+    ``time_limit`` seconds (:class:`SearchFailedError` past it).
 
     >>> len(solution_of(make_playable("5x5", level="easy", seed=3)))
     25
@@ -211,7 +250,7 @@ def solution_of(puzzle: NumberPuzzle) -> tuple[int, ...]:
         return tuple(at[k] for k in range(1, puzzle.size + 1))
     from knightstour.numberpuzzles.exact import completions
 
-    found = completions(puzzle, limit=2, time_limit=SOLUTION_SECONDS)
+    found = completions(puzzle, limit=2, time_limit=time_limit)
     if not found.complete:
         raise SearchFailedError("the puzzle's solution was not found in time")
     if not found.unique:
@@ -223,7 +262,9 @@ def solution_of(puzzle: NumberPuzzle) -> tuple[int, ...]:
     return found.solutions[0]
 
 
-def wrong_entries(puzzle: NumberPuzzle, entries: Mapping[int, int]) -> list[int]:
+def wrong_entries(
+    puzzle: NumberPuzzle, entries: Mapping[int, int], *, time_limit: float | None = SOLUTION_SECONDS
+) -> list[int]:
     """The squares whose entry is not the solution's number (givens are not entries), in
     square order.
 
@@ -232,12 +273,14 @@ def wrong_entries(puzzle: NumberPuzzle, entries: Mapping[int, int]) -> list[int]
     >>> wrong_entries(p, {blank: solution_of(p).index(blank) + 1}), len(wrong_entries(p, {blank: 99}))
     ([], 1)
     """
-    sol = solution_of(puzzle)
+    sol = solution_of(puzzle, time_limit=time_limit)
     number = {s: k for k, s in enumerate(sol, start=1)}
     return sorted(s for s, k in entries.items() if s not in puzzle.givens and number[s] != k)
 
 
-def hint_for(puzzle: NumberPuzzle, entries: Mapping[int, int]) -> dict[str, Any]:
+def hint_for(
+    puzzle: NumberPuzzle, entries: Mapping[int, int], *, time_limit: float | None = SOLUTION_SECONDS
+) -> dict[str, Any]:
     """The next deduction on the puzzle with the player's right ``entries`` written in: the
     reason in words, the squares it concerns (names), or why there is none (``"status"``:
     ``"hint"``, ``"filled"``, ``"contradiction"`` or ``"stuck"``); ``"wrong"``, how many
@@ -258,7 +301,7 @@ def hint_for(puzzle: NumberPuzzle, entries: Mapping[int, int]) -> dict[str, Any]
     """
     b = puzzle.board
     mine = {s: k for s, k in entries.items() if s not in puzzle.givens}
-    bad = set(wrong_entries(puzzle, mine))
+    bad = set(wrong_entries(puzzle, mine, time_limit=time_limit))
     written = {**{s: k for s, k in mine.items() if s not in bad}, **puzzle.givens}
     step = next_deduction(puzzle.with_givens(written))
     none: dict[str, Any] = {"number": None, "square": None, "squares": [], "kind": None}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, StrictBool, StrictInt, ValidationInfo, field_validator
 
 __all__ = [
     "ERRORS",
@@ -130,11 +130,11 @@ class NumbersOut(BoardFields):
 class NumbersIn(BaseModel):
     """A number puzzle being played: its board, its givens and the player's entries."""
 
-    width: int
-    height: int
-    closed: bool = False
-    givens: dict[str, int] = Field(description="the puzzle's given numbers by square name")
-    entries: dict[str, int] = Field(
+    width: StrictInt
+    height: StrictInt
+    closed: StrictBool = False
+    givens: dict[str, StrictInt] = Field(description="the puzzle's given numbers by square name")
+    entries: dict[str, StrictInt] = Field(
         default_factory=dict, description="the numbers the player wrote, by square name"
     )
 

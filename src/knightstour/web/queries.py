@@ -190,8 +190,12 @@ class NumbersQuery(BoardQuery):
     )
     level: Literal["easy", "medium", "hard", "expert"] = Field("easy", description="the level")
     seed: str = _text("the puzzle's seed; empty: a new one", SEED_PATTERN, "7")
-    daily: BoolText = Field(
-        "false", description="the daily numbers puzzle of today (UTC): board, level, seed ignored"
+    daily: str = Field(
+        "false",
+        description="the daily numbers puzzle: true for today's (UTC), or a day's date "
+        "(YYYY-MM-DD, up to today) for that day's; board, level and seed are then ignored",
+        examples=["true", "2026-11-29"],
+        pattern=r"^(|true|false|1|0|yes|no|on|off|[0-9]{4}-[0-9]{2}-[0-9]{2})$",
     )
 
 

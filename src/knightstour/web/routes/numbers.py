@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -62,6 +63,8 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 #: What the routes that take a puzzle and entries (check, hint) declare beside their answer.
 _POSTED: dict[str, Any] = {"responses": _RESPONSES, "openapi_extra": _BODY}
+#: ``daily=`` naming a day (a link to a past day's puzzle) rather than saying yes or no.
+_DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 
 @router.get("/api/numbers", response_model=NumbersOut, responses=ERRORS)
@@ -74,8 +77,9 @@ async def numbers_(
 
     arrived = time.monotonic()
     day = None
-    if flag("daily", q.daily):
-        today = play.daily_numbers(datetime.datetime.now(datetime.UTC).date())
+    if _DAY.match(q.daily) or flag("daily", q.daily):
+        now = datetime.datetime.now(datetime.UTC).date()
+        today = play.daily_numbers(play.daily_day(q.daily, now) if _DAY.match(q.daily) else now)
         spec, level, sd = today["board"], today["level"], today["seed"]
         day = today["date"]
     else:
@@ -108,18 +112,21 @@ async def _read(request: Request) -> dict[str, Any]:
 async def _answer(
     request: Request, server: ServerDep, answer: Callable[..., dict[str, Any]]
 ) -> JSONResponse:
-    """``answer(puzzle, entries)`` for the puzzle and entries of the request's body, in the
-    board's lane within the request's time, with the board's fields."""
+    """``answer(puzzle, entries, time_limit=)`` for the puzzle and entries of the request's
+    body, with the board's fields: in the search lane (givens sent by a client may need the
+    exact search to find their solution), within what is left of the request's time."""
     from knightstour.numberpuzzles import play
 
     arrived = time.monotonic()
     puzzle, entries = play.puzzle_of_play(await _read(request))
 
-    def work(_remaining: float | None) -> dict[str, Any]:
+    def work(remaining: float | None) -> dict[str, Any]:
         ensure_compiled()
-        return answer(puzzle, entries)
+        limit = play.SOLUTION_SECONDS if remaining is None else remaining
+        return answer(puzzle, entries, time_limit=min(play.SOLUTION_SECONDS, limit))
 
-    data = await server.run(request, puzzle.board, work, arrived + server.limits.time_limit)
+    lane = server.lane("search")
+    data = await server.run(request, None, work, arrived + server.limits.time_limit, lane)
     return JSONResponse({**board_fields(puzzle.board), **data})
 
 

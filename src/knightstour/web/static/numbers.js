@@ -99,7 +99,9 @@
     document.querySelector("main > .side").hidden = false;
     skipTo("#board-wrap", "Skip to the board");
     document.body.dataset.mode = tab === "tab-puzzle" ? "puzzle" : "solve";
-    history.replaceState(null, "", location.pathname + location.search);
+    if (new URLSearchParams(location.hash.slice(1)).get("mode") === "numbers") {
+      history.replaceState(null, "", location.pathname + location.search);  // app.js's is kept
+    }
   }
 
   // -- a puzzle: made by the server from board, level and seed (or the day's) -----------------
@@ -107,6 +109,7 @@
   let loads = 0;  // the latest load wins: an earlier answer that comes later is dropped
   async function load(params, entries) {
     const seq = ++loads;
+    asks++;  // an answer to a check or a hint of the puzzle before is dropped
     message("Making a puzzle...", "busy");
     let p;
     try {
@@ -120,7 +123,11 @@
     num.W = p.width; num.H = p.height; num.N = p.size;
     num.givens = new Map(Object.entries(p.givens));
     num.entries = new Map();
-    for (const [k, v] of entries || []) if (!num.givens.has(k) && v >= 1 && v <= num.N) num.entries.set(k, v);
+    const squares = new Set();
+    for (let y = 0; y < num.H; y++) for (let x = 0; x < num.W; x++) squares.add(nameOf(x, y));
+    for (const [k, v] of entries || []) {
+      if (squares.has(k) && !num.givens.has(k) && v >= 1 && v <= num.N) num.entries.set(k, v);
+    }
     num.history = []; num.wrong = new Set(); num.hinted = new Set();
     num.hints = 0; num.solved = false; num.editing = null;
     num.focus = null;
@@ -140,8 +147,6 @@
     const t = $("numbers-grid");
     t.textContent = "";
     cells.clear();
-    t.setAttribute("aria-rowcount", String(num.H));
-    t.setAttribute("aria-colcount", String(num.W));
     for (let y = num.H - 1; y >= 0; y--) {
       const tr = document.createElement("tr");
       const th = document.createElement("th");
@@ -224,14 +229,18 @@
     setFocus(name);
   }
 
-  function write(name, value) {
-    if (num.givens.has(name) || num.solved) return;
+  function write(name, value, extends_) {
+    /* Write ``value`` (undefined: clear) on ``name``; ``extends_``: a digit added to the number
+     * being typed there, which Undo takes back with the number. False when nothing changed. */
+    if (num.givens.has(name) || num.solved) return false;
     const before = num.entries.get(name);
-    if (before === value) return;
-    num.history.push([name, before]);
+    if (before === value) return false;
+    const last = num.history[num.history.length - 1];
+    if (!(extends_ && last && last[0] === name)) num.history.push([name, before]);
     if (value === undefined) num.entries.delete(name); else num.entries.set(name, value);
     num.wrong.delete(name);
     afterChange(name);
+    return true;
   }
 
   function afterChange(name) {
@@ -249,11 +258,11 @@
     }
     const cur = num.entries.get(name);
     let value = d;
-    if (num.editing === name && cur !== undefined && cur * 10 + d <= num.N) value = cur * 10 + d;
+    const longer = num.editing === name && cur !== undefined && cur * 10 + d <= num.N;
+    if (longer) value = cur * 10 + d;
     if (value < 1) return;
     num.editing = name;
-    write(name, value);
-    say(`${name}: ${value}`);
+    if (write(name, value, longer)) say(`${name}: ${value}`);
   }
 
   function keys(ev) {
@@ -275,11 +284,10 @@
     } else if (inGrid && /^[0-9]$/.test(key)) digit(Number(key));
     else if (inGrid && (key === "Backspace" || key === "Delete")) {
       num.editing = null;
-      write(num.focus, undefined);
-      say(`${num.focus} cleared`);
-    } else if (key === "c" || key === "C") check(false);
-    else if (key === "h" || key === "H") hint();
-    else if (key === "u" || key === "U") undo();
+      if (write(num.focus, undefined)) say(`${num.focus} cleared`);
+    } else if (inGrid && (key === "c" || key === "C")) check(false);  // in the grid only: a
+    else if (inGrid && (key === "h" || key === "H")) hint();          // letter typed elsewhere
+    else if (inGrid && (key === "u" || key === "U")) undo();          // is the page's to take
     else return;
     ev.preventDefault();
     if (to !== null) select(to);
@@ -304,15 +312,25 @@
     givens: Object.fromEntries(num.givens), entries: Object.fromEntries(num.entries),
   });
 
+  // An answer of the server's is shown only if it is the answer to the latest question and the
+  // grid still is what was asked about (a number typed meanwhile, a new puzzle: dropped).
+  let asks = 0;
+  async function ask(path) {
+    const seq = ++asks, sent = body(), asked = JSON.stringify(sent);
+    const r = await api(path, undefined, sent);
+    return seq === asks && JSON.stringify(body()) === asked ? r : null;
+  }
+
   async function check(auto) {
     if (!num.puzzle || num.solved) return;
     let r;
     try {
-      r = await api("api/numbers/check", undefined, body());
+      r = await ask("api/numbers/check");
     } catch (e) {
       message(`Could not check: ${e.message}`, "error");
       return;
     }
+    if (r === null || num.solved) return;
     if (r.solved) {
       num.solved = true;
       num.stopped = Date.now();
@@ -337,11 +355,12 @@
     if (!num.puzzle || num.solved) return;
     let r;
     try {
-      r = await api("api/numbers/hint", undefined, body());
+      r = await ask("api/numbers/hint");
     } catch (e) {
       message(`Could not get a hint: ${e.message}`, "error");
       return;
     }
+    if (r === null || num.solved) return;
     num.hints += r.status === "hint" ? 1 : 0;
     num.hinted = new Set(r.squares);
     for (const name of cells.keys()) show(name);
@@ -355,7 +374,7 @@
   function hashParams() {
     const p = num.puzzle;
     const q = [["mode", "numbers"], ["board", `${p.width}x${p.height}`], ["level", p.level], ["seed", p.seed]];
-    if (p.daily) q.push(["daily", p.daily]);
+    if (p.daily) q.push(["daily", p.daily]);  // the day's puzzle, labelled as such (fromHash)
     if (num.entries.size) q.push(["entries", [...num.entries].map(([k, v]) => `${k}:${v}`).join(",")]);
     return q.map(([k, v]) => `${k}=${String(v)}`).join("&");
   }
@@ -377,7 +396,10 @@
     }
     num.puzzle = null;
     enter(true);
-    if (q.get("seed")) {
+    const day = q.get("daily");
+    if (day && /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(day)) {
+      load({ daily: day }, entries);  // that day's puzzle, the label kept
+    } else if (q.get("seed")) {
       load({ board: q.get("board") || "6x6", level: q.get("level") || "easy", seed: q.get("seed") }, entries);
     } else if (q.has("daily")) {
       load({ daily: "true" }, entries);
