@@ -368,6 +368,23 @@ def test_a_method_named_in_a_batch_rolled_back_is_named_again() -> None:
         assert sorted(named) == [("backtrack", 1), ("warnsdorff", added)]
 
 
+def test_a_method_s_name_read_before_a_rollback_is_not_kept_for_its_id() -> None:
+    """A name read while its row was in a transaction later rolled back is not kept: the next
+    method added takes the same id, and that id then names the new method."""
+    with Library(":memory:") as lib:
+        try:
+            with lib.atomic():
+                gone = lib.tours.method_id("divide")
+                assert lib.tours.method_name(gone) == "divide"  # read, and kept for a while
+                raise RuntimeError("rolled back")
+        except RuntimeError:
+            pass
+        again = lib.tours.method_id("backtrack")
+        assert again == gone  # SQLite hands out the same id again
+        assert lib.tours.method_name(again) == "backtrack"
+        assert lib.tours.method_names() == {again: "backtrack"}
+
+
 def test_short_runs_start_no_workers_and_report_progress() -> None:
     lib = Library(":memory:")
     seen: list[tuple[int, int]] = []

@@ -64,15 +64,16 @@ class Tours(TourFilters):
         from it would name no method.
         """
         with self.lib.atomic():
-            self.db.execute("INSERT OR IGNORE INTO methods(name) VALUES (?)", (name,))
+            cur = self.db.execute("INSERT OR IGNORE INTO methods(name) VALUES (?)", (name,))
             row = self.db.execute("SELECT id FROM methods WHERE name = ?", (name,)).fetchone()
+        if cur.rowcount:  # a new row: its id may be one a rolled-back row had, read before
+            self._method_names.clear()
         return int(row[0])
 
     @sql
     def method_names(self) -> dict[int, str]:
-        """Every method's name by its id."""
-        for i, n in self.db.execute("SELECT id, name FROM methods"):
-            self._method_names[i] = n
+        """Every method's name by its id (read anew: the names read before are let go)."""
+        self._method_names = dict(self.db.execute("SELECT id, name FROM methods").fetchall())
         return dict(self._method_names)
 
     def method_name(self, mid: int) -> str:
