@@ -112,7 +112,11 @@ def test_a_shaped_count_has_the_plain_counts_time_budget() -> None:
         data = count(c, board="6x6", holes="a1")
         assert data["count"] is None and data["known"] is False
         assert "counting 6x6 holes=a1 takes longer than the 0.3 s" in data["reason"]
-        assert count(c, board="6x6", holes="a1")["cached"] is True
+        # remembered as too slow once a try has spent half its budget counting (a try that a
+        # loaded machine kept from its first square is not taken as the count's measure)
+        again = [count(c, board="6x6", holes="a1") for _ in range(5)]
+        assert any(d["cached"] for d in again), again
+        assert all(d["count"] is None for d in again)
 
 
 @pytest.mark.parametrize(
