@@ -265,10 +265,17 @@ def eight() -> None:
         )
 
 
-def big(board: str, kind: str, memory: str, folder: str) -> None:
+class _Enough(Exception):
+    """Raised by :func:`big`'s hook after the square it was asked to stop at."""
+
+
+def big(board: str, kind: str, memory: str, folder: str, until: int | None = None) -> int:
     """One long count of ``board`` (``kind``: closed or open; undirected), its states under
     ``memory`` (such as 20G) and spilled past it into ``folder``, with a checkpoint there:
-    stopped (Ctrl-C, a crash), the same command goes on from the last finished square.
+    stopped (Ctrl-C, ``kill -9``, a crash), the same command goes on from the last save (after
+    every square that takes over a minute; :func:`knightstour.counting.frontier.run`).
+    ``until``: stop after that square (the first squares of a sweep too long to run whole),
+    keeping the checkpoint. Returns the exit code (0; 130 when stopped by Ctrl-C).
 
     After every square a JSON line goes to ``folder/BOARD-KIND.jsonl``: the square, the states
     held, seconds since this process started counting, this process's resident and peak
@@ -314,26 +321,45 @@ def big(board: str, kind: str, memory: str, folder: str) -> None:
         with open(log_path, "a") as f:
             f.write(json.dumps(row) + "\n")
 
+        if until is not None and square + 1 >= until:
+            raise _Enough
+
     sweep = frontier.plan(parse_board(board), (), closed)
-    options = RunOptions(
-        checkpoint=os.path.join(folder, f"{name}.npz"),
-        memory=arguments.memory(memory),
-        workdir=parts,
-    )
-    number = frontier.run(sweep, options, step_hook=log)
+    checkpoint = os.path.join(folder, f"{name}.npz")
+    options = RunOptions(checkpoint=checkpoint, memory=arguments.memory(memory), workdir=parts)
+    if os.path.exists(checkpoint):  # a line saying where the squares after it come from
+        with open(log_path, "a") as f:
+            f.write(json.dumps({"resumed_from": checkpoint.rsplit(os.sep, 1)[-1]}) + "\n")
+    try:
+        number = frontier.run(sweep, options, step_hook=log)
+    except (_Enough, KeyboardInterrupt) as e:
+        said = "stopped" if isinstance(e, KeyboardInterrupt) else f"stopped after square {until}"
+        if os.path.exists(checkpoint):
+            print(f"{said}; the same command goes on from the last save, in {checkpoint}")
+        else:
+            print(f"{said}; nothing was saved yet (the first save is after a minute)")
+        return 130 if isinstance(e, KeyboardInterrupt) else 0
     end = {"count": number, "seconds": round(time.perf_counter() - t0, 1)}
     with open(log_path, "a") as f:
         f.write(json.dumps(end) + "\n")
     print(json.dumps(end), flush=True)
+    return 0
 
 
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--big":
-        if len(sys.argv) != 6 or sys.argv[3] not in ("closed", "open"):
-            print("usage: bench_count.py --big BOARD closed|open MEMORY DIR", file=sys.stderr)
+        until = sys.argv[7] if sys.argv[6:7] == ["--until"] and len(sys.argv) == 8 else None
+        if (
+            len(sys.argv) != (6 if until is None else 8)
+            or sys.argv[3] not in ("closed", "open")
+            or not (until is None or until.isdigit())
+        ):
+            print(
+                "usage: bench_count.py --big BOARD closed|open MEMORY DIR [--until SQUARE]",
+                file=sys.stderr,
+            )
             return 2
-        big(*sys.argv[2:6])
-        return 0
+        return big(*sys.argv[2:6], until=None if until is None else int(until))
     if len(sys.argv) > 1 and sys.argv[1] == "--eight":
         eight()
         return 0

@@ -84,8 +84,8 @@ def rewritten(path: Path, arrays: dict[str, np.ndarray], checksum: bool = True) 
 
 def test_a_checkpoint_is_versioned_and_checksummed(saved: bytes, tmp_path: Path) -> None:
     data = fields(saved)
-    assert set(data) == {"format", "version", "identity", "done", "total", "keys", "counts",
-                         "parts", "digests", "checksum"}  # fmt: skip
+    assert set(data) == {"format", "version", "identity", "done", "squares", "total", "keys",
+                         "counts", "parts", "digests", "checksum"}  # fmt: skip
     assert data["parts"].shape == (0, 2)  # held in memory: no partitions on disk
     assert int(data["version"]) == checkpoints.VERSION and len(str(data["checksum"])) == 64
     path = tmp_path / "c.npz"
@@ -119,6 +119,8 @@ def _damaged(saved: bytes, tmp_path: Path) -> dict[str, tuple[Path, str]]:
     rewritten(case("done_past_the_end", "says 26 squares are done, of 25"),
               {**data, "done": np.array(26)})  # fmt: skip
     rewritten(case("done_negative", "says -1 squares are done"), {**data, "done": np.array(-1)})
+    rewritten(case("squares_short", "squares' states for"),
+              {**data, "squares": data["squares"][:-1]})  # fmt: skip
     rewritten(case("total_of_10_30", "more tours than the board has"),
               {**data, "total": checkpoints.limbs(10**30)})  # fmt: skip
     rewritten(case("counts_doubled", "checksum does not match"),
@@ -234,27 +236,56 @@ def test_the_time_limit_saves_the_sweep_and_the_next_run_goes_on(tmp_path: Path)
         sweep, RunOptions(checkpoint=path, progress=lambda d, t: seen.append(d))
     ) == (FIVE_SIX_OPEN)
     assert seen[0] == stopped + 1 and not os.path.exists(path)
-    with pytest.raises(SearchFailedError) as e:  # stopped before a square: nothing to keep
+    with pytest.raises(SearchFailedError) as e:  # out of time before a square: one, kept
         frontier.run(sweep, RunOptions(checkpoint=path, deadline=time.monotonic() - 1))
+    assert "square 1 of 30" in one_line(e.value) and "sweep so far" in str(e.value)
+    assert int(checkpoints.read(path)["done"]) == 1
+    with pytest.raises(SearchFailedError) as e:  # without a checkpoint: nothing to keep
+        frontier.run(sweep, RunOptions(deadline=time.monotonic() - 1))
     assert "square 0 of 30" in one_line(e.value) and "sweep so far" not in str(e.value)
-    assert os.listdir(tmp_path) == []
+
+
+def test_a_rerun_whose_time_is_spent_before_its_first_square_still_goes_one_further(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Starting a process and reading a big checkpoint may take longer than a short time limit
+    (a loaded machine): a sweep that goes on from a checkpoint sweeps one square before the
+    limit stops it, so each rerun gets further (CI once saw reruns stuck at one square)."""
+    path = str(tmp_path / "c.npz")
+    sweep = frontier.plan(Board(5, 6))
+
+    def stop_after_10(p: int, used: int) -> None:
+        if p + 1 == 10:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(frontier, "CHECKPOINT_SECONDS", 0.0)  # a save after every square
+    with pytest.raises(KeyboardInterrupt):
+        frontier.run(sweep, RunOptions(checkpoint=path), step_hook=stop_after_10)
+    monkeypatch.undo()
+    assert int(checkpoints.read(path)["done"]) == 10
+    for expected in (11, 12, 13):  # each rerun's time is spent before it starts
+        with pytest.raises(SearchFailedError) as e:
+            frontier.run(sweep, RunOptions(checkpoint=path, deadline=time.monotonic() - 1))
+        assert f"square {expected} of 30" in one_line(e.value)
+        assert int(checkpoints.read(path)["done"]) == expected
 
 
 @pytest.mark.slow
 def test_reruns_with_a_short_time_limit_finish_a_count(tmp_path: Path) -> None:
     """The issue's case in real processes: ``--time-limit`` well under the minute between
     saves. Every rerun used to stop at the same square; now none goes back, and the reruns
-    finish the count (6x6 open takes several seconds here: more than one run of 3)."""
+    finish the count (6x6 open takes several seconds here: more than one run of 3). Each
+    rerun sweeps one square at the least, so 36 reruns finish it however loaded the machine."""
     path = tmp_path / "c.npz"
     argv = [*KT, "count", "6x6", "-q", "--checkpoint", str(path), "--time-limit", "3"]
     stops: list[int] = []
-    for _ in range(30):
+    for _ in range(37):
         r = subprocess.run(argv, capture_output=True, text=True, timeout=300)
         if r.returncode == 0:
             break
         assert r.returncode == 3, r.stderr
         stops.append(int(one_line(r.stderr).split("square ")[1].split(" ")[0]))
-        assert stops == sorted(stops), stops
+        assert stops == sorted(set(stops)), stops  # each rerun goes further
     assert r.returncode == 0 and r.stdout.splitlines()[0] == "6637920", (stops, r.stderr)
     assert stops and not path.exists()
 
@@ -408,3 +439,40 @@ def test_ctrl_c_while_a_checkpoint_is_written_keeps_the_old_one_and_no_half_file
     with pytest.raises(KeyboardInterrupt):
         checkpoints.write(str(path), fields(saved))
     assert os.listdir(tmp_path) == ["c.npz"] and path.read_bytes() == saved
+
+
+def test_a_sweep_that_goes_on_judges_its_memory_as_the_whole_sweep_did(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweep going on from a checkpoint used to guess that its first square makes four
+    times the states (the guess for a sweep's first square): under a memory bound that the
+    whole sweep kept to, a 7x8 count resumed at its peak spilled to disk, two times slower.
+    The checkpoint keeps the states after each square, so the sweep that goes on judges its
+    next square as the whole sweep did, and reports every square's states."""
+    sweep = frontier.plan(Board(6, 5), (), False)
+    whole = frontier.SweepStats()
+    number = frontier.run(sweep, RunOptions(stats=whole))
+    h = [1, *whole.states]  # the states before each square (one before the first)
+    judged = [frontier.step_bytes(h[0], 4.0)] + [
+        frontier.step_bytes(h[p], max(1.0, h[p] / max(h[p - 1], 1)) * 1.25)
+        for p in range(1, len(h) - 1)
+    ]
+    budget = max(judged)  # what the whole sweep needed by its own judgement
+    after = max(range(len(h) - 1), key=h.__getitem__)  # stopped where the states peak
+    assert frontier.step_bytes(h[after], 4.0) > budget  # the old guess would spill there
+    path = str(tmp_path / "c.npz")
+
+    def stop_there(p: int, used: int) -> None:
+        if p + 1 == after:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(frontier, "CHECKPOINT_SECONDS", 0.0)  # a save after every square
+    with pytest.raises(KeyboardInterrupt):
+        frontier.run(sweep, RunOptions(checkpoint=path, memory=budget), step_hook=stop_there)
+    monkeypatch.undo()
+    assert int(checkpoints.read(path)["done"]) == after
+    resumed = frontier.SweepStats()
+    assert frontier.run(sweep, RunOptions(checkpoint=path, memory=budget, stats=resumed)) == (
+        number
+    )
+    assert resumed.spilled_from is None and resumed.states == whole.states

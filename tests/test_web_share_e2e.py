@@ -225,8 +225,9 @@ def test_the_daily_puzzle_keeps_its_start_through_undo_restart_and_level(page: P
     page.click("#tab-puzzle")
     page.click("#btn-daily")
     settled(page)
+    moves = page.locator("#move-list button")
+    expect(moves).to_have_count(1)  # the daily's start, drawn once its puzzle is there
     start = visited(page)
-    assert len(start) == 1
     expect(page.locator("#btn-undo")).to_be_disabled()
     page.keyboard.press("u")
     assert visited(page) == start
@@ -234,9 +235,10 @@ def test_the_daily_puzzle_keeps_its_start_through_undo_restart_and_level(page: P
     expect(page.locator(".sq.hint")).to_have_count(1)
     square(page, page.locator(".sq.hint").get_attribute("data-square") or "").click()
     settled(page)
-    assert len(visited(page)) == 2
+    expect(moves).to_have_count(2)
     page.click("#btn-undo")
     settled(page)
+    expect(moves).to_have_count(1)
     assert visited(page) == start
     expect(page.locator("#btn-undo")).to_be_disabled()
     for again in ("restart", "level"):
@@ -248,6 +250,7 @@ def test_the_daily_puzzle_keeps_its_start_through_undo_restart_and_level(page: P
             page.select_option("#level", "medium")
         expect(page.locator("#hint-count")).to_have_text("0")  # a new game ...
         settled(page)
+        expect(moves).to_have_count(1)
         assert visited(page) == start  # ... of the same daily puzzle
         expect(page.locator("#daily-note")).to_contain_text("Daily puzzle of")
     expect(page.locator("#level")).to_have_value("medium")

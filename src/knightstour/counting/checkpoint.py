@@ -3,8 +3,8 @@ whole or not at all, read back only when it proves intact, and used by one count
 
 A checkpoint is an ``.npz`` archive (uncompressed) of named arrays: ``format`` (the text
 :data:`FORMAT`), ``version`` (:data:`VERSION`), ``identity`` (what is counted), ``done``
-(squares swept), ``total`` (tours finished so far, as 64-bit limbs, least significant first),
-``keys`` and ``counts`` (the states held in memory), ``parts`` and ``digests`` (a count that
+(squares swept), ``squares`` (the states after each of them), ``total`` (tours finished so
+far, as 64-bit limbs, least significant first), ``keys`` and ``counts`` (the states held in memory), ``parts`` and ``digests`` (a count that
 spilled its states to disk: each partition file's rows and limbs, and its BLAKE2b digest;
 :mod:`knightstour.counting.spill`) and ``checksum``: BLAKE2b over every other array's name,
 dtype, shape and bytes. :func:`read` takes nothing on trust: before any array is built, the
@@ -65,11 +65,12 @@ __all__ = [
 
 #: The ``format`` array of every checkpoint.
 FORMAT = "knightstour counting checkpoint"
-#: The layout written now (3: the partitions of a count spilled to disk; 2 had none).
+#: The layout written now (4: the states after each square done, so that a sweep that goes on
+#: judges its next square's memory as the whole sweep would; 3 had none, 2 no partitions).
 #: Checkpoints of another version, or without one (written before versions, with no
 #: checksum), are refused: a count is recomputable, a checkpoint that cannot be verified is not
 #: worth the risk of a wrong count.
-VERSION = 3
+VERSION = 4
 
 
 class CheckpointWarning(RuntimeWarning):
@@ -79,6 +80,7 @@ class CheckpointWarning(RuntimeWarning):
 #: Each array's dtype (a kind for text) and number of dimensions.
 _LAYOUT = archive.layout(
     done=("<i8", 0),
+    squares=("<i8", 1),
     total=("<u8", 1),
     keys=("<u8", 1),
     counts=("<u8", 2),
@@ -192,6 +194,7 @@ def write(path: str, fields: Mapping[str, np.ndarray | archive.Parts]) -> None:
     may be given in pieces (:class:`knightstour.archive.Parts`): they are written one after
     the other, never copied into one array."""
     fields = {
+        "squares": np.zeros(0, dtype="<i8"),
         "parts": np.zeros((0, 2), dtype="<i8"),
         "digests": np.array([], dtype="U32"),
         **fields,

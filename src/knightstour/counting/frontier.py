@@ -349,6 +349,12 @@ class LocalShards:
         self._ratios[p] = sum(self.states()) / max(nin, 1)
         return 0, sum(found), table_bytes
 
+    def remember(self, history: list[int]) -> None:
+        """Take ``history`` (the states after each square swept before) as this sweep's own,
+        for :meth:`expected`."""
+        for p in range(1, len(history)):
+            self._ratios[p] = history[p] / max(history[p - 1], 1)
+
     def restore(self, keys: np.ndarray, counts: np.ndarray) -> None:
         """Hold ``keys`` and ``counts`` (a checkpoint's states), split into the pieces."""
         k = _kernels(self.sweep)
@@ -907,7 +913,8 @@ def _sweep(
 ) -> int:
     """:func:`run`'s sweep of the states ``held``, from ``checkpoint`` when one is there, saved
     to it every :data:`CHECKPOINT_SECONDS` and when the time limit stops it (spilled: after
-    every square); spilled to disk at ``place`` from the square whose states would not fit
+    every square; with a checkpoint, the time limit stops it after one square at the least, so
+    that each rerun goes further); spilled to disk at ``place`` from the square whose states would not fit
     in ``budget`` (None: refused there). A save that takes long is made less often
     (:func:`_save_interval`)."""
     t0 = time.perf_counter()
@@ -920,7 +927,7 @@ def _sweep(
         assert isinstance(held, LocalShards) and place is not None
         saved = _load_checkpoint(checkpoint, sweep)
         if saved is not None:
-            first, total, keys, counts, parts = saved
+            first, total, keys, counts, parts, history = saved
             if parts:
                 if not place.exists():
                     raise InvalidInputError(
@@ -932,15 +939,22 @@ def _sweep(
             else:
                 held.restore(keys, counts)
             limbs = getattr(held, "limbs", limbs)
-            stats.states.extend([0] * first)
+            stats.states.extend(history)
+            if first >= 2:  # the next square judged as the whole sweep would judge it
+                growth = max(1.0, history[-1] / max(history[-2], 1)) * 1.25
+            if isinstance(held, LocalShards):
+                held.remember(history)
     last_save, saved_at = time.monotonic(), first
     save_cost = 0.0  # seconds the last periodic save took
     for p in range(first, n):
-        if deadline is not None and time.monotonic() > deadline:
+        # a sweep with a checkpoint sweeps one square at least, so that reruns whose time limit
+        # is spent starting and reading the checkpoint still go further
+        kept_going = checkpoint is not None and p == first
+        if deadline is not None and time.monotonic() > deadline and not kept_going:
             kept = ""
             if checkpoint is not None:
                 if saved_at != p:  # the squares swept since the last save are kept too
-                    _save_checkpoint(checkpoint, sweep, p, total, held)  # type: ignore[arg-type]
+                    _save_checkpoint(checkpoint, sweep, p, total, held, stats)  # type: ignore[arg-type]
                 if os.path.exists(checkpoint):
                     kept = f"; the sweep so far is in {checkpoint}: run the same command to go on"
             raise SearchFailedError(
@@ -959,7 +973,7 @@ def _sweep(
                 sweep, held, place.open(), budget, p, keep=checkpoint is not None
             )
             if checkpoint is not None:
-                _save_checkpoint(checkpoint, sweep, p, total, held)
+                _save_checkpoint(checkpoint, sweep, p, total, held, stats)
                 saved_at = p
         if isinstance(held, SpilledShards):
             disk, free = held.disk_need(nin, growth), free_bytes(held.disk.folder)
@@ -989,13 +1003,13 @@ def _sweep(
             stats.partitions = max(stats.partitions, len(held.parts))
             stats.raw_ratio = max(stats.raw_ratio, held.raw_ratio)
             if checkpoint is not None:  # each square: the one before it can go
-                _save_checkpoint(checkpoint, sweep, p + 1, total, held)
+                _save_checkpoint(checkpoint, sweep, p + 1, total, held, stats)
                 held.settle()
                 last_save, saved_at = time.monotonic(), p + 1
         due = time.monotonic() - last_save >= _save_interval(save_cost)
         if checkpoint is not None and p + 1 < n and due:
             began = time.monotonic()
-            _save_checkpoint(checkpoint, sweep, p + 1, total, held)  # type: ignore[arg-type]
+            _save_checkpoint(checkpoint, sweep, p + 1, total, held, stats)  # type: ignore[arg-type]
             last_save, saved_at = time.monotonic(), p + 1
             save_cost = last_save - began
         if progress is not None:
@@ -1044,10 +1058,15 @@ def _identity(sweep: Sweep) -> str:
 
 
 def _save_checkpoint(
-    path: str, sweep: Sweep, done: int, total: int, held: LocalShards | SpilledShards
+    path: str,
+    sweep: Sweep,
+    done: int,
+    total: int,
+    held: LocalShards | SpilledShards,
+    stats: SweepStats,
 ) -> None:
     """Write the states after ``done`` squares to ``path`` (whole, or not at all); spilled,
-    the partitions that hold them."""
+    the partitions that hold them; and how many there were after each square (``stats``)."""
     states: dict[str, np.ndarray | Parts] = {}
     if isinstance(held, SpilledShards):
         states.update(held.fields())
@@ -1059,6 +1078,7 @@ def _save_checkpoint(
         {
             "identity": np.array(_identity(sweep)),
             "done": np.array(done),
+            "squares": np.array(stats.states[:done], dtype="<i8"),
             "total": checkpoints.limbs(total),
             **states,
         },
@@ -1067,9 +1087,9 @@ def _save_checkpoint(
 
 def _load_checkpoint(
     path: str, sweep: Sweep
-) -> tuple[int, int, np.ndarray, np.ndarray, list[Partition]] | None:
+) -> tuple[int, int, np.ndarray, np.ndarray, list[Partition], list[int]] | None:
     """The checkpoint at ``path`` (None: no file yet): squares done, tours so far, states (in
-    memory, or the partitions on disk that hold them).
+    memory, or the partitions on disk that hold them), and the states after each square done.
 
     Taken only if it verifies (:func:`knightstour.counting.checkpoint.read`) and is this
     sweep's, with ``done`` within its squares, counts no wider than its moves allow, and keys
@@ -1093,6 +1113,9 @@ def _load_checkpoint(
     most = bits // 64 + 2
     if not 0 <= done <= n:
         raise refuse(f"says {done} squares are done, of {n}")
+    squares = data["squares"]
+    if squares.shape != (done,) or (squares < 0).any():
+        raise refuse(f"holds {squares.shape[0]} squares' states for {done} squares done")
     if keys.ndim != 1 or counts.ndim != 2 or total.ndim != 1:
         raise refuse("holds arrays of the wrong shape")
     if counts.shape[0] != keys.shape[0] or not 1 <= counts.shape[1] <= most:
@@ -1125,7 +1148,7 @@ def _load_checkpoint(
         for (r, w), d in zip(rows.tolist(), digests.tolist(), strict=True)
     ]
     keys, counts = keys.astype(np.uint64, copy=False), counts.astype(np.uint64, copy=False)
-    return done, tours, keys, counts, parts
+    return done, tours, keys, counts, parts, [int(x) for x in squares.tolist()]
 
 
 def warm_kernels() -> None:
