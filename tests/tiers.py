@@ -2,7 +2,7 @@
 every board up to an area, every pair of ends) takes in each tier.
 
 The default tier (``make test``, ``make test-fast``) takes a fixed-seed sample of the domain;
-``pytest --all`` (``make test-all``) takes all of it. Fuzz tests likewise make a twelfth of their
+``pytest --all`` (``make test-all``) takes all of it. Fuzz tests likewise make an eighth of their
 examples without ``--all``, or fewer where each example is a whole command (:func:`examples`). The same test body serves both, so a sweep
 checks in the opt-in tier exactly what its sample checks every day. Tests whose whole body is a
 sweep (no sample makes sense) carry the ``sweep`` marker instead, and run under ``--all`` only.
@@ -49,13 +49,13 @@ def sample(items: Iterable[T], k: int, *, seed: int, keep: Iterable[T] = ()) -> 
 
 def examples(n: int, default: int | None = None) -> int:
     """Hypothesis's ``max_examples`` for a fuzz test written for ``n``: all ``n`` under
-    ``--all``, else ``default`` or a twelfth of them (at least 10).
+    ``--all``, else ``default`` or an eighth of them (at least 10).
 
-    >>> examples(2400) if not WHOLE else 200
-    200
+    >>> examples(2000) if not WHOLE else 250
+    250
     >>> examples(3000, default=300) if not WHOLE else 300
     300
     """
     if WHOLE:
         return n
-    return default if default is not None else max(10, n // 12)
+    return default if default is not None else max(10, n // 8)
