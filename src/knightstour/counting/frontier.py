@@ -914,9 +914,9 @@ def _sweep(
     """:func:`run`'s sweep of the states ``held``, from ``checkpoint`` when one is there, saved
     to it every :data:`CHECKPOINT_SECONDS` and when the time limit stops it (spilled: after
     every square; with a checkpoint, the time limit stops it after one square at the least, so
-    that each rerun goes further); spilled to disk at ``place`` from the square whose states would not fit
-    in ``budget`` (None: refused there). A save that takes long is made less often
-    (:func:`_save_interval`)."""
+    that each rerun goes further); spilled to disk at ``place`` from the square whose states
+    would not fit in ``budget`` (None: refused there). A save that takes long is made less
+    often (:func:`_save_interval`)."""
     t0 = time.perf_counter()
     total = 0
     growth = 4.0
@@ -941,7 +941,7 @@ def _sweep(
             limbs = getattr(held, "limbs", limbs)
             stats.states.extend(history)
             if first >= 2:  # the next square judged as the whole sweep would judge it
-                growth = max(1.0, history[-1] / max(history[-2], 1)) * 1.25
+                growth = _growth(history[-2], history[-1])
             if isinstance(held, LocalShards):
                 held.remember(history)
     last_save, saved_at = time.monotonic(), first
@@ -995,7 +995,7 @@ def _sweep(
         total += whole
         used = sum(held.states())
         stats.table_bytes = max(stats.table_bytes, table_bytes)
-        growth = max(1.0, used / max(nin, 1)) * 1.25
+        growth = _growth(nin, used)
         stats.states.append(used)
         if isinstance(held, SpilledShards):
             stats.disk_bytes = max(stats.disk_bytes, held.disk_peak)
@@ -1021,6 +1021,16 @@ def _sweep(
     stats.limbs = limbs
     stats.seconds = time.perf_counter() - t0
     return total
+
+
+def _growth(before: int, after: int) -> float:
+    """How many times its states the next square is taken to make, when the last square made
+    ``after`` of ``before``: that ratio (at least 1) with a margin of a quarter.
+
+    >>> _growth(100, 300), _growth(100, 50)
+    (3.75, 1.25)
+    """
+    return max(1.0, after / max(before, 1)) * 1.25
 
 
 #: Seconds of sweeping between two saves of a checkpoint (at the least: see SAVE_SHARE).
