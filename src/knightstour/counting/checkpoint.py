@@ -5,8 +5,8 @@ A checkpoint is an ``.npz`` archive (uncompressed) of named arrays: ``format`` (
 :data:`FORMAT`), ``version`` (:data:`VERSION`), ``identity`` (what is counted), ``done``
 (squares swept), ``squares`` (the states after each of them), ``total`` (tours finished so
 far, as 64-bit limbs, least significant first), ``keys`` and ``counts`` (the states held in
-memory), ``parts`` and ``digests`` (a count that spilled its states to disk: each partition file's rows and limbs, and its BLAKE2b digest;
-:mod:`knightstour.counting.spill`) and ``checksum``: BLAKE2b over every other array's name,
+memory), ``parts`` and ``digests`` (a count that spilled its states to disk: each partition
+file's rows and limbs, and its BLAKE2b digest; :mod:`knightstour.counting.spill`) and ``checksum``: BLAKE2b over every other array's name,
 dtype, shape and bytes. :func:`read` takes nothing on trust: before any array is built, the
 archive's members are checked against the file (stored, within it, of the size their headers
 imply, each of its expected dtype and number of dimensions, no objects, no pickles), then every
