@@ -367,7 +367,9 @@ def test_a_checkpoint_in_use_is_refused(tmp_path: Path, capsys: pytest.CaptureFi
 @pytest.mark.slow
 def test_two_processes_sharing_a_checkpoint(tmp_path: Path) -> None:
     """Two counts of one checkpoint at once: the second is refused in one line; the first,
-    interrupted, leaves its checkpoint, which a third finishes with the exact count."""
+    interrupted, leaves its checkpoint, which a third finishes with the exact count. The first
+    is held (stopped) while the second runs, so that it cannot finish first however slowly
+    the second starts."""
     path = tmp_path / "c.npz"
     argv = [*KT, "count", "6x6", "-q", "--checkpoint", str(path)]
     first = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -376,7 +378,11 @@ def test_two_processes_sharing_a_checkpoint(tmp_path: Path) -> None:
             if Path(f"{path}.lock").exists():
                 break
             time.sleep(0.05)
-        second = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        first.send_signal(signal.SIGSTOP)
+        try:
+            second = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        finally:
+            first.send_signal(signal.SIGCONT)
         assert second.returncode == 2 and "in use by another count" in one_line(second.stderr)
     finally:
         first.send_signal(signal.SIGINT)

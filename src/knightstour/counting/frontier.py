@@ -270,8 +270,13 @@ class LocalShards:
     sweep goes on: no square is swept twice.
     """
 
-    def __init__(self, sweep: Sweep, threads: int, weight: int = 1) -> None:
+    def __init__(
+        self, sweep: Sweep, threads: int, weight: int = 1, budget: int | None = None
+    ) -> None:
         self.sweep, self.threads = sweep, threads
+        #: the bytes the states may take: a square whose states and the whole tables of its
+        #: new states fit in them makes the tables whole at once (:meth:`owners`); None: never
+        self.budget = budget
         self.pieces = max(_PIECES, 4 * threads)
         start = _from_int(weight, max(1, (weight.bit_length() + 63) // 64))
         self.limbs = int(start.shape[1])
@@ -301,30 +306,49 @@ class LocalShards:
         self.limbs += 1
         self.counts = [_wide(c, self.limbs) for c in self.counts]
 
-    def expected(self, p: int, nin: int) -> int:
-        """About how many states square ``p`` makes of ``nin``: ``nin`` times the smaller of the
-        growths of the square a row before and of the square before (each tends to overshoot
-        where the states peak; the tables grow as they fill)."""
+    def expected(self, p: int, nin: int) -> tuple[int, int]:
+        """About how many states square ``p`` makes of ``nin``, low and high: ``nin`` times the
+        smaller and the larger of the growths of the square a row before and of the square
+        before (the smaller tends to overshoot where the states peak, and to fall short where
+        they climb)."""
         b = self.sweep.board
         known = [
             x for x in (self._ratios.get(p - min(b.width, b.height)), self._ratios.get(p - 1)) if x
         ]
-        return int(nin * (min(known) if known else 1.0))
+        if not known:
+            return nin, nin
+        return int(nin * min(known)), int(nin * max(known))
+
+    def owners(self, p: int, nin: int, n: int) -> list[_Owner]:
+        """The ``n`` tables of the new states of square ``p``, from ``nin`` states.
+
+        Where the states and tables made for the high guess (:meth:`expected`, with
+        :data:`_HEADROOM`) fit in :attr:`budget` at once, the tables are made that large up
+        front, which spares them growing (a table that grows moves each of its states into the
+        larger one). Else they start from a part of the low guess (:class:`_Owner`) and grow
+        as the states before are let go.
+        """
+        low, high = self.expected(p, nin)
+        row = 8 * (1 + self.limbs)
+        whole = nin * row + int(high * _HEADROOM / _FULL) * row
+        if self.budget is not None and whole <= self.budget:
+            return [_Owner(high / n, self.limbs, _HEADROOM) for _ in range(n)]
+        return [_Owner(low / n, self.limbs) for _ in range(n)]
 
     def step(self, p: int, growth: float) -> tuple[int, int, int]:
         """Take every piece through square ``p``: ``(0, whole tours, table bytes)``.
 
-        ``growth`` is not used: the tables start from :meth:`expected` and grow as they fill.
+        ``growth`` is not used: the tables are sized from the growths of the squares before
+        (:meth:`owners`) and grow as they fill.
         """
         sweep, limbs = self.sweep, self.limbs
         k = _kernels(sweep)
         nin = sum(self.states())
         # a few states: one table (a table a piece would cost more than it saves)
         n = self.pieces if nin >= _PARALLEL_FROM else 1
-        expected = self.expected(p, nin) / n  # new states a piece
-        owners = [_Owner(expected, limbs) for _ in range(n)]
+        owners = self.owners(p, nin, n)
         found = [0] * self.pieces
-        square = _Square(k, _step_args(sweep, p), owners, _room(nin, n))
+        square = _Square(k, _step_args(sweep, p), owners, _room(nin, n), sweep.width)
 
         def expand(i: int) -> None:
             keys, counts = self.keys[i], _wide(self.counts[i], limbs)
@@ -472,7 +496,7 @@ class SpilledShards:
             for lo in range(0, rows, per_slice):
                 hi = min(rows, lo + per_slice)
                 owners = [_Owner((hi - lo) * growth / owners_n, limbs) for _ in range(owners_n)]
-                square = _Square(k, args, owners, _room(hi - lo, owners_n))
+                square = _Square(k, args, owners, _room(hi - lo, owners_n), sweep.width)
                 found += self._expand(square, keys, counts, lo, hi)
                 table_bytes = max(table_bytes, sum(o.table.nbytes for o in owners))
                 for q, owner in enumerate(owners):
@@ -555,15 +579,16 @@ class _Owner:
     number of rows (a row: the key, then its count's limbs), filled under its lock by the
     threads that make them.
 
-    It starts small (:data:`_START` of the ``expected`` states) and grows by :data:`_GROW`
-    times whenever it is :data:`_FULL`, so that the tables take memory as the new states come
-    while the states of the square before are let go as they are swept (rows made ahead of
-    the states would add to those still held): at the end of the step it is from
-    ``_FULL / _GROW`` to ``_FULL`` full.
+    It is first made for ``start`` of the ``expected`` states and grows by :data:`_GROW`
+    times whenever it is :data:`_FULL`. Started small (:data:`_START`), the tables take memory
+    as the new states come while the states of the square before are let go as they are swept
+    (rows made ahead of the states would add to those still held): at the end of the step it
+    is from ``_FULL / _GROW`` to ``_FULL`` full.
     """
 
-    def __init__(self, expected: float, limbs: int) -> None:
-        self.table = _empty_table(max(_MIN_ROWS, int(expected * _START / _FULL) + 1), limbs)
+    def __init__(self, expected: float, limbs: int, start: float | None = None) -> None:
+        part = _START if start is None else start
+        self.table = _empty_table(max(_MIN_ROWS, int(expected * part / _FULL) + 1), limbs)
         self.used = 0
         self.lock = threading.Lock()
 
@@ -620,13 +645,14 @@ def _room(nin: int, owners: int) -> int:
 class _Square:
     """A square's step in this process, whichever states it takes through: the kernels
     ``k``, the step's arguments (:func:`_step_args`), the tables of the new states' owners
-    (:class:`_Owner`), and ``room``, the rows of each buffer on the way to them
-    (:func:`_room`)."""
+    (:class:`_Owner`), ``room``, the rows of each buffer on the way to them
+    (:func:`_room`), and the ``width`` of the sweep's frontier."""
 
     k: jit.Kernels
     args: tuple[tuple[object, ...], np.ndarray]
     owners: list[_Owner]
     room: int
+    width: int
 
     def expand(self, keys: np.ndarray, counts: np.ndarray, lo: int, hi: int, first: int) -> int:
         """Take the states ``keys[lo:hi]`` (with ``counts``) through the square, each new
@@ -640,9 +666,16 @@ class _Square:
         bfill = np.zeros(n, dtype=np.int64)
         total = np.zeros((1, counts.shape[1] + 1), dtype=np.uint64)
         s = lo
+        step = self.args[0]
+        scratch = k._scratch(step)  # this thread's work arrays, for all its calls
+        digits = np.zeros(self.width + 1, dtype=np.int64)
         with np.errstate(over="ignore"):
             while s < hi:
-                s = int(k.expand_to(keys, counts, s, hi, *self.args, bkeys, bsrc, bfill, total))
+                s = int(
+                    k.expand_to(
+                        keys, counts, s, hi, *self.args, bkeys, bsrc, bfill, total, scratch, digits
+                    )
+                )
                 _hand_over(k, owners, bkeys, bsrc, bfill, counts, first)
         return _to_int(total[0])
 
@@ -721,6 +754,10 @@ _PIECES = 32
 _FULL = 0.75
 _GROW = 1.25
 _START = 0.25
+#: Tables made up front (:meth:`LocalShards.owners`) are made for this many times the high
+#: guess of the new states: where the states climb, a square may grow them a fifth more than
+#: either square it is guessed from (7x8 and 8x8, docs/counting.md).
+_HEADROOM = 1.25
 #: How full the tables of new states are, on the whole, for the memory a square is expected
 #: to need (:func:`step_bytes`).
 _AIM = 0.65
@@ -823,7 +860,11 @@ def run(
             )
     if checkpoint is not None and (states is not None or weight != 1):
         raise InvalidInputError("a checkpoint is kept by a count in this process only")
-    held = states if states is not None else LocalShards(sweep, shards or default_shards(), weight)
+    held = (
+        states
+        if states is not None
+        else LocalShards(sweep, shards or default_shards(), weight, budget)
+    )
     done = False
     try:
         if checkpoint is None:

@@ -33,8 +33,15 @@ __intrinsics__ = ("prefetch",)
 #: once per state, and a call would take and give back a reference to each of its arrays.
 __inline__ = ("successors",)
 
+#: Kernels compiled without reference counting of their arrays (they make none): a count
+#: taken and given back on every state costs more than the state's own work.
+__borrow__ = (
+    "expand_to", "successors", "pack", "mirror_key", "decode", "apply_edge", "_finish", "leave",
+    "all_done", "move_code", "shard_of", "add_wide",
+)  # fmt: skip
+
 #: How many new states wait for their table rows to arrive in the cache before they are added.
-BATCH = 16
+BATCH = 64
 
 __kernels__ = (
     "_finish",
@@ -292,15 +299,13 @@ def pack(
     free_left,
     ends,
     powers,
-    seen,
     label,
-    stamp,
 ):  # type: ignore[no-untyped-def]
     """The key of ``slots[0..width-1]`` with ``ends``, or the sentinel when colours rule it out.
 
-    One pass: labels renumbered in order of appearance (``seen[v] == stamp`` marks label v as
-    renumbered in this pass, to ``label[v]``), digits packed with ``powers`` (radix**d), and the
-    colour check of :func:`pack`.
+    One pass: labels renumbered in order of appearance (label v to ``label[v]``, a work array
+    of ``radix + 2`` at least), digits packed with ``powers`` (radix**d), and the colour check
+    of :func:`pack`.
     """
     d = rest if rest != _NO_CHECK else 0
     r = spare
@@ -308,26 +313,26 @@ def pack(
     open_slots = 0  # bit k: slot k can still take a move
     nxt = FIRST_LABEL
     key = np.uint64(ends) * powers[width]
+    got = np.int64(0)  # bit v: label v seen in this pass (renumbered to label[v])
+    # without branches: a slot's kind is as likely one as another, and mispredicted branches
+    # cost more than the arithmetic of every kind
     for k in range(width):
         v = slots[k]
-        if v != DONE:
-            open_slots |= 1 << k
-        if v == EMPTY:
-            d += 2 * signs[k]
-            if caps[k] == 1:
-                r += 1
-            elif remain[k] < 2:
-                need += 1
-            continue
-        if v >= TERM:
-            d += signs[k]
-            if v > TERM:
-                if seen[v] != stamp:
-                    seen[v] = stamp
-                    label[v] = nxt
-                    nxt += 1
-                v = label[v]
-        key += np.uint64(v) * powers[k]
+        empty = np.int64(v == EMPTY)
+        piece = np.int64(v >= TERM)
+        named = np.int64(v > TERM)
+        open_slots |= np.int64(v != DONE) << k
+        d += signs[k] * (2 * empty + piece)
+        end = np.int64(caps[k] == 1)
+        r += empty & end
+        need += empty & (1 - end) & np.int64(remain[k] < 2)
+        first = named & (1 - ((got >> v) & 1))
+        got |= named << v
+        was = label[v]
+        now = was + first * (nxt - was)
+        label[v] = now
+        nxt += first
+        key += np.uint64(v + named * (now - v)) * powers[k]
     # squares not swept yet with at most one move to a later square (ahead[j, 0]), not required
     # ends: they need the frontier squares they have moves to (bit mask ahead[j, 1]) to be open
     for j in range(ahead.shape[0]):
@@ -445,7 +450,6 @@ def successors(key, step, scratch, stamp):  # type: ignore[no-untyped-def]
                 out_moves[n] = moves
                 n += 1
                 continue
-            stamp += 1
             newkey = pack(
                 work,
                 width,
@@ -458,9 +462,7 @@ def successors(key, step, scratch, stamp):  # type: ignore[no-untyped-def]
                 free_ends - e2,
                 e2,
                 powers,
-                seen,
                 label,
-                stamp,
             )
             if newkey == _SENTINEL:
                 continue
@@ -764,7 +766,9 @@ def put(table, key, h, src, srow, slimbs):  # type: ignore[no-untyped-def]
             h = 0
 
 
-def expand_to(keys, counts, start, nkeys, step, mirror, bkeys, bsrc, bfill, total):  # type: ignore[no-untyped-def]
+def expand_to(  # type: ignore[no-untyped-def]
+    keys, counts, start, nkeys, step, mirror, bkeys, bsrc, bfill, total, scratch, digits
+):
     """:func:`expand` from state ``start`` on, each new state put in the buffer of the piece
     that owns it (:func:`shard_of` over ``bkeys.shape[0]`` pieces) rather than in a table.
 
@@ -773,11 +777,13 @@ def expand_to(keys, counts, start, nkeys, step, mirror, bkeys, bsrc, bfill, tota
     fit in a buffer, and returns its index (``nkeys`` when every state was taken); the caller
     empties the buffers into the owners' tables (:func:`insert_rows`) and calls again from
     there. Whole tours are added to ``total`` (one row, a limb wider than ``counts``: it
-    cannot carry out).
+    cannot carry out). ``scratch`` (:func:`_scratch`) and ``digits`` (int64, ``width + 1``):
+    the caller's work arrays, made once for all its calls (this kernel makes no array).
     """
     width, radix, powers = step[0], step[1], step[2]  # (:data:`STEP`)
-    scratch = _scratch(step)
-    label, out_keys = scratch[6], scratch[9]  # (:func:`_scratch`)
+    seen, label, out_keys = scratch[5], scratch[6], scratch[9]  # (:func:`_scratch`)
+    for v in range(seen.shape[0]):  # the stamps of an earlier call would be taken for this one's
+        seen[v] = 0
     shards = bkeys.shape[0]
     limit = bkeys.shape[1] - out_keys.shape[0]  # a state makes fewer than out_keys.shape[0]
     limbs = counts.shape[1]
@@ -787,7 +793,6 @@ def expand_to(keys, counts, start, nkeys, step, mirror, bkeys, bsrc, bfill, tota
         fullest = max(fullest, bfill[q])
     stamp = np.int64(0)
     mirrored = mirror[0] >= 0
-    digits = np.zeros(width + 1, dtype=np.int64)
     for s in range(start, nkeys):
         if fullest > limit:
             return s

@@ -8,7 +8,10 @@ from its own module or another kernel module, because the loader compiles each k
 of its module's namespace in which every kernel is replaced by its compiled version. A module
 may name in ``__inline__`` kernels that are compiled into each kernel calling them (Numba's
 ``inline="always"``) rather than called: a helper that takes many arrays and runs once per
-state costs Numba's reference counting of every array on every call otherwise.
+state costs Numba's reference counting of every array on every call otherwise. Kernels named
+in ``__borrow__`` are compiled without that reference counting at all (Numba's ``_nrt=False``):
+they may make no array, only work on those they are given, and a hot loop then takes no
+reference, atomically, each time it reads an array out of a tuple.
 
 >>> from knightstour.kernels import walk as _kernels
 >>> plain = load(_kernels, compiled=False)
@@ -234,6 +237,7 @@ def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
     inline = frozenset(getattr(mod, "__inline__", ()))
     if not inline <= set(names):
         raise TypeError(f"{mod.__name__} inlines what is not one of its kernels: {sorted(inline)}")
+    borrow = frozenset(getattr(mod, "__borrow__", ()))
     functions: dict[str, Callable[..., Any]] = {}
     for name in names:
         fn = getattr(mod, name)
@@ -243,6 +247,8 @@ def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
         copy.__qualname__ = fn.__qualname__
         copy.__doc__ = fn.__doc__
         options: dict[str, Any] = {"inline": "always"} if name in inline else {}
+        if name in borrow:
+            options["_nrt"] = False
         functions[name] = namespace[name] = njit(cache=True, nogil=True, **options)(copy)
     return Kernels(mod.__name__, functions, True)
 
