@@ -2,21 +2,28 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+PACKAGES := $(VENV)/.packages
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-all bench lint venv clean
+.PHONY: run test test-fast test-all bench lint packages venv clean
 
 # Python keeps its compiled modules, and pytest its rewritten test modules, as bytecode (a shell
 # that sets PYTHONDONTWRITEBYTECODE would make every test run compile them again)
 unexport PYTHONDONTWRITEBYTECODE
 
-# install, then compile every kernel into Numba's cache (so that no first command pays for it)
-$(STAMP): pyproject.toml
+# install
+$(PACKAGES): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,web,cluster]'
+	touch $(PACKAGES)
+
+# then compile every kernel into Numba's cache (so that no first command pays for it)
+$(STAMP): $(PACKAGES)
 	$(BIN)/knightstour warm
 	touch $(STAMP)
+
+packages: $(PACKAGES)
 
 venv: $(STAMP)
 
@@ -47,7 +54,8 @@ test-all: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
-lint: $(STAMP)
+# lint needs the packages, not the compiled kernels (CI runs it while they compile)
+lint: $(PACKAGES)
 	$(BIN)/ruff check src tests benchmarks tools research
 	$(BIN)/ruff format --check src tests benchmarks tools research
 	$(BIN)/mypy

@@ -265,10 +265,6 @@ def eight() -> None:
         )
 
 
-class _Enough(Exception):
-    """Raised by :func:`big`'s hook after the square it was asked to stop at."""
-
-
 def big(board: str, kind: str, memory: str, folder: str, until: int | None = None) -> int:
     """One long count of ``board`` (``kind``: closed or open; undirected), its states under
     ``memory`` (such as 20G) and spilled past it into ``folder``, with a checkpoint there:
@@ -286,6 +282,7 @@ def big(board: str, kind: str, memory: str, folder: str, until: int | None = Non
     from knightstour import arguments
     from knightstour.board import parse_board
     from knightstour.counting import RunOptions, frontier
+    from knightstour.errors import SearchFailedError
 
     closed = kind == "closed"
     os.makedirs(folder, exist_ok=True)
@@ -321,18 +318,19 @@ def big(board: str, kind: str, memory: str, folder: str, until: int | None = Non
         with open(log_path, "a") as f:
             f.write(json.dumps(row) + "\n")
 
-        if until is not None and square + 1 >= until:
-            raise _Enough
-
     sweep = frontier.plan(parse_board(board), (), closed)
     checkpoint = os.path.join(folder, f"{name}.npz")
-    options = RunOptions(checkpoint=checkpoint, memory=arguments.memory(memory), workdir=parts)
+    options = RunOptions(
+        checkpoint=checkpoint, memory=arguments.memory(memory), workdir=parts, until=until
+    )
     if os.path.exists(checkpoint):  # a line saying where the squares after it come from
         with open(log_path, "a") as f:
             f.write(json.dumps({"resumed_from": checkpoint.rsplit(os.sep, 1)[-1]}) + "\n")
     try:
         number = frontier.run(sweep, options, step_hook=log)
-    except (_Enough, KeyboardInterrupt) as e:
+    except (SearchFailedError, KeyboardInterrupt) as e:
+        if isinstance(e, SearchFailedError) and until is None:
+            raise
         said = "stopped" if isinstance(e, KeyboardInterrupt) else f"stopped after square {until}"
         if os.path.exists(checkpoint):
             print(f"{said}; the same command goes on from the last save, in {checkpoint}")

@@ -212,6 +212,34 @@ def test_new_states_go_straight_into_their_owners_tables(monkeypatch: pytest.Mon
         held.close()
 
 
+def test_tables_are_made_whole_up_front_only_where_memory_allows() -> None:
+    """Issue 31: with room in the bound for the states and the whole tables of the new ones,
+    a square makes its tables up front (larger than the tables that grow) rather than growing
+    them; never past the bound, and the states are the same square by square."""
+    sweep = frontier.plan(Board(6, 6), (), False)
+    budget = 48 << 20
+    lean, roomy = frontier.LocalShards(sweep, 1), frontier.LocalShards(sweep, 1, budget=budget)
+    tight = frontier.LocalShards(sweep, 1, budget=1 << 20)
+    larger = 0
+    try:
+        for p in range(sweep.steps):
+            nin = sum(roomy.states())
+            made = [held.step(p, 4.0) for held in (lean, roomy, tight)]
+            keys = [np.sort(np.concatenate(held.keys)) for held in (lean, roomy, tight)]
+            assert np.array_equal(keys[0], keys[1]) and np.array_equal(keys[0], keys[2])
+            assert made[0][1] == made[1][1] == made[2][1]  # the whole tours
+            lean_bytes, roomy_bytes, tight_bytes = (m[2] for m in made)
+            if roomy_bytes > lean_bytes:
+                larger += 1
+                assert nin * 16 + roomy_bytes <= budget
+            if nin * 16 > 1 << 20:  # nothing more fits: the tables grow, as without a bound
+                assert tight_bytes == lean_bytes
+    finally:
+        for held in (lean, roomy, tight):
+            held.close()
+    assert larger >= sweep.steps // 2
+
+
 def _memory_of(a: np.ndarray) -> np.ndarray:
     """The array that holds ``a``'s memory (``a`` itself, or the array it views)."""
     while isinstance(a.base, np.ndarray):

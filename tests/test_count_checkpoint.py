@@ -482,3 +482,26 @@ def test_a_sweep_that_goes_on_judges_its_memory_as_the_whole_sweep_did(
         number
     )
     assert resumed.spilled_from is None and resumed.states == whole.states
+
+
+def test_a_sweep_asked_to_stop_early_is_not_refused_for_the_whole_count(tmp_path: Path) -> None:
+    """Open 8x8 is refused up front for its whole estimate; asked to stop after its first
+    squares (``until``), it sweeps them, keeps its checkpoint, and the next part goes on from
+    there without sweeping a square twice."""
+    from knightstour.errors import InputLimitError
+
+    sweep = frontier.plan(Board(8, 8), (), False)
+    with pytest.raises(InputLimitError, match="would hold about"):
+        frontier.run(sweep)
+    path = str(tmp_path / "c.npz")
+    swept: list[int] = []
+
+    def hook(p: int, _states: int) -> None:
+        swept.append(p)
+
+    with pytest.raises(SearchFailedError, match="stopped as asked, square 16 of 64"):
+        frontier.run(sweep, RunOptions(checkpoint=path, until=16), step_hook=hook)
+    assert swept == list(range(16)) and os.path.exists(path)
+    with pytest.raises(SearchFailedError, match="stopped as asked, square 18 of 64"):
+        frontier.run(sweep, RunOptions(checkpoint=path, until=18), step_hook=hook)
+    assert swept == list(range(18))

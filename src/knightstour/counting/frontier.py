@@ -718,7 +718,7 @@ def _array(shape: tuple[int, ...], dtype: type = np.uint64) -> np.ndarray:
     nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
     if nbytes < _MAPPED_FROM:
         return np.empty(shape, dtype=dtype)
-    pages = mmap.mmap(-1, nbytes)
+    pages = mmap.mmap(-1, nbytes, **_PRIVATE)
     if nbytes >= _HUGE_FROM and hasattr(mmap, "MADV_HUGEPAGE"):  # fewer faults, as NumPy does
         pages.madvise(mmap.MADV_HUGEPAGE)
     return np.frombuffer(pages, dtype=dtype).reshape(shape)
@@ -728,6 +728,13 @@ def _array(shape: tuple[int, ...], dtype: type = np.uint64) -> np.ndarray:
 #: pages where the system gives them from :data:`_HUGE_FROM` on.
 _MAPPED_FROM = 1 << 16
 _HUGE_FROM = 1 << 22
+#: The pages private to the process: an anonymous map is shared by default, and shared memory
+#: gets huge pages only where the system gives them to shared memory too (seldom: none here),
+#: so that a table of gigabytes was read a 4 KiB page at a time, a miss of the address cache
+#: on nearly every row.
+_PRIVATE = (
+    {"flags": mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS} if hasattr(mmap, "MAP_ANONYMOUS") else {}
+)
 
 
 def _empty_table(rows: int, limbs: int) -> np.ndarray:
@@ -810,7 +817,7 @@ def run(
     are saved to now and then and when the deadline stops the sweep (in this process only, one
     sweep a file): a sweep that finds its own checkpoint there goes on from it once it
     verifies (:mod:`knightstour.counting.checkpoint`), and removes it when done (a warning if
-    it cannot).
+    it cannot); ``until``, the squares after which it stops as at the deadline.
 
     ``memory``: the bytes the states may take (default: 80% of the memory available).
     In this process, from the square whose states would not fit, they are spilled to disk
@@ -819,7 +826,7 @@ def run(
     it (in ``workdir`` when given), which the checkpoint names and a stopped count goes on
     from. A count expected not to fit in memory is refused up front unless a memory bound, a
     spill folder or a checkpoint asks for the spill, and when its partitions would not fit on
-    the disk either.
+    the disk either (a sweep with ``until`` is not: each square is checked before it is swept).
 
     ``shards``: threads (default: one a core); ``states``: where the states live (a Dask
     cluster's workers, :mod:`.distributed`). ``weight``: what each tour counts for (1; tests
@@ -828,6 +835,7 @@ def run(
     """
     options = options if options is not None else RunOptions()
     progress, deadline, checkpoint = options.progress, options.deadline, options.checkpoint
+    until = options.until
     memory_limit, workdir = options.memory, options.workdir
     stats = options.stats if options.stats is not None else SweepStats()
     budget = _budget(memory_limit)
@@ -837,7 +845,9 @@ def run(
         if checkpoint is not None:
             checkpoint = checkpoints.check_path(checkpoint)
         place = _Place(checkpoint, workdir)
-    if expected is not None and expected * BYTES_PER_STATE > budget:
+    # a sweep asked to stop early is not judged by the whole count's peak: each square it
+    # sweeps is still checked before it is swept
+    if expected is not None and expected * BYTES_PER_STATE > budget and until is None:
         kind = "closed" if sweep.closed else "open"
         said = (
             f"counting {kind} tours on {sweep.board.description} would hold about {expected:.1e} "
@@ -868,12 +878,14 @@ def run(
     done = False
     try:
         if checkpoint is None:
-            total = _sweep(sweep, stats, budget, progress, step_hook, deadline, held, None, place)
+            total = _sweep(
+                sweep, stats, budget, progress, step_hook, deadline, held, None, place, until
+            )
             done = True
             return total
         with checkpoints.held(checkpoint):
             total = _sweep(
-                sweep, stats, budget, progress, step_hook, deadline, held, checkpoint, place
+                sweep, stats, budget, progress, step_hook, deadline, held, checkpoint, place, until
             )
             done = True
             try:
@@ -951,13 +963,15 @@ def _sweep(
     held: Shards,
     checkpoint: str | None = None,
     place: _Place | None = None,
+    until: int | None = None,
 ) -> int:
     """:func:`run`'s sweep of the states ``held``, from ``checkpoint`` when one is there, saved
     to it every :data:`CHECKPOINT_SECONDS` and when the time limit stops it (spilled: after
     every square; with a checkpoint, the time limit stops it after one square at the least, so
     that each rerun goes further); spilled to disk at ``place`` from the square whose states
     would not fit in ``budget`` (None: refused there). A save that takes long is made less
-    often (:func:`_save_interval`)."""
+    often (:func:`_save_interval`). ``until``: stop after that many squares, as the time limit
+    stops it."""
     t0 = time.perf_counter()
     total = 0
     growth = 4.0
@@ -991,16 +1005,17 @@ def _sweep(
         # a sweep with a checkpoint sweeps one square at least, so that reruns whose time limit
         # is spent starting and reading the checkpoint still go further
         kept_going = checkpoint is not None and p == first
-        if deadline is not None and time.monotonic() > deadline and not kept_going:
+        timed_out = deadline is not None and time.monotonic() > deadline and not kept_going
+        if timed_out or (until is not None and p >= until):
             kept = ""
             if checkpoint is not None:
                 if saved_at != p:  # the squares swept since the last save are kept too
                     _save_checkpoint(checkpoint, sweep, p, total, held, stats)  # type: ignore[arg-type]
                 if os.path.exists(checkpoint):
                     kept = f"; the sweep so far is in {checkpoint}: run the same command to go on"
+            why = "at the time limit" if timed_out else "as asked"
             raise SearchFailedError(
-                f"counting on {sweep.board.description} stopped at the time limit, "
-                f"square {p} of {n}{kept}"
+                f"counting on {sweep.board.description} stopped {why}, square {p} of {n}{kept}"
             )
         nin = sum(held.states())
         need = step_bytes(nin, growth, limbs)

@@ -164,7 +164,10 @@ class RunOptions:
     ``memory``: the bytes its states may take (None: 80% of what is available); ``workdir``:
     the folder they spill into past it; ``stats``: a
     :class:`~knightstour.counting.frontier.SweepStats` the sweep fills in with what it
-    measured.
+    measured; ``until``: stop after that many squares, as the deadline stops a sweep
+    (:class:`~knightstour.errors.SearchFailedError`, the checkpoint kept), for the first
+    squares of a count too big to run whole (not refused up front for the whole count's
+    estimate: each square is checked before it is swept).
 
     >>> from knightstour.counting.frontier import SweepStats, count_paths
     >>> stats = SweepStats()
@@ -178,6 +181,7 @@ class RunOptions:
     memory: int | None = None
     workdir: str | None = None
     stats: SweepStats | None = None
+    until: int | None = None
 
 
 def uncovered(board: Board) -> str | None:
