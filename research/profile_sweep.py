@@ -5,7 +5,7 @@ then reads them back and times that one square in this process, three ways: on o
 with the new states dropped instead of added up (the successors alone), on one thread whole,
 and on two threads whole. The new states of the whole runs are checked against each other (their
 number and a checksum of keys and counts), so that a faster kernel that counts wrong is seen.
-docs/counting.md ("Speed") quotes its figures::
+docs/counting.md ("What makes it fast") quotes its figures::
 
     python -m research.profile_sweep 7x8 30 FOLDER           # open 7x8, square 31
     python -m research.profile_sweep 8x8 34 FOLDER --closed  # closed 8x8, square 35

@@ -505,3 +505,37 @@ def test_a_sweep_asked_to_stop_early_is_not_refused_for_the_whole_count(tmp_path
     with pytest.raises(SearchFailedError, match="stopped as asked, square 18 of 64"):
         frontier.run(sweep, RunOptions(checkpoint=path, until=18), step_hook=hook)
     assert swept == list(range(18))
+
+
+def test_a_resumed_sweep_lets_the_arrays_it_read_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The states read back from a checkpoint are split into the sweep's pieces (copies);
+    the arrays read are let go before the first square (a resumed 8x8 count held 6 GB of
+    them to its end), and the count is exact."""
+    import weakref
+
+    sweep = frontier.plan(Board(6, 6), (), False)
+    path = str(tmp_path / "c.npz")
+    with pytest.raises(SearchFailedError, match="stopped as asked"):
+        frontier.run(sweep, RunOptions(checkpoint=path, until=22))
+    real = frontier._load_checkpoint
+    read: list[weakref.ref[np.ndarray]] = []
+
+    def load(*args: object) -> object:
+        saved = real(*args)  # type: ignore[arg-type]
+        assert saved is not None and saved[2].shape[0] > 1000
+        for a in saved[2:4]:
+            while isinstance(a.base, np.ndarray):  # the array that holds the memory
+                a = a.base
+            read.append(weakref.ref(a))
+        return saved
+
+    monkeypatch.setattr(frontier, "_load_checkpoint", load)
+    alive: list[int] = []
+
+    def hook(_p: int, _states: int) -> None:
+        alive.append(sum(ref() is not None for ref in read))
+
+    assert frontier.run(sweep, RunOptions(checkpoint=path), step_hook=hook) == 3_318_960
+    assert len(read) == 2 and alive == [0] * (sweep.steps - 22)

@@ -993,6 +993,9 @@ def _sweep(
                 held.disk.keep_only(first)
             else:
                 held.restore(keys, counts)
+            # the checkpoint's arrays as read (the pieces hold copies): gigabytes on 8x8, which
+            # a resumed sweep held to its end
+            del saved, keys, counts
             limbs = getattr(held, "limbs", limbs)
             stats.states.extend(history)
             if first >= 2:  # the next square judged as the whole sweep would judge it
