@@ -216,11 +216,11 @@ def test_tables_are_made_whole_up_front_only_where_memory_allows() -> None:
     """Issue 31: with room in the bound for the states and the whole tables of the new ones,
     a square makes its tables up front (larger than the tables that grow) rather than growing
     them; never past the bound, and the states are the same square by square."""
-    sweep = frontier.plan(Board(6, 6), (), False)
+    sweep = frontier.plan(Board(5, 7), (), False)
     budget = 48 << 20
     lean, roomy = frontier.LocalShards(sweep, 1), frontier.LocalShards(sweep, 1, budget=budget)
-    tight = frontier.LocalShards(sweep, 1, budget=1 << 20)
-    larger = 0
+    tight = frontier.LocalShards(sweep, 1, budget=1 << 19)
+    larger = tight_squares = 0
     try:
         for p in range(sweep.steps):
             nin = sum(roomy.states())
@@ -232,12 +232,13 @@ def test_tables_are_made_whole_up_front_only_where_memory_allows() -> None:
             if roomy_bytes > lean_bytes:
                 larger += 1
                 assert nin * 16 + roomy_bytes <= budget
-            if nin * 16 > 1 << 20:  # nothing more fits: the tables grow, as without a bound
+            if nin * 16 > 1 << 19:  # nothing more fits: the tables grow, as without a bound
                 assert tight_bytes == lean_bytes
+                tight_squares += 1
     finally:
         for held in (lean, roomy, tight):
             held.close()
-    assert larger >= sweep.steps // 2
+    assert larger >= sweep.steps // 2 and tight_squares >= 3
 
 
 def _memory_of(a: np.ndarray) -> np.ndarray:
