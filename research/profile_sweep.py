@@ -65,11 +65,13 @@ def time_square(
     saved: tuple[np.ndarray, np.ndarray, dict],
     threads: int,
     drop: bool = False,
+    budget: int | None = BUDGET,
 ) -> tuple[float, int, str]:
     """Seconds for one square from the saved states, the new states and their checksum
-    (``drop``: the new states are dropped instead of added up; none are then reported)."""
+    (``drop``: the new states are dropped instead of added up; none are then reported;
+    ``budget`` None: the tables grow rather than being made up front)."""
     keys, counts, ratios = saved
-    held = frontier.LocalShards(sweep, threads, budget=BUDGET)
+    held = frontier.LocalShards(sweep, threads, budget=budget)
     held.restore(keys, counts)
     held._ratios = dict(ratios)
     real: Callable[..., Any] = frontier._hand_over
@@ -110,6 +112,7 @@ def main() -> None:
     parser.add_argument("folder", help="where the states before it are saved")
     parser.add_argument("--closed", action="store_true")
     parser.add_argument("--addresses", action="store_true")
+    parser.add_argument("--grown", action="store_true", help="tables grown, not made up front")
     a = parser.parse_args()
     sweep = plan(parse_board(a.board), (), a.closed)
     kind = "closed" if a.closed else "open"
@@ -124,7 +127,8 @@ def main() -> None:
         ("whole, 1 thread", 1, False),
         ("whole, 2 threads", 2, False),
     ):
-        seconds, made, check = time_square(sweep, a.square, saved, threads, drop)
+        budget = None if a.grown else BUDGET
+        seconds, made, check = time_square(sweep, a.square, saved, threads, drop, budget)
         print(
             f"{label}: {seconds:.2f} s, {seconds / n * 1e6:.3f} us a state; {made:,} made {check}"
         )
