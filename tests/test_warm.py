@@ -170,3 +170,28 @@ def test_the_kernels_a_module_inlines_are_compiled_into_their_callers() -> None:
     assert frontier.__inline__ == ("successors",)
     assert kernels.successors.targetoptions.get("inline") == "always"
     assert kernels.expand.targetoptions.get("inline", "never") == "never"
+
+
+def test_the_kernels_a_module_borrows_for_are_compiled_without_reference_counting() -> None:
+    """``__borrow__`` names kernels compiled with Numba's ``_nrt=False`` (the counting sweep's
+    hot loop); the kernels that make arrays keep their reference counting."""
+    from knightstour.kernels import frontier
+
+    kernels = jit.load(frontier, compiled=True)
+    assert "expand_to" in frontier.__borrow__ and "_scratch" not in frontier.__borrow__
+    assert kernels.expand_to.targetoptions.get("_nrt") is False
+    assert kernels._scratch.targetoptions.get("_nrt", True) is True
+
+
+@pytest.mark.parametrize("listed", ["__inline__", "__borrow__"])
+def test_a_misspelt_kernel_in_a_modules_lists_is_refused(listed: str) -> None:
+    """A name in ``__inline__`` or ``__borrow__`` that is not a kernel would silently compile
+    the kernel it meant the ordinary way: the loader refuses the module instead."""
+    import types
+
+    mod = types.ModuleType("knightstour_test_kernels")
+    exec("def twice(x):\n    return 2 * x\n", mod.__dict__)
+    mod.__kernels__ = ("twice",)  # type: ignore[attr-defined]
+    setattr(mod, listed, ("twise",))
+    with pytest.raises(TypeError, match="twise"):
+        jit.load(mod, compiled=True)

@@ -348,7 +348,7 @@ class LocalShards:
         n = self.pieces if nin >= _PARALLEL_FROM else 1
         owners = self.owners(p, nin, n)
         found = [0] * self.pieces
-        square = _Square(k, _step_args(sweep, p), owners, _room(nin, n), sweep.width)
+        square = _Square(k, _step_args(sweep, p), owners, _room(nin, n))
 
         def expand(i: int) -> None:
             keys, counts = self.keys[i], _wide(self.counts[i], limbs)
@@ -496,7 +496,7 @@ class SpilledShards:
             for lo in range(0, rows, per_slice):
                 hi = min(rows, lo + per_slice)
                 owners = [_Owner((hi - lo) * growth / owners_n, limbs) for _ in range(owners_n)]
-                square = _Square(k, args, owners, _room(hi - lo, owners_n), sweep.width)
+                square = _Square(k, args, owners, _room(hi - lo, owners_n))
                 found += self._expand(square, keys, counts, lo, hi)
                 table_bytes = max(table_bytes, sum(o.table.nbytes for o in owners))
                 for q, owner in enumerate(owners):
@@ -646,13 +646,12 @@ class _Square:
     """A square's step in this process, whichever states it takes through: the kernels
     ``k``, the step's arguments (:func:`_step_args`), the tables of the new states' owners
     (:class:`_Owner`), ``room``, the rows of each buffer on the way to them
-    (:func:`_room`), and the ``width`` of the sweep's frontier."""
+    (:func:`_room`)."""
 
     k: jit.Kernels
     args: tuple[tuple[object, ...], np.ndarray]
     owners: list[_Owner]
     room: int
-    width: int
 
     def expand(self, keys: np.ndarray, counts: np.ndarray, lo: int, hi: int, first: int) -> int:
         """Take the states ``keys[lo:hi]`` (with ``counts``) through the square, each new
@@ -668,12 +667,11 @@ class _Square:
         s = lo
         step = self.args[0]
         scratch = k._scratch(step)  # this thread's work arrays, for all its calls
-        digits = np.zeros(self.width + 1, dtype=np.int64)
         with np.errstate(over="ignore"):
             while s < hi:
                 s = int(
                     k.expand_to(
-                        keys, counts, s, hi, *self.args, bkeys, bsrc, bfill, total, scratch, digits
+                        keys, counts, s, hi, *self.args, bkeys, bsrc, bfill, total, scratch
                     )
                 )
                 _hand_over(k, owners, bkeys, bsrc, bfill, counts, first)

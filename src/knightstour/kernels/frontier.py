@@ -386,7 +386,7 @@ def successors(key, step, scratch, stamp):  # type: ignore[no-untyped-def]
     """
     (width, radix, powers, free_ends, closed, final, back, nback, cap, caps_window, leaving,
      nleave, signs, remain, ahead, rest, spare) = step  # fmt: skip
-    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves = scratch
+    slots, work, mates, mate, first, seen, label, avail, leaves, out_keys, out_moves, _ = scratch
     n = 0
     ends = decode(key, width, radix, slots)
     slots[0] = DONE if cap == 0 else EMPTY
@@ -483,7 +483,8 @@ def _scratch(step):  # type: ignore[no-untyped-def]
     (``slots`` .. ``avail``: separate arrays, not rows of one, since a view made at each call
     costs reference counting), ``leaves`` (``leaves[k]``: slot k's square leaves after this
     one), and ``out_keys``, ``out_moves`` with room for the successors of a state,
-    ``(nback + 1) * (nback + 2) // 2``."""
+    ``(nback + 1) * (nback + 2) // 2``, and ``digits`` (int64, ``width + 1``: the slots of a
+    key read whole, for :func:`mirror_key`)."""
     width, radix, nback, leaving, nleave = (
         step[0],
         step[1],
@@ -508,6 +509,7 @@ def _scratch(step):  # type: ignore[no-untyped-def]
         leaves,
         np.zeros(room, dtype=np.uint64),
         np.zeros(room, dtype=np.int64),
+        np.zeros(width + 1, dtype=np.int64),
     )
 
 
@@ -544,7 +546,7 @@ def expand(keys, counts, nkeys, limbs, step, mirror, table, total):  # type: ign
     """
     width, radix, powers = step[0], step[1], step[2]  # (:data:`STEP`)
     scratch, limit, mask = _into(step, table)
-    label, out_keys = scratch[6], scratch[9]  # (:func:`_scratch`)
+    label, out_keys, digits = scratch[6], scratch[9], scratch[11]  # (:func:`_scratch`)
     used = np.int64(0)
     stamp = np.int64(0)
     # new states wait in a batch while their table rows are prefetched
@@ -553,7 +555,6 @@ def expand(keys, counts, nkeys, limbs, step, mirror, table, total):  # type: ign
     bsrc = np.zeros(BATCH, dtype=np.int64)
     nb = 0
     mirrored = mirror[0] >= 0
-    digits = np.zeros(width + 1, dtype=np.int64)
     for s in range(nkeys):
         made, stamp = successors(keys[s], step, scratch, stamp)
         for j in range(made):
@@ -767,7 +768,7 @@ def put(table, key, h, src, srow, slimbs):  # type: ignore[no-untyped-def]
 
 
 def expand_to(  # type: ignore[no-untyped-def]
-    keys, counts, start, nkeys, step, mirror, bkeys, bsrc, bfill, total, scratch, digits
+    keys, counts, start, nkeys, step, mirror, bkeys, bsrc, bfill, total, scratch
 ):
     """:func:`expand` from state ``start`` on, each new state put in the buffer of the piece
     that owns it (:func:`shard_of` over ``bkeys.shape[0]`` pieces) rather than in a table.
@@ -777,11 +778,11 @@ def expand_to(  # type: ignore[no-untyped-def]
     fit in a buffer, and returns its index (``nkeys`` when every state was taken); the caller
     empties the buffers into the owners' tables (:func:`insert_rows`) and calls again from
     there. Whole tours are added to ``total`` (one row, a limb wider than ``counts``: it
-    cannot carry out). ``scratch`` (:func:`_scratch`) and ``digits`` (int64, ``width + 1``):
-    the caller's work arrays, made once for all its calls (this kernel makes no array).
+    cannot carry out). ``scratch`` (:func:`_scratch`): the caller's work arrays, made once for
+    all its calls (this kernel makes no array).
     """
     width, radix, powers = step[0], step[1], step[2]  # (:data:`STEP`)
-    seen, label, out_keys = scratch[5], scratch[6], scratch[9]  # (:func:`_scratch`)
+    seen, label, out_keys, digits = scratch[5], scratch[6], scratch[9], scratch[11]
     for v in range(seen.shape[0]):  # the stamps of an earlier call would be taken for this one's
         seen[v] = 0
     shards = bkeys.shape[0]
