@@ -670,9 +670,7 @@ class _Square:
         with np.errstate(over="ignore"):
             while s < hi:
                 s = int(
-                    k.expand_to(
-                        keys, counts, s, hi, *self.args, bkeys, bsrc, bfill, total, scratch
-                    )
+                    k.expand_to(keys, counts, s, hi, *self.args, bkeys, bsrc, bfill, total, scratch)
                 )
                 _hand_over(k, owners, bkeys, bsrc, bfill, counts, first)
         return _to_int(total[0])

@@ -239,7 +239,9 @@ def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
         raise TypeError(f"{mod.__name__} inlines what is not one of its kernels: {sorted(inline)}")
     borrow = frozenset(getattr(mod, "__borrow__", ()))
     if not borrow <= set(names):
-        raise TypeError(f"{mod.__name__} borrows for what is not one of its kernels: {sorted(borrow)}")
+        raise TypeError(
+            f"{mod.__name__} borrows for what is not one of its kernels: {sorted(borrow)}"
+        )
     functions: dict[str, Callable[..., Any]] = {}
     for name in names:
         fn = getattr(mod, name)
