@@ -21,6 +21,7 @@ Figures:
     python benchmarks/bench_count.py --eight    # the first squares of 8x8 only
     python benchmarks/bench_count.py --spill    # 6x7 open in memory, then spilled to disk
                                                 # under a 64 MiB bound (minutes)
+    python benchmarks/bench_count.py --project  # 8x8 open whole, projected from the runs
     python benchmarks/bench_count.py --big 8x8 closed 20G DIR
                                                 # one long count (hours), resumable: its
                                                 # checkpoint and partitions in DIR, a line a
@@ -37,6 +38,7 @@ import resource
 import subprocess
 import sys
 import time
+from typing import NamedTuple
 
 Row = tuple[str, bool, str | None, bool, int, str, float | None]
 
@@ -265,6 +267,107 @@ def eight() -> None:
         )
 
 
+class _Square(NamedTuple):
+    """A square of a ``--big`` run's log: the states after it, the seconds it took (None where
+    the log cannot tell: the first square after a resume), and whether it was spilled."""
+
+    states: int
+    seconds: float | None
+    spilled: bool
+
+
+def _run_states(path: str) -> dict[int, _Square]:
+    """The squares of a ``--big`` run's log (``benchmarks/runs/*.jsonl``); a square logged
+    twice (a kill) keeps its last line."""
+    squares: dict[int, _Square] = {}
+    last: float | None = None
+    with open(path) as f:
+        for line in f:
+            row = json.loads(line)
+            if "resumed_from" in row:
+                last = None
+            if "square" not in row:
+                continue
+            took = None if last is None else row["seconds"] - last
+            squares[row["square"]] = _Square(row["states"], took, row.get("disk_mib", 0) > 0)
+            last = row["seconds"]
+    return squares
+
+
+def project(runs: str = os.path.join(os.path.dirname(__file__), "runs")) -> dict[str, float]:
+    """The whole 8x8 open sweep projected from its measured first squares (``8x8-open.jsonl``).
+
+    The states after a square not measured are taken as those of 8x8 closed (counted whole,
+    ``8x8-closed.jsonl``) times the ratio open/closed of the 7x8 sweeps at the same place of
+    the sweep (same row, nearest column; ``7x8-open.jsonl``, ``7x8-closed.jsonl``), times a
+    correction: the mean, over the last whole row measured, of the measured 8x8 ratio over the
+    7x8 one. Time: the states into each square at the microseconds a state measured, in
+    memory (the last whole row) or spilled (the squares spilled; 2.2 µs, the spilled 8x8
+    closed run, if none), spilled where the states would not fit in 20 GiB at
+    :data:`~knightstour.counting.frontier.BYTES_PER_STATE`; disk at
+    :data:`~knightstour.counting.frontier.DISK_BYTES_PER_STATE` a state of the peak.
+    """
+    from knightstour.counting.frontier import BYTES_PER_STATE, DISK_BYTES_PER_STATE
+
+    def states(name: str) -> dict[int, _Square]:
+        return _run_states(os.path.join(runs, f"{name}.jsonl"))
+
+    open8, closed8, open7, closed7 = (
+        states(n) for n in ("8x8-open", "8x8-closed", "7x8-open", "7x8-closed")
+    )
+    measured = max(open8)
+    row_end = measured - measured % 8  # the last whole row measured
+
+    def ratio7(p: int) -> float:  # at 8x8's square p: the same row, the nearest column
+        row, col = divmod(p - 1, 8)
+        q = row * 7 + round(col * 6 / 7) + 1
+        return open7[q].states / max(closed7[q].states, 1)
+
+    last_row = range(row_end - 7, row_end + 1)
+    c = sum(open8[p].states / max(closed8[p].states, 1) / ratio7(p) for p in last_row) / 8
+
+    def rate(squares: list[int], default: float) -> float:  # seconds a state into the square
+        timed = [p for p in squares if open8[p].seconds is not None]
+        spent = sum(open8[p].seconds or 0.0 for p in timed)
+        return spent / sum(open8[p - 1].states for p in timed) if timed else default
+
+    in_memory = rate([p for p in last_row if not open8[p].spilled], 1e-6)
+    spilled = rate([p for p in open8 if open8[p].spilled], 2.2e-6)
+    budget = 20 * 2**30  # the runs' bound
+    projected = {
+        p: open8[p].states if p in open8 else closed8[p].states * ratio7(p) * c for p in closed8
+    }
+    seconds = sum(open8[p].seconds or 0.0 for p in open8)  # a resume's first square: not timed
+    swept = sum(projected[p - 1] for p in range(2, len(projected) + 1))
+    for p in range(measured + 1, len(projected) + 1):
+        before = projected[p - 1]
+        spill = max(before, projected[p]) * BYTES_PER_STATE > budget
+        seconds += before * (spilled if spill else in_memory)
+    peak = max(projected.values())
+    out = {
+        "measured_squares": measured,
+        "correction": round(c, 3),
+        "us_a_state_in_memory": round(in_memory * 1e6, 2),
+        "us_a_state_spilled": round(spilled * 1e6, 2),
+        "peak_states": round(peak),
+        "peak_square": max(projected, key=lambda p: projected[p]),
+        "states_swept": round(swept),
+        "hours": round(seconds / 3600, 1),
+        "memory_gib_in_ram": round(peak * BYTES_PER_STATE / 2**30),
+        "disk_gib_spilled": round(peak * DISK_BYTES_PER_STATE / 2**30),
+    }
+    for p in range(row_end - 7, min(measured + 4, len(projected)) + 1):
+        said = "measured" if p in open8 else "projected"
+        if p > row_end and p in open8:  # the model checked against a square it did not see
+            said += f", the model said {closed8[p].states * ratio7(p) * c:,.0f}"
+        print(f"square {p}: {projected[p]:,.0f} states ({said}; closed {closed8[p].states:,})")
+    for row in range(8):
+        most = max(projected[p] for p in range(row * 8 + 1, row * 8 + 9))
+        print(f"row {row + 1}: at most {most:,.0f} states")
+    print(json.dumps(out), flush=True)
+    return out
+
+
 def big(board: str, kind: str, memory: str, folder: str, until: int | None = None) -> int:
     """One long count of ``board`` (``kind``: closed or open; undirected), its states under
     ``memory`` (such as 20G) and spilled past it into ``folder``, with a checkpoint there:
@@ -358,6 +461,9 @@ def main() -> int:
             )
             return 2
         return big(*sys.argv[2:6], until=None if until is None else int(until))
+    if sys.argv[1:] == ["--project"]:
+        project()
+        return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--eight":
         eight()
         return 0

@@ -300,32 +300,41 @@ def test_help_names_the_memory_and_the_folder(capsys: pytest.CaptureFixture[str]
     assert "--workdir DIR" in flat and "FILE.parts beside the --checkpoint" in flat
 
 
+# a count in a process of its own that kills itself (SIGKILL) once it has saved square argv[3]:
+# in the middle of a later square (or between two), never at its end
+KILLED_AFTER = """
+import os, signal, sys, threading
+import knightstour as kt
+
+def progress(done, total):
+    if done == int(sys.argv[3]):
+        threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGKILL)).start()
+
+kt.count(sys.argv[1], memory="1M", checkpoint=sys.argv[2], progress=progress)
+"""
+
+
 @pytest.mark.slow
 def test_a_killed_spilled_count_goes_on_with_the_same_command(tmp_path: Path) -> None:
-    """A real process counting with its states on disk, killed (SIGKILL) after some squares,
-    then the same command: the number of the count never stopped, the squares done not
+    """A real process counting with its states on disk, killed (SIGKILL) in the middle of the
+    sweep, then the same count again: the number of the count in memory, the squares done not
     swept again, and nothing left behind."""
     path = tmp_path / "c.npz"
-    argv = [*KT, "count", "6x6", "-q", "--memory", "4M", "--checkpoint", str(path)]
-    first = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    done = 0
-    try:
-        for _ in range(6000):
-            if path.exists():
-                try:
-                    done = int(checkpoints.read(str(path))["done"])
-                except InvalidInputError:  # being replaced: read it again
-                    done = 0
-                if done >= 24:  # spilled from square 20 or so, of 36
-                    break
-            if first.poll() is not None:
-                break
-            time.sleep(0.01)
-    finally:
-        first.send_signal(signal.SIGKILL)
-        first.communicate(timeout=60)
-    assert first.returncode == -signal.SIGKILL and done >= 24, first.returncode
-    again = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-    assert again.returncode == 0, again.stderr
-    assert again.stdout.splitlines()[0] == str(SIX_OPEN)
+    hold = 24  # of 35: 5x7 open spills from square 22 under 1M; more than half its time is after 24
+    first = subprocess.run(
+        [sys.executable, "-c", KILLED_AFTER, "5x7", str(path), str(hold)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert first.returncode == -signal.SIGKILL, first.stderr
+    done = int(checkpoints.read(str(path))["done"])
+    assert done >= hold and (tmp_path / "c.npz.parts").is_dir(), sorted(os.listdir(tmp_path))
+    sweep = frontier.plan(Board(5, 7), (), False)
+    squares: list[int] = []
+    number, _ = spilled(
+        sweep, 1 << 20, checkpoint=str(path), progress=lambda d, _total: squares.append(d)
+    )
+    assert squares == list(range(done + 1, sweep.steps + 1))  # none swept twice
+    assert number == frontier.run(sweep, RunOptions())
     assert os.listdir(tmp_path) == []

@@ -132,8 +132,8 @@ def test_the_path_on_screen_has_the_pictures_colours(
 # -- big boards: the canvas --------------------------------------------------------------------
 
 
-def big_tour() -> list[str]:
-    return kt.solve("100x100", start="a1").path
+def big_tour(n: int = 100) -> list[str]:
+    return kt.solve(f"{n}x{n}", start="a1").path
 
 
 def draw_ms(pg: Page) -> int:
@@ -141,39 +141,45 @@ def draw_ms(pg: Page) -> int:
     return int(pg.evaluate("() => document.body.dataset.drawMs"))
 
 
-def test_a_100x100_tour_is_drawn_on_the_canvas(
-    browser: Browser, server_url: str, tmp_path: Path
+@pytest.mark.parametrize(("renderer", "n"), [("canvas", 100), ("svg", 40)])
+def test_a_big_tour_is_drawn_whole(
+    browser: Browser, server_url: str, tmp_path: Path, renderer: str, n: int
 ) -> None:
-    """Canvas against SVG (?renderer=svg), the tour from a link (drawn whole) and from Solve."""
-    link = f"#mode=solve&board=100x100&moves={','.join(big_tour())}"
+    """The canvas (100x100) and the SVG of a square an element (``?renderer=svg``, on 40x40:
+    the bench times both on 100x100), the tour from a link (drawn whole) and from Solve."""
+    link = f"#mode=solve&board={n}x{n}&moves={','.join(big_tour(n))}"
     figures: dict[str, int] = {}
-    for renderer in ("canvas", "svg"):
-        query = "?renderer=svg" if renderer == "svg" else ""
-        with opened(browser, f"{server_url}/{query}{link}", reduced_motion="reduce") as pg:
-            figures[f"{renderer}, link"] = draw_ms(pg)
-            expect(pg.locator("#move-label")).to_have_text("Move 10000 of 10000")
-            if renderer == "canvas":
-                expect(pg.locator("#board-canvas")).to_be_visible()
-                expect(pg.locator("#board-canvas")).to_have_attribute("data-moves", "9999")
-                expect(pg.locator("#board .sq")).to_have_count(0)
-                expect(pg.locator("#board")).to_be_hidden()
-                box = pg.locator("#board-canvas").bounding_box()
-                assert box and box["y"] < 120 and box["width"] > 400, box  # at the top, big
-                shot(pg, "web-100x100", tmp_path)
-            # Solve, the whole tour shown at once (reduced motion)
-            pg.evaluate("() => { document.body.dataset.drawMs = ''; }")
-            pg.click("#btn-solve")
-            # a hang guard, not a figure: a first solve may compile its kernels (a minute on a
-            # loaded machine whose kernel cache is cold)
-            expect(pg.locator("#status")).to_contain_text("tour of 10000 squares", timeout=180_000)
-            figures[f"{renderer}, solve"] = draw_ms(pg)
-    # and on a phone
-    with opened(browser, f"{server_url}/{link}", PHONE, reduced_motion="reduce") as pg:
-        figures["canvas, link, phone"] = draw_ms(pg)
-        box = pg.locator("#board-canvas").bounding_box()
-        assert box and box["width"] <= PHONE["width"], box
-    print(f"100x100 tour drawn in ms: {figures}")  # measured by benchmarks/bench_web_page.py
-    assert len(figures) == 5 and all(ms >= 0 for ms in figures.values()), figures
+    query = "?renderer=svg" if renderer == "svg" else ""
+    squares = n * n
+    with opened(browser, f"{server_url}/{query}{link}", reduced_motion="reduce") as pg:
+        figures["link"] = draw_ms(pg)
+        expect(pg.locator("#move-label")).to_have_text(f"Move {squares} of {squares}")
+        if renderer == "canvas":
+            expect(pg.locator("#board-canvas")).to_be_visible()
+            expect(pg.locator("#board-canvas")).to_have_attribute("data-moves", str(squares - 1))
+            expect(pg.locator("#board .sq")).to_have_count(0)
+            expect(pg.locator("#board")).to_be_hidden()
+            box = pg.locator("#board-canvas").bounding_box()
+            assert box and box["y"] < 120 and box["width"] > 400, box  # at the top, big
+            shot(pg, "web-100x100", tmp_path)
+        else:
+            expect(pg.locator("#board-canvas")).to_be_hidden()
+            expect(pg.locator("#board .sq")).to_have_count(squares)
+        # Solve, the whole tour shown at once (reduced motion)
+        pg.evaluate("() => { document.body.dataset.drawMs = ''; }")
+        pg.click("#btn-solve")
+        # a hang guard, not a figure: a first solve may compile its kernels (a minute on a
+        # loaded machine whose kernel cache is cold)
+        expect(pg.locator("#status")).to_contain_text(f"tour of {squares} squares", timeout=180_000)
+        figures["solve"] = draw_ms(pg)
+    if renderer == "canvas":  # and on a phone
+        with opened(browser, f"{server_url}/{link}", PHONE, reduced_motion="reduce") as pg:
+            figures["link, phone"] = draw_ms(pg)
+            box = pg.locator("#board-canvas").bounding_box()
+            assert box and box["width"] <= PHONE["width"], box
+    print(f"{n}x{n} tour drawn on the {renderer} in ms: {figures}")  # benchmarks/bench_web_page.py
+    assert len(figures) == (3 if renderer == "canvas" else 2), figures
+    assert all(ms >= 0 for ms in figures.values()), figures
 
 
 def test_the_canvas_keeps_the_keyboard_and_speech(page: Page) -> None:
