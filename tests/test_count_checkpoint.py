@@ -211,6 +211,18 @@ def test_fuzz_damaged_checkpoints_are_refused_or_give_the_exact_count(
         assert got == PATHS, kind  # harmless damage (bytes the file does not use): exact
 
 
+def test_a_member_marked_as_encrypted_is_refused_as_damage(saved: bytes, tmp_path: Path) -> None:
+    """Found by the fuzzing above: one flipped bit of a member's flags in the zip's directory
+    made the reader ask for a password (a RuntimeError, a traceback) instead of one line."""
+    at = saved.index(b"PK\x01\x02")  # the first member's entry in the central directory
+    flags = int.from_bytes(saved[at + 8 : at + 10], "little") | 1
+    path = tmp_path / "c.npz"
+    path.write_bytes(saved[: at + 8] + flags.to_bytes(2, "little") + saved[at + 10 :])
+    with pytest.raises(InvalidInputError) as e:
+        resume(path)
+    assert "is damaged" in one_line(e.value) and "marked as encrypted" in str(e.value)
+
+
 # -- 4: saving on the time limit, the file checked up front, one count a file ------------------
 
 

@@ -60,6 +60,10 @@ Layout = Mapping[str, tuple[str, int]]
 Refuse = Callable[[str], InvalidInputError]
 
 
+#: The flag bits of a zip member that mark it encrypted (bit 0) or strongly encrypted (bit 6).
+_ENCRYPTED = 0x41
+
+
 def layout(**arrays: tuple[str, int]) -> Layout:
     """The layout of an archive of ``arrays``: ``format``, ``version`` and ``identity`` (a
     text naming what the arrays belong to) first, ``checksum`` last.
@@ -213,6 +217,8 @@ def read(
                     or info.header_offset + info.file_size > size
                 ):
                     raise refuse(f"is damaged: its {name} does not fit in the file")
+                if info.flag_bits & _ENCRYPTED:  # zipfile would ask for a password
+                    raise refuse(f"is damaged: its {name} is marked as encrypted")
                 with archive.open(info) as member:
                     out[name] = _array(member, info.file_size, name, want, ndim, refuse)
     except InvalidInputError:

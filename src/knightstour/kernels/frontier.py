@@ -42,6 +42,9 @@ __borrow__ = (
 
 #: How many new states wait for their table rows to arrive in the cache before they are added.
 BATCH = 64
+#: How many states ahead :func:`insert_rows` prefetches the table row of the state it will add
+#: (a power of two).
+AHEAD = 16
 
 __kernels__ = (
     "_finish",
@@ -817,7 +820,8 @@ def expand_to(  # type: ignore[no-untyped-def]
 
 def insert_rows(table, used, limit, bkeys, bsrc, start, n, counts):  # type: ignore[no-untyped-def]
     """Add the new states ``bkeys[start:n]``, each with the counts ``counts[bsrc[i]]``, into
-    ``table`` (:func:`put`; their rows prefetched a batch at a time).
+    ``table`` (:func:`put`; the row of the state :data:`AHEAD` places on is prefetched while
+    each is added).
 
     Returns ``(used, next, status, row)``: status 0 when all were added; 2 when the table would
     hold more than ``limit`` states (grow it, go on from ``next``); 1 when the count of
@@ -826,23 +830,27 @@ def insert_rows(table, used, limit, bkeys, bsrc, start, n, counts):  # type: ign
     """
     size = table.shape[0]
     slimbs = counts.shape[1]
-    slot = np.zeros(BATCH, dtype=np.int64)
-    i = start
-    while i < n:
-        m = min(BATCH, n - i)
-        if used + m > limit:
+    ring = np.zeros(AHEAD, dtype=np.int64)  # the rows of states i .. i + AHEAD - 1
+    ahead = start
+    while ahead < min(n, start + AHEAD):
+        h = table_slot(bkeys[ahead], size)
+        prefetch(table, h)
+        ring[ahead & (AHEAD - 1)] = h
+        ahead += 1
+    for i in range(start, n):
+        if used >= limit:
             return used, i, 2, -1
-        for b in range(m):
-            h = table_slot(bkeys[i + b], size)
-            prefetch(table, h)
-            slot[b] = h
-        for b in range(m):
-            row, new, carry = put(table, bkeys[i + b], slot[b], counts, bsrc[i + b], slimbs)
-            if new:
-                used += 1
-            if carry:
-                return used, i + b + 1, 1, row
-        i += m
+        h = ring[i & (AHEAD - 1)]
+        if ahead < n:
+            g = table_slot(bkeys[ahead], size)
+            prefetch(table, g)
+            ring[ahead & (AHEAD - 1)] = g
+            ahead += 1
+        row, new, carry = put(table, bkeys[i], h, counts, bsrc[i], slimbs)
+        if new:
+            used += 1
+        if carry:
+            return used, i + 1, 1, row
     return used, n, 0, -1
 
 
