@@ -830,22 +830,18 @@ def insert_rows(table, used, limit, bkeys, bsrc, start, n, counts):  # type: ign
     """
     size = table.shape[0]
     slimbs = counts.shape[1]
-    ring = np.zeros(AHEAD, dtype=np.int64)  # the rows of states i .. i + AHEAD - 1
-    ahead = start
-    while ahead < min(n, start + AHEAD):
-        h = table_slot(bkeys[ahead], size)
-        prefetch(table, h)
-        ring[ahead & (AHEAD - 1)] = h
-        ahead += 1
-    for i in range(start, n):
+    ring = np.zeros(AHEAD, dtype=np.int64)  # the rows of the states on their way
+    for j in range(start, n + AHEAD):  # state j's row asked for, state j - AHEAD's added
+        i = j - AHEAD
+        h = ring[i & (AHEAD - 1)]  # read before state j takes its place in the ring
+        if j < n:
+            g = table_slot(bkeys[j], size)
+            prefetch(table, g)
+            ring[j & (AHEAD - 1)] = g
+        if i < start:
+            continue
         if used >= limit:
             return used, i, 2, -1
-        h = ring[i & (AHEAD - 1)]
-        if ahead < n:
-            g = table_slot(bkeys[ahead], size)
-            prefetch(table, g)
-            ring[ahead & (AHEAD - 1)] = g
-            ahead += 1
         row, new, carry = put(table, bkeys[i], h, counts, bsrc[i], slimbs)
         if new:
             used += 1
