@@ -358,6 +358,8 @@ def project(runs: str = os.path.join(os.path.dirname(__file__), "runs")) -> dict
     }
     for p in range(row_end - 7, min(measured + 4, len(projected)) + 1):
         said = "measured" if p in open8 else "projected"
+        if p in last_row:  # the correction's terms
+            said += f", 8x8 ratio over 7x8 {open8[p].states / closed8[p].states / ratio7(p):.2f}"
         if p > row_end and p in open8:  # the model checked against a square it did not see
             said += f", the model said {closed8[p].states * ratio7(p) * c:,.0f}"
         print(f"square {p}: {projected[p]:,.0f} states ({said}; closed {closed8[p].states:,})")
