@@ -237,6 +237,13 @@ def test_the_quarter_pass_finds_the_quad_classes_and_more(whole_pass, quad_pass)
     assert (len(classes), len(closed), len(quads)) == (109, 46, 105)
     assert len(beyond) == 4 and not any(_is_quad_tour(np.array(c)) for c in beyond)
     assert _classes([np.array(grid_order(IRREGULAR))]) <= beyond
+    # the families of magic --classes: the quad pass's classes are the quads, the others quarters
+    from knightstour.board import Board
+    from knightstour.magic.classes import family
+
+    fams = {c: family(Board(8, 8), np.array(c)) for c in classes}
+    assert {c for c, f in fams.items() if f == "quads"} == quads
+    assert {c for c, f in fams.items() if f == "quarters"} == beyond
 
 
 @pytest.mark.sweep  # the whole pass: --all (make test-all)

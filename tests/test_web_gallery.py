@@ -419,3 +419,28 @@ def test_a_library_removed_while_shown_is_503_at_the_next_request(
         assert r.json() == {"error": "the tour library cannot be read: shown.db was removed"}
     shown.write_bytes(lib_path.read_bytes())
     assert api.get("/api/library").json()["tours"] == 74
+
+
+def test_the_semi_magic_classes_by_family(api: TestClient) -> None:
+    """The twin of the gallery's classes panel: what ``magic 8x8 --classes --format json``
+    prints, for the library shown; each page's semi-magic tour names its class's family."""
+    from knightstour.magic.classes import describe
+    from knightstour.magic.construct import construct
+
+    data = api.get("/api/library/magic-classes", params={"board": "8x8"}).json()
+    want = [describe(kt.Tour("8x8", construct(8, 8, seed=s))) for s in (1, 2)]
+    assert data["library"] == "tours.db" and data["classes"] == len({c.order for c in want})
+    families = {f: sum(c.family == f for c in want) for f in ("quads", "quarters", "irregular")}
+    assert {f: v["classes"] for f, v in data["families"].items()} == families
+    assert sorted(tuple(c["path"]) for c in data["tours"]) == sorted(
+        tuple(kt.Board(8, 8).square_name(s) for s in c.order) for c in want
+    )
+    assert data["published"]["classes"] == 140
+    page = api.get("/api/library/tours", params={"magic": "true"}).json()
+    got = {tuple(t["magic_class"].values()) for t in page["tours"]}
+    assert got == {(c.family, c.range, c.closed, c.verdict) for c in want}
+    plain = api.get("/api/library/tours", params={"board": "5x5", "limit": 1}).json()
+    assert "magic_class" not in plain["tours"][0]
+    for bad in ("8x8x2", "x", "1" * 12):
+        r = api.get("/api/library/magic-classes", params={"board": bad})
+        assert r.status_code in (400, 422) and r.json()["error"]

@@ -74,6 +74,16 @@ def test_the_filters(page: Page, small_library_url: str) -> None:
     page.click("#filters button[type=submit]")
     expect(page.locator("#summary")).to_contain_text("2 tours match")
     expect(page.locator(".thumb .caption").first).to_contain_text("magic")
+    # the classes of the semi-magic tours, by family, beside the published census
+    twin = httpx.get(f"{small_library_url}/api/library/magic-classes", params={"board": "8x8"})
+    classes = twin.json()
+    expect(page.locator("#classes-section")).to_be_visible()
+    for fam, n in classes["families"].items():
+        row = page.locator(f"#classes tbody tr[data-family={fam}]")
+        expect(row).to_contain_text(f"8x8{fam}{n['classes']}{n['closed']}")
+    expect(page.locator("#census")).to_contain_text(f"8x8: {classes['classes']} of the 140 classes")
+    fams = page.eval_on_selector_all(".thumb .caption", "els => els.map(e => e.dataset.family)")
+    assert sorted(fams) == sorted(c["family"] for c in classes["tours"])
 
 
 def crossings(pg: Page) -> list[int]:

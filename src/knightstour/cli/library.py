@@ -288,6 +288,8 @@ def _stats_lines(report: Any) -> Iterator[str]:
             yield f"  {kind.completeness.text()}"
         if kind.semi_magic:
             yield f"  semi-magic: {kind.semi_magic:,} (magic, the diagonals too: {kind.magic:,})"
+            if kind.families is not None:
+                yield "  semi-magic " + kind.families.text(report.db).splitlines()[-1]
         yield from rest
 
 

@@ -40,6 +40,7 @@ from knightstour.cli._output import capped_workers, compiling_said
 from knightstour.cli.progress import progress_bar
 
 if TYPE_CHECKING:
+    from knightstour.board import Board
     from knightstour.magic import Found, MagicTour
 
 NAME = "magic"
@@ -76,6 +77,13 @@ def add(p: argparse.ArgumentParser) -> None:
         help="walk a part whose saved walk is damaged again from its start (else refused)",
     )
     p.add_argument(
+        "--classes",
+        action="store_true",
+        help="search nothing: list the classes of semi-magic tours the library holds on BOARD "
+        "(canonical numbering, closed or open, family, range), with --closed the closed ones, "
+        "with --diagonal the magic ones",
+    )
+    p.add_argument(
         "--range",
         dest="ranges",
         type=int_range(-1),
@@ -96,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
     from knightstour.library.store import Library
 
     board = parse_board(args.board)
+    if args.classes:
+        return _classes(board, args)
     if magic.searched(board) and args.scheduler is None:  # threads on this machine
         args.workers = capped_workers(args.workers, cores())
     options = {
@@ -132,6 +142,41 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(found.reason or _summary(found, args.db))
     return EXITS[found.outcome]
+
+
+#: The options of a search that a listing of classes does not take, and their flags.
+_SEARCH_ONLY = {
+    "count": "--count", "time_limit": "--time-limit", "scheduler": "--scheduler",
+    "workers": "--workers", "discard_damaged": "--discard-damaged", "ranges": "--range",
+}  # fmt: skip
+
+
+def _classes(board: Board, args: argparse.Namespace) -> int:
+    """``--classes``: list the classes the library holds, and how they compare with the census."""
+    from knightstour.library.queries import magic_classes, magic_classes_json
+    from knightstour.library.store import Library
+    from knightstour.magic.classes import tally
+
+    reentrant = True if args.closed else None
+    given = [
+        flag for name, flag in _SEARCH_ONLY.items() if getattr(args, name) not in (None, False)
+    ]
+    if given:
+        raise UsageError(
+            f"--classes lists what the library holds and searches nothing: no {given[0]}"
+        )
+    with Library(args.db, create=False, readonly=True) as lib:
+        if args.format == "json":
+            data = magic_classes_json(lib, board, reentrant=reentrant, diagonal=args.diagonal)
+            print(json.dumps(data))
+            return EXIT_OK
+        classes = magic_classes(lib, board, reentrant=reentrant, diagonal=args.diagonal)
+    print(tally(board, classes, closed=args.closed, diagonal=args.diagonal).text(args.db))
+    for n, c in enumerate(classes, 1):
+        print()
+        print(f"class {n} (library id {c.id}): {c.summary()}")
+        print(c.text())
+    return EXIT_OK
 
 
 def _built(found: Found, diagonal: bool, db: str) -> str:

@@ -190,6 +190,17 @@ class Gallery:
                 self._overview = (now, out)
         return out
 
+    def magic_classes(self, board: str) -> dict[str, Any]:
+        """The classes of semi-magic tours the library holds on ``board``, by family, beside
+        the published census (:func:`knightstour.library.queries.magic_classes_json`)."""
+        from knightstour.board import parse_board
+        from knightstour.library.queries import magic_classes_json
+
+        b = parse_board(board)  # the request's fault, before the library is read
+        if not b.is_plain_knight or b.holes:
+            raise InvalidInputError(f"semi-magic tours are numbered on plain boards, not {board}")
+        return {"library": self.name, **self._read(lambda lib: magic_classes_json(lib, b))}
+
     def count(self, kept: TourFilter) -> int:
         """How many tours ``kept`` keeps (counted again at most every
         :data:`OVERVIEW_SECONDS`)."""
@@ -259,7 +270,20 @@ class Gallery:
                 "thumb_step": step,
             }
         )
+        if t.method == "magic":  # the search's tours: each the class it stands for
+            out["magic_class"] = self._class(t)
         return out
+
+    @staticmethod
+    def _class(t: StoredTour) -> dict[str, Any] | None:
+        """A semi-magic tour's family, range and whether it is reentrant (None: not one)."""
+        from knightstour.magic.classes import describe
+
+        try:
+            c = describe(t.tour)
+        except InvalidInputError:
+            return None
+        return {"family": c.family, "range": c.range, "reentrant": c.closed, "verdict": c.verdict}
 
     def tour(self, tour_id: int) -> dict[str, Any]:
         """One tour: the tour JSON of the contract, its metadata (its crossings and turns

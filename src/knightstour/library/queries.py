@@ -16,14 +16,25 @@ tours themselves (their classes' sizes, their sums), so the command line only pr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from knightstour.board import BoardLike
 from knightstour.library.complete import Completeness, completeness
 from knightstour.library.store import Library, StoredTour, library_board
 from knightstour.numbering import count_magic
 
-__all__ = ["KindReport", "LibraryReport", "library_report", "magic_counts", "magic_tours"]
+if TYPE_CHECKING:
+    from knightstour.magic.classes import MagicClass, Tally
+
+__all__ = [
+    "KindReport",
+    "LibraryReport",
+    "library_report",
+    "magic_classes",
+    "magic_classes_json",
+    "magic_counts",
+    "magic_tours",
+]
 
 
 @dataclass(frozen=True)
@@ -36,6 +47,9 @@ class KindReport:
     completeness: Completeness
     semi_magic: int
     magic: int
+    #: the semi-magic tours' classes by family (:func:`knightstour.magic.classes.tally`), on a
+    #: board cut into 4 x 4 blocks that holds some; None otherwise
+    families: Tally | None = None
 
     @property
     def board(self) -> str:
@@ -54,7 +68,10 @@ class KindReport:
             "completeness": self.completeness.to_dict(),
             "semi_magic": self.semi_magic,
             "magic": self.magic,
-        }
+            "semi_magic_families": None if self.families is None else {
+                f: v for f, v in self.families.to_dict()["families"].items()
+            },
+        }  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -77,6 +94,8 @@ class LibraryReport:
 def library_report(lib: Library, board: BoardLike | None = None) -> LibraryReport:
     """The statistics of ``lib`` (on ``board``): per board and kind, with completeness (when
     the count is quick or remembered) and the semi-magic and magic tours."""
+    from knightstour.magic.classes import tally
+
     stats = lib.gallery.stats(board)
     done = {(c.board, c.closed): c for c in completeness(lib, board)}
     kinds = []
@@ -84,7 +103,13 @@ def library_report(lib: Library, board: BoardLike | None = None) -> LibraryRepor
         board_key, closed = s["board"], s["closed"]
         # a kind stored since the statistics were read has its own count of classes
         c = done.get((board_key, closed)) or Completeness(board_key, closed, s["tours"])
-        kinds.append(KindReport(s, c, *magic_counts(lib, board_key, closed)))
+        semi, full = magic_counts(lib, board_key, closed)
+        families = None
+        if semi and not closed:  # semi-magic tours are stored as numberings: open tours
+            b = library_board(board_key)
+            if b.width % 4 == 0 and b.height % 4 == 0:
+                families = tally(b, magic_classes(lib, b))
+        kinds.append(KindReport(s, c, semi, full, families))
     return LibraryReport(lib.path, kinds)
 
 
@@ -137,3 +162,53 @@ def magic_tours(
                     found.append((t, verdict))
         after = page[-1].id
     return found[:limit]
+
+
+def magic_classes(
+    lib: Library, board: BoardLike, *, reentrant: bool | None = None, diagonal: bool = False
+) -> list[MagicClass]:
+    """The classes of semi-magic tours the library holds on ``board`` (one stored tour a class),
+    each described (:func:`knightstour.magic.classes.describe`), in :data:`FAMILIES` order, the
+    closed (reentrant) ones first, then by canonical numbering. ``reentrant``: only the closed
+    (True) or open (False) ones; ``diagonal``: only the magic ones.
+
+    >>> from knightstour.magic import find
+    >>> from knightstour.library.magic import MagicJournal
+    >>> lib = Library(":memory:")
+    >>> _ = find("12x12", MagicJournal(lib, 12, 12), count=2)
+    >>> [(c.family, c.range) for c in magic_classes(lib, "12x12")]
+    [('quads', None), ('quads', None)]
+    """
+    from knightstour.board import parse_board
+    from knightstour.magic.classes import FAMILIES, describe
+
+    b = parse_board(board)
+    chosen = [
+        describe(t.tour, tour_id=t.id)
+        for t, verdict in magic_tours(lib, b, False, limit=2**62)
+        if verdict == "magic" or not diagonal
+    ]
+    rank = {f: i for i, f in enumerate((*FAMILIES, None))}
+    chosen = [c for c in chosen if reentrant is None or c.closed == reentrant]
+    return sorted(chosen, key=lambda c: (rank[c.family], not c.closed, c.order))
+
+
+def magic_classes_json(
+    lib: Library, board: BoardLike, *, reentrant: bool | None = None, diagonal: bool = False
+) -> dict[str, Any]:
+    """The classes of :func:`magic_classes` as JSON: the tally (classes and closed ones, by
+    family; the published census or null) and ``tours``, each class's
+    :meth:`~knightstour.magic.classes.MagicClass.to_dict`. What ``magic --classes --format
+    json`` prints and the gallery's ``/api/library/magic-classes`` answers.
+
+    >>> d = magic_classes_json(Library(":memory:"), "8x8")
+    >>> d["classes"], d["families"]["quads"], d["published"]["classes"], d["tours"]
+    (0, {'classes': 0, 'closed': 0}, 140, [])
+    """
+    from knightstour.board import parse_board
+    from knightstour.magic.classes import tally
+
+    b = parse_board(board)
+    classes = magic_classes(lib, b, reentrant=reentrant, diagonal=diagonal)
+    report = tally(b, classes, closed=bool(reentrant), diagonal=diagonal)
+    return {**report.to_dict(), "tours": [c.to_dict() for c in classes]}

@@ -1,13 +1,14 @@
-"""The quad pass of the semi-magic search: every tour that walks each 4 x 4 block's 4-cycles whole.
+"""The quad pass of the semi-magic search: the tours whose runs of four are quads of 4 x 4 blocks.
 
-The knight's graph of a 4 x 4 block is four 4-cycles, each with one square in every rank and
-file of its block (:data:`knightstour.magic._blocks.CYCLES`). A *quad tour* walks every such
-cycle in one go, so its j-th cycle holds the numbers 4j + 1 ... 4j + 4: Beverley's semi-magic
-tour of 1848 is one. On a board of 4m x 4n squares these tours are few enough to walk them all
-in seconds (:mod:`knightstour.kernels.magic_quads`), and many semi-magic tours are among them,
-so :func:`knightstour.magic.search.search` walks them first, as *range 0*, before the numbered
-ranges that hold every tour (which take days on 8x8). The pass is cut into parts by the tour's
-first cycle and the traversal of it (4 entries x 2 directions), so it is recorded, resumed and
+A *quad* of a 4 x 4 block is a knight path of four of its squares with one square in each rank
+and each file of the block (:func:`block_quads`: 48, the 32 ways round the block's four
+transversal 4-cycles, :data:`knightstour.magic._blocks.CYCLES`, and 16 paths that are not
+cycles). A *quad tour* puts every run of four numbers 4j + 1 ... 4j + 4 on a quad: Beverley's
+semi-magic tour of 1848 is one. On a board of 4m x 4n squares these tours are few enough to walk
+them all in seconds (:mod:`knightstour.kernels.magic_quads`), and many semi-magic tours are among
+them, so :func:`knightstour.magic.search.search` walks them first, as *range 0*, before the
+numbered ranges that hold every tour (which take days on 8x8). The pass is cut into parts by
+the tour's first quad (each quad of each block: 192 on 8x8), so it is recorded, resumed and
 spread over workers like any range.
 
 >>> w = QuadWalker(8, 8)

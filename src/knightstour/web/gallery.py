@@ -194,6 +194,18 @@ def add_routes(app: FastAPI, gallery: Gallery | None, static: Any, error_model: 
             lambda: shown().page(kept, after=after or 0, before=before, limit=limit),
         )
 
+    @app.get("/api/library/magic-classes", tags=["library"], responses=responses)
+    async def library_magic_classes_(
+        request: Request,
+        server: ServerDep,
+        board: Annotated[
+            str, Query(description="the board (8x8)", pattern=r"^[0-9x]{1,9}$", max_length=9)
+        ] = "8x8",
+    ) -> JSONResponse:
+        """The classes of semi-magic tours the library holds on a board: each class's canonical
+        numbering, family and range, the tally by family, and the published census."""
+        return await read(request, server, lambda: shown().magic_classes(board))
+
     @app.get("/api/library/tours/{tour_id}", tags=["library"], responses=responses)
     async def library_tour_(
         request: Request,

@@ -158,8 +158,12 @@
       li.appendChild(a);
       const cap = document.createElement("div");
       cap.className = "caption";
+      const mc = t.magic_class;
       cap.textContent = `#${t.id} ${t.board} ${kindText(t.closed)} ${t.start}\u2013${t.end} \u00b7 ${t.method}` +
+        (mc ? ` \u00b7 ${mc.verdict}${mc.family ? `, ${mc.family}` : ""}` +
+          `${mc.range === null ? "" : `, range ${mc.range}`}${mc.reentrant ? ", reentrant" : ""}` : "") +
         (t.crossings === null ? "" : ` \u00b7 ${t.crossings} crossings, ${t.turns} turns`);
+      if (mc && mc.family) cap.dataset.family = mc.family;
       cap.dataset.crossings = t.crossings === null ? "" : String(t.crossings);
       li.appendChild(cap);
       const label = document.createElement("label");
@@ -198,6 +202,31 @@
     $("compare-note").textContent = ids.length === 2 && !ok ? "Those two are on different boards." :
       ids.length > 2 ? "Choose only two." : ok ? `Compare #${ids[0]} and #${ids[1]}.` :
       "Choose two tours of one board to compare them.";
+  }
+
+  // With the semi-magic filter: the classes of each board shown, by family, and the census.
+  async function showClasses(over) {
+    const chosen = query.get("board");
+    const boards = [...new Set(over.boards.filter((b) => b.methods.magic && (!chosen || b.board === chosen))
+      .map((b) => b.board))];
+    $("classes-section").hidden = !boards.length;
+    const body = $("classes").tBodies[0];
+    body.textContent = "";
+    const notes = [];
+    for (const board of boards) {
+      const c = await api(`api/library/magic-classes?board=${encodeURIComponent(board)}`);
+      for (const [fam, n] of Object.entries(c.families)) {
+        const tr = body.insertRow();
+        tr.dataset.family = fam;
+        for (const v of [board, fam === "None" ? "\u2014" : fam, n.classes, n.closed]) tr.insertCell().textContent = String(v);
+      }
+      const tr = body.insertRow();
+      tr.className = "total";
+      for (const v of [board, "all", c.classes, c.closed]) tr.insertCell().textContent = String(v);
+      if (c.published) notes.push(`${board}: ${c.classes} of the ${c.published.classes} classes ` +
+        `(${c.closed} of the ${c.published.closed} closed) of the published census, ${c.published.source}.`);
+    }
+    $("census").textContent = notes.join(" ");
   }
 
   // Load a page of tours (after a link: without reloading the page; the address follows).
@@ -273,6 +302,7 @@
       palette.colors = pal.colors;
       palette.maxBands = pal.max_bands;
       showBoards(over);
+      if (query.get("magic") === "true") await showClasses(over);
       // the order and the bounds go into the address only when set (as stored, no bound)
       $("filters").addEventListener("submit", () => {
         const unset = [["f-order", "id"], ["f-max-crossings", ""], ["f-max-turns", ""]]

@@ -1,0 +1,337 @@
+"""The classes of semi-magic tours: each class's canonical numbering, family and range.
+
+A *class* is a semi-magic numbering up to the 16 maps that keep it semi-magic: the board's
+symmetries (8 on a square board, 4 on a rectangle) times the reversed numbering (``k`` becomes
+``N + 1 - k``). Its *canonical numbering* is the image whose squares, in the order of their
+numbers, are the lexicographically least: the tour library's canonical form of the numbering
+taken as an open tour, so 1 stands on ``a1`` whenever an image puts it there.
+
+The *family* says which of the search's structured passes walks the class, the narrowest first
+(:data:`FAMILIES`; boards of 4m x 4n squares, cut into 4 x 4 blocks):
+
+- ``quads``: every run of four numbers 4j + 1 ... 4j + 4 is a *quad* of its block: a knight path
+  with one square in each rank and each file of the block (48 of them, the 32 ways round the
+  block's four 4-cycles among them; :mod:`knightstour.magic.quads`); Beverley's tour of 1848 is
+  one;
+- ``quarters``: every such run stays inside one block, on any knight path of four squares
+  (:mod:`knightstour.magic.quarters`), and some run is not a 4-cycle;
+- ``irregular``: some run leaves its block. The numbered ranges are the only walk that finds them.
+
+Other boards have no blocks: their family is ``None``. The *range* of a class on a board the
+search takes (at most 64 squares) is the numbered range of its ends, the squares of 1 and N
+(:func:`knightstour.magic.search.ranges`): the part of the two-ended walk that holds it. The
+same for every numbering of a class, so it is the class's.
+
+>>> from knightstour.tour import Tour
+>>> beverley = [  # Beverley's semi-magic tour (1848), from rank 1 up
+...     [1, 30, 47, 52, 5, 28, 43, 54], [48, 51, 2, 29, 44, 53, 6, 27],
+...     [31, 46, 49, 4, 25, 8, 55, 42], [50, 3, 32, 45, 56, 41, 26, 7],
+...     [33, 62, 15, 20, 9, 24, 39, 58], [16, 19, 34, 61, 40, 57, 10, 23],
+...     [63, 14, 17, 36, 21, 12, 59, 38], [18, 35, 64, 13, 60, 37, 22, 11]]
+>>> tour = Tour(Board(8, 8), np.argsort(np.ravel(beverley)), method="magic")
+>>> c = describe(tour)
+>>> c.family, c.closed, c.range, c.verdict
+('quads', False, 10, 'semi-magic')
+>>> c.numbering[0][:4], c.ends
+((1, 30, 47, 52), ('a1', 'c8'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from knightstour.board import Board
+
+if TYPE_CHECKING:
+    from knightstour.published import Census
+    from knightstour.tour import Tour
+
+__all__ = [
+    "FAMILIES",
+    "MagicClass",
+    "Tally",
+    "canonical_numbering",
+    "describe",
+    "family",
+    "range_of",
+    "tally",
+]
+
+#: The families, narrowest first: each holds the ones before it.
+FAMILIES = ("quads", "quarters", "irregular")
+
+
+def family(board: Board, order: np.ndarray) -> str | None:
+    """The narrowest family (:data:`FAMILIES`) of the numbering that visits ``order``, or None
+    on a board that is not cut into 4 x 4 blocks (a side not a multiple of 4).
+
+    >>> import knightstour as kt
+    >>> family(Board(8, 8), kt.solve("8x8", start="a1").indices)
+    'irregular'
+    >>> family(Board(6, 6), kt.solve("6x6", start="a1").indices) is None
+    True
+    """
+    w = board.width
+    if not _blocked(board):
+        return None
+    order = np.asarray(order, dtype=np.int64)
+    x, y = order % w, order // w
+    block = (y // 4) * (w // 4) + x // 4
+    runs = block.reshape(-1, 4)
+    if not (runs == runs[:, :1]).all():
+        return "irregular"
+    files = (1 << (x % 4)).reshape(-1, 4).sum(axis=1)
+    ranks = (1 << (y % 4)).reshape(-1, 4).sum(axis=1)
+    return "quads" if ((files == 15) & (ranks == 15)).all() else "quarters"
+
+
+def _blocked(board: Board) -> bool:
+    """Whether ``board`` is cut into 4 x 4 blocks (both sides multiples of 4)."""
+    return board.area > 0 and board.width % 4 == 0 and board.height % 4 == 0
+
+
+@lru_cache(maxsize=8)
+def _range_table(width: int, height: int) -> dict[tuple[int, int], int]:
+    from knightstour.board import symmetries
+    from knightstour.magic.search import ranges
+
+    perms, _ = symmetries(width, height)
+    table: dict[tuple[int, int], int] = {}
+    for r in ranges(width, height):
+        for g in perms:
+            a, b = int(g[r.first]), int(g[r.last])
+            table[(a, b)] = table[(b, a)] = r.number
+    return table
+
+
+def range_of(board: Board, first: int, last: int) -> int | None:
+    """The numbered range of the semi-magic search that holds the numberings with 1 on
+    ``first`` and N on ``last`` (None on a board the search does not take, or for two squares of
+    one colour, which no tour of an even board joins).
+
+    >>> from knightstour.magic.search import ranges
+    >>> b = Board(8, 8)
+    >>> range_of(b, 0, 1), ranges(8, 8)[0].first, ranges(8, 8)[0].last
+    (1, 0, 1)
+    >>> range_of(b, 7, 6), range_of(b, 0, 2)   # h1-g1 is a1-b1 reflected; a1-c1: one colour
+    (1, None)
+    """
+    from knightstour.magic.search import MAX_AREA
+
+    if not 1 < board.area <= MAX_AREA or board.holes or not board.is_plain_knight:
+        return None
+    return _range_table(board.width, board.height).get((int(first), int(last)))
+
+
+def canonical_numbering(board: Board, order: np.ndarray) -> np.ndarray:
+    """The class's canonical visiting order: of the numbering's images under the board's
+    symmetries and reversal, the one whose squares in number order are the least (the tour
+    library's canonical form of an open tour: the tests hold the two equal).
+
+    >>> import knightstour as kt
+    >>> t = kt.solve("5x5", start="e5")
+    >>> int(t.indices[0]), int(canonical_numbering(t.board, t.indices)[0])
+    (24, 0)
+    """
+    from knightstour.board import symmetries
+
+    perms, _ = symmetries(board.width, board.height)
+    images = perms[:, np.asarray(order, dtype=np.int64)]
+    images = np.concatenate([images, images[:, ::-1]])
+    least = min(images.tolist())
+    return np.asarray(least, dtype=np.int32)
+
+
+@dataclass(frozen=True)
+class MagicClass:
+    """One class of semi-magic tours: its canonical numbering and what it is.
+
+    ``order``: the canonical numbering's squares in number order; ``closed``: N is a move from 1
+    (the tour is reentrant); ``family``: :func:`family`; ``range``: :func:`range_of` its ends;
+    ``verdict``: ``semi-magic``, or ``magic`` when both long diagonals add up too; ``id``: the
+    library's id of the stored tour, when it came from a library.
+    """
+
+    board: Board
+    order: tuple[int, ...]
+    closed: bool
+    family: str | None
+    range: int | None
+    verdict: str
+    id: int | None = None
+
+    @property
+    def numbering(self) -> tuple[tuple[int, ...], ...]:
+        """The canonical numbering, rank by rank from rank 1 (``numbering[y][x]``)."""
+        w, h = self.board.width, self.board.height
+        grid = [[0] * w for _ in range(h)]
+        for k, s in enumerate(self.order):
+            grid[s // w][s % w] = k + 1
+        return tuple(tuple(row) for row in grid)
+
+    @property
+    def ends(self) -> tuple[str, str]:
+        """The squares of 1 and N in the canonical numbering."""
+        return self.board.square_name(self.order[0]), self.board.square_name(self.order[-1])
+
+    def summary(self) -> str:
+        """What the class is, in one line: closed or open, family, range and ends, verdict.
+
+        >>> import knightstour as kt
+        >>> from knightstour.magic import find
+        >>> from knightstour.library.magic import MagicJournal
+        >>> from knightstour.library.store import Library
+        >>> tour = find("12x12", MagicJournal(Library(":memory:"), 12, 12)).tours[0].tour
+        >>> describe(tour).summary()
+        'open, quads, 1 on f5 and 144 on g5, semi-magic'
+        """
+        kind = "closed" if self.closed else "open"
+        fam = f"{self.family}, " if self.family else ""
+        rng = f"range {self.range}: " if self.range is not None else ""
+        first, last = self.ends
+        return f"{kind}, {fam}{rng}1 on {first} and {len(self.order)} on {last}, {self.verdict}"
+
+    def text(self) -> str:
+        """The numbering as a board of numbers, the top rank first (as ``board_text``)."""
+        wide = len(str(len(self.order)))
+        return "\n".join(" ".join(f"{v:>{wide}}" for v in row) for row in self.numbering[::-1])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The class as JSON: the tour JSON's fields of its canonical numbering (an open path,
+        ``"method": "magic"``), ``numbering`` (ranks from rank 1), ``reentrant``, ``family``,
+        ``range``, ``verdict`` and the library ``id``."""
+        b = self.board
+        return {
+            "id": self.id,
+            "width": b.width,
+            "height": b.height,
+            "closed": False,
+            "method": "magic",
+            "path": [b.square_name(s) for s in self.order],
+            "xy": [list(b.xy(s)) for s in self.order],
+            "numbering": [list(row) for row in self.numbering],
+            "reentrant": self.closed,
+            "family": self.family,
+            "range": self.range,
+            "verdict": self.verdict,
+        }
+
+
+def describe(tour: Tour, *, tour_id: int | None = None) -> MagicClass:
+    """The class of a semi-magic tour (read as the numbering it is, 1 on its first square).
+
+    Refuses a tour that is not semi-magic with :class:`~knightstour.errors.InvalidInputError`.
+
+    >>> import knightstour as kt
+    >>> describe(kt.solve("5x5", start="a1"))
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: the tour on 5x5 is not semi-magic: its ranks and files do not all add up to 65
+    """
+    from knightstour.errors import InvalidInputError
+
+    b = tour.board
+    verdict = str(tour.magic().verdict)
+    if verdict == "neither":
+        constant = b.area * (b.area + 1) // 2 // max(1, b.height)
+        raise InvalidInputError(
+            f"the tour on {b.spec} is not semi-magic: its ranks and files do not all add up to "
+            f"{constant}"
+        )
+    order = canonical_numbering(b, tour.indices)
+    return MagicClass(
+        board=b,
+        order=tuple(int(s) for s in order),
+        closed=bool(b.is_move(int(order[-1]), int(order[0]))),
+        family=family(b, order),
+        range=range_of(b, int(order[0]), int(order[-1])),
+        verdict=verdict,
+        id=tour_id,
+    )
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many classes a listing holds, by family (``(classes, closed)`` each), and the
+    published census where there is one (8x8). ``closed`` and ``diagonal``: the listing keeps
+    only the closed (reentrant) or the magic classes."""
+
+    board: Board
+    families: dict[str | None, tuple[int, int]]
+    closed: bool = False
+    diagonal: bool = False
+
+    @property
+    def classes(self) -> int:
+        """The classes listed."""
+        return sum(n for n, _ in self.families.values())
+
+    @property
+    def reentrant(self) -> int:
+        """The closed classes among them."""
+        return sum(c for _, c in self.families.values())
+
+    def published(self) -> Census | None:
+        """The published census of the board's semi-magic tours (None: none is published)."""
+        from knightstour.published import census
+
+        c = census()
+        return c if c.board == self.board.spec else None
+
+    def text(self, db: str) -> str:
+        """The listing's first lines: the classes held, by family, and the published census."""
+        kind = "magic" if self.diagonal else "semi-magic"
+        what = ("closed " if self.closed else "") + f"{kind} tours"
+        noun = "class" if self.classes == 1 else "classes"
+        line = f"{self.classes} {noun} of {what} of {self.board.spec} in {db}"
+        if not self.closed:
+            line += f", {self.reentrant} of them closed"
+        c = self.published()
+        if c is not None:
+            line += (f"; the published census ({', '.join(c.authors)}, {c.year}) has "
+                     f"{c.classes}, {c.closed} closed, {c.magic} magic")  # fmt: skip
+        out = [line]
+        if _blocked(self.board):
+            out.append("by family: " + ", ".join(
+                f"{f} {n}" + (f" ({m} closed)" if n and not self.closed else "")
+                for f, (n, m) in self.families.items()
+            ))  # fmt: skip
+        return "\n".join(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tally as JSON: the board, the classes and closed ones, by family, and the
+        published census (or null)."""
+        c = self.published()
+        return {
+            "width": self.board.width,
+            "height": self.board.height,
+            "classes": self.classes,
+            "closed": self.reentrant,
+            "families": {
+                str(f): {"classes": n, "closed": m} for f, (n, m) in self.families.items()
+            },
+            "published": None if c is None else {
+                "classes": c.classes, "closed": c.closed, "magic": c.magic,
+                "source": f"{', '.join(c.authors)} ({c.year}), {c.url}",
+            },
+        }  # fmt: skip
+
+
+def tally(
+    board: Board, classes: list[MagicClass], *, closed: bool = False, diagonal: bool = False
+) -> Tally:
+    """Count ``classes`` by family (every family of the board, those with none too).
+
+    >>> tally(Board(8, 8), []).text("tours.db").splitlines()[1]
+    'by family: quads 0, quarters 0, irregular 0'
+    """
+    fams: list[str | None] = list(FAMILIES) if _blocked(board) else [None]
+    counts = {f: (0, 0) for f in fams}
+    for c in classes:
+        n, m = counts.get(c.family, (0, 0))
+        counts[c.family] = (n + 1, m + int(c.closed))
+    return Tally(board, counts, closed, diagonal)
