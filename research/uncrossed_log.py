@@ -29,8 +29,11 @@ def main() -> None:
         print(f"{t:9.1f} s  step {done}/{total}  {_rss_gib():6.2f} GiB", flush=True)
 
     best = longest_uncrossed(spec, closed=closed, progress=progress)
-    print(f"length {best.length} in {best.seconds:.1f} s; peak tables {best.peak_bytes / 2**30:.2f} GiB;"
-          f" most states a step {max(best.states):,}; all {sum(best.states):,}", flush=True)
+    print(
+        f"length {best.length} in {best.seconds:.1f} s; peak tables {best.peak_bytes / 2**30:.2f} GiB;"
+        f" most states a step {max(best.states):,}; all {sum(best.states):,}",
+        flush=True,
+    )
     print(" ".join(best.path_names), flush=True)
 
 
