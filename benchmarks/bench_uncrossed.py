@@ -11,12 +11,20 @@ issue's): 8x8 open and closed in seconds. Each length is checked against the pub
 starts.
 
     python benchmarks/bench_uncrossed.py --wide [LIMIT]   # the first lines of 7x7 to 11x11
+    python benchmarks/bench_uncrossed.py --nine           # every square board to 9x9, timed
 
 ``--wide`` sweeps the first lines of the square boards 7x7 to 11x11 (every state, no bound: in
 the first half of a board the bound cuts next to nothing) until a line's step holds more than
 LIMIT states (default 1,000,000), and prints the most states a step of each line and the growth
 from line to line: the figures docs/geometry.md extrapolates 10x10 and 11x11 from (as
 bench_count.py --eight does for the count). Not part of ``run.py``.
+
+``--nine`` runs every square board from 1x1 to 9x9, paths and cycles, one after the other in
+this process (9x9 open, the longest, about a quarter of an hour here), checks each length against
+the published one and each path by its own plain code (a knight's path of distinct squares, no
+two moves crossing), and prints each board's seconds, states and the process's peak resident
+memory, then the total: the issue's target is every square board up to 9x9 within an hour in
+all. Not part of ``run.py``.
 """
 
 from __future__ import annotations
@@ -103,8 +111,64 @@ def wide(limit: int) -> None:
             )
 
 
+def _plain_check(n: int, closed: bool, path: list[tuple[int, int]], length: int) -> None:
+    """A knight's path (or cycle) of distinct squares on n x n with ``length`` moves, no two of
+    them crossing (two segments cross when each one's ends lie strictly on either side of the
+    other's line: knight's moves never touch end to side), by plain integer arithmetic."""
+    assert len(set(path)) == len(path) and all(0 <= x < n and 0 <= y < n for x, y in path)
+    moves = list(itertools.pairwise(path)) + ([(path[-1], path[0])] if closed else [])
+    assert len(moves) == length
+    assert all({abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2} for a, b in moves)
+
+    def side(p: tuple[int, int], q: tuple[int, int], r: tuple[int, int]) -> int:
+        v = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+        return (v > 0) - (v < 0)
+
+    for (a, b), (c, d) in itertools.combinations(moves, 2):
+        if {a, b} & {c, d}:
+            continue
+        crossing = side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
+        assert not crossing, (a, b, c, d)
+
+
+def nine() -> None:
+    """Every square board 1x1 to 9x9, paths and cycles: seconds, states, memory; the total."""
+    import resource
+
+    from knightstour import published
+    from knightstour.counting import uncrossed
+
+    uncrossed.longest_uncrossed("4x4")  # load the kernels
+    want = {(f.spec, f.closed): f.length for f in published.longest_uncrossed()}
+    total = 0.0
+    for n in range(1, 10):
+        for closed in (True, False):
+            spec = f"{n}x{n}"
+            t0 = time.perf_counter()
+            best = uncrossed.longest_uncrossed(spec, closed=closed)
+            took = time.perf_counter() - t0
+            total += took
+            published_length = want.get((spec, closed))
+            got = best.length or 0
+            assert got == (published_length or 0), (spec, closed, best.length, published_length)
+            if best.path:
+                b = best.board
+                _plain_check(n, closed, [b.xy(s) for s in best.path], got)
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+            kind = "closed" if closed else "open"
+            print(
+                f"{spec} {kind}: {got} moves (published {published_length}) in {took:.1f} s; "
+                f"at most {max(best.states, default=0):,} states a step, "
+                f"{sum(best.states):,} in all; peak resident {peak:.2f} GiB",
+                flush=True,
+            )
+    print(f"every square board up to 9x9, both kinds: {total:.0f} s in all", flush=True)
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--wide"]:
+    if sys.argv[1:2] == ["--nine"]:
+        nine()
+    elif sys.argv[1:2] == ["--wide"]:
         wide(int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000)
     else:
         main()

@@ -170,6 +170,8 @@ def test_magic_classes_refuses_search_options_and_a_missing_library(tmp_path, ca
     assert err.endswith("--classes lists what the library holds and searches nothing: no --count")
     assert main(["magic", "8x8", "--classes", "--db", str(tmp_path / "none.db")]) == 2
     assert "no tour library at" in capsys.readouterr().err
+    assert main(["magic", "4x4x4", "--classes", "--db", str(tmp_path / "none.db")]) == 2
+    assert "magic tours are numbered on flat boards" in capsys.readouterr().err
     assert not (tmp_path / "none.db").exists()
 
 

@@ -155,6 +155,7 @@ def _classes(board: Board, args: argparse.Namespace) -> int:
     """``--classes``: list the classes the library holds, and how they compare with the census."""
     from knightstour.library.queries import magic_classes, magic_classes_json
     from knightstour.library.store import Library
+    from knightstour.magic import unnumbered
     from knightstour.magic.classes import tally
 
     reentrant = True if args.closed else None
@@ -165,6 +166,9 @@ def _classes(board: Board, args: argparse.Namespace) -> int:
         raise UsageError(
             f"--classes lists what the library holds and searches nothing: no {given[0]}"
         )
+    unfit = unnumbered(board)
+    if unfit is not None:
+        raise UsageError(unfit)
     with Library(args.db, create=False, readonly=True) as lib:
         if args.format == "json":
             data = magic_classes_json(lib, board, reentrant=reentrant, diagonal=args.diagonal)

@@ -44,6 +44,7 @@ __all__ = [
     "refusal",
     "ruled_out",
     "searched",
+    "unnumbered",
 ]
 
 
@@ -160,10 +161,9 @@ def refusal(
     from knightstour.magic.search import MAX_AREA
 
     b = parse_board(board)
-    if b.depth > 1:
-        return f"magic tours are numbered on flat boards, not on {b.spec}"
-    if not b.is_plain_knight:
-        return f"magic tours are numbered on plain knight's boards, not on {b.description}"
+    unfit = unnumbered(b)
+    if unfit is not None:
+        return unfit
     lacking = no_constant(b)
     if lacking is not None:
         return lacking
@@ -183,6 +183,21 @@ def refusal(
                 f"(it is built)"
             )
     return constructible(b.width, b.height, diagonal)
+
+
+def unnumbered(board: Board) -> str | None:
+    """Why ``board``'s tours are not numberings magic sums speak of (a 3-D board, or a shaped
+    one or another leaper's), or None for a plain knight's rectangle.
+
+    >>> from knightstour.board import parse_board
+    >>> unnumbered(parse_board("8x8")), unnumbered(parse_board("4x4x4"))
+    (None, 'magic tours are numbered on flat boards, not on 4x4x4')
+    """
+    if board.depth > 1:
+        return f"magic tours are numbered on flat boards, not on {board.spec}"
+    if not board.is_plain_knight:
+        return f"magic tours are numbered on plain knight's boards, not on {board.description}"
+    return None
 
 
 def no_constant(board: Board) -> str | None:
