@@ -14,11 +14,11 @@ from knightstour.board import Board, symmetries
 from knightstour.cli import main
 from knightstour.library.canonical import canonical_form, unpack
 from knightstour.library.store import Library
-from knightstour.magic.classes import FAMILIES, canonical_numbering, describe, family, range_of
+from knightstour.magic.classes import canonical_numbering, describe, family, range_of
 from knightstour.magic.search import ranges
 from knightstour.numbering import BEVERLEY, grid_order
 from knightstour.tour import Tour
-from test_magic_quarters import IRREGULAR
+from test_magic_quarters import IRREGULAR as QUARTER_LOCAL  # a quarter-local tour, not quads
 
 B8 = Board(8, 8)
 
@@ -56,7 +56,7 @@ def _sums_and_moves(grid: np.ndarray) -> None:
     assert (grid.sum(axis=0) == 260).all() and (grid.sum(axis=1) == 260).all()
 
 
-@pytest.mark.parametrize(("grid", "want"), [(BEVERLEY, "quads"), (IRREGULAR, "quarters")])
+@pytest.mark.parametrize(("grid", "want"), [(BEVERLEY, "quads"), (QUARTER_LOCAL, "quarters")])
 def test_a_class_is_the_same_from_each_of_its_16_numberings(grid, want: str) -> None:
     """Beverley's tour is a quad tour; the other is quarter-local but not a quad tour. Every
     numbering of a class gives the class's family, range, closedness and canonical numbering:
@@ -90,9 +90,8 @@ def test_families_match_a_plain_check_on_tours_of_any_shape() -> None:
         got = family(t.board, t.indices)
         assert got == _plain_family(t.board.width, t.board.height, t.indices)
         assert got == (None if spec == "6x6" else "irregular")
-    for o in _images(np.array(grid_order(IRREGULAR))):
+    for o in _images(np.array(grid_order(QUARTER_LOCAL))):
         assert family(B8, o) == "quarters"
-    assert FAMILIES == ("quads", "quarters", "irregular")
 
 
 def test_every_pair_of_ends_finds_its_range() -> None:
@@ -111,7 +110,7 @@ def test_every_pair_of_ends_finds_its_range() -> None:
 
 
 def test_a_tour_that_is_not_semi_magic_is_refused_in_one_line() -> None:
-    with pytest.raises(kt.InvalidInputError, match="not semi-magic: its ranks and files"):
+    with pytest.raises(kt.InvalidInputError, match="not semi-magic: ranks should add up to 260"):
         describe(kt.solve("8x8", start="a1"))
 
 
@@ -119,7 +118,7 @@ def test_a_tour_that_is_not_semi_magic_is_refused_in_one_line() -> None:
 def db(tmp_path) -> str:
     path = str(tmp_path / "m.db")
     with Library(path) as lib:
-        lib.tours.add([_tour(BEVERLEY), _tour(IRREGULAR), kt.solve("8x8", start="a1")],
+        lib.tours.add([_tour(BEVERLEY), _tour(QUARTER_LOCAL), kt.solve("8x8", start="a1")],
                       method="magic")  # fmt: skip
     return path
 
@@ -138,7 +137,7 @@ def test_magic_classes_lists_each_class_with_its_numbering(db: str, capsys) -> N
     assert [m.group(1) for m in heads if m] == ["1", "2"]
     assert {int(m.group(2)) for m in heads if m} == semi and len(semi) == 2
     assert "open, quads, range" in blocks[0] and "closed, quarters, range" in blocks[1]
-    for block, grid in zip(blocks, (BEVERLEY, IRREGULAR), strict=True):
+    for block, grid in zip(blocks, (BEVERLEY, QUARTER_LOCAL), strict=True):
         shown = np.array([[int(v) for v in line.split()] for line in block.splitlines()[1:]])
         _sums_and_moves(shown)
         order = np.array(grid_order(shown.tolist()))
@@ -187,3 +186,29 @@ def test_library_stats_counts_the_semi_magic_classes_by_family(db: str, capsys) 
         "quarters": {"classes": 1, "closed": 1},
         "irregular": {"classes": 0, "closed": 0},
     }
+
+
+def test_magic_classes_on_boards_other_than_8x8(tmp_path, capsys) -> None:
+    """12x12: constructed tours, a family each, no range (the search does not take the board) and
+    no published census; 6x6: no family at all (no blocks), and nothing held."""
+    from knightstour.magic.construct import construct
+
+    path = str(tmp_path / "t.db")
+    with Library(path) as lib:
+        tours = [Tour(Board(12, 12), construct(12, 12, seed=s), method="magic") for s in (1, 2)]
+        lib.tours.add(tours, method="magic")
+    assert main(["magic", "12x12", "--classes", "--db", path, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["published"] is None and data["classes"] == 2
+    assert {c["family"] for c in data["tours"]} == {_plain_family(12, 12, t.indices) for t in tours}
+    assert all(c["range"] is None for c in data["tours"])
+    for c in data["tours"]:
+        grid = np.array(c["numbering"])
+        assert (grid.sum(axis=0) == 870).all() and (grid.sum(axis=1) == 870).all()
+    assert main(["magic", "6x6", "--classes", "--db", path]) == 0
+    assert (
+        capsys.readouterr().out
+        == f"0 classes of semi-magic tours of 6x6 in {path}, 0 of them closed\n"
+    )
+    assert main(["magic", "6x6", "--classes", "--db", path, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["families"] == {}

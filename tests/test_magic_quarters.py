@@ -244,6 +244,8 @@ def test_the_quarter_pass_finds_the_quad_classes_and_more(whole_pass, quad_pass)
     fams = {c: family(Board(8, 8), np.array(c)) for c in classes}
     assert {c for c, f in fams.items() if f == "quads"} == quads
     assert {c for c, f in fams.items() if f == "quarters"} == beyond
+    closed_by_family = {f: sum(fams[c] == f for c in closed) for f in ("quads", "quarters")}
+    assert closed_by_family == {"quads": 44, "quarters": 2}  # as docs/magic.md tabulates
 
 
 @pytest.mark.sweep  # the whole pass: --all (make test-all)

@@ -26,7 +26,7 @@ import numpy as np
 
 from knightstour.errors import InvalidInputError
 
-__all__ = ["BEVERLEY", "Magic", "analyse", "count_magic", "from_grid", "grid_order"]
+__all__ = ["BEVERLEY", "Magic", "analyse", "count_magic", "from_grid", "grid_order", "magic_masks"]
 
 #: William Beverley's semi-magic tour (1848), the first published, as a board of move numbers is
 #: printed: rank 8 first. Every rank and file adds up to 260.
@@ -256,14 +256,26 @@ def count_magic(width: int, height: int, tours: object) -> tuple[int, int]:
     >>> count_magic(2, 2, [[0, 3, 1, 2], [0, 1, 3, 2]])
     (0, 0)
     """
+    semi, magic = magic_masks(width, height, tours)
+    return int(semi.sum()), int(magic.sum())
 
+
+def magic_masks(width: int, height: int, tours: object) -> tuple[np.ndarray, np.ndarray]:
+    """Which of ``tours`` (rows of square indices in visiting order) are semi-magic, and which
+    magic (semi-magic with both long diagonals too): two boolean arrays, a whole batch at once.
+
+    >>> semi, magic = magic_masks(8, 8, [grid_order(BEVERLEY), list(range(64))])
+    >>> semi.tolist(), magic.tolist()
+    ([True, False], [False, False])
+    """
     paths = np.asarray(tours, dtype=np.int64)
     n = width * height
+    none = np.zeros(paths.shape[0] if paths.ndim == 2 else 0, dtype=np.bool_)
     if paths.ndim != 2 or paths.shape[1] != n or paths.shape[0] == 0:
-        return 0, 0
+        return none, none
     total = n * (n + 1) // 2
     if total % width or total % height:
-        return 0, 0
+        return none, none
     numbers = np.empty_like(paths)
     rows = np.arange(paths.shape[0])[:, None]
     numbers[rows, paths] = np.arange(1, n + 1)
@@ -272,8 +284,8 @@ def count_magic(width: int, height: int, tours: object) -> tuple[int, int]:
         grid.sum(axis=1) == total // width
     ).all(axis=1)
     if width != height:
-        return int(semi.sum()), 0
+        return semi, none
     c = total // width
     i = np.arange(width)
     diagonal = (grid[:, i, i].sum(axis=1) == c) & (grid[:, i, width - 1 - i].sum(axis=1) == c)
-    return int(semi.sum()), int((semi & diagonal).sum())
+    return semi, semi & diagonal

@@ -288,8 +288,9 @@ def _stats_lines(report: Any) -> Iterator[str]:
             yield f"  {kind.completeness.text()}"
         if kind.semi_magic:
             yield f"  semi-magic: {kind.semi_magic:,} (magic, the diagonals too: {kind.magic:,})"
-            if kind.families is not None:
-                yield "  semi-magic " + kind.families.text(report.db).splitlines()[-1]
+            line = None if kind.families is None else kind.families.family_line()
+            if line is not None:
+                yield f"  semi-magic {line}"
         yield from rest
 
 

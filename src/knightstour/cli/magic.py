@@ -153,10 +153,9 @@ _SEARCH_ONLY = {
 
 def _classes(board: Board, args: argparse.Namespace) -> int:
     """``--classes``: list the classes the library holds, and how they compare with the census."""
-    from knightstour.library.queries import magic_classes, magic_classes_json
+    from knightstour.library.queries import magic_classes_json, magic_classes_report
     from knightstour.library.store import Library
     from knightstour.magic import unnumbered
-    from knightstour.magic.classes import tally
 
     reentrant = True if args.closed else None
     given = [
@@ -174,8 +173,10 @@ def _classes(board: Board, args: argparse.Namespace) -> int:
             data = magic_classes_json(lib, board, reentrant=reentrant, diagonal=args.diagonal)
             print(json.dumps(data))
             return EXIT_OK
-        classes = magic_classes(lib, board, reentrant=reentrant, diagonal=args.diagonal)
-    print(tally(board, classes, closed=args.closed, diagonal=args.diagonal).text(args.db))
+        report, classes = magic_classes_report(
+            lib, board, reentrant=reentrant, diagonal=args.diagonal
+        )
+    print(report.text(args.db))
     for n, c in enumerate(classes, 1):
         print()
         print(f"class {n} (library id {c.id}): {c.summary()}")

@@ -195,10 +195,12 @@ class Gallery:
         the published census (:func:`knightstour.library.queries.magic_classes_json`)."""
         from knightstour.board import parse_board
         from knightstour.library.queries import magic_classes_json
+        from knightstour.magic import unnumbered
 
-        b = parse_board(board)  # the request's fault, before the library is read
-        if not b.is_plain_knight or b.holes:
-            raise InvalidInputError(f"semi-magic tours are numbered on plain boards, not {board}")
+        b = parse_board(board)  # the request's faults, before the library is read
+        unfit = unnumbered(b)
+        if unfit is not None:
+            raise InvalidInputError(unfit)
         return {"library": self.name, **self._read(lambda lib: magic_classes_json(lib, b))}
 
     def count(self, kept: TourFilter) -> int:

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from knightstour.board import BoardLike
 from knightstour.library.complete import Completeness, completeness
 from knightstour.library.store import Library, StoredTour, library_board
@@ -32,6 +34,7 @@ __all__ = [
     "library_report",
     "magic_classes",
     "magic_classes_json",
+    "magic_classes_report",
     "magic_counts",
     "magic_tours",
 ]
@@ -68,9 +71,8 @@ class KindReport:
             "completeness": self.completeness.to_dict(),
             "semi_magic": self.semi_magic,
             "magic": self.magic,
-            "semi_magic_families": None if self.families is None else {
-                f: v for f, v in self.families.to_dict()["families"].items()
-            },
+            "semi_magic_families": None if self.families is None
+            else self.families.to_dict()["families"],
         }  # fmt: skip
 
 
@@ -94,7 +96,7 @@ class LibraryReport:
 def library_report(lib: Library, board: BoardLike | None = None) -> LibraryReport:
     """The statistics of ``lib`` (on ``board``): per board and kind, with completeness (when
     the count is quick or remembered) and the semi-magic and magic tours."""
-    from knightstour.magic.classes import tally
+    from knightstour.magic.classes import has_blocks
 
     stats = lib.gallery.stats(board)
     done = {(c.board, c.closed): c for c in completeness(lib, board)}
@@ -107,8 +109,8 @@ def library_report(lib: Library, board: BoardLike | None = None) -> LibraryRepor
         families = None
         if semi and not closed:  # semi-magic tours are stored as numberings: open tours
             b = library_board(board_key)
-            if b.width % 4 == 0 and b.height % 4 == 0:
-                families = tally(b, magic_classes(lib, b))
+            if has_blocks(b):
+                families = magic_classes_report(lib, b)[0]
         kinds.append(KindReport(s, c, semi, full, families))
     return LibraryReport(lib.path, kinds)
 
@@ -168,9 +170,10 @@ def magic_classes(
     lib: Library, board: BoardLike, *, reentrant: bool | None = None, diagonal: bool = False
 ) -> list[MagicClass]:
     """The classes of semi-magic tours the library holds on ``board`` (one stored tour a class),
-    each described (:func:`knightstour.magic.classes.describe`), in :data:`FAMILIES` order, the
+    each classified (:func:`knightstour.magic.classes.classify`), in :data:`FAMILIES` order, the
     closed (reentrant) ones first, then by canonical numbering. ``reentrant``: only the closed
-    (True) or open (False) ones; ``diagonal``: only the magic ones.
+    (True) or open (False) ones; ``diagonal``: only the magic ones. The board's tours are read a
+    batch at a time and their sums checked together; only the semi-magic ones are classified.
 
     >>> from knightstour.magic import find
     >>> from knightstour.library.magic import MagicJournal
@@ -180,24 +183,48 @@ def magic_classes(
     [('quads', None), ('quads', None)]
     """
     from knightstour.board import parse_board
-    from knightstour.magic.classes import FAMILIES, describe
+    from knightstour.magic.classes import FAMILIES, classify
+    from knightstour.numbering import magic_masks
 
     b = parse_board(board)
-    chosen = [
-        describe(t.tour, tour_id=t.id)
-        for t, verdict in magic_tours(lib, b, False, limit=2**62)
-        if verdict == "magic" or not diagonal
-    ]
+    chosen: list[MagicClass] = []
+    if not b.is_plain_knight or b.depth > 1:
+        return chosen
+    # semi-magic tours are stored as numberings, open tours: the kind stored open
+    for kb, _, rows, tours in lib.tours.iter_decoded(b, False):
+        semi, full = magic_masks(kb.width, kb.height, tours)
+        for i in np.flatnonzero(full if diagonal else semi):
+            verdict = "magic" if full[i] else "semi-magic"
+            c = classify(kb, tours[i], verdict, tour_id=int(rows[i][0]))
+            if reentrant is None or c.closed == reentrant:
+                chosen.append(c)
     rank = {f: i for i, f in enumerate((*FAMILIES, None))}
-    chosen = [c for c in chosen if reentrant is None or c.closed == reentrant]
     return sorted(chosen, key=lambda c: (rank[c.family], not c.closed, c.order))
+
+
+def magic_classes_report(
+    lib: Library, board: BoardLike, *, reentrant: bool | None = None, diagonal: bool = False
+) -> tuple[Tally, list[MagicClass]]:
+    """The classes of :func:`magic_classes` and their :class:`~knightstour.magic.classes.Tally`
+    (by family, beside the published census): what ``magic --classes`` prints.
+
+    >>> tally, classes = magic_classes_report(Library(":memory:"), "8x8")
+    >>> tally.classes, tally.published().classes, classes
+    (0, 140, [])
+    """
+    from knightstour.board import parse_board
+    from knightstour.magic.classes import tally
+
+    b = parse_board(board)
+    classes = magic_classes(lib, b, reentrant=reentrant, diagonal=diagonal)
+    return tally(b, classes, closed=bool(reentrant), diagonal=diagonal), classes
 
 
 def magic_classes_json(
     lib: Library, board: BoardLike, *, reentrant: bool | None = None, diagonal: bool = False
 ) -> dict[str, Any]:
-    """The classes of :func:`magic_classes` as JSON: the tally (classes and closed ones, by
-    family; the published census or null) and ``tours``, each class's
+    """:func:`magic_classes_report` as JSON: the tally (classes and closed ones, by family; the
+    filters; the published census or null) and ``tours``, each class's
     :meth:`~knightstour.magic.classes.MagicClass.to_dict`. What ``magic --classes --format
     json`` prints and the gallery's ``/api/library/magic-classes`` answers.
 
@@ -205,10 +232,5 @@ def magic_classes_json(
     >>> d["classes"], d["families"]["quads"], d["published"]["classes"], d["tours"]
     (0, {'classes': 0, 'closed': 0}, 140, [])
     """
-    from knightstour.board import parse_board
-    from knightstour.magic.classes import tally
-
-    b = parse_board(board)
-    classes = magic_classes(lib, b, reentrant=reentrant, diagonal=diagonal)
-    report = tally(b, classes, closed=bool(reentrant), diagonal=diagonal)
+    report, classes = magic_classes_report(lib, board, reentrant=reentrant, diagonal=diagonal)
     return {**report.to_dict(), "tours": [c.to_dict() for c in classes]}

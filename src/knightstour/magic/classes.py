@@ -14,7 +14,7 @@ The *family* says which of the search's structured passes walks the class, the n
   block's four 4-cycles among them; :mod:`knightstour.magic.quads`); Beverley's tour of 1848 is
   one;
 - ``quarters``: every such run stays inside one block, on any knight path of four squares
-  (:mod:`knightstour.magic.quarters`), and some run is not a 4-cycle;
+  (:mod:`knightstour.magic.quarters`), and some run is not a quad;
 - ``irregular``: some run leaves its block. The numbered ranges are the only walk that finds them.
 
 Other boards have no blocks: their family is ``None``. The *range* of a class on a board the
@@ -39,7 +39,6 @@ same for every numbering of a class, so it is the class's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -55,8 +54,10 @@ __all__ = [
     "MagicClass",
     "Tally",
     "canonical_numbering",
+    "classify",
     "describe",
     "family",
+    "has_blocks",
     "range_of",
     "tally",
 ]
@@ -76,7 +77,7 @@ def family(board: Board, order: np.ndarray) -> str | None:
     True
     """
     w = board.width
-    if not _blocked(board):
+    if not has_blocks(board):
         return None
     order = np.asarray(order, dtype=np.int64)
     x, y = order % w, order // w
@@ -89,23 +90,14 @@ def family(board: Board, order: np.ndarray) -> str | None:
     return "quads" if ((files == 15) & (ranks == 15)).all() else "quarters"
 
 
-def _blocked(board: Board) -> bool:
-    """Whether ``board`` is cut into 4 x 4 blocks (both sides multiples of 4)."""
+def has_blocks(board: Board) -> bool:
+    """Whether ``board`` is cut into 4 x 4 blocks (both sides multiples of 4): the boards whose
+    semi-magic tours have a family.
+
+    >>> has_blocks(Board(8, 12)), has_blocks(Board(6, 6))
+    (True, False)
+    """
     return board.area > 0 and board.width % 4 == 0 and board.height % 4 == 0
-
-
-@lru_cache(maxsize=8)
-def _range_table(width: int, height: int) -> dict[tuple[int, int], int]:
-    from knightstour.board import symmetries
-    from knightstour.magic.search import ranges
-
-    perms, _ = symmetries(width, height)
-    table: dict[tuple[int, int], int] = {}
-    for r in ranges(width, height):
-        for g in perms:
-            a, b = int(g[r.first]), int(g[r.last])
-            table[(a, b)] = table[(b, a)] = r.number
-    return table
 
 
 def range_of(board: Board, first: int, last: int) -> int | None:
@@ -124,7 +116,9 @@ def range_of(board: Board, first: int, last: int) -> int | None:
 
     if not 1 < board.area <= MAX_AREA or board.holes or not board.is_plain_knight:
         return None
-    return _range_table(board.width, board.height).get((int(first), int(last)))
+    from knightstour.magic.search import range_numbers
+
+    return range_numbers(board.width, board.height).get((int(first), int(last)))
 
 
 def canonical_numbering(board: Board, order: np.ndarray) -> np.ndarray:
@@ -224,31 +218,44 @@ class MagicClass:
 def describe(tour: Tour, *, tour_id: int | None = None) -> MagicClass:
     """The class of a semi-magic tour (read as the numbering it is, 1 on its first square).
 
-    Refuses a tour that is not semi-magic with :class:`~knightstour.errors.InvalidInputError`.
+    Refuses a tour that is not semi-magic with :class:`~knightstour.errors.InvalidInputError`,
+    naming the first line that misses its constant.
 
     >>> import knightstour as kt
     >>> describe(kt.solve("5x5", start="a1"))
     Traceback (most recent call last):
     ...
-    knightstour.errors.InvalidInputError: the tour on 5x5 is not semi-magic: its ranks and files do not all add up to 65
+    knightstour.errors.InvalidInputError: the tour on 5x5 is not semi-magic: ranks should add up to 65: rank 1 adds up to 55, ...
     """
     from knightstour.errors import InvalidInputError
 
-    b = tour.board
-    verdict = str(tour.magic().verdict)
-    if verdict == "neither":
-        constant = b.area * (b.area + 1) // 2 // max(1, b.height)
-        raise InvalidInputError(
-            f"the tour on {b.spec} is not semi-magic: its ranks and files do not all add up to "
-            f"{constant}"
-        )
-    order = canonical_numbering(b, tour.indices)
+    sums = tour.magic()
+    if sums.verdict == "neither":
+        why = sums.misses()[0]  # its ranks or its files: a semi-magic tour's diagonals are free
+        raise InvalidInputError(f"the tour on {tour.board.spec} is not semi-magic: {why}")
+    return classify(tour.board, tour.indices, str(sums.verdict), tour_id=tour_id)
+
+
+def classify(
+    board: Board, order: np.ndarray, verdict: str, *, tour_id: int | None = None
+) -> MagicClass:
+    """The class of the numbering that visits ``order``, already known to be ``verdict``
+    (``semi-magic`` or ``magic``): what :func:`describe` gives once the sums are checked, for
+    callers that check a whole batch at once (:func:`knightstour.numbering.magic_masks`).
+
+    >>> import knightstour as kt
+    >>> from knightstour.magic.construct import construct
+    >>> c = classify(Board(12, 12), construct(12, 12, seed=1), "semi-magic")
+    >>> c.family, c.range, len(c.order)
+    ('quads', None, 144)
+    """
+    least = canonical_numbering(board, order)
     return MagicClass(
-        board=b,
-        order=tuple(int(s) for s in order),
-        closed=bool(b.is_move(int(order[-1]), int(order[0]))),
-        family=family(b, order),
-        range=range_of(b, int(order[0]), int(order[-1])),
+        board=board,
+        order=tuple(int(s) for s in least),
+        closed=bool(board.is_move(int(least[-1]), int(least[0]))),
+        family=family(board, least),
+        range=range_of(board, int(least[0]), int(least[-1])),
         verdict=verdict,
         id=tour_id,
     )
@@ -256,24 +263,21 @@ def describe(tour: Tour, *, tour_id: int | None = None) -> MagicClass:
 
 @dataclass(frozen=True)
 class Tally:
-    """How many classes a listing holds, by family (``(classes, closed)`` each), and the
-    published census where there is one (8x8). ``closed`` and ``diagonal``: the listing keeps
-    only the closed (reentrant) or the magic classes."""
+    """How many classes a listing holds, by family (``(classes, closed)`` each; empty on a board
+    not cut into blocks), and the published census where there is one (8x8). ``closed`` and
+    ``diagonal``: the listing keeps only the closed (reentrant) or the magic classes.
+
+    >>> t = tally(Board(8, 8), [])
+    >>> t.classes, t.families["quads"], t.published().closed
+    (0, (0, 0), 63)
+    """
 
     board: Board
-    families: dict[str | None, tuple[int, int]]
+    families: dict[str, tuple[int, int]]
+    classes: int
+    reentrant: int
     closed: bool = False
     diagonal: bool = False
-
-    @property
-    def classes(self) -> int:
-        """The classes listed."""
-        return sum(n for n, _ in self.families.values())
-
-    @property
-    def reentrant(self) -> int:
-        """The closed classes among them."""
-        return sum(c for _, c in self.families.values())
 
     def published(self) -> Census | None:
         """The published census of the board's semi-magic tours (None: none is published)."""
@@ -282,8 +286,25 @@ class Tally:
         c = census()
         return c if c.board == self.board.spec else None
 
+    def family_line(self) -> str | None:
+        """The classes by family in one line (None on a board not cut into blocks).
+
+        >>> tally(Board(8, 8), []).family_line()
+        'by family: quads 0, quarters 0, irregular 0'
+        """
+        if not self.families:
+            return None
+        return "by family: " + ", ".join(
+            f"{f} {n}" + (f" ({m} closed)" if n and not self.closed else "")
+            for f, (n, m) in self.families.items()
+        )
+
     def text(self, db: str) -> str:
-        """The listing's first lines: the classes held, by family, and the published census."""
+        """The listing's first lines: the classes held, by family, and the published census.
+
+        >>> print(tally(Board(6, 6), []).text("tours.db"))
+        0 classes of semi-magic tours of 6x6 in tours.db, 0 of them closed
+        """
         kind = "magic" if self.diagonal else "semi-magic"
         what = ("closed " if self.closed else "") + f"{kind} tours"
         noun = "class" if self.classes == 1 else "classes"
@@ -294,26 +315,24 @@ class Tally:
         if c is not None:
             line += (f"; the published census ({', '.join(c.authors)}, {c.year}) has "
                      f"{c.classes}, {c.closed} closed, {c.magic} magic")  # fmt: skip
-        out = [line]
-        if _blocked(self.board):
-            out.append("by family: " + ", ".join(
-                f"{f} {n}" + (f" ({m} closed)" if n and not self.closed else "")
-                for f, (n, m) in self.families.items()
-            ))  # fmt: skip
-        return "\n".join(out)
+        fams = self.family_line()
+        return line if fams is None else f"{line}\n{fams}"
 
     def to_dict(self) -> dict[str, Any]:
-        """The tally as JSON: the board, the classes and closed ones, by family, and the
-        published census (or null)."""
+        """The tally as JSON: the board, the classes and closed ones, by family (empty on a
+        board not cut into blocks), the filters, and the published census (or null).
+
+        >>> tally(Board(6, 6), []).to_dict()["families"], tally(Board(8, 8), []).to_dict()["filters"]
+        ({}, {'closed': False, 'diagonal': False})
+        """
         c = self.published()
         return {
             "width": self.board.width,
             "height": self.board.height,
             "classes": self.classes,
             "closed": self.reentrant,
-            "families": {
-                str(f): {"classes": n, "closed": m} for f, (n, m) in self.families.items()
-            },
+            "families": {f: {"classes": n, "closed": m} for f, (n, m) in self.families.items()},
+            "filters": {"closed": self.closed, "diagonal": self.diagonal},
             "published": None if c is None else {
                 "classes": c.classes, "closed": c.closed, "magic": c.magic,
                 "source": f"{', '.join(c.authors)} ({c.year}), {c.url}",
@@ -329,9 +348,10 @@ def tally(
     >>> tally(Board(8, 8), []).text("tours.db").splitlines()[1]
     'by family: quads 0, quarters 0, irregular 0'
     """
-    fams: list[str | None] = list(FAMILIES) if _blocked(board) else [None]
-    counts = {f: (0, 0) for f in fams}
+    counts = {f: (0, 0) for f in FAMILIES} if has_blocks(board) else {}
     for c in classes:
-        n, m = counts.get(c.family, (0, 0))
-        counts[c.family] = (n + 1, m + int(c.closed))
-    return Tally(board, counts, closed, diagonal)
+        if c.family is not None:
+            n, m = counts[c.family]
+            counts[c.family] = (n + 1, m + int(c.closed))
+    reentrant = sum(int(c.closed) for c in classes)
+    return Tally(board, counts, len(classes), reentrant, closed, diagonal)

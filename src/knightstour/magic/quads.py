@@ -46,7 +46,7 @@ MAX_AREA = 64
 
 def applies(width: int, height: int) -> bool:
     """Whether the quad pass walks ``width x height``: both sides multiples of 4, at most 64
-    squares, and each block row's (and column's) cycles able to share the sum their lines need.
+    squares, and each block row's (and column's) quads able to share the sum their lines need.
     """
     if width % 4 or height % 4 or width * height > MAX_AREA or width * height == 0:
         return False
@@ -54,10 +54,10 @@ def applies(width: int, height: int) -> bool:
 
 
 def _targets(width: int, height: int) -> np.ndarray | None:
-    """The sum of j the cycles of each block row (then block column) must have, or None.
+    """The sum of j the quads of each block row (then block column) must have, or None.
 
-    The cycles of a block row put one square in each of its four ranks: over those ranks they
-    add up to 16 x (the sum of their j) + 10 a cycle, which must be 4 rank constants.
+    The quads of a block row put one square in each of its four ranks: over those ranks they
+    add up to 16 x (the sum of their j) + 10 a quad, which must be 4 rank constants.
     """
     n = width * height
     bw, bh = width // 4, height // 4
@@ -181,8 +181,8 @@ class QuadWalker:
         budget: int = 2**62,
         state: dict[str, Any] | None = None,
     ) -> PartResult:
-        """Walk part ``part`` (the tours whose first cycle and traversal are ``part``: cycle
-        ``part // 8``) to its end, or until ``stop[0]`` is set or ``budget`` nodes are spent;
+        """Walk part ``part`` (the tours whose first quad is unit ``part``: each quad of each
+        block, :attr:`quads`) to its end, or until ``stop[0]`` is set or ``budget`` nodes are spent;
         from its start, or from the ``state`` a stopped walk of it left. Closed tours only when
         ``rng.closed``."""
         kq = self.kq

@@ -192,8 +192,6 @@ def ranges(width: int, height: int) -> tuple[Range, ...]:
     ...
     knightstour.errors.InvalidInputError: ranges are made for boards of 2 to 64 squares, not 1000000000x1000000000
     """
-    import numpy as np
-
     if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in (width, height)):
         raise InvalidInputError(f"ranges: width and height must be positive integers, got "
                                 f"{width!r} and {height!r}")  # fmt: skip
@@ -201,26 +199,48 @@ def ranges(width: int, height: int) -> tuple[Range, ...]:
         raise InvalidInputError(
             f"ranges are made for boards of 2 to {MAX_AREA} squares, not {width}x{height}"
         )
+    return _ranges_and_pairs(width, height)[0]
+
+
+def range_numbers(width: int, height: int) -> dict[tuple[int, int], int]:
+    """The number of the range of each ordered pair ``(square of 1, square of N)`` of squares of
+    opposite colours (boards :func:`ranges` takes; one table a board, shared: read it only).
+
+    >>> table = range_numbers(8, 8)
+    >>> len(table), table[(0, 1)], table[(1, 0)], table[(7, 6)]   # h1-g1: a1-b1 reflected
+    (2048, 1, 1, 1)
+    """
+    ranges(width, height)  # the board's checks
+    return _ranges_and_pairs(width, height)[1]
+
+
+@lru_cache(maxsize=16)
+def _ranges_and_pairs(
+    width: int, height: int
+) -> tuple[tuple[Range, ...], dict[tuple[int, int], int]]:
+    """The ranges, and the range of each ordered pair of ends: one walk over the orbits."""
+    import numpy as np
+
     n = width * height
     perms, _ = symmetries(width, height)
     colour = (np.arange(n) % width + np.arange(n) // width) % 2
     board = Board(width, height)
     table = board.neighbour_table()
-    seen: set[tuple[int, int]] = set()
+    number: dict[tuple[int, int], int] = {}
     out: list[Range] = []
     for f in range(n):
         for last in range(n):
-            if colour[f] == colour[last] or (f, last) in seen:
+            if colour[f] == colour[last] or (f, last) in number:
                 continue
             orbit = set()
             for g in perms:
                 a, b = int(g[f]), int(g[last])
                 orbit.add((a, b))
                 orbit.add((b, a))
-            seen |= orbit
+            number.update(dict.fromkeys(orbit, len(out) + 1))
             closed = bool((table[f] == last).any())
             out.append(Range(len(out) + 1, f, last, len(orbit), closed))
-    return tuple(out)
+    return tuple(out), number
 
 
 class Walker:

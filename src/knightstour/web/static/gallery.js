@@ -204,28 +204,31 @@
       "Choose two tours of one board to compare them.";
   }
 
-  // With the semi-magic filter: the classes of each board shown, by family, and the census.
+  // With the semi-magic filter: the classes of each board shown, by family, and the census
+  // (semi-magic tours are stored as numberings, open tours: none under the closed filter).
   async function showClasses(over) {
-    const chosen = query.get("board");
-    const boards = [...new Set(over.boards.filter((b) => b.methods.magic && (!chosen || b.board === chosen))
-      .map((b) => b.board))];
+    const only = query.get("board");
+    const boards = query.get("closed") === "true" ? [] : [...new Set(over.boards
+      .filter((b) => b.methods.magic && (!only || b.board === only)).map((b) => b.board))];
     $("classes-section").hidden = !boards.length;
+    const tallies = await Promise.all(boards.map((board) =>
+      api(`api/library/magic-classes?board=${encodeURIComponent(board)}`)));
     const body = $("classes").tBodies[0];
     body.textContent = "";
     const notes = [];
-    for (const board of boards) {
-      const c = await api(`api/library/magic-classes?board=${encodeURIComponent(board)}`);
+    boards.forEach((board, k) => {
+      const c = tallies[k];
       for (const [fam, n] of Object.entries(c.families)) {
         const tr = body.insertRow();
         tr.dataset.family = fam;
-        for (const v of [board, fam === "None" ? "\u2014" : fam, n.classes, n.closed]) tr.insertCell().textContent = String(v);
+        for (const v of [board, fam, n.classes, n.closed]) tr.insertCell().textContent = String(v);
       }
       const tr = body.insertRow();
       tr.className = "total";
       for (const v of [board, "all", c.classes, c.closed]) tr.insertCell().textContent = String(v);
       if (c.published) notes.push(`${board}: ${c.classes} of the ${c.published.classes} classes ` +
         `(${c.closed} of the ${c.published.closed} closed) of the published census, ${c.published.source}.`);
-    }
+    });
     $("census").textContent = notes.join(" ");
   }
 
@@ -302,7 +305,7 @@
       palette.colors = pal.colors;
       palette.maxBands = pal.max_bands;
       showBoards(over);
-      if (query.get("magic") === "true") await showClasses(over);
+      const classes = query.get("magic") === "true" ? showClasses(over).catch(fail) : null;
       // the order and the bounds go into the address only when set (as stored, no bound)
       $("filters").addEventListener("submit", () => {
         const unset = [["f-order", "id"], ["f-max-crossings", ""], ["f-max-turns", ""]]
@@ -329,6 +332,7 @@
       if (compare.length === 2) await showCompare(+compare[0], +compare[1]);
       else await loadPage(pageQuery(Object.fromEntries(["after", "before"].filter((k) => query.get(k))
         .map((k) => [k, query.get(k)]))).toString(), false);
+      if (classes) await classes;
     } catch (e) {
       fail(e);
     }
