@@ -56,8 +56,8 @@ MAX_PENDING = 64
 MAX_WIDTH = 10
 
 _SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
-# a row of the tables: 3 key words, the moves (int32), the state before (int32), the choice
-_ROW_BYTES = 16 + 4 + 4 + 1
+# a row of the table: the key's two words, then the moves, the state before and the choice in one
+_ROW_BYTES = 24
 
 
 @dataclass(frozen=True)
@@ -457,7 +457,7 @@ def _run(
             watch.check(t)
         n = keys.shape[0]
         size = 1 << max(10, math.ceil(math.log2(max(1, 3 * n))))
-        tables = _tables(size)
+        table = _table(size)
         used, nxt = 0, 0
         cut = _NO_BOUND if rest is None else rest[t]
         while True:
@@ -466,25 +466,25 @@ def _run(
                 keys, vals, n, nxt, int(size * 0.7), t, p.nf[t], len(p.back[t]),
                     p.back_slot[t], p.back_bit[t], p.npend[t], p.pmap[t], p.pcross[t],
                     p.pmask[t], p.stuckable[t], p.fmap[t], p.leave[t], closed, forest, floor,
-                    cut, *tables, used, best,
+                    cut, table, used, best,
                 )  # fmt: skip
             run.peak = max(run.peak, held + keys.nbytes + vals.nbytes + size * _ROW_BYTES)
             if nxt >= n:
                 break
             if watch is not None:
                 watch.check(t)
-            bigger = _tables(2 * size)
+            bigger = _table(2 * size)
             with np.errstate(over="ignore"):
-                k.rehash(*tables, *bigger)
-            tables, size = bigger, 2 * size
+                k.rehash(table, bigger)
+            table, size = bigger, 2 * size
         if best[4]:
             raise InternalError(f"uncrossed sweep of {p.board.spec}: more pieces than labels")
         keys = np.empty((used, 2), dtype=np.uint64)
         vals = np.empty(used, dtype=np.int32)
         pred = np.empty(used, dtype=np.int32)
         choice = np.empty(used, dtype=np.uint8)
-        k.compact(*tables, keys, vals, pred, choice)
-        del tables
+        k.compact(table, keys, vals, pred, choice)
+        del table
         if beam and used > beam:
             keep = np.sort(np.argpartition(-vals, beam)[:beam])
             keys, vals, pred, choice = keys[keep], vals[keep], pred[keep], choice[keep]
@@ -500,13 +500,8 @@ def _run(
     return run
 
 
-def _tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    return (
-        np.full((size, 2), _SENTINEL, dtype=np.uint64),
-        np.full(size, -1, dtype=np.int32),
-        np.zeros(size, dtype=np.int32),
-        np.zeros(size, dtype=np.uint8),
-    )
+def _table(size: int) -> np.ndarray:
+    return np.full((size, 3), _SENTINEL, dtype=np.uint64)
 
 
 def _walk_back(

@@ -64,6 +64,9 @@ _FRESH = 100  # a new piece's label before the labels are put in order
 
 _SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+#: A table row is three words: the key's two, then ``pred << META_PRED | moves << 8 | choice``
+#: (moves below 2^16, the state before below 2^40), so that a probe touches one row.
+META_PRED = 24
 
 
 def canonical(codes: np.ndarray, n: int) -> bool:
@@ -132,7 +135,7 @@ def mix2(a: np.uint64, b: np.uint64) -> np.uint64:
 
 def probe(tkeys: np.ndarray, key: np.ndarray) -> np.int64:
     """The row of ``key`` in the open-addressing table ``tkeys`` (its own or the empty one it
-    would take); the table's size is a power of two."""
+    would take); the table's size is a power of two, a row's first two words its key."""
     mask = np.uint64(tkeys.shape[0] - 1)
     h = np.int64(mix2(key[0], key[1]) & mask)
     while True:
@@ -144,29 +147,19 @@ def probe(tkeys: np.ndarray, key: np.ndarray) -> np.int64:
         h = np.int64((np.uint64(h) + np.uint64(1)) & mask)
 
 
-def put(
-    tkeys: np.ndarray,
-    tvals: np.ndarray,
-    tpred: np.ndarray,
-    tchoice: np.ndarray,
-    used: int,
-    key: np.ndarray,
-    value: int,
-    pred: int,
-    choice: int,
-) -> int:
-    h = probe(tkeys, key)
-    if tkeys[h, 0] == _SENTINEL:
-        tkeys[h, 0] = key[0]
-        tkeys[h, 1] = key[1]
-        tvals[h] = value
-        tpred[h] = pred
-        tchoice[h] = choice
+def put(tab: np.ndarray, used: int, key: np.ndarray, value: int, pred: int, choice: int) -> int:
+    """Keep ``key`` with ``value`` moves (the most of any partial path reaching it), the state
+    it came from and its choice: a new row, or a better value for a row there (max-plus)."""
+    h = probe(tab, key)
+    meta = np.uint64(pred) << np.uint64(META_PRED) | np.uint64(value) << np.uint64(8)
+    meta |= np.uint64(choice)
+    if tab[h, 0] == _SENTINEL:
+        tab[h, 0] = key[0]
+        tab[h, 1] = key[1]
+        tab[h, 2] = meta
         return used + 1
-    if value > tvals[h]:
-        tvals[h] = value
-        tpred[h] = pred
-        tchoice[h] = choice
+    if value > np.int64((tab[h, 2] >> np.uint64(8)) & np.uint64(0xFFFF)):
+        tab[h, 2] = meta
     return used
 
 
@@ -217,10 +210,7 @@ def expand(
     forest: bool,
     floor: int,
     rest: int,
-    tkeys: np.ndarray,
-    tvals: np.ndarray,
-    tpred: np.ndarray,
-    tchoice: np.ndarray,
+    tab: np.ndarray,
     used: int,
     best: np.ndarray,
 ) -> tuple[int, int]:
@@ -441,49 +431,32 @@ def expand(
                     if out[j] == FULL:
                         nblk &= ~pmask[j]  # a full square's moves need no bits
                 pack(out, nf_next, nblk, key)
-                used = put(tkeys, tvals, tpred, tchoice, used, key, total, i, choice)
+                used = put(tab, used, key, total, i, choice)
     return n, used
 
 
-def rehash(
-    tkeys: np.ndarray,
-    tvals: np.ndarray,
-    tpred: np.ndarray,
-    tchoice: np.ndarray,
-    nkeys: np.ndarray,
-    nvals: np.ndarray,
-    npred: np.ndarray,
-    nchoice: np.ndarray,
-) -> None:
+def rehash(tab: np.ndarray, bigger: np.ndarray) -> None:
     """Move every row of one table into a bigger, empty one."""
-    for h in range(tkeys.shape[0]):
-        if tkeys[h, 0] != _SENTINEL:
-            g = probe(nkeys, tkeys[h])
-            nkeys[g, 0] = tkeys[h, 0]
-            nkeys[g, 1] = tkeys[h, 1]
-            nvals[g] = tvals[h]
-            npred[g] = tpred[h]
-            nchoice[g] = tchoice[h]
+    for h in range(tab.shape[0]):
+        if tab[h, 0] != _SENTINEL:
+            g = probe(bigger, tab[h])
+            bigger[g, 0] = tab[h, 0]
+            bigger[g, 1] = tab[h, 1]
+            bigger[g, 2] = tab[h, 2]
 
 
 def compact(
-    tkeys: np.ndarray,
-    tvals: np.ndarray,
-    tpred: np.ndarray,
-    tchoice: np.ndarray,
-    keys: np.ndarray,
-    vals: np.ndarray,
-    pred: np.ndarray,
-    choice: np.ndarray,
+    tab: np.ndarray, keys: np.ndarray, vals: np.ndarray, pred: np.ndarray, choice: np.ndarray
 ) -> int:
     """The table's rows, in table order, into dense arrays; returns how many."""
     m = 0
-    for h in range(tkeys.shape[0]):
-        if tkeys[h, 0] != _SENTINEL:
-            keys[m, 0] = tkeys[h, 0]
-            keys[m, 1] = tkeys[h, 1]
-            vals[m] = tvals[h]
-            pred[m] = tpred[h]
-            choice[m] = tchoice[h]
+    for h in range(tab.shape[0]):
+        if tab[h, 0] != _SENTINEL:
+            keys[m, 0] = tab[h, 0]
+            keys[m, 1] = tab[h, 1]
+            meta = tab[h, 2]
+            vals[m] = np.int32((meta >> np.uint64(8)) & np.uint64(0xFFFF))
+            pred[m] = np.int32(meta >> np.uint64(META_PRED))
+            choice[m] = np.uint8(meta & np.uint64(0xFF))
             m += 1
     return m
