@@ -397,6 +397,31 @@ def test_time_limit_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["uncrossed", "5x5", "--time-limit", "60", "--quiet"]) == 0  # time enough
 
 
+def test_a_sweep_that_would_outgrow_the_memory_stops_before_it_asks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With 1 MiB free (as the system reports it), 6x6 open stops in one line once a table would
+    take more (a table of 2^15 rows is 0.75 MiB), naming the square and the sizes; exit 3."""
+    asked: list[int] = []
+    real = uncrossed._table
+
+    def table(size: int):  # type: ignore[no-untyped-def]
+        asked.append(size * uncrossed._ROW_BYTES)
+        return real(size)
+
+    monkeypatch.setattr(uncrossed, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(uncrossed, "_table", table)
+    with pytest.raises(SearchFailedError, match=r"6x6 stopped at square \d+ of 36 of the") as e:
+        longest_uncrossed("6x6")
+    assert "GiB, more than the 0.0 GiB this machine has free" in str(e.value)
+    assert asked and max(asked) <= 0.9 * 2**20  # nothing bigger was asked for
+    assert main(["uncrossed", "6x6", "--quiet"]) == 3
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "this machine has free" in err
+    monkeypatch.undo()
+    assert longest_uncrossed("6x6").length == 17
+
+
 @pytest.mark.parametrize("bad", ["0", "-3", "nan", "inf", "soon", ""])
 def test_bad_time_limit_exit_2(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["uncrossed", "5x5", "--time-limit", bad, "--quiet"]) == 2

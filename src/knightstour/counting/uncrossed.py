@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from knightstour import arguments
-from knightstour.board import Board, BoardLike, parse_board
+from knightstour.board import Board, BoardLike, available_memory, parse_board
 from knightstour.errors import InternalError, InvalidInputError, SearchFailedError
 from knightstour.geometry import require_flat, segments_cross
 from knightstour.kernels import jit
@@ -58,6 +58,9 @@ MAX_WIDTH = 10
 _SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
 # a row of the table: the key's two words, then the moves, the state before and the choice in one
 _ROW_BYTES = 24
+# a state kept after its step: its key, moves, the state before and the choice (the walk back
+# keeps the last two of every step)
+_STATE_BYTES = 16 + 4 + 4 + 1
 
 
 @dataclass(frozen=True)
@@ -304,7 +307,8 @@ def longest_uncrossed(
     ``progress(done, total)`` is told after each step of the two sweeps (``total``: twice the
     squares); ``time_limit``: seconds after which the sweep stops with
     :class:`~knightstour.errors.SearchFailedError` (checked between steps and while a step's
-    table grows), the step it had reached named.
+    table grows), the step it had reached named. A sweep whose next table would take more memory
+    than the system reports free stops the same way, before it asks for it.
 
     >>> longest_uncrossed("4x4").length, longest_uncrossed("4x4", closed=True).length
     (5, 4)
@@ -354,6 +358,8 @@ def longest_uncrossed(
 #: The states a step keeps in the quick first sweep (the longest ones), which finds a length
 #: for the exact sweep to beat.
 BEAM = 5000
+#: The share of the memory the system reports available that one table may take.
+MEMORY_SHARE = 0.9
 #: The lines (ranks of the sweep) of each window whose most moves bound the rest of a board.
 BOUND_LINES = 1
 _NO_BOUND = 10**6
@@ -380,6 +386,22 @@ class _Watch:
         raise SearchFailedError(
             f"the longest uncrossed {what} on {self.plan.board.spec} stopped at the time limit, "
             f"square {t + 1} of {n} of the {sweep} sweep (of 2)"
+        )
+
+    def room(self, t: int, need: int) -> None:
+        """Stop with :class:`SearchFailedError` when ``need`` more bytes (the next table) are
+        more than this machine has free, before they are asked for: a board too big for it
+        says so in one line, and nothing is lost (the sweep keeps nothing on disk)."""
+        have = int(available_memory() * MEMORY_SHARE)
+        if need <= have:
+            return
+        what = "cycle" if self.closed else "path"
+        sweep = ("first", "exact")[self.phase]
+        n = len(self.plan.order)
+        raise SearchFailedError(
+            f"the longest uncrossed {what} on {self.plan.board.spec} stopped at square {t + 1} "
+            f"of {n} of the {sweep} sweep (of 2): its next table would take {need / 2**30:.1f} "
+            f"GiB, more than the {have / 2**30:.1f} GiB this machine has free"
         )
 
     def done(self, t: int) -> None:
@@ -457,6 +479,8 @@ def _run(
             watch.check(t)
         n = keys.shape[0]
         size = 1 << max(10, math.ceil(math.log2(max(1, 3 * n))))
+        if watch is not None:
+            watch.room(t, size * _ROW_BYTES)
         table = _table(size)
         used, nxt = 0, 0
         cut = _NO_BOUND if rest is None else rest[t]
@@ -473,6 +497,7 @@ def _run(
                 break
             if watch is not None:
                 watch.check(t)
+                watch.room(t, 2 * size * _ROW_BYTES + used * _STATE_BYTES)
             bigger = _table(2 * size)
             with np.errstate(over="ignore"):
                 k.rehash(table, bigger)
