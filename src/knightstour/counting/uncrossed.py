@@ -380,13 +380,7 @@ class _Watch:
         """Stop with :class:`SearchFailedError` when the time limit has passed (at step ``t``)."""
         if self.deadline is None or time.monotonic() <= self.deadline:
             return
-        what = "cycle" if self.closed else "path"
-        sweep = ("first", "exact")[self.phase]
-        n = len(self.plan.order)
-        raise SearchFailedError(
-            f"the longest uncrossed {what} on {self.plan.board.spec} stopped at the time limit, "
-            f"square {t + 1} of {n} of the {sweep} sweep (of 2)"
-        )
+        raise self._stopped(t, "at the time limit, square {square}")
 
     def room(self, t: int, need: int) -> None:
         """Stop with :class:`SearchFailedError` when ``need`` more bytes (the next table) are
@@ -395,13 +389,20 @@ class _Watch:
         have = int(available_memory() * MEMORY_SHARE)
         if need <= have:
             return
+        raise self._stopped(
+            t, f"at square {{square}}: its next table would take {need / 2**30:.1f} GiB, more "
+            f"than the {have / 2**30:.1f} GiB this machine has free",
+        )  # fmt: skip
+
+    def _stopped(self, t: int, how: str) -> SearchFailedError:
+        """The one-line error of a sweep stopped at step ``t``: ``how`` names it, its
+        ``{square}`` the square reached (``square 40 of 64 of the exact sweep (of 2)``)."""
         what = "cycle" if self.closed else "path"
         sweep = ("first", "exact")[self.phase]
-        n = len(self.plan.order)
-        raise SearchFailedError(
-            f"the longest uncrossed {what} on {self.plan.board.spec} stopped at square {t + 1} "
-            f"of {n} of the {sweep} sweep (of 2): its next table would take {need / 2**30:.1f} "
-            f"GiB, more than the {have / 2**30:.1f} GiB this machine has free"
+        square = f"{t + 1} of {len(self.plan.order)} of the {sweep} sweep (of 2)"
+        text = how.format(square=square)
+        return SearchFailedError(
+            f"the longest uncrossed {what} on {self.plan.board.spec} stopped {text}"
         )
 
     def done(self, t: int) -> None:
