@@ -400,8 +400,8 @@ def test_time_limit_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> N
 def test_a_sweep_that_would_outgrow_the_memory_stops_before_it_asks(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """With 1 MiB free (as the system reports it), 6x6 open stops in one line once a table would
-    take more (a table of 2^15 rows is 0.75 MiB), naming the square and the sizes; exit 3."""
+    """With 256 KiB free (as the system reports it), 6x6 open stops in one line once a table
+    would take more (a table of 2^14 rows is 384 KiB), naming the square and the sizes; exit 3."""
     asked: list[int] = []
     real = uncrossed._table
 
@@ -409,12 +409,12 @@ def test_a_sweep_that_would_outgrow_the_memory_stops_before_it_asks(
         asked.append(size * uncrossed._ROW_BYTES)
         return real(size)
 
-    monkeypatch.setattr(uncrossed, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(uncrossed, "available_memory", lambda: 2**18)
     monkeypatch.setattr(uncrossed, "_table", table)
     with pytest.raises(SearchFailedError, match=r"6x6 stopped at square \d+ of 36 of the") as e:
         longest_uncrossed("6x6")
     assert "GiB, more than the 0.0 GiB this machine has free" in str(e.value)
-    assert asked and max(asked) <= 0.9 * 2**20  # nothing bigger was asked for
+    assert asked and max(asked) <= 0.9 * 2**18  # nothing bigger was asked for
     assert main(["uncrossed", "6x6", "--quiet"]) == 3
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and "this machine has free" in err
@@ -450,3 +450,25 @@ def test_ctrl_c_stops_cleanly() -> None:
     assert proc.returncode == 130, err
     assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert "stopped" in err
+
+
+@pytest.mark.parametrize(("spec", "closed"), [("6x6", False), ("7x6", True), ("5x8", False)])
+def test_the_mirror_keeps_one_state_of_each_pair(spec: str, closed: bool) -> None:
+    """At the end of each line a state and its mirror image are one state: the same length as
+    the sweep that keeps both, fewer states, and a path walked back through mirrored states
+    that is still an uncrossed path of that length."""
+    import dataclasses
+
+    p = plan(spec)
+    assert any(len(m) for m in p.mirror_slot)
+    plain = dataclasses.replace(p, mirror_slot=(), mirror_pending=())
+    both, one = uncrossed._run(plain, closed), uncrossed._run(p, closed)
+    assert one.best[0] == both.best[0]
+    assert sum(one.states) < 0.75 * sum(both.states)
+    mirrored = sum(int((c & 128).any()) for c in one.choices)
+    assert mirrored > 0
+    best = longest_uncrossed(spec, closed=closed)
+    assert best.length == int(both.best[0])
+    check_uncrossed(best.board, [best.board.xy(s) for s in best.path], closed, best.length)
+    holed = plan(Board(6, 6, holes=["a1"]))
+    assert holed.mirror_of == () and not any(len(m) for m in holed.mirror_slot)  # no mirror

@@ -76,6 +76,12 @@ class Plan:
     move still to come to that slot is pending, ``fmap[t]`` where each frontier slot after
     the step comes from, ``leave[t]`` the slots leaving the frontier. ``frontier`` and
     ``pending`` are the largest sizes met.
+
+    The mirror across the lines (``mirror_of``: each square's image, empty on a board with
+    holes) maps the frontier and the pending moves after a step that ends a line onto
+    themselves: ``mirror_slot[t]`` is the slot of each slot's image and ``mirror_pending[t]``
+    the pending move of each one's image (both empty after the other steps). A state and its
+    mirror image there have the same completions, mirrored, so the sweep keeps one of them.
     """
 
     board: Board
@@ -93,6 +99,9 @@ class Plan:
     leave: tuple[np.ndarray, ...]
     frontier: int
     pending: int
+    mirror_of: tuple[int, ...] = ()
+    mirror_slot: tuple[np.ndarray, ...] = ()
+    mirror_pending: tuple[np.ndarray, ...] = ()
 
 
 def _sweep_order(board: Board) -> list[int]:
@@ -132,6 +141,11 @@ def plan(board: BoardLike) -> Plan:
         ahead[u].append(e)
     maxnb = {s: max((pos[u] for u in b.moves(s)), default=-1) for s in order}
 
+    mirror = _mirror(b)
+    edge_of = {frozenset(e): i for i, e in enumerate(edges)}
+    mirror_slot: list[np.ndarray] = []
+    mirror_pending: list[np.ndarray] = []
+    none = np.zeros(0, dtype=np.int64)
     frontier: list[int] = []  # squares, by when they were taken
     pending: list[int] = []  # moves still to be decided that a decided move crosses, by number
     back_slot, back_bit, npend, pmap, pcross, pmask, stuckable = [], [], [], [], [], [], []
@@ -169,6 +183,15 @@ def plan(board: BoardLike) -> Plan:
             stuck.append(bool(coming) and all(e in npslot for e in coming))
         pmask.append(np.array(masks, dtype=np.uint64))
         stuckable.append(np.array(stuck, dtype=np.bool_))
+        msl, mpd = none, none
+        if mirror and {mirror[s] for s in after} == set(after):
+            images = [edge_of[frozenset((mirror[u], mirror[v]))] for u, v in
+                      (edges[e] for e in new_pending)]  # fmt: skip
+            if set(images) == set(new_pending):
+                msl = np.array([after.index(mirror[s]) for s in after], dtype=np.int64)
+                mpd = np.array([npslot[e] for e in images], dtype=np.int64)
+        mirror_slot.append(msl)
+        mirror_pending.append(mpd)
         frontier, pending = after, new_pending
         most_f = max(most_f, len(frontier))
         most_p = max(most_p, len(pending))
@@ -188,7 +211,20 @@ def plan(board: BoardLike) -> Plan:
         leave=tuple(leave),
         frontier=most_f,
         pending=most_p,
+        mirror_of=tuple(mirror),
+        mirror_slot=tuple(mirror_slot),
+        mirror_pending=tuple(mirror_pending),
     )
+
+
+def _mirror(b: Board) -> list[int]:
+    """Each square's image in the mirror across the sweep's lines (the files of a board swept
+    rank by rank), or [] on a board with holes (its holes need not be symmetric)."""
+    if b.holes:
+        return []
+    if b.width <= b.height:
+        return [b.index(b.width - 1 - x, y) for y in range(b.height) for x in range(b.width)]
+    return [b.index(x, b.height - 1 - y) for y in range(b.height) for x in range(b.width)]
 
 
 def _crossing_moves(
@@ -475,6 +511,11 @@ def _run(
     best = np.array([-1 if closed else 0, -1, 0, 0, 0], dtype=np.int64)
     run = _Run(best, [], [], [], 0, [])
     held = 0  # bytes kept for the walk back
+    none = np.zeros(0, dtype=np.int64)
+    mirror = [
+        (none, none) if forest or not p.mirror_slot else (p.mirror_slot[t], p.mirror_pending[t])
+        for t in range(len(p.order))
+    ]
     for t in range(first, steps):
         if watch is not None:
             watch.check(t)
@@ -491,7 +532,7 @@ def _run(
                 keys, vals, n, nxt, int(size * 0.7), t, p.nf[t], len(p.back[t]),
                     p.back_slot[t], p.back_bit[t], p.npend[t], p.pmap[t], p.pcross[t],
                     p.pmask[t], p.stuckable[t], p.fmap[t], p.leave[t], closed, forest, floor,
-                    cut, table, used, best,
+                    cut, *mirror[t], table, used, best,
                 )  # fmt: skip
             run.peak = max(run.peak, held + keys.nbytes + vals.nbytes + size * _ROW_BYTES)
             if nxt >= n:
@@ -539,16 +580,21 @@ def _walk_back(
     if best[1] < 0:
         return [p.order[0]] if p.order else []  # no move at all: one square
     moves: list[tuple[int, int]] = []
+    flip = False  # whether the moves met from here back are mirrored on the path found
 
     def take(t: int, choice: int) -> None:
+        m = p.mirror_of
         for kk, u in enumerate(p.back[t]):
             if choice >> kk & 1:
-                moves.append((u, p.order[t]))
+                v = p.order[t]
+                moves.append((m[u], m[v]) if flip else (u, v))
 
     t, s = int(best[1]), int(best[2])
     take(t, int(best[3]))
     for step in range(t - 1, -1, -1):
-        take(step, int(choices[step][s]))
+        choice = int(choices[step][s])
+        flip ^= bool(choice & _KERNELS.MIRRORED)  # the state kept was the image of the one made
+        take(step, choice)
         s = int(preds[step][s])
     if len(moves) != best[0]:
         raise InternalError("uncrossed sweep: the walk back lost moves")

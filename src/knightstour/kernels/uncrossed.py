@@ -64,6 +64,8 @@ _FRESH = 100  # a new piece's label before the labels are put in order
 
 _SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+#: The bit of a choice that says the state kept is the mirror image of the one the choice made.
+MIRRORED = 128
 #: A table row is three words: the key's two, then ``pred << META_PRED | moves << 8 | choice``
 #: (moves below 2^16, the state before below 2^40), so that a probe touches one row.
 META_PRED = 24
@@ -210,6 +212,8 @@ def expand(
     forest: bool,
     floor: int,
     rest: int,
+    mirror_slot: np.ndarray,
+    mirror_pending: np.ndarray,
     tab: np.ndarray,
     used: int,
     best: np.ndarray,
@@ -235,6 +239,11 @@ def expand(
     reached) or than ``best[0]`` is dropped. A finished path or cycle that beats ``best[0]``
     is written into ``best`` (moves, step, state, choice).
 
+    ``mirror_slot``, ``mirror_pending`` (empty but after a step that ends a line, on a board with
+    no holes): the slot and the pending move of each one's mirror image. A new state is then
+    kept as the least of itself and its mirror image, and its choice gets bit :data:`MIRRORED`
+    when that is the image (the walk back mirrors the moves before it).
+
     Returns ``(next, used)``: ``next < n`` when the table reached ``limit`` rows (grow it and
     call again from ``next``: taking a state twice changes nothing).
     """
@@ -244,7 +253,10 @@ def expand(
     codes = np.zeros(40, dtype=np.int64)
     work = np.zeros(40, dtype=np.int64)
     out = np.zeros(40, dtype=np.int64)
+    image = np.zeros(40, dtype=np.int64)
     key = np.zeros(2, dtype=np.uint64)
+    key2 = np.zeros(2, dtype=np.uint64)
+    mirrored = mirror_slot.shape[0] > 0
     for i in range(start, n):
         if used >= limit:
             return i, used
@@ -431,6 +443,19 @@ def expand(
                     if out[j] == FULL:
                         nblk &= ~pmask[j]  # a full square's moves need no bits
                 pack(out, nf_next, nblk, key)
+                if mirrored:
+                    for j in range(nf_next):
+                        image[j] = out[mirror_slot[j]]
+                    canonical(image, nf_next)
+                    iblk = np.uint64(0)
+                    for j in range(np_next):
+                        if (nblk >> np.uint64(mirror_pending[j])) & np.uint64(1):
+                            iblk |= np.uint64(1) << np.uint64(j)
+                    pack(image, nf_next, iblk, key2)
+                    if key2[1] < key[1] or (key2[1] == key[1] and key2[0] < key[0]):
+                        key[0] = key2[0]
+                        key[1] = key2[1]
+                        choice |= MIRRORED
                 used = put(tab, used, key, total, i, choice)
     return n, used
 
