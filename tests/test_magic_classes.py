@@ -149,7 +149,8 @@ def test_magic_classes_lists_each_class_with_its_numbering(db: str, capsys) -> N
 def test_magic_classes_as_json_and_filtered(db: str, capsys) -> None:
     assert main(["magic", "8x8", "--classes", "--db", db, "--closed", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert (data["classes"], data["closed"]) == (1, 1)
+    assert (data["classes"], data["reentrant"]) == (1, 1)
+    assert data["filters"] == {"closed": True, "diagonal": False}
     assert data["published"]["classes"] == 140
     (c,) = data["tours"]
     assert (c["family"], c["reentrant"], c["verdict"]) == ("quarters", True, "semi-magic")
@@ -159,8 +160,10 @@ def test_magic_classes_as_json_and_filtered(db: str, capsys) -> None:
     grid = np.array(c["numbering"])[::-1]
     _sums_and_moves(grid)
     assert grid_order(grid.tolist()) == [8 * y + x for x, y in c["xy"]]
-    assert main(["magic", "8x8", "--classes", "--db", db, "--diagonal"]) == 0
-    assert capsys.readouterr().out.startswith("0 classes of magic tours of 8x8")
+    assert main(["magic", "12x12", "--classes", "--db", db, "--diagonal"]) == 0
+    assert capsys.readouterr().out.startswith("0 classes of magic tours of 12x12")
+    assert main(["magic", "8x8", "--classes", "--db", db, "--diagonal"]) == 1  # the census
+    assert capsys.readouterr().out.startswith("no magic tour on 8x8: the published 2003 census")
 
 
 def test_magic_classes_refuses_search_options_and_a_missing_library(tmp_path, capsys) -> None:
@@ -182,15 +185,16 @@ def test_library_stats_counts_the_semi_magic_classes_by_family(db: str, capsys) 
     (kind,) = json.loads(capsys.readouterr().out)["kinds"]
     assert kind["semi_magic"] == 2
     assert kind["semi_magic_families"] == {
-        "quads": {"classes": 1, "closed": 0},
-        "quarters": {"classes": 1, "closed": 1},
-        "irregular": {"classes": 0, "closed": 0},
+        "quads": {"classes": 1, "reentrant": 0},
+        "quarters": {"classes": 1, "reentrant": 1},
+        "irregular": {"classes": 0, "reentrant": 0},
     }
 
 
 def test_magic_classes_on_boards_other_than_8x8(tmp_path, capsys) -> None:
     """12x12: constructed tours, a family each, no range (the search does not take the board) and
-    no published census; 6x6: no family at all (no blocks), and nothing held."""
+    no published census; 6x8: no family at all (no blocks), and nothing held; 6x6 and 5x6: a
+    theorem rules the tours out (exit 1), and no magic constant (exit 2)."""
     from knightstour.magic.construct import construct
 
     path = str(tmp_path / "t.db")
@@ -205,10 +209,30 @@ def test_magic_classes_on_boards_other_than_8x8(tmp_path, capsys) -> None:
     for c in data["tours"]:
         grid = np.array(c["numbering"])
         assert (grid.sum(axis=0) == 870).all() and (grid.sum(axis=1) == 870).all()
-    assert main(["magic", "6x6", "--classes", "--db", path]) == 0
-    assert (
-        capsys.readouterr().out
-        == f"0 classes of semi-magic tours of 6x6 in {path}, 0 of them closed\n"
-    )
-    assert main(["magic", "6x6", "--classes", "--db", path, "--format", "json"]) == 0
+    assert main(["magic", "6x8", "--classes", "--db", path]) == 0
+    out = capsys.readouterr().out
+    assert out == f"0 classes of semi-magic tours of 6x8 in {path}, 0 of them closed\n"
+    assert main(["magic", "6x8", "--classes", "--db", path, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["families"] == {}
+    assert main(["magic", "6x6", "--classes", "--db", path, "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["exists"] is False
+    assert main(["magic", "5x6", "--classes", "--db", path]) == 2
+    assert "no magic constant" in capsys.readouterr().err
+
+
+def test_a_class_stored_both_ways_is_listed_once(tmp_path, capsys) -> None:
+    """A semi-magic tour imported as a closed tour is read from its stored start; stored open
+    and closed, its class is one class (the tour of the lower id), and library stats gives each
+    kind its own family line."""
+    path = str(tmp_path / "both.db")
+    order = np.array(grid_order(QUARTER_LOCAL))  # reentrant: 64 is a move from 1
+    with Library(path) as lib:
+        lib.tours.add([Tour(B8, order, closed=True, method="magic")])
+        lib.tours.add([Tour(B8, order, method="magic")])
+    assert main(["magic", "8x8", "--classes", "--db", path, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["classes"] == 1 and data["tours"][0]["id"] == 1
+    assert data["tours"][0]["family"] == "quarters"
+    assert main(["library", "stats", "--db", path]) == 0
+    out = capsys.readouterr().out
+    assert out.count("semi-magic by family: quads 0, quarters 1 (1 closed), irregular 0") == 2

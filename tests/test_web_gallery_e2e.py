@@ -80,7 +80,7 @@ def test_the_filters(page: Page, small_library_url: str) -> None:
     expect(page.locator("#classes-section")).to_be_visible()
     for fam, n in classes["families"].items():
         row = page.locator(f"#classes tbody tr[data-family={fam}]")
-        expect(row).to_contain_text(f"8x8{fam}{n['classes']}{n['closed']}")
+        expect(row).to_contain_text(f"8x8{fam}{n['classes']}{n['reentrant']}")
     expect(page.locator("#census")).to_contain_text(f"8x8: {classes['classes']} of the 140 classes")
     fams = page.eval_on_selector_all(".thumb .caption", "els => els.map(e => e.dataset.family)")
     assert sorted(fams) == sorted(c["family"] for c in classes["tours"])

@@ -403,7 +403,8 @@ def _import(lib: Any, args: argparse.Namespace) -> int:
                 r = import_tours(lib, f, fmt=fmt, source=args.file)
         except UnicodeDecodeError:
             raise UsageError(f"{args.file} is not a text file of tours ({fmt})") from None
-    print(f"imported {r.read:,} tours: {r.added:,} new, {r.duplicates:,} already in {lib.path}")
+    noun = "tour" if r.read == 1 else "tours"
+    print(f"imported {r.read:,} {noun}: {r.added:,} new, {r.duplicates:,} already in {lib.path}")
     return EXIT_OK
 
 

@@ -57,7 +57,8 @@ EXITS = {"none": EXIT_NO, "done": EXIT_OK, "stopped": EXIT_GAVE_UP}
 
 def add(p: argparse.ArgumentParser) -> None:
     """The options of ``magic``."""
-    add_options(p, "board", "closed", closed={"help": "closed tours only (search)"})
+    add_options(p, "board", "closed", closed={
+        "help": "closed tours only (search); with --classes, the closed classes"})  # fmt: skip
     p.add_argument(
         "--diagonal", action="store_true", help="magic tours: both long diagonals add up too"
     )
@@ -155,7 +156,7 @@ def _classes(board: Board, args: argparse.Namespace) -> int:
     """``--classes``: list the classes the library holds, and how they compare with the census."""
     from knightstour.library.queries import magic_classes_json, magic_classes_report
     from knightstour.library.store import Library
-    from knightstour.magic import unnumbered
+    from knightstour.magic import listing_refusal, ruled_out
 
     reentrant = True if args.closed else None
     given = [
@@ -165,9 +166,13 @@ def _classes(board: Board, args: argparse.Namespace) -> int:
         raise UsageError(
             f"--classes lists what the library holds and searches nothing: no {given[0]}"
         )
-    unfit = unnumbered(board)
+    unfit = listing_refusal(board, diagonal=args.diagonal)
     if unfit is not None:
         raise UsageError(unfit)
+    why = ruled_out(board, diagonal=args.diagonal)
+    if why is not None:  # proved: none to list, whatever the library holds (exit 1, as a search)
+        print(json.dumps(judged_json(board, why)) if args.format == "json" else why)
+        return EXIT_NO
     with Library(args.db, create=False, readonly=True) as lib:
         if args.format == "json":
             data = magic_classes_json(lib, board, reentrant=reentrant, diagonal=args.diagonal)
@@ -182,6 +187,11 @@ def _classes(board: Board, args: argparse.Namespace) -> int:
         print(f"class {n} (library id {c.id}): {c.summary()}")
         print(c.text())
     return EXIT_OK
+
+
+def judged_json(board: Board, why: str) -> dict[str, object]:
+    """The no-tour JSON of a board whose classes a theorem (or the census) rules out."""
+    return {"width": board.width, "height": board.height, "exists": False, "reason": why}
 
 
 def _built(found: Found, diagonal: bool, db: str) -> str:

@@ -3,12 +3,12 @@
 >>> from knightstour.cli import main
 >>> main(["uncrossed", "4x4", "--quiet"])
 longest uncrossed path on 4x4: 5 moves
-4 | 6 . . .
-3 | . . 5 2
-2 | 4 1 . .
-1 | . . 3 .
+4 | 1 6 . .
+3 | . . 2 5
+2 | 3 . . .
+1 | . . 4 .
     a b c d
-path: b2 d3 c1 a2 c3 a4
+path: a4 c3 a2 c1 d3 b4
 proof: exact: the frontier sweep met every uncrossed path of the board that could have ...
 0
 >>> main(["uncrossed", "3x3", "--closed", "--quiet"])
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(notation.compact_json({**best.to_dict(), "proof": best.proof}))
         return EXIT_OK
-    print(f"longest uncrossed {kind} on {board.spec}: {best.length} moves")
+    print(f"longest uncrossed {kind} on {board.description}: {best.length} moves")
     print(best.partial().board_text(labels=True))
     print(
         "path: " + " ".join(best.path_names) + (" (and back to the first)" if args.closed else "")

@@ -304,14 +304,14 @@ class Uncrossed:
         if self.length is None:
             return (
                 f"exact: the frontier sweep met every uncrossed {what} of the board "
-                f"({n:,} states over {len(self.states)} steps) and none closes"
+                f"({_plural(n, 'state')} over {_plural(len(self.states), 'step')}) and none closes"
             )
         return (
             f"exact: the frontier sweep met every uncrossed {what} of the board that could have "
             f"more than {self.floor} moves (a first sweep of the longest states found "
             f"{self.floor}; a bound on what the rest of the board can add cut the others), "
-            f"keeping the longest of those that agree on the frontier ({n:,} states over "
-            f"{len(self.states)} steps): none has more than {self.length} moves"
+            f"keeping the longest of those that agree on the frontier ({_plural(n, 'state')} "
+            f"over {_plural(len(self.states), 'step')}): none has more than {self.length} moves"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -327,6 +327,10 @@ class Uncrossed:
         d["xy"] = [list(self.board.xy(s)) for s in self.path]
         d["length"] = self.length
         return d
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
 def longest_uncrossed(
@@ -359,13 +363,13 @@ def longest_uncrossed(
     short = min(b.width, b.height)
     if short > MAX_WIDTH:
         raise InvalidInputError(
-            f"the longest uncrossed path of {b.spec}: a short side of {short} is more than the "
+            f"the longest uncrossed path on {b.spec}: a short side of {short} is more than the "
             f"sweep takes on ({MAX_WIDTH}); its states would not fit in memory"
         )
     p = plan(b)
     if 4 * p.frontier + p.pending > MAX_BITS or p.pending > MAX_PENDING:
         raise InvalidInputError(
-            f"the longest uncrossed path of {b.spec}: a state would hold {p.frontier} frontier "
+            f"the longest uncrossed path on {b.spec}: a state would hold {p.frontier} frontier "
             f"squares and {p.pending} pending moves, more than the sweep's {MAX_BITS} bits"
         )
     began = time.perf_counter()

@@ -107,10 +107,9 @@ def library_report(lib: Library, board: BoardLike | None = None) -> LibraryRepor
         c = done.get((board_key, closed)) or Completeness(board_key, closed, s["tours"])
         semi, full = magic_counts(lib, board_key, closed)
         families = None
-        if semi and not closed:  # semi-magic tours are stored as numberings: open tours
-            b = library_board(board_key)
-            if has_blocks(b):
-                families = magic_classes_report(lib, b)[0]
+        b = library_board(board_key)
+        if semi and has_blocks(b):  # the tours of this kind (the search stores open ones)
+            families = magic_classes_report(lib, b, stored=closed)[0]
         kinds.append(KindReport(s, c, semi, full, families))
     return LibraryReport(lib.path, kinds)
 
@@ -167,13 +166,21 @@ def magic_tours(
 
 
 def magic_classes(
-    lib: Library, board: BoardLike, *, reentrant: bool | None = None, diagonal: bool = False
+    lib: Library,
+    board: BoardLike,
+    *,
+    reentrant: bool | None = None,
+    diagonal: bool = False,
+    stored: bool | None = None,
 ) -> list[MagicClass]:
-    """The classes of semi-magic tours the library holds on ``board`` (one stored tour a class),
-    each classified (:func:`knightstour.magic.classes.classify`), in :data:`FAMILIES` order, the
-    closed (reentrant) ones first, then by canonical numbering. ``reentrant``: only the closed
-    (True) or open (False) ones; ``diagonal``: only the magic ones. The board's tours are read a
-    batch at a time and their sums checked together; only the semi-magic ones are classified.
+    """The classes of semi-magic tours the library holds on ``board``, each classified
+    (:func:`knightstour.magic.classes.classify`) once, in :data:`FAMILIES` order, the closed
+    (reentrant) ones first, then by canonical numbering. ``reentrant``: only the closed (True)
+    or open (False) ones; ``diagonal``: only the magic ones; ``stored``: only the tours stored
+    as closed (True) or open (False) ones. The search stores numberings as open tours; a tour
+    imported as a closed one is read as numbered from its stored start, and a class stored
+    both ways is listed once (the tour of the lower id). The tours are read a batch at a time
+    and their sums checked together; only the semi-magic ones are classified.
 
     >>> from knightstour.magic import find
     >>> from knightstour.library.magic import MagicJournal
@@ -187,23 +194,30 @@ def magic_classes(
     from knightstour.numbering import magic_masks
 
     b = parse_board(board)
-    chosen: list[MagicClass] = []
+    chosen: dict[tuple[int, ...], MagicClass] = {}
     if not b.is_plain_knight or b.depth > 1:
-        return chosen
-    # semi-magic tours are stored as numberings, open tours: the kind stored open
-    for kb, _, rows, tours in lib.tours.iter_decoded(b, False):
+        return []
+    for kb, _, rows, tours in lib.tours.iter_decoded(b, stored):
         semi, full = magic_masks(kb.width, kb.height, tours)
         for i in np.flatnonzero(full if diagonal else semi):
             verdict = "magic" if full[i] else "semi-magic"
             c = classify(kb, tours[i], verdict, tour_id=int(rows[i][0]))
-            if reentrant is None or c.closed == reentrant:
-                chosen.append(c)
+            kept = chosen.get(c.order)
+            if (reentrant is None or c.closed == reentrant) and (
+                kept is None or (kept.id or 0) > (c.id or 0)
+            ):
+                chosen[c.order] = c
     rank = {f: i for i, f in enumerate((*FAMILIES, None))}
-    return sorted(chosen, key=lambda c: (rank[c.family], not c.closed, c.order))
+    return sorted(chosen.values(), key=lambda c: (rank[c.family], not c.closed, c.order))
 
 
 def magic_classes_report(
-    lib: Library, board: BoardLike, *, reentrant: bool | None = None, diagonal: bool = False
+    lib: Library,
+    board: BoardLike,
+    *,
+    reentrant: bool | None = None,
+    diagonal: bool = False,
+    stored: bool | None = None,
 ) -> tuple[Tally, list[MagicClass]]:
     """The classes of :func:`magic_classes` and their :class:`~knightstour.magic.classes.Tally`
     (by family, beside the published census): what ``magic --classes`` prints.
@@ -216,7 +230,7 @@ def magic_classes_report(
     from knightstour.magic.classes import tally
 
     b = parse_board(board)
-    classes = magic_classes(lib, b, reentrant=reentrant, diagonal=diagonal)
+    classes = magic_classes(lib, b, reentrant=reentrant, diagonal=diagonal, stored=stored)
     return tally(b, classes, closed=bool(reentrant), diagonal=diagonal), classes
 
 
@@ -230,7 +244,7 @@ def magic_classes_json(
 
     >>> d = magic_classes_json(Library(":memory:"), "8x8")
     >>> d["classes"], d["families"]["quads"], d["published"]["classes"], d["tours"]
-    (0, {'classes': 0, 'closed': 0}, 140, [])
+    (0, {'classes': 0, 'reentrant': 0}, 140, [])
     """
     report, classes = magic_classes_report(lib, board, reentrant=reentrant, diagonal=diagonal)
     return {**report.to_dict(), "tours": [c.to_dict() for c in classes]}

@@ -40,6 +40,7 @@ __all__ = [
     "census",
     "find",
     "judged",
+    "listing_refusal",
     "no_constant",
     "refusal",
     "ruled_out",
@@ -198,6 +199,24 @@ def unnumbered(board: Board) -> str | None:
     if not board.is_plain_knight:
         return f"magic tours are numbered on plain knight's boards, not on {board.description}"
     return None
+
+
+def listing_refusal(board: Board, *, diagonal: bool = False) -> str | None:
+    """Why a listing of ``board``'s classes (``magic --classes``) is not a question it can
+    answer: a board magic sums do not speak of, no magic constant, or magic (``diagonal``)
+    tours asked of a board without long diagonals. None when it can be asked.
+
+    >>> from knightstour.board import parse_board
+    >>> listing_refusal(parse_board("8x8")), listing_refusal(parse_board("8x6"), diagonal=True)
+    (None, 'magic tours add up along both long diagonals, which only a square board has, not 8x6')
+    """
+    unfit = unnumbered(board) or no_constant(board)
+    if unfit is None and diagonal and board.width != board.height:
+        unfit = (
+            f"magic tours add up along both long diagonals, which only a square board has, "
+            f"not {board.spec}"
+        )
+    return unfit
 
 
 def no_constant(board: Board) -> str | None:

@@ -319,8 +319,10 @@ class Tally:
         return line if fams is None else f"{line}\n{fams}"
 
     def to_dict(self) -> dict[str, Any]:
-        """The tally as JSON: the board, the classes and closed ones, by family (empty on a
-        board not cut into blocks), the filters, and the published census (or null).
+        """The tally as JSON: the board, the classes and the closed ones (``reentrant``: 1 and
+        N a move apart, as in each class's JSON, whose ``closed`` is false: a numbering is an
+        open path), by family (empty on a board not cut into blocks), the filters, and the
+        published census (or null).
 
         >>> tally(Board(6, 6), []).to_dict()["families"], tally(Board(8, 8), []).to_dict()["filters"]
         ({}, {'closed': False, 'diagonal': False})
@@ -330,11 +332,13 @@ class Tally:
             "width": self.board.width,
             "height": self.board.height,
             "classes": self.classes,
-            "closed": self.reentrant,
-            "families": {f: {"classes": n, "closed": m} for f, (n, m) in self.families.items()},
+            "reentrant": self.reentrant,
+            "families": {
+                f: {"classes": n, "reentrant": m} for f, (n, m) in self.families.items()
+            },
             "filters": {"closed": self.closed, "diagonal": self.diagonal},
             "published": None if c is None else {
-                "classes": c.classes, "closed": c.closed, "magic": c.magic,
+                "classes": c.classes, "reentrant": c.closed, "magic": c.magic,
                 "source": f"{', '.join(c.authors)} ({c.year}), {c.url}",
             },
         }  # fmt: skip

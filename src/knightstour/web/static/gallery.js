@@ -221,13 +221,13 @@
       for (const [fam, n] of Object.entries(c.families)) {
         const tr = body.insertRow();
         tr.dataset.family = fam;
-        for (const v of [board, fam, n.classes, n.closed]) tr.insertCell().textContent = String(v);
+        for (const v of [board, fam, n.classes, n.reentrant]) tr.insertCell().textContent = String(v);
       }
       const tr = body.insertRow();
       tr.className = "total";
-      for (const v of [board, "all", c.classes, c.closed]) tr.insertCell().textContent = String(v);
+      for (const v of [board, "all", c.classes, c.reentrant]) tr.insertCell().textContent = String(v);
       if (c.published) notes.push(`${board}: ${c.classes} of the ${c.published.classes} classes ` +
-        `(${c.closed} of the ${c.published.closed} closed) of the published census, ${c.published.source}.`);
+        `(${c.reentrant} of the ${c.published.reentrant} closed) of the published census, ${c.published.source}.`);
     });
     $("census").textContent = notes.join(" ");
   }
