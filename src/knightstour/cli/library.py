@@ -9,7 +9,7 @@ library.
 >>> with open("t.jsonl", "w") as f:
 ...     _ = f.write(kt.solve("3x4", start="a1").to_json())
 >>> main(["library", "import", "t.jsonl", "--db", "t.db"])
-imported 1 tours: 1 new, 0 already in t.db
+imported 1 tour: 1 new, 0 already in t.db
 0
 >>> main(["library", "stats", "--db", "t.db"])
 t.db: 1 tours
