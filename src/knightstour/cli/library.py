@@ -31,7 +31,7 @@ t.db: 1 tours
 added 2 new 3x4 open tours in ... s (every tour: 3 up to symmetry, standing for all 16 directed ones); t.db holds 3 of them
 0
 >>> main(["library", "stats", "--db", "t.db", "--format", "json"])
-{"db": "t.db", "tours": 3, "kinds": [{..., "completeness": {"complete": true, "represented": 16, "count": 16, "published": null}, "semi_magic": 0, "magic": 0}]}
+{"db": "t.db", "tours": 3, "kinds": [{..., "completeness": {"complete": true, "represented": 16, "count": 16, "published": null}, "semi_magic": 0, "magic": 0, "semi_magic_families": null}]}
 0
 >>> os.chdir(here)
 """
