@@ -153,14 +153,14 @@ def test_published_small(figure: published.Longest) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec,closed", [("7x7", False), ("8x8", True)])
+@pytest.mark.parametrize("spec,closed", [("7x7", False), ("8x8", True), ("8x8", False)])
 def test_published_larger(spec: str, closed: bool) -> None:
     (figure,) = [f for f in published.longest_uncrossed() if f.spec == spec and f.closed == closed]
     assert solved(spec, closed) == figure.length
 
 
-@pytest.mark.sweep
-@pytest.mark.parametrize("spec,closed", [("8x8", False)])
+@pytest.mark.sweep  # a minute or two: make test-all (9x9 open, 6 minutes: bench_uncrossed --nine)
+@pytest.mark.parametrize("spec,closed", [("9x9", True)])
 def test_published_sweep(spec: str, closed: bool) -> None:
     (figure,) = [f for f in published.longest_uncrossed() if f.spec == spec and f.closed == closed]
     assert solved(spec, closed) == figure.length
