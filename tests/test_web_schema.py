@@ -62,6 +62,7 @@ OPERATIONS = [
     ("GET", "/api/library/tours"),
     ("GET", "/api/library/tours/{tour_id}"),
     ("GET", "/api/library/compare"),
+    ("GET", "/api/library/magic-classes"),
     ("GET", "/api/numbers"),
     ("POST", "/api/numbers/check"),
     ("POST", "/api/numbers/hint"),
