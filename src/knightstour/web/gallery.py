@@ -15,7 +15,8 @@ server's ``gallery`` lane): bounded, with back-pressure (a full lane is 503 with
 - ``GET /api/about``: the version, and the library's name when the server shows one;
 - ``GET /api/library``: boards and counts; ``GET /api/library/tours?board=&closed=&method=&
   magic=&order=&max_crossings=&max_turns=&after=&before=&limit=``: a page of tours; ``GET /api/library/tours/{id}``: one tour;
-  ``GET /api/library/compare?a=&b=``: two tours and their shared moves.
+  ``GET /api/library/compare?a=&b=``: two tours and their shared moves; ``GET
+  /api/library/magic-classes?board=``: the classes of the semi-magic tours held, by family.
 
 >>> daily_puzzle(datetime.date(2026, 1, 1)) == daily_puzzle(datetime.date(2026, 1, 1))
 True
