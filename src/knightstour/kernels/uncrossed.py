@@ -23,7 +23,7 @@ so that one optimal path is walked back from the best finished one.
 >>> import numpy as np
 >>> codes = np.zeros(32, dtype=np.int64)
 >>> codes[0], codes[1], codes[2] = FIRST + 7, FULL, FIRST + 7
->>> canonical(codes, 3)
+>>> relabel(codes, 3, np.full(_FRESH + 1, -1, dtype=np.int64))
 True
 >>> codes[:3].tolist()
 [3, 1, 3]
@@ -40,7 +40,6 @@ import numpy as np
 
 __kernels__ = (
     "blocked_of",
-    "canonical",
     "compact",
     "expand",
     "mix2",
@@ -49,10 +48,15 @@ __kernels__ = (
     "partner",
     "probe",
     "put",
+    "put_at",
     "rehash",
+    "relabel",
     "tails",
 )
-__inline__ = ("blocked_of", "mix2", "no_ends", "partner", "probe", "put", "tails")
+__inline__ = (
+    "blocked_of", "mix2", "no_ends", "partner", "probe", "put", "put_at", "relabel", "tails",
+)  # fmt: skip
+__intrinsics__ = ("prefetch",)
 
 EMPTY = 0
 FULL = 1
@@ -64,6 +68,8 @@ _FRESH = 100  # a new piece's label before the labels are put in order
 
 _SENTINEL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+#: How many new states wait while their table rows are prefetched (a power of two).
+AHEAD = 16
 #: The bit of a choice that says the state kept is the mirror image of the one the choice made.
 MIRRORED = 128
 #: A table row is three words: the key's two, then ``pred << META_PRED | moves << 8 | choice``
@@ -71,23 +77,28 @@ MIRRORED = 128
 META_PRED = 24
 
 
-def canonical(codes: np.ndarray, n: int) -> bool:
+def relabel(codes: np.ndarray, n: int, seen: np.ndarray) -> bool:
     """Relabel the pieces of ``codes[:n]`` from ``FIRST`` up in order of first appearance.
 
-    False when there are more pieces than a 4-bit code has labels for.
+    False when there are more pieces than a 4-bit code has labels for. ``seen`` (``_FRESH + 1``
+    entries, all -1) is its work, left all -1 again, so that the hot loop allocates nothing.
     """
-    seen = np.full(_FRESH + 1, -1, dtype=np.int64)
     nxt = FIRST
+    ok = True
     for i in range(n):
         c = codes[i]
         if c >= FIRST:
             if seen[c] < 0:
                 if nxt > LAST:
-                    return False
+                    ok = False
+                    break
                 seen[c] = nxt
                 nxt += 1
             codes[i] = seen[c]
-    return True
+    for c in range(FIRST, LAST + 1):  # a state's labels, and a new piece's
+        seen[c] = -1
+    seen[_FRESH] = -1
+    return ok
 
 
 def pack(codes: np.ndarray, n: int, blocked: np.uint64, out: np.ndarray) -> np.ndarray:
@@ -147,6 +158,31 @@ def probe(tkeys: np.ndarray, key: np.ndarray) -> np.int64:
         if k0 == key[0] and tkeys[h, 1] == key[1]:
             return h
         h = np.int64((np.uint64(h) + np.uint64(1)) & mask)
+
+
+def prefetch(table, row):  # type: ignore[no-untyped-def]
+    """Ask for ``table[row]`` to be brought into the cache (compiled: an LLVM prefetch)."""
+
+
+def put_at(tab: np.ndarray, used: int, k0: np.uint64, k1: np.uint64, h: np.int64,
+           meta: np.uint64) -> int:  # fmt: skip
+    """:func:`put` of the key ``(k0, k1)`` whose probe starts at row ``h`` (its hash's), with
+    its ``meta`` word made: the insert that waited while its row was prefetched."""
+    mask = np.int64(tab.shape[0] - 1)
+    while True:
+        r0 = tab[h, 0]
+        if r0 == _SENTINEL:
+            tab[h, 0] = k0
+            tab[h, 1] = k1
+            tab[h, 2] = meta
+            return used + 1
+        if r0 == k0 and tab[h, 1] == k1:
+            if (meta >> np.uint64(8)) & np.uint64(0xFFFF) > (tab[h, 2] >> np.uint64(8)) & np.uint64(
+                0xFFFF
+            ):
+                tab[h, 2] = meta
+            return used
+        h = (h + 1) & mask
 
 
 def put(tab: np.ndarray, used: int, key: np.ndarray, value: int, pred: int, choice: int) -> int:
@@ -254,11 +290,24 @@ def expand(
     work = np.zeros(40, dtype=np.int64)
     out = np.zeros(40, dtype=np.int64)
     image = np.zeros(40, dtype=np.int64)
+    seen = np.full(_FRESH + 1, -1, dtype=np.int64)
+    # new states wait in a ring while their table rows are prefetched (AHEAD of them at most)
+    ring_k0 = np.zeros(AHEAD, dtype=np.uint64)
+    ring_k1 = np.zeros(AHEAD, dtype=np.uint64)
+    ring_meta = np.zeros(AHEAD, dtype=np.uint64)
+    ring_h = np.zeros(AHEAD, dtype=np.int64)
+    waiting = 0  # states in the ring
+    head = 0  # the ring's next free place
+    rmask = np.uint64(tab.shape[0] - 1)
     key = np.zeros(2, dtype=np.uint64)
     key2 = np.zeros(2, dtype=np.uint64)
     mirrored = mirror_slot.shape[0] > 0
     for i in range(start, n):
         if used >= limit:
+            for _ in range(waiting):  # the states of the states before i, all added
+                q = (head - waiting) & (AHEAD - 1)
+                used = put_at(tab, used, ring_k0[q], ring_k1[q], ring_h[q], ring_meta[q])
+                waiting -= 1
             return i, used
         w0 = keys[i, 0]
         w1 = keys[i, 1]
@@ -436,7 +485,7 @@ def expand(
                         best[2] = i
                         best[3] = choice
                     continue
-                if not canonical(out, nf_next):
+                if not relabel(out, nf_next, seen):
                     best[4] = 1  # more pieces than labels: the plan promised it cannot happen
                     continue
                 for j in range(nf_next):
@@ -446,7 +495,7 @@ def expand(
                 if mirrored:
                     for j in range(nf_next):
                         image[j] = out[mirror_slot[j]]
-                    canonical(image, nf_next)
+                    relabel(image, nf_next, seen)
                     iblk = np.uint64(0)
                     for j in range(np_next):
                         if (nblk >> np.uint64(mirror_pending[j])) & np.uint64(1):
@@ -456,7 +505,23 @@ def expand(
                         key[0] = key2[0]
                         key[1] = key2[1]
                         choice |= MIRRORED
-                used = put(tab, used, key, total, i, choice)
+                if waiting == AHEAD:  # the oldest, its row asked for AHEAD states ago
+                    q = (head - AHEAD) & (AHEAD - 1)
+                    used = put_at(tab, used, ring_k0[q], ring_k1[q], ring_h[q], ring_meta[q])
+                    waiting -= 1
+                h = np.int64(mix2(key[0], key[1]) & rmask)
+                prefetch(tab, h)
+                ring_k0[head] = key[0]
+                ring_k1[head] = key[1]
+                ring_h[head] = h
+                meta = np.uint64(i) << np.uint64(META_PRED) | np.uint64(total) << np.uint64(8)
+                ring_meta[head] = meta | np.uint64(choice)
+                head = (head + 1) & (AHEAD - 1)
+                waiting += 1
+    for _ in range(waiting):
+        q = (head - waiting) & (AHEAD - 1)
+        used = put_at(tab, used, ring_k0[q], ring_k1[q], ring_h[q], ring_meta[q])
+        waiting -= 1
     return n, used
 
 
