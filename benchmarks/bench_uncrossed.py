@@ -12,6 +12,7 @@ starts.
 
     python benchmarks/bench_uncrossed.py --wide [LIMIT]   # the first lines of 7x7 to 11x11
     python benchmarks/bench_uncrossed.py --nine           # every square board to 9x9, timed
+    python benchmarks/bench_uncrossed.py --one 10x10 --closed   # one board, checked the same way
 
 ``--wide`` sweeps the first lines of the square boards 7x7 to 11x11 (every state, no bound: in
 the first half of a board the bound cuts next to nothing) until a line's step holds more than
@@ -24,7 +25,8 @@ this process (9x9 open, the longest, about a quarter of an hour here), checks ea
 the published one and each path by its own plain code (a knight's path of distinct squares, no
 two moves crossing), and prints each board's seconds, states and the process's peak resident
 memory, then the total: the issue's target is every square board up to 9x9 within an hour in
-all. Not part of ``run.py``.
+all. ``--one BOARD [--closed]`` runs one board the same way (10x10 closed: the published
+A157416(10)). Neither is part of ``run.py``.
 """
 
 from __future__ import annotations
@@ -111,11 +113,11 @@ def wide(limit: int) -> None:
             )
 
 
-def _plain_check(n: int, closed: bool, path: list[tuple[int, int]], length: int) -> None:
-    """A knight's path (or cycle) of distinct squares on n x n with ``length`` moves, no two of
+def _plain_check(w: int, h: int, closed: bool, path: list[tuple[int, int]], length: int) -> None:
+    """A knight's path (or cycle) of distinct squares on w x h with ``length`` moves, no two of
     them crossing (two segments cross when each one's ends lie strictly on either side of the
     other's line: knight's moves never touch end to side), by plain integer arithmetic."""
-    assert len(set(path)) == len(path) and all(0 <= x < n and 0 <= y < n for x, y in path)
+    assert len(set(path)) == len(path) and all(0 <= x < w and 0 <= y < h for x, y in path)
     moves = list(itertools.pairwise(path)) + ([(path[-1], path[0])] if closed else [])
     assert len(moves) == length
     assert all({abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2} for a, b in moves)
@@ -133,6 +135,13 @@ def _plain_check(n: int, closed: bool, path: list[tuple[int, int]], length: int)
 
 def nine() -> None:
     """Every square board 1x1 to 9x9, paths and cycles: seconds, states, memory; the total."""
+    total = sum(one(f"{n}x{n}", closed) for n in range(1, 10) for closed in (True, False))
+    print(f"every square board up to 9x9, both kinds: {total:.0f} s in all", flush=True)
+
+
+def one(spec: str, closed: bool) -> float:
+    """One board: its length checked against the published one (when there is one) and its path
+    by plain code; prints seconds, states and the process's peak memory; returns the seconds."""
     import resource
 
     from knightstour import published
@@ -140,34 +149,34 @@ def nine() -> None:
 
     uncrossed.longest_uncrossed("4x4")  # load the kernels
     want = {(f.spec, f.closed): f.length for f in published.longest_uncrossed()}
-    total = 0.0
-    for n in range(1, 10):
-        for closed in (True, False):
-            spec = f"{n}x{n}"
-            t0 = time.perf_counter()
-            best = uncrossed.longest_uncrossed(spec, closed=closed)
-            took = time.perf_counter() - t0
-            total += took
-            published_length = want.get((spec, closed))
-            got = best.length or 0
-            assert got == (published_length or 0), (spec, closed, best.length, published_length)
-            if best.path:
-                b = best.board
-                _plain_check(n, closed, [b.xy(s) for s in best.path], got)
-            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-            kind = "closed" if closed else "open"
-            print(
-                f"{spec} {kind}: {got} moves (published {published_length}) in {took:.1f} s; "
-                f"at most {max(best.states, default=0):,} states a step, "
-                f"{sum(best.states):,} in all; peak resident {peak:.2f} GiB",
-                flush=True,
-            )
-    print(f"every square board up to 9x9, both kinds: {total:.0f} s in all", flush=True)
+    t0 = time.perf_counter()
+    best = uncrossed.longest_uncrossed(spec, closed=closed)
+    took = time.perf_counter() - t0
+    published_length = want.get((spec, closed))
+    got = best.length or 0
+    if published_length is not None or got == 0:
+        assert got == (published_length or 0), (spec, closed, best.length, published_length)
+    if best.path:
+        b = best.board
+        _plain_check(b.width, b.height, closed, [b.xy(s) for s in best.path], got)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    kind = "closed" if closed else "open"
+    print(
+        f"{spec} {kind}: {got} moves (published {published_length}) in {took:.1f} s; "
+        f"at most {max(best.states, default=0):,} states a step, "
+        f"{sum(best.states):,} in all; peak resident {peak:.2f} GiB",
+        flush=True,
+    )
+    if len(best.path) > 1 and best.board.area > 81:
+        print("path: " + " ".join(best.path_names), flush=True)
+    return took
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--nine"]:
         nine()
+    elif sys.argv[1:2] == ["--one"]:
+        one(sys.argv[2], "--closed" in sys.argv[3:])
     elif sys.argv[1:2] == ["--wide"]:
         wide(int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000)
     else:
