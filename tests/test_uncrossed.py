@@ -20,6 +20,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 
 from knightstour import published
@@ -472,3 +473,28 @@ def test_the_mirror_keeps_one_state_of_each_pair(spec: str, closed: bool) -> Non
     check_uncrossed(best.board, [best.board.xy(s) for s in best.path], closed, best.length)
     holed = plan(Board(6, 6, holes=["a1"]))
     assert holed.mirror_of == () and not any(len(m) for m in holed.mirror_slot)  # no mirror
+
+
+def test_a_row_keeps_moves_past_65535_and_a_board_past_its_field_is_refused() -> None:
+    """The table row's moves field holds more than 16 bits (a path of 65,536 moves on a long
+    narrow board must not wrap), compares by it, and the sweep refuses a board whose moves it
+    could not count, in one line, before any memory is spent."""
+    from knightstour.kernels import jit
+
+    k = jit.load(uncrossed._KERNELS, compiled=True)
+    tab = uncrossed._table(1024)
+    key = np.array([12345, 678], dtype=np.uint64)
+    h = np.int64(k.mix2(key[0], key[1]) & np.uint64(1023))
+
+    def meta(moves: int, pred: int, choice: int) -> np.uint64:
+        return np.uint64(pred << 32 | moves << 8 | choice)
+
+    used = k.put_at(tab, 0, key[0], key[1], h, meta(70_000, 5, 3))
+    used = k.put_at(tab, used, key[0], key[1], h, meta(65_535, 6, 1))  # fewer: kept out
+    used = k.put_at(tab, used, key[0], key[1], h, meta(70_001, 2**31 - 1, 128 | 2))
+    keys, vals = np.empty((1, 2), np.uint64), np.empty(1, np.int32)
+    pred, choice = np.empty(1, np.int32), np.empty(1, np.uint8)
+    assert used == 1 and k.compact(tab, keys, vals, pred, choice) == 1
+    assert (int(vals[0]), int(pred[0]), int(choice[0])) == (70_001, 2**31 - 1, 130)
+    with pytest.raises(InvalidInputError, match="more than the sweep counts moves for"):
+        longest_uncrossed(Board(2, 2**23))

@@ -184,7 +184,8 @@ def plan(board: BoardLike) -> Plan:
         pmask.append(np.array(masks, dtype=np.uint64))
         stuckable.append(np.array(stuck, dtype=np.bool_))
         msl, mpd = none, none
-        if mirror and {mirror[s] for s in after} == set(after):
+        line_end = (t + 1) % min(b.width, b.height) == 0  # the taken squares: whole lines
+        if mirror and line_end and {mirror[s] for s in after} == set(after):
             images = [edge_of[frozenset((mirror[u], mirror[v]))] for u, v in
                       (edges[e] for e in new_pending)]  # fmt: skip
             if set(images) == set(new_pending):
@@ -361,6 +362,11 @@ def longest_uncrossed(
     if b.wrap is not None:
         raise InvalidInputError("the longest uncrossed path needs a flat board without --wrap")
     short = min(b.width, b.height)
+    if b.area >= _KERNELS.MAX_MOVES:
+        raise InvalidInputError(
+            f"the longest uncrossed path on {b.spec}: {b.area:,} squares are more than the sweep "
+            f"counts moves for ({_KERNELS.MAX_MOVES - 1:,})"
+        )
     if short > MAX_WIDTH:
         raise InvalidInputError(
             f"the longest uncrossed path on {b.spec}: a short side of {short} is more than the "

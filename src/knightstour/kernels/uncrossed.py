@@ -73,8 +73,13 @@ AHEAD = 16
 #: The bit of a choice that says the state kept is the mirror image of the one the choice made.
 MIRRORED = 128
 #: A table row is three words: the key's two, then ``pred << META_PRED | moves << 8 | choice``
-#: (moves below 2^16, the state before below 2^40), so that a probe touches one row.
-META_PRED = 24
+#: (moves below 2^24, the state before below 2^32: a step's states are numbered in int32), so
+#: that a probe touches one row.
+META_PRED = 32
+#: The moves' field of that word (24 bits: the sweep refuses boards of :data:`MAX_MOVES` squares).
+MOVES = np.uint64(0xFFFFFF)
+#: Boards of this many squares or more would overflow the moves' field.
+MAX_MOVES = 1 << 24
 
 
 def relabel(codes: np.ndarray, n: int, seen: np.ndarray) -> bool:
@@ -177,9 +182,7 @@ def put_at(tab: np.ndarray, used: int, k0: np.uint64, k1: np.uint64, h: np.int64
             tab[h, 2] = meta
             return used + 1
         if r0 == k0 and tab[h, 1] == k1:
-            if (meta >> np.uint64(8)) & np.uint64(0xFFFF) > (tab[h, 2] >> np.uint64(8)) & np.uint64(
-                0xFFFF
-            ):
+            if (meta >> np.uint64(8)) & MOVES > (tab[h, 2] >> np.uint64(8)) & MOVES:
                 tab[h, 2] = meta
             return used
         h = (h + 1) & mask
@@ -196,7 +199,7 @@ def put(tab: np.ndarray, used: int, key: np.ndarray, value: int, pred: int, choi
         tab[h, 1] = key[1]
         tab[h, 2] = meta
         return used + 1
-    if value > np.int64((tab[h, 2] >> np.uint64(8)) & np.uint64(0xFFFF)):
+    if value > np.int64((tab[h, 2] >> np.uint64(8)) & MOVES):
         tab[h, 2] = meta
     return used
 
@@ -545,7 +548,7 @@ def compact(
             keys[m, 0] = tab[h, 0]
             keys[m, 1] = tab[h, 1]
             meta = tab[h, 2]
-            vals[m] = np.int32((meta >> np.uint64(8)) & np.uint64(0xFFFF))
+            vals[m] = np.int32((meta >> np.uint64(8)) & MOVES)
             pred[m] = np.int32(meta >> np.uint64(META_PRED))
             choice[m] = np.uint8(meta & np.uint64(0xFF))
             m += 1
