@@ -307,6 +307,8 @@ def test_refused_before_any_memory() -> None:
         longest_uncrossed("11x11")
     with pytest.raises(InvalidInputError, match="flat"):
         longest_uncrossed("4x4x4")
+    with pytest.raises(InvalidInputError, match="more than 64 pending moves"):
+        longest_uncrossed(Board(10, 10, leaper=(1, 4)))  # its plan's bits would overflow
 
 
 def test_json(capsys: pytest.CaptureFixture[str]) -> None:

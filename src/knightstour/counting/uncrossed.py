@@ -168,6 +168,11 @@ def plan(board: BoardLike) -> Plan:
             {e for e in pending if step_of[e] > t}
             | {f for e in back_edges[t] for f in crosses[e] if step_of[f] > t}
         )
+        if len(new_pending) > MAX_PENDING:  # before a bit is asked past a word's 64
+            raise InvalidInputError(
+                f"the longest uncrossed path on {b.spec}: a state would hold more than "
+                f"{MAX_PENDING} pending moves, more than the sweep's words take"
+            )
         npslot = {e: i for i, e in enumerate(new_pending)}
         pmap.append(np.array([pslot.get(e, -1) for e in new_pending], dtype=np.int64))
         pcross.append(
