@@ -87,11 +87,18 @@ def add(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--range",
         dest="ranges",
-        type=int_range(-1),
+        type=int_range(-65),
         action="append",
         metavar="R",
         help="walk only range R (repeatable; 0 is the quad pass and -1 the quarter pass, which "
-        "4m x 4n boards walk first, in that order; see docs/magic.md)",
+        "4m x 4n boards walk first, in that order, and -2, -3, ... the start passes; see "
+        "docs/magic.md)",
+    )
+    p.add_argument(
+        "--starts",
+        action="store_true",
+        help="walk the start passes (Denef's decomposition: 1 on each start square in turn, the "
+        "end free; ranges -2, -3, ...), with the ranges given by --range",
     )
 
 
@@ -107,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
     board = parse_board(args.board)
     if args.classes:
         return _classes(board, args)
+    if args.starts:
+        args.ranges = (args.ranges or []) + magic.start_passes(board)
     if magic.searched(board) and args.scheduler is None:  # threads on this machine
         args.workers = capped_workers(args.workers, cores())
     options = {
@@ -149,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
 _SEARCH_ONLY = {
     "count": "--count", "time_limit": "--time-limit", "scheduler": "--scheduler",
     "workers": "--workers", "discard_damaged": "--discard-damaged", "ranges": "--range",
+    "starts": "--starts",
 }  # fmt: skip
 
 
@@ -224,6 +234,11 @@ def _summary(found: Found, db: str) -> str:
         )
         if asked
     ]
+    if report.starts:
+        passes.append((
+            "the start passes", f"walked whole: {report.starts_done} of {report.starts}"
+            if report.starts > 1 else ("walked whole" if report.starts_done else "under way"),
+        ))  # fmt: skip
     if report.ranges or len(passes) != 1:
         walked = "; ".join(
             [f"{name} {state}" for name, state in passes]

@@ -55,6 +55,7 @@ MODULES: tuple[str, ...] = (
     "knightstour.kernels.enumerate",
     "knightstour.kernels.magic_search",
     "knightstour.kernels.magic_quads",
+    "knightstour.kernels.magic_starts",
     "knightstour.kernels.text",
     "knightstour.kernels.geometry",
     "knightstour.kernels.uncrossed",

@@ -45,6 +45,7 @@ __all__ = [
     "refusal",
     "ruled_out",
     "searched",
+    "start_passes",
     "unnumbered",
 ]
 
@@ -121,6 +122,31 @@ class Found:
             "new": r.new, "classes_in_library": self.classes, "nodes": r.nodes,
             "seconds": round(r.seconds, 3), "stopped": r.stopped, "tours": tours,
         }  # fmt: skip
+
+
+def start_passes(board: Board) -> list[int]:
+    """The range numbers of ``board``'s start passes (:mod:`knightstour.magic.starts`), in the
+    order they are walked; a board the search does not take (it is built, or has no tour) is an
+    :class:`InvalidInputError` saying so.
+
+    >>> from knightstour.board import Board
+    >>> start_passes(Board(8, 8))
+    [-2, -3, -4, -5, -6, -7, -8, -9, -10, -11]
+    >>> start_passes(Board(12, 12))
+    Traceback (most recent call last):
+    ...
+    knightstour.errors.InvalidInputError: the start passes are for the search of boards up to 64 squares, not 12x12
+    """
+    from knightstour.errors import InvalidInputError
+    from knightstour.magic import search as ms
+    from knightstour.magic.starts import start_walker
+
+    if not searched(board) or ms.refusal(board.width, board.height) is not None:
+        raise InvalidInputError(
+            f"the start passes are for the search of boards up to {ms.MAX_AREA} squares, "
+            f"not {board.spec}"
+        )
+    return [r.number for r in start_walker(board.width, board.height).ranges]
 
 
 def searched(board: Board) -> bool:

@@ -20,6 +20,7 @@ from there; a killed process loses at most the parts under way. The walk itself 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import threading
 import time
@@ -37,6 +38,8 @@ from knightstour.magic.quads import QUAD_RANGE, quad_range, quad_walker
 from knightstour.magic.quads import scheme as quad_scheme
 from knightstour.magic.quarters import QUARTER_RANGE, quarter_range, quarter_walker
 from knightstour.magic.quarters import scheme as quarter_scheme
+from knightstour.magic.starts import FIRST_START, is_start_range, start_walker
+from knightstour.magic.starts import SCHEME as START_SCHEME
 from knightstour.theory import semi_magic_obstruction, semi_magic_verdict
 
 if TYPE_CHECKING:
@@ -111,6 +114,8 @@ def scheme_of(rng: Range) -> str:
     pass's."""
     if rng.number == QUAD_RANGE:
         return quad_scheme(rng)
+    if is_start_range(rng.number):
+        return START_SCHEME + ("/closed" if rng.closed else "")
     return quarter_scheme(rng) if rng.number == QUARTER_RANGE else SCHEME
 
 
@@ -119,6 +124,12 @@ PASSES: dict[int, Callable[[int, int], QuadWalker]] = {
     QUAD_RANGE: quad_walker,
     QUARTER_RANGE: quarter_walker,
 }
+
+
+def is_pass(number: int) -> bool:
+    """Whether range ``number`` is a pass (the quad, quarter or a start pass), not a numbered
+    range."""
+    return number in PASSES or is_start_range(number)
 
 
 @dataclass
@@ -134,6 +145,9 @@ class Report:
     #: likewise the quarter pass (:mod:`knightstour.magic.quarters`)
     quarters: bool = False
     quarters_done: bool = False
+    #: the start passes asked for (:mod:`knightstour.magic.starts`), and those walked whole
+    starts: int = 0
+    starts_done: int = 0
     parts_done: int = 0
     found: int = 0
     new: int = 0
@@ -149,7 +163,8 @@ class Report:
         """Whether every range asked for (the quad and quarter passes among them) has been
         walked to its end."""
         return (self.ranges_done == self.ranges and (self.quads_done or not self.quads)
-                and (self.quarters_done or not self.quarters))  # fmt: skip
+                and (self.quarters_done or not self.quarters)
+                and self.starts_done == self.starts)  # fmt: skip
 
 
 def refusal(width: int, height: int) -> str | None:
@@ -337,6 +352,8 @@ class Walker:
         prefixes."""
         import numpy as np
 
+        if is_start_range(rng.number):
+            return np.zeros((start_walker(self.width, self.height).nparts(rng), 0), np.int32)
         if rng.number in PASSES:
             return np.zeros((PASSES[rng.number](self.width, self.height).nparts, 0), np.int32)
         st = self._state(rng.first)
@@ -355,6 +372,8 @@ class Walker:
         from its start or from the ``state`` a stopped walk of it left."""
         import numpy as np
 
+        if is_start_range(rng.number):
+            return start_walker(self.width, self.height).run(rng, part, stop, budget, state)
         if rng.number in PASSES:
             return PASSES[rng.number](self.width, self.height).run(rng, part, stop, budget, state)
         t0 = time.perf_counter()
@@ -422,7 +441,9 @@ class Walker:
         """Refuse (:class:`InvalidInputError`, saying what does not fit) a saved ``walk`` that
         is not one of part ``part`` (squares ``prefix``) of ``rng``: the walk rebuilt as
         :meth:`run` would rebuild it."""
-        if rng.number in PASSES:
+        if is_start_range(rng.number):
+            start_walker(self.width, self.height).restore(rng, part, walk)
+        elif rng.number in PASSES:
             PASSES[rng.number](self.width, self.height).restore(part, walk)
         else:
             self.restore(rng, prefix, walk)
@@ -570,7 +591,9 @@ def search(width: int, height: int, journal: Journal, **options: Unpack[SearchOp
 def _chosen(width: int, height: int, closed: bool, only: Iterable[int] | None) -> list[Range]:
     """The ranges a search walks, in order: the quad pass and the quarter pass first where they
     apply, then the numbered ranges (of closed tours only with ``closed``); only those numbered
-    in ``only`` when given (an unknown number is an :class:`InvalidInputError`)."""
+    in ``only`` when given, which may also name the start passes (-2, -3, ...: walked after the
+    quad and quarter passes, before the numbered ranges). An unknown number is an
+    :class:`InvalidInputError`."""
     chosen = [r for r in ranges(width, height) if r.closed or not closed]
     quads = quad_range(width, height, closed)
     quarters = quarter_range(width, height, closed)
@@ -581,14 +604,16 @@ def _chosen(width: int, height: int, closed: bool, only: Iterable[int] | None) -
     if only is None:
         return chosen
     wanted = set(only)
-    known = {r.number for r in ranges(width, height)}
-    known |= {QUAD_RANGE, QUARTER_RANGE} if quads else set()
+    starts = [dataclasses.replace(r, closed=closed) for r in start_walker(width, height).ranges]
+    at = sum(r.number in PASSES for r in chosen)
+    chosen[at:at] = starts
+    known = {r.number for r in chosen}
     bad = sorted(wanted - known)
     if bad:
         raise InvalidInputError(
             f"{width}x{height} has ranges 1 to {len(ranges(width, height))}"
-            f"{' (and 0, the quad pass, and -1, the quarter pass)' if quads else ''}, "
-            f"not {bad[0]}"
+            f"{', 0 (the quad pass), -1 (the quarter pass)' if quads else ''} and "
+            f"{FIRST_START} to {starts[-1].number} (the start passes), not {bad[0]}"
         )
     return [r for r in chosen if r.number in wanted]
 
@@ -608,9 +633,10 @@ class _Search:
         time_limit, scheduler = options.get("time_limit"), options.get("scheduler")
         self.walker = _walker(width, height)
         self.report = Report(
-            sum(r.number not in PASSES for r in chosen),
+            sum(not is_pass(r.number) for r in chosen),
             quads=any(r.number == QUAD_RANGE for r in chosen),
             quarters=any(r.number == QUARTER_RANGE for r in chosen),
+            starts=sum(is_start_range(r.number) for r in chosen),
         )
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.client = _connect(scheduler, self.deadline) if scheduler else None
@@ -647,7 +673,8 @@ class _Search:
                 f[0] = 1
 
     def mark_walked(self, rng: Range) -> None:
-        self.report.ranges_done += rng.number not in PASSES
+        self.report.ranges_done += not is_pass(rng.number)
+        self.report.starts_done += is_start_range(rng.number)
         self.report.quads_done |= rng.number == QUAD_RANGE
         self.report.quarters_done |= rng.number == QUARTER_RANGE
 

@@ -1,0 +1,252 @@
+"""The start passes of the semi-magic search (Denef's decomposition): their line tables, their
+cuts (no tour is lost), the split of the census between them, resuming, Dask and the command."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+
+import numpy as np
+import pytest
+
+import knightstour as kt
+from knightstour.board import symmetries
+from knightstour.cli import main
+from knightstour.library.magic import MagicJournal
+from knightstour.library.store import Library
+from knightstour.magic.search import search
+from knightstour.magic.starts import (
+    SCHEME,
+    StartWalker,
+    line_tables,
+    start_range,
+    start_walker,
+)
+from knightstour.numbering import BEVERLEY, grid_order
+
+
+def _independent_check(w: int, h: int, order: list[int], rows: list[int], cols: list[int]) -> None:
+    """Plain Python: a knight's tour whose ranks and files add up to ``rows`` and ``cols``."""
+    assert sorted(order) == list(range(w * h))
+    for a, b in itertools.pairwise(order):
+        assert {abs(a % w - b % w), abs(a // w - b // w)} == {1, 2}
+    num = [0] * (w * h)
+    for k, q in enumerate(order, start=1):
+        num[q] = k
+    assert [sum(num[y * w : (y + 1) * w]) for y in range(h)] == rows
+    assert [sum(num[x::w]) for x in range(w)] == cols
+
+
+@pytest.mark.parametrize("n", [24, 48, 64])
+def test_the_line_tables_agree_with_every_choice_of_numbers(n: int) -> None:
+    """``thr`` and ``most`` against all sets of up to 4 numbers (3 on 64 squares), none
+    consecutive."""
+    thr, most = line_tables(n, 4)
+    for a, b in itertools.product(range(4), repeat=2):
+        if a + b == 0 or a + b > (3 if n == 64 else 4):
+            continue
+        sums: dict[int, list[int]] = {}  # every reachable sum: the least numbers that make it
+        for nums in itertools.combinations(range(1, n + 1), a + b):
+            if sum(v % 2 for v in nums) != a or any(
+                y - x == 1 for x, y in itertools.pairwise(nums)
+            ):
+                continue
+            sums.setdefault(sum(nums), []).append(nums[0])
+        assert int(most[a, b]) == max(sums)
+        for need in range(0, max(sums) + 2):
+            # the largest lo from which such numbers add up to as little as need
+            firsts = [f for s, fs in sums.items() if s <= need for f in fs]
+            assert int(thr[a, b, need]) == (max(firsts) if firsts else -1), (a, b, need)
+
+
+def _random_tours(w: int, h: int, k: int, closed: bool) -> list[list[int]]:
+    tours, seed = [], 0
+    while len(tours) < k:  # random Warnsdorff walks, the ones that finish
+        with contextlib.suppress(kt.SearchFailedError):
+            t = kt.solve(f"{w}x{h}", method="warnsdorff", tiebreak="random", seed=seed,
+                         closed=closed)  # fmt: skip
+            tours.append([int(q) for q in t.indices])
+        seed += 1
+    return tours
+
+
+@pytest.mark.parametrize(
+    ("w", "h", "closed"),
+    [(8, 8, False), (8, 8, True), (6, 8, False), (6, 8, True), (6, 6, True), (4, 6, False)],
+)
+def test_no_cut_loses_a_tour_with_the_sums_it_looks_for(w: int, h: int, closed: bool) -> None:
+    """The constants set to a random tour's own sums, its start the only start: the walk below
+    its first squares finds it, and every tour it finds has those sums. (Such sums are not the
+    board's symmetries' to keep: the walker is given the identity alone, so no end is banned and
+    no second square left out.)"""
+    walker = StartWalker(w, h)
+    walker.perms = walker.perms[:1]
+    for order in _random_tours(w, h, 3, closed):
+        num = [0] * (w * h)
+        for k, q in enumerate(order, start=1):
+            num[q] = k
+        rows = [sum(num[y * w : (y + 1) * w]) for y in range(h)]
+        cols = [sum(num[x::w]) for x in range(w)]
+        walker.const = np.array(rows + cols, np.int64)
+        walker.starts = [order[0]]
+        walker._parts.clear()
+        for depth in (w * h * 5 // 8, w * h * 7 // 16):
+            rng = dataclasses.replace(start_range(w, h, 0, closed), first=order[0],
+                                      prefix=tuple(order[1:depth]))  # fmt: skip
+            found = []
+            for part in range(walker.nparts(rng)):
+                result = walker.run(rng, part)
+                assert result.done
+                found += result.tours.tolist()
+            assert order in found
+            for t in found:
+                _independent_check(w, h, t, rows, cols)
+                ends = {abs(t[0] % w - t[-1] % w), abs(t[0] // w - t[-1] // w)}
+                assert not closed or ends == {1, 2}
+
+
+def test_every_tour_has_a_home_in_exactly_the_pass_that_walks_it() -> None:
+    """Beverley's tour and random tours: among their 16 images, the start passes walk the
+    home's (the least start, its end not an earlier start's image, its second square the least
+    of its images under the start's symmetries) and no image of an earlier pass."""
+    w = start_walker(8, 8)
+    perms, _ = symmetries(8, 8)
+    for order in [grid_order(BEVERLEY), *_random_tours(8, 8, 6, False)]:
+        home = w.home(order)
+        assert home is not None
+        i, image = home
+        assert image[0] == w.starts[i]
+        images = [[int(g[q]) for q in p] for p in (order, order[::-1]) for g in perms]
+        assert image in images
+        for img in images:  # no image starts on an earlier start and ends where that pass may
+            j = w.starts.index(img[0]) if img[0] in w.starts else None
+            if j is not None and j < i:
+                board = w.board(j, False)
+                assert not board[4][img[-1]] or img[1] != min(
+                    int(g[img[1]]) for g in perms if int(g[img[0]]) == img[0]
+                )
+
+
+def test_the_start_pass_finds_beverleys_tour_below_its_first_numbers() -> None:
+    w = start_walker(8, 8)
+    i, image = w.home(grid_order(BEVERLEY))
+    rng = dataclasses.replace(start_range(8, 8, i), prefix=tuple(image[1:24]))
+    found = []
+    for part in range(w.nparts(rng)):
+        found += w.run(rng, part).tours.tolist()
+    assert image in found
+    for t in found:
+        _independent_check(8, 8, t, [260] * 8, [260] * 8)
+
+
+def _beverley_pass() -> tuple[StartWalker, object]:
+    w = start_walker(8, 8)
+    i, image = w.home(grid_order(BEVERLEY))
+    return w, dataclasses.replace(start_range(8, 8, i), prefix=tuple(image[1:18]))
+
+
+def test_a_part_stopped_again_and_again_goes_on_from_its_walk() -> None:
+    """One part walked with a small budget, its walk kept in the library and read back each
+    time: the tours and nodes of one go."""
+    w, rng = _beverley_pass()
+    part = max(range(w.nparts(rng)), key=lambda p: w.run(rng, p).nodes)
+    whole = w.run(rng, part)
+    assert whole.done and whole.nodes > 200_000
+    lib = Library(":memory:")
+    journal = MagicJournal(lib, 8, 8)
+    state, found, calls = None, [], 0
+    while True:
+        calls += 1
+        res = w.run(rng, part, budget=50_000, state=state)
+        assert res.scheme == SCHEME
+        found += res.tours.tolist()
+        if res.done:
+            break
+        journal.keep(res)
+        state = journal.saved(rng)[part]
+    assert calls > 2
+    assert sorted(found) == sorted(whole.tours.tolist())
+    assert res.total_nodes == whole.nodes and res.total_found == len(whole.tours)
+
+
+def _run_passes(lib: Library, rng: object, **kw: object) -> object:
+    """The search over the start pass ``rng`` alone (a narrow one, below a prefix)."""
+    walker = start_walker(8, 8)
+    saved = walker.ranges
+    walker.ranges = [rng if r.number == rng.number else r for r in saved]  # type: ignore[attr-defined]
+    try:
+        return search(8, 8, MagicJournal(lib, 8, 8), only=[rng.number], **kw)  # type: ignore[attr-defined,arg-type]
+    finally:
+        walker.ranges = saved
+
+
+@pytest.mark.slow
+def test_a_killed_search_goes_on_where_it_stopped_and_loses_nothing() -> None:
+    _, rng = _beverley_pass()
+    whole = _run_passes(Library(":memory:"), rng, workers=2)
+    assert whole.complete and whole.found >= 1 and whole.starts == whole.starts_done == 1
+
+    lib = Library(":memory:")
+    journal = MagicJournal(lib, 8, 8)
+    calls = {"n": 0}
+    real = journal.record
+
+    def dies(result, limit=None):  # the process is killed after its third part
+        calls["n"] += 1
+        if calls["n"] > 3:
+            raise KeyboardInterrupt
+        return real(result, limit)
+
+    journal.record = dies  # type: ignore[method-assign]
+    walker = start_walker(8, 8)
+    saved = walker.ranges
+    walker.ranges = [rng if r.number == rng.number else r for r in saved]
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            search(8, 8, journal, workers=2, only=[rng.number])
+        assert len(lib.journal.parts_done("8x8", SCHEME, rng.number) or ()) == 3
+        again = search(8, 8, MagicJournal(lib, 8, 8), workers=2, only=[rng.number])
+    finally:
+        walker.ranges = saved
+    assert again.complete
+    assert again.parts_done + 3 == whole.parts_done
+    progress = lib.journal.progress("8x8", SCHEME)
+    assert progress["ranges_done"] == 1 and progress["found"] == whole.found
+
+
+@pytest.mark.slow  # a Dask cluster: not in make test-fast
+def test_dask_finds_the_tours_the_threads_find() -> None:
+    distributed = pytest.importorskip("distributed")
+    _, rng = _beverley_pass()
+    local = _run_passes(Library(":memory:"), rng, workers=2)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        remote = _run_passes(Library(":memory:"), rng, scheduler=cluster.scheduler_address)
+    key = lambda r: sorted(tuple(t) for t in np.asarray(r.tours).tolist())  # noqa: E731
+    assert local.complete and remote.complete and local.found >= 1
+    assert key(local) == key(remote) and local.nodes == remote.nodes
+
+
+def test_the_command_walks_the_start_passes_and_says_so(tmp_path, capsys) -> None:
+    db = str(tmp_path / "t.db")
+    assert main(["magic", "4x6", "--starts", "--db", db, "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "the start passes alone, walked whole: 6 of 6" in out
+    code = main(["magic", "8x8", "--range", "-9", "--time-limit", "0.5", "--db", db, "--quiet"])
+    assert code == 3
+    assert "the start passes alone, under way" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["8x8", "--range", "-12"], "-2 to -11 (the start passes), not -12"),
+        (["12x12", "--starts"], "the start passes are for the search of boards up to 64 squares"),
+    ],
+)
+def test_bad_start_passes_are_refused_in_one_line(tmp_path, capsys, args, words) -> None:
+    assert main(["magic", *args, "--db", str(tmp_path / "t.db"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
