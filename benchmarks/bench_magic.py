@@ -15,9 +15,13 @@ Targets (issue "Magic knight's tours"): the first semi-magic 8x8 tour from a col
 - a part known to hold tours (Beverley's 1848 tour's first 6 and last 6 numbers fixed): its
   time and the tours it finds, the tours-per-hour of a productive part;
 - Knuth's estimate of one range's tree (random probes down the walk, the product of the
-  branchings), and from it the census's projected time on this machine.
+  branchings), and from it the census's projected time on this machine;
+- the start passes (Denef's decomposition, :mod:`knightstour.magic.starts`): the one-ended
+  walk's nodes a second on one core against the two-ended walk's, Knuth's estimate of each of
+  the 10 passes (``--start-probes`` probes each) and of the whole census, and the census
+  projected on both cores at the measured rate.
 
-    python benchmarks/bench_magic.py [--seconds S] [--probes P]
+    python benchmarks/bench_magic.py [--seconds S] [--probes P] [--start-probes P] [--starts]
 """
 
 from __future__ import annotations
@@ -163,11 +167,62 @@ def knuth(probes: int, rate: float) -> None:
           f"if alike: {136 * hours / 24:.0f} days on this machine")  # fmt: skip
 
 
+def _one_core(run: object, seconds: float) -> float:
+    """Nodes a second of ``run(part, budget)`` (a PartResult) over parts 0, 1, ... on this one
+    thread, for about ``seconds`` (after one small call, so that nothing compiles on the clock)."""
+    run(0, 1000)  # type: ignore[operator]
+    nodes, spent, part = 0, 0.0, 0
+    while spent < seconds:
+        r = run(part, 20_000_000)  # type: ignore[operator]
+        nodes += r.nodes
+        spent += r.seconds
+        part += 1
+    return nodes / spent
+
+
+def start_passes(probes: int, seconds: float) -> None:
+    """The start passes: speed on one core against the two-ended walk, Knuth's estimate of each
+    pass, and the census projected on every core."""
+    from knightstour.magic.search import Walker, ranges
+    from knightstour.magic.starts import start_walker
+
+    walker = Walker(8, 8)
+    rng1 = ranges(8, 8)[0]
+    prefixes = walker.parts(rng1)
+    old = _one_core(lambda p, b: walker.run(rng1, p, prefixes[p], budget=b), seconds / 2)
+    w = start_walker(8, 8)
+    c3 = w.ranges[7]
+    new = _one_core(lambda p, b: w.run(c3, p, budget=b), seconds / 2)
+    figure("magic", "start pass walk on one core (parts of c3)", new / 1e6, old / 1e6,
+           unit="M nodes/s", baseline_name="the two-ended walk (parts of range 1)",
+           better="higher")  # fmt: skip
+    total, var = 0.0, 0.0
+    t0 = time.perf_counter()
+    names = []
+    for i, rng in enumerate(w.ranges):
+        mean, se = w.estimate(rng, probes, i + 1)
+        total += mean
+        var += se * se
+        s = w.starts[i]
+        names.append(f"{'abcdefgh'[s % 8]}{s // 8 + 1} {mean:.2g}")
+    cores = os.cpu_count() or 1
+    days = total / (new * cores) / 86400
+    print(f"Knuth's estimate of the start passes ({probes:,} probes each, "
+          f"{time.perf_counter() - t0:.0f} s): {'; '.join(names)}; the census "
+          f"{total:.2g} nodes (standard error {var**0.5:.1g}): {days:.1f} days on {cores} "
+          f"cores at {new / 1e6:.2f} M nodes/s a core")  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--probes", type=int, default=300)
+    ap.add_argument("--start-probes", type=int, default=20_000)
+    ap.add_argument("--starts", action="store_true", help="the start passes' figures alone")
     a = ap.parse_args()
+    if a.starts:
+        start_passes(a.start_probes, a.seconds)
+        return 0
     first_call()
     cold_start()
     quad_pass()
@@ -176,6 +231,7 @@ def main() -> int:
     rate = speed(a.seconds)
     productive_part()
     knuth(a.probes, rate)
+    start_passes(a.start_probes, a.seconds)
     return 0
 
 

@@ -126,11 +126,19 @@ def db(tmp_path) -> str:
 def test_magic_classes_lists_each_class_with_its_numbering(db: str, capsys) -> None:
     assert main(["magic", "8x8", "--classes", "--db", db]) == 0
     out = capsys.readouterr().out
-    head, fams, *rest = out.splitlines()
+    head, fams, starts, *rest = out.splitlines()
     assert head.startswith(f"2 classes of semi-magic tours of 8x8 in {db}, 1 of them closed;")
     assert "published census" in head and "140, 63 closed, 0 magic" in head
     assert fams == "by family: quads 1 (0 closed), quarters 1 (1 closed), irregular 0"
     blocks = "\n".join(rest).strip().split("\n\n")
+    # each class names the start pass that walks it, and the tally counts them by start square
+    passes = [re.search(r"start pass (-\d+) \(([a-h]\d)\)$", b.splitlines()[0]) for b in blocks]
+    counted = dict(pair.split() for pair in starts.removeprefix("by start pass: ").split(", "))
+    assert list(counted) == ["a1", "b1", "c1", "d1", "b2", "c2", "d2", "c3", "d3", "d4"]
+    assert sum(map(int, counted.values())) == 2
+    for m in passes:
+        assert m is not None and int(counted[m.group(2)]) >= 1
+        assert int(m.group(1)) == -2 - list(counted).index(m.group(2))
     with Library(db) as lib:
         semi = {t.id for t in lib.tours.list() if t.tour.magic().verdict != "neither"}
     heads = [re.fullmatch(r"class (\d) \(library id (\d)\): .*", b.splitlines()[0]) for b in blocks]

@@ -38,7 +38,8 @@ same for every numbering of a class, so it is the class's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -147,7 +148,8 @@ class MagicClass:
     ``order``: the canonical numbering's squares in number order; ``closed``: N is a move from 1
     (the tour is reentrant); ``family``: :func:`family`; ``range``: :func:`range_of` its ends;
     ``verdict``: ``semi-magic``, or ``magic`` when both long diagonals add up too; ``id``: the
-    library's id of the stored tour, when it came from a library.
+    library's id of the stored tour, when it came from a library; ``start_pass``: the start
+    pass that walks the class (:func:`start_pass_of`; None on a board the search does not take).
     """
 
     board: Board
@@ -157,6 +159,7 @@ class MagicClass:
     range: int | None
     verdict: str
     id: int | None = None
+    start_pass: int | None = None
 
     @property
     def numbering(self) -> tuple[tuple[int, ...], ...]:
@@ -187,7 +190,16 @@ class MagicClass:
         fam = f"{self.family}, " if self.family else ""
         rng = f"range {self.range}: " if self.range is not None else ""
         first, last = self.ends
-        return f"{kind}, {fam}{rng}1 on {first} and {len(self.order)} on {last}, {self.verdict}"
+        start = ""
+        if self.start_pass is not None:
+            from knightstour.magic.starts import FIRST_START, start_walker
+
+            sq = start_walker(self.board.width, self.board.height).starts
+            name = self.board.square_name(sq[FIRST_START - self.start_pass])
+            start = f", start pass {self.start_pass} ({name})"
+        return (
+            f"{kind}, {fam}{rng}1 on {first} and {len(self.order)} on {last}, {self.verdict}{start}"
+        )
 
     def text(self) -> str:
         """The numbering as a board of numbers, the top rank first (as ``board_text``)."""
@@ -212,7 +224,31 @@ class MagicClass:
             "family": self.family,
             "range": self.range,
             "verdict": self.verdict,
+            "start_pass": self.start_pass,
         }
+
+
+def _searched(board: Board) -> bool:
+    """Whether the search takes ``board`` (and so has start passes)."""
+    from knightstour.magic.search import MAX_AREA, refusal
+
+    return board.area <= MAX_AREA and refusal(board.width, board.height) is None
+
+
+def start_pass_of(board: Board, order: Sequence[int] | np.ndarray) -> int | None:
+    """The start pass (:mod:`knightstour.magic.starts`, range -2, -3, ...) that walks the tour
+    visiting ``order`` or one of its images; None on a board the search does not take.
+
+    >>> from knightstour.numbering import BEVERLEY, grid_order
+    >>> start_pass_of(Board(8, 8), grid_order(BEVERLEY)), start_pass_of(Board(12, 12), [0])
+    (-2, None)
+    """
+    from knightstour.magic.starts import FIRST_START, start_walker
+
+    if not _searched(board):
+        return None
+    home = start_walker(board.width, board.height).home([int(s) for s in order])
+    return None if home is None else FIRST_START - home[0]
 
 
 def describe(tour: Tour, *, tour_id: int | None = None) -> MagicClass:
@@ -258,6 +294,7 @@ def classify(
         range=range_of(board, int(least[0]), int(least[-1])),
         verdict=verdict,
         id=tour_id,
+        start_pass=start_pass_of(board, least),
     )
 
 
@@ -278,6 +315,9 @@ class Tally:
     reentrant: int
     closed: bool = False
     diagonal: bool = False
+    #: the classes by the start pass that walks them (:attr:`MagicClass.start_pass`), by the
+    #: pass's start square; empty on a board the search does not take
+    starts: dict[str, int] = field(default_factory=dict)
 
     def published(self) -> Census | None:
         """The published census of the board's semi-magic tours (None: none is published)."""
@@ -316,7 +356,11 @@ class Tally:
             line += (f"; the published census ({', '.join(c.authors)}, {c.year}) has "
                      f"{c.classes}, {c.closed} closed, {c.magic} magic")  # fmt: skip
         fams = self.family_line()
-        return line if fams is None else f"{line}\n{fams}"
+        if fams is not None:
+            line += f"\n{fams}"
+        if self.classes and self.starts:
+            line += "\nby start pass: " + ", ".join(f"{k} {n}" for k, n in self.starts.items())
+        return line
 
     def to_dict(self) -> dict[str, Any]:
         """The tally as JSON: the board, the classes and the closed ones (``reentrant``: 1 and
@@ -337,6 +381,7 @@ class Tally:
                 f: {"classes": n, "reentrant": m} for f, (n, m) in self.families.items()
             },
             "filters": {"closed": self.closed, "diagonal": self.diagonal},
+            "start_passes": self.starts,
             "published": None if c is None else {
                 "classes": c.classes, "reentrant": c.closed, "magic": c.magic,
                 "source": f"{', '.join(c.authors)} ({c.year}), {c.url}",
@@ -358,4 +403,11 @@ def tally(
             n, m = counts[c.family]
             counts[c.family] = (n + 1, m + int(c.closed))
     reentrant = sum(int(c.closed) for c in classes)
-    return Tally(board, counts, len(classes), reentrant, closed, diagonal)
+    starts: dict[str, int] = {}
+    if _searched(board):
+        from knightstour.magic.starts import FIRST_START, start_walker
+
+        squares = start_walker(board.width, board.height).starts
+        for i, sq in enumerate(squares):
+            starts[board.square_name(sq)] = sum(c.start_pass == FIRST_START - i for c in classes)
+    return Tally(board, counts, len(classes), reentrant, closed, diagonal, starts)

@@ -137,7 +137,6 @@ class StartWalker:
     name = "start pass"
 
     def __init__(self, width: int, height: int, *, compiled: bool = True) -> None:
-        from knightstour.kernels import jit
         from knightstour.kernels import magic_starts as km
         from knightstour.kernels.enumerate import compact_neighbours
 
@@ -146,7 +145,8 @@ class StartWalker:
             raise InvalidInputError(f"the start passes do not walk {width}x{height}")
         self.width, self.height, self.n = width, height, n
         self.km = km
-        self.k = jit.load(km, compiled=compiled)
+        self._compiled = compiled
+        self._k: Any = None
         self.nbr, self.nn = (a.astype(np.int64) for a in compact_neighbours(
             Board(width, height).neighbour_table()))  # fmt: skip
         idx = np.arange(n)
@@ -170,6 +170,15 @@ class StartWalker:
             Range(FIRST_START - i, s, -1, 0, False) for i, s in enumerate(self.starts)
         ]  # fmt: skip
         self._parts: dict[tuple[int, bool, tuple[int, ...]], np.ndarray] = {}
+
+    @property
+    def k(self) -> Any:
+        """The walk's kernels, loaded (compiled) on first use: :meth:`home` needs none."""
+        if self._k is None:
+            from knightstour.kernels import jit
+
+            self._k = jit.load(self.km, compiled=self._compiled)
+        return self._k
 
     def split(self) -> int:
         """Squares after the start that make a part: :data:`SPLIT` on 8x8, fewer on smaller
