@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__kernels__ = ("relink", "place", "unplace", "candidates", "walk", "probe")
+__kernels__ = ("relink", "place", "vacate", "unplace", "candidates", "walk", "probe")
 #: Compiled into the kernels that call them (see :mod:`knightstour.kernels.magic_search`).
-__inline__ = ("relink", "place", "unplace", "candidates")
+__inline__ = ("relink", "place", "vacate", "unplace", "candidates")
 #: Compiled without reference counting: the walk makes no array, and reads many out of tuples.
 __borrow__ = ("walk",)
 
@@ -105,7 +105,8 @@ def relink(
 
 def place(q: int, h: int, v: int, board: tuple, state: tuple) -> bool:
     """Put ``v`` on the empty square ``q``, a move from the head ``h``; False (and nothing
-    changed) when a cut ends the branch there."""
+    changed) when a cut ends the branch there. The line cuts come first: a branch they end
+    leaves the links alone."""
     nbr, nn, lines, const, endok, thr, most, dl, ring = board
     odd, num, avail, lsum, lodd, leven, _, _, _, _, meta, maxlo = state
     n = num.size
@@ -114,6 +115,7 @@ def place(q: int, h: int, v: int, board: tuple, state: tuple) -> bool:
         meta[NLOW] -= 1
     if ring[q]:
         meta[RING] -= 1
+    bad = False
     for j in range(2):
         li = lines[q, j]
         lsum[li] += v
@@ -123,31 +125,32 @@ def place(q: int, h: int, v: int, board: tuple, state: tuple) -> bool:
             leven[li] -= 1
         need = const[li] - lsum[li]
         maxlo[li] = thr[lodd[li], leven[li], need] if 0 <= need < thr.shape[2] else -1
+        if need > most[lodd[li], leven[li]]:
+            bad = True
+    if v < n:
+        # every line: the least its numbers can add up to, from v + its distance from q
+        least = maxlo[0] - dl[q, 0]
+        for li in range(1, const.size):
+            least = min(least, maxlo[li] - dl[q, li])
+        if bad or least < v:
+            vacate(q, board, state)
+            return False
     bad = relink(h, -1, nbr, nn, num, avail, endok, meta)
     if not bad and v < n:
-        if meta[NZERO] > 0 or meta[NLOW] > 1 or (meta[CLOSED] and meta[RING] == 0):
-            bad = True
-        else:
-            for j in range(2):
-                li = lines[q, j]
-                if const[li] - lsum[li] > most[lodd[li], leven[li]]:
-                    bad = True
-            if not bad:
-                for li in range(const.size):
-                    if maxlo[li] < v + dl[q, li]:
-                        bad = True
-                        break
+        bad = meta[NZERO] > 0 or meta[NLOW] > 1 or (meta[CLOSED] == 1 and meta[RING] == 0)
     if bad:
         unplace(q, h, board, state)
         return False
     return True
 
 
-def unplace(q: int, h: int, board: tuple, state: tuple) -> None:
-    """Take the last number off ``q``, ``h`` the head again."""
-    nbr, nn, lines, const, endok, thr, _, _, ring = board
-    odd, num, avail, lsum, lodd, leven, _, _, _, _, meta, maxlo = state
-    relink(h, 1, nbr, nn, num, avail, endok, meta)
+def vacate(q: int, board: tuple, state: tuple) -> None:
+    """Take the number off ``q``: its lines and counts as before it was put there (the links
+    are :func:`unplace`'s)."""
+    lines, const, thr, ring = board[2], board[3], board[5], board[8]
+    odd, num, avail, lsum, lodd, leven, meta, maxlo = (
+        state[0], state[1], state[2], state[3], state[4], state[5], state[10], state[11],
+    )  # fmt: skip
     v = num[q]
     for j in range(2):
         li = lines[q, j]
@@ -163,6 +166,12 @@ def unplace(q: int, h: int, board: tuple, state: tuple) -> None:
     if ring[q]:
         meta[RING] += 1
     num[q] = 0
+
+
+def unplace(q: int, h: int, board: tuple, state: tuple) -> None:
+    """Take the last number off ``q``, ``h`` the head again."""
+    relink(h, 1, board[0], board[1], state[1], state[2], board[4], state[10])
+    vacate(q, board, state)
 
 
 def candidates(d: int, board: tuple, state: tuple) -> None:
