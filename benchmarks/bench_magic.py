@@ -27,6 +27,7 @@ Targets (issue "Magic knight's tours"): the first semi-magic 8x8 tour from a col
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import subprocess
@@ -196,21 +197,23 @@ def start_passes(probes: int, seconds: float) -> None:
     figure("magic", "start pass walk on one core (parts of c3)", new / 1e6, old / 1e6,
            unit="M nodes/s", baseline_name="the two-ended walk (parts of range 1)",
            better="higher")  # fmt: skip
-    total, var = 0.0, 0.0
-    t0 = time.perf_counter()
-    names = []
-    for i, rng in enumerate(w.ranges):
-        mean, se = w.estimate(rng, probes, i + 1)
-        total += mean
-        var += se * se
-        s = w.starts[i]
-        names.append(f"{'abcdefgh'[s % 8]}{s // 8 + 1} {mean:.2g}")
     cores = os.cpu_count() or 1
-    days = total / (new * cores) / 86400
-    print(f"Knuth's estimate of the start passes ({probes:,} probes each, "
-          f"{time.perf_counter() - t0:.0f} s): {'; '.join(names)}; the census "
-          f"{total:.2g} nodes (standard error {var**0.5:.1g}): {days:.1f} days on {cores} "
-          f"cores at {new / 1e6:.2f} M nodes/s a core")  # fmt: skip
+    for closed in (False, True):
+        total, var = 0.0, 0.0
+        t0 = time.perf_counter()
+        names = []
+        for i, rng in enumerate(w.ranges):
+            mean, se = w.estimate(dataclasses.replace(rng, closed=closed), probes, i + 1)
+            total += mean
+            var += se * se
+            s = w.starts[i]
+            names.append(f"{'abcdefgh'[s % 8]}{s // 8 + 1} {mean:.2g}")
+        days = total / (new * cores) / 86400
+        print(f"Knuth's estimate of the start passes{', closed tours' if closed else ''} "
+              f"({probes:,} probes each, {time.perf_counter() - t0:.0f} s): {'; '.join(names)}; "
+              f"the census{' of closed tours' if closed else ''} {total:.2g} nodes (standard "
+              f"error {var**0.5:.1g}): {days:.1f} days on {cores} cores at {new / 1e6:.2f} M "
+              "nodes/s a core")  # fmt: skip
 
 
 def main() -> int:

@@ -23,6 +23,7 @@ from schemathesis.checks import positive_data_acceptance
 
 from knightstour.web.app import Limits, create_app
 from knightstour.web.server import running_server
+from knightstour.web.state import ensure_compiled
 from tiers import examples
 
 SMALL = Limits(
@@ -36,8 +37,21 @@ SMALL = Limits(
 )
 
 
+def warmed() -> None:
+    """The kernels the server's routes run, loaded before it takes a request (compiled first
+    when a kernel module changed since ``make`` filled the cache, which ``make test-all`` does
+    not fill again): compiled under a loaded machine, they took minutes on the requests' clock
+    (a search waits for the app's warm-up), and the client gives up after 10 s. What the fuzz
+    checks is the answers, not a first compile."""
+    from knightstour.warm import warm
+
+    ensure_compiled()  # the app's own warm-up (the searches'): its background one is then a no-op
+    warm(only=["number puzzles"])  # /api/numbers' kernels, which the app's warm-up leaves out
+
+
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
+    warmed()
     with running_server(create_app(SMALL)) as url:
         yield url
 
@@ -100,6 +114,7 @@ def test_the_schema_is_served_and_every_operation_is_fuzzed(
 @pytest.fixture(scope="module")
 def real_server_url() -> Iterator[str]:
     """The server as ``knightstour serve`` runs it: the default limits, nothing shrunk."""
+    warmed()
     with running_server(create_app(Limits())) as url:
         yield url
 

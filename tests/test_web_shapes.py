@@ -197,6 +197,22 @@ def test_pictures_of_shaped_tours(client: TestClient, fmt: str) -> None:
     assert r.status_code == 400 and "never visited" in r.json()["error"]
 
 
+@pytest.mark.parametrize("path", ["/api/solve", "/api/exists", "/api/puzzle", "/api/count"])
+def test_a_large_corners_cut_is_refused_before_it_is_made(client: TestClient, path: str) -> None:
+    """A schema-valid corners cut of millions of squares is refused (400) before a square of it
+    is visited: made on the event loop, it kept the server from answering anything for as long
+    as it took (``board=6000&corners=3000``: 25 s; the schema fuzz's timeouts). A board within
+    the cap is cut whatever its corners (the last lines; the test below)."""
+    r = client.get(path, params={"board": "2000", "corners": "1000", "path": "a1"})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == (
+        "corners 1000 reach 4,000,000 squares of the 2000x2000 board, more than the 10,000 "
+        "that the web API cuts (the command line's --corners takes any)"
+    )
+    whole = client.get("/api/exists", params={"board": "100", "corners": "9999"})
+    assert "cut away the whole 100x100 board" in whole.json()["error"]  # 10,000 squares: cut
+
+
 def test_corners_and_masks_reach_every_board_endpoint(client: TestClient) -> None:
     """``corners`` and ``mask`` shape the board as on the command line; a mask must match."""
     got = client.get("/api/solve", params={"board": "10x10", "corners": "2", "start": "c1"})

@@ -23,6 +23,7 @@ from knightstour.errors import InvalidInputError
 
 __all__ = [
     "FORMATS",
+    "MAX_CORNER_REACH",
     "CountQuery",
     "ExistsQuery",
     "NumbersQuery",
@@ -30,6 +31,7 @@ __all__ = [
     "ShapeQuery",
     "SolveQuery",
     "capped",
+    "corner_reach",
     "flag",
     "opt",
     "seed",
@@ -54,6 +56,12 @@ CORNERS_PATTERN = r"^ *[0-9]{0,4} *$"
 MASK_PATTERN = r"^[.# /]*$"
 PATH_PATTERN = r"^[a-zA-Z0-9:, ]*$"
 SEED_PATTERN = r"^ *[0-9]{0,19} *$"
+#: The most squares a ``corners`` cut may reach (:func:`corner_reach`) on a board the web API
+#: shapes. The cut is made square by square, on the event loop, before any size cap can refuse
+#: the board: unbounded, one schema-valid request (``board=6000&corners=3000``: 25 s) kept the
+#: whole server from answering anything. No board of up to this many squares (the solve cap's
+#: default) reaches it, whatever its corners.
+MAX_CORNER_REACH = 10_000
 #: What each formatted parameter should be, for the 422 message.
 FORMATS = {
     "board": "a board spec: WxH (width x height) like 8x8, WxHxD like 4x4x4, or N",
@@ -128,11 +136,17 @@ class ShapeQuery(BoardQuery):
     )
 
     def shaped(self) -> Board:
-        """The board of the query: :func:`~knightstour.board.parse_board` (bad ones: 400).
+        """The board of the query: :func:`~knightstour.board.parse_board` (bad ones: 400), its
+        corners cut only when the cut is small (:data:`MAX_CORNER_REACH`).
 
         >>> ShapeQuery(board="3x2", mask=".#./...").shaped().holes
         frozenset({4})
+        >>> ShapeQuery(board="6000", corners="3000").shaped()
+        Traceback (most recent call last):
+        ...
+        knightstour.errors.InvalidInputError: corners 3000 reach 36,000,000 squares of the 6000x6000 board, more than the 10,000 that the web API cuts (the command line's --corners takes any)
         """
+        _check_corners(self.board, self.corners)
         return parse_board(
             self.board,
             holes=self.holes,
@@ -140,6 +154,38 @@ class ShapeQuery(BoardQuery):
             corners=self.corners,
             leaper=self.leaper,
             wrap=self.wrap,
+        )
+
+
+def corner_reach(board: Board, r: int) -> int:
+    """The most squares that cutting ``board``'s corners rounded by ``r`` visits
+    (:meth:`~knightstour.board.Board.with_corners`): four boxes of ``r`` by ``r`` squares a
+    layer, at most the layer; never more than the board's area.
+
+    >>> corner_reach(Board(8, 8), 2), corner_reach(Board(6000, 6000), 3000), corner_reach(Board(8, 8), 9999)
+    (16, 36000000, 64)
+    """
+    w, h = board.width, board.height
+    return board.depth * min(w * h, 4 * min(r, w) * min(r, h))
+
+
+def _check_corners(spec: str, corners: str) -> None:
+    """Refuse (HTTP 400) a ``corners`` cut of ``spec`` that reaches more than
+    :data:`MAX_CORNER_REACH` squares, before it is made; a bad spec or corners is left to
+    :func:`~knightstour.board.parse_board` to name."""
+    text = corners.strip()
+    if not (text.isascii() and text.isdigit()):
+        return
+    try:
+        plain = parse_board(spec)  # the spec alone: no square is visited
+    except InvalidInputError:
+        return
+    r = int(text)
+    reach = corner_reach(plain, r)
+    if reach > MAX_CORNER_REACH:
+        raise InvalidInputError(
+            f"corners {r} reach {reach:,} squares of the {plain.spec} board, more than the "
+            f"{MAX_CORNER_REACH:,} that the web API cuts (the command line's --corners takes any)"
         )
 
 
