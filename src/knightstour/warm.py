@@ -157,6 +157,8 @@ def _magic() -> None:
         search(4, 6, MagicJournal(lib, 4, 6), workers=1)
     with Library(":memory:") as lib:  # the quad and quarter passes (4x8 has none; walked whole
         search(4, 8, MagicJournal(lib, 4, 8), workers=1, only=iter([0, -1]))  # in a moment)
+    with Library(":memory:") as lib:  # the start passes (4x6 has six, walked whole at once)
+        search(4, 6, MagicJournal(lib, 4, 6), workers=1, only=range(-7, -1))
 
 
 def _text() -> None:
