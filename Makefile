@@ -18,8 +18,9 @@ $(PACKAGES): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,web,cluster]'
 	touch $(PACKAGES)
 
-# then compile every kernel into Numba's cache (so that no first command pays for it)
-$(STAMP): $(PACKAGES)
+# then compile every kernel into Numba's cache (so that no first command pays for it), again
+# whenever a kernel module changes (the tests' servers would otherwise compile on a request's clock)
+$(STAMP): $(PACKAGES) $(wildcard src/knightstour/kernels/*.py)
 	$(BIN)/knightstour warm
 	touch $(STAMP)
 
