@@ -34,10 +34,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 from _report import figure
+
+from knightstour.magic._parts import PartResult
 
 EXE = Path(sys.executable).parent / "knightstour"
 CLI = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "knightstour"]
@@ -168,13 +171,13 @@ def knuth(probes: int, rate: float) -> None:
           f"if alike: {136 * hours / 24:.0f} days on this machine")  # fmt: skip
 
 
-def _one_core(run: object, seconds: float) -> float:
+def _one_core(run: Callable[[int, int], PartResult], seconds: float) -> float:
     """Nodes a second of ``run(part, budget)`` (a PartResult) over parts 0, 1, ... on this one
     thread, for about ``seconds`` (after one small call, so that nothing compiles on the clock)."""
-    run(0, 1000)  # type: ignore[operator]
+    run(0, 1000)
     nodes, spent, part = 0, 0.0, 0
     while spent < seconds:
-        r = run(part, 20_000_000)  # type: ignore[operator]
+        r = run(part, 20_000_000)
         nodes += r.nodes
         spent += r.seconds
         part += 1

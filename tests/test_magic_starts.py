@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import itertools
+import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,7 +17,7 @@ from knightstour.board import symmetries
 from knightstour.cli import main
 from knightstour.library.magic import MagicJournal
 from knightstour.library.store import Library
-from knightstour.magic.search import search
+from knightstour.magic.search import Range, Report, search
 from knightstour.magic.starts import (
     SCHEME,
     StartWalker,
@@ -140,7 +142,7 @@ def test_the_start_pass_finds_beverleys_tour_below_its_first_numbers() -> None:
         _independent_check(8, 8, t, [260] * 8, [260] * 8)
 
 
-def _beverley_pass() -> tuple[StartWalker, object]:
+def _beverley_pass() -> tuple[StartWalker, Range]:
     w = start_walker(8, 8)
     i, image = w.home(grid_order(BEVERLEY))
     return w, dataclasses.replace(start_range(8, 8, i), prefix=tuple(image[1:18]))
@@ -170,13 +172,13 @@ def test_a_part_stopped_again_and_again_goes_on_from_its_walk() -> None:
     assert res.total_nodes == whole.nodes and res.total_found == len(whole.tours)
 
 
-def _run_passes(lib: Library, rng: object, **kw: object) -> object:
+def _run_passes(lib: Library, rng: Range, **kw: Any) -> Report:
     """The search over the start pass ``rng`` alone (a narrow one, below a prefix)."""
     walker = start_walker(8, 8)
     saved = walker.ranges
-    walker.ranges = [rng if r.number == rng.number else r for r in saved]  # type: ignore[attr-defined]
+    walker.ranges = [rng if r.number == rng.number else r for r in saved]
     try:
-        return search(8, 8, MagicJournal(lib, 8, 8), only=[rng.number], **kw)  # type: ignore[attr-defined,arg-type]
+        return search(8, 8, MagicJournal(lib, 8, 8), only=[rng.number], **kw)
     finally:
         walker.ranges = saved
 
@@ -250,3 +252,19 @@ def test_bad_start_passes_are_refused_in_one_line(tmp_path, capsys, args, words)
     assert main(["magic", *args, "--db", str(tmp_path / "t.db"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+def test_start_passes_leave_the_other_answers_as_they_were(tmp_path, capsys) -> None:
+    """A board a theorem rules out is a proved no (exit 1) with --starts too; 1x1 keeps its class
+    (no start pass); a closed search may still name an open range (it walks nothing there)."""
+    from knightstour.magic.classes import describe
+
+    db = str(tmp_path / "t.db")
+    assert main(["magic", "5x5", "--starts", "--db", db, "--quiet"]) == 1
+    assert capsys.readouterr().out.startswith("no semi-magic tour on 5x5")
+    assert describe(kt.solve("1x1")).start_pass is None
+    assert main(["magic", "8x8", "--closed", "--range", "1", "--db", db, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["magic", "4x6", "--starts", "--db", db, "--quiet", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["starts"], data["starts_done"], data["ranges"]) == (6, 6, 0)

@@ -114,8 +114,6 @@ def run(args: argparse.Namespace) -> int:
     board = parse_board(args.board)
     if args.classes:
         return _classes(board, args)
-    if args.starts:
-        args.ranges = (args.ranges or []) + magic.start_passes(board)
     if magic.searched(board) and args.scheduler is None:  # threads on this machine
         args.workers = capped_workers(args.workers, cores())
     options = {
@@ -129,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
     if answer is not None:  # proved no by a theorem or the census: no library either
         print(json.dumps(answer.to_dict()) if args.format == "json" else answer.reason)
         return EXITS[answer.outcome]
+    if args.starts:  # after the answers a theorem gives: 5x5 --starts is a proved no, exit 1
+        options["ranges"] = (args.ranges or []) + magic.start_passes(board)
     searched = magic.searched(board)
     with Library(args.db) as lib, progress_bar(f"magic {board.spec}", quiet=args.quiet,
                                                unit="part" if searched else "tour") as bar:  # fmt: skip

@@ -118,7 +118,8 @@ class Found:
                     "tours": tours}  # fmt: skip
         return {**said,
             "board": self.board.spec, "closed": self.closed, "ranges": r.ranges,
-            "ranges_done": r.ranges_done, "parts_done": r.parts_done, "found": r.found,
+            "ranges_done": r.ranges_done, "starts": r.starts, "starts_done": r.starts_done,
+            "parts_done": r.parts_done, "found": r.found,
             "new": r.new, "classes_in_library": self.classes, "nodes": r.nodes,
             "seconds": round(r.seconds, 3), "stopped": r.stopped, "tours": tours,
         }  # fmt: skip

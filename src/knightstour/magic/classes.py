@@ -232,7 +232,7 @@ def _searched(board: Board) -> bool:
     """Whether the search takes ``board`` (and so has start passes)."""
     from knightstour.magic.search import MAX_AREA, refusal
 
-    return board.area <= MAX_AREA and refusal(board.width, board.height) is None
+    return 1 < board.area <= MAX_AREA and refusal(board.width, board.height) is None
 
 
 def start_pass_of(board: Board, order: Sequence[int] | np.ndarray) -> int | None:

@@ -607,7 +607,8 @@ def _chosen(width: int, height: int, closed: bool, only: Iterable[int] | None) -
     starts = [dataclasses.replace(r, closed=closed) for r in start_walker(width, height).ranges]
     at = sum(r.number in PASSES for r in chosen)
     chosen[at:at] = starts
-    known = {r.number for r in chosen}
+    known = {r.number for r in ranges(width, height)} | {r.number for r in starts}
+    known |= {QUAD_RANGE, QUARTER_RANGE} if quads else set()
     bad = sorted(wanted - known)
     if bad:
         raise InvalidInputError(
@@ -673,6 +674,7 @@ class _Search:
                 f[0] = 1
 
     def mark_walked(self, rng: Range) -> None:
+        """Count ``rng`` as walked whole in the report."""
         self.report.ranges_done += not is_pass(rng.number)
         self.report.starts_done += is_start_range(rng.number)
         self.report.quads_done |= rng.number == QUAD_RANGE

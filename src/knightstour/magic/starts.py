@@ -19,7 +19,7 @@ those symmetries. Pass i is range ``-2 - i`` (:func:`start_range`): its parts ar
 branches a few squares after the start (:data:`SPLIT`), in order.
 
 On 8x8, Knuth's estimate of the whole census is about 10^13 nodes
-(``python benchmarks/bench_magic.py --starts``): a quarter of the two-ended walk's.
+(``python benchmarks/bench_magic.py --starts``): a fifth of the two-ended walk's.
 
 >>> w = start_walker(4, 6)
 >>> [r.first for r in w.ranges], w.ranges[0].number
@@ -134,7 +134,6 @@ class StartWalker:
     """The compiled one-ended walk on one board: its starts, their parts, a part walked."""
 
     scheme_name = SCHEME
-    name = "start pass"
 
     def __init__(self, width: int, height: int, *, compiled: bool = True) -> None:
         from knightstour.kernels import magic_starts as km
@@ -349,8 +348,9 @@ class StartWalker:
         if st is not None:
             out = np.zeros((256, self.n), np.int64)
             rows = []
-            while True:
-                status = int(self.k.walk(st[0], st[1], budget, stop, -1, out))
+            while True:  # the budget is this call's, over the calls that fill ``out``
+                left = budget - (int(meta[km.NODES]) - before)
+                status = int(self.k.walk(st[0], st[1], left, stop, -1, out))
                 rows.append(out[: int(meta[km.WRITTEN])].astype(np.int32))
                 if status != km.FULL:
                     break
