@@ -314,5 +314,7 @@ def test_a_stopped_quarter_pass_goes_on_where_it_stopped(tmp_path, capsys) -> No
     assert main(["magic", "8x8", "--range", "-1", "--db", db, "--time-limit", "0.2"]) in (0, 3)
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("the quarter pass (range -1) alone, under way;")
-    assert main(["magic", "8x8", "--range", "-2", "--db", db]) == 2
-    assert "must be >= -1" in capsys.readouterr().err
+    assert main(["magic", "8x8", "--range", "-12", "--db", db]) == 2  # -2 to -11: start passes
+    assert "-2 to -11 (the start passes), not -12" in capsys.readouterr().err
+    assert main(["magic", "8x8", "--range", "-66", "--db", db]) == 2
+    assert "must be >= -65" in capsys.readouterr().err
