@@ -246,6 +246,11 @@ def test_the_quarter_pass_finds_the_quad_classes_and_more(whole_pass, quad_pass)
     assert {c for c, f in fams.items() if f == "quarters"} == beyond
     closed_by_family = {f: sum(fams[c] == f for c in closed) for f in ("quads", "quarters")}
     assert closed_by_family == {"quads": 44, "quarters": 2}  # as docs/magic.md tabulates
+    # the start passes that walk them (their homes), as docs/magic.md counts them
+    from knightstour.magic.classes import start_pass_of
+
+    homes = [start_pass_of(Board(8, 8), c) for c in classes]
+    assert [homes.count(-2 - i) for i in range(10)] == [5, 5, 20, 42, 4, 17, 7, 7, 2, 0]
 
 
 @pytest.mark.sweep  # the whole pass: --all (make test-all)

@@ -136,17 +136,27 @@ _BRIEF = _Brief()
 def brief(value: object) -> str:
     """A short repr of ``value`` for an error message, whatever the user handed in.
 
-    Long strings and lists are cut, huge integers not written out, deep nesting elided.
+    Long strings and lists are cut, huge integers not written out, deep nesting elided, and the
+    whole kept to :data:`BRIEF_MOST` characters (a few short levels can still multiply).
 
     >>> brief((0.5, 0)), brief("a" + "1" * 100_000), brief(10**5000)
     ('(0.5, 0)', "'a1111111111111111111'... (100,001 characters)", '<an integer of about 5,000 digits>')
     >>> brief([[[[[1]]]]])
     '[[[[...]]]]'
+    >>> len(brief([{str(i) * 30: [None] * 9 for i in range(9)}] * 9)) <= BRIEF_MOST + 30
+    True
     """
     try:
-        return _BRIEF.repr(value)
+        text = _BRIEF.repr(value)
     except Exception:  # a repr that fails: the type still says what it was
         return f"<{type(value).__name__}>"
+    if len(text) > BRIEF_MOST:
+        text = f"{text[:BRIEF_MOST]}... ({len(text):,} characters)"
+    return text
+
+
+#: The most characters of a value :func:`brief` writes.
+BRIEF_MOST = 200
 
 
 def _as_int(value: object, what: str) -> int:
