@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import itertools
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -172,15 +173,22 @@ def test_a_part_stopped_again_and_again_goes_on_from_its_walk() -> None:
     assert res.total_nodes == whole.nodes and res.total_found == len(whole.tours)
 
 
-def _run_passes(lib: Library, rng: Range, **kw: Any) -> Report:
-    """The search over the start pass ``rng`` alone (a narrow one, below a prefix)."""
+@contextlib.contextmanager
+def _narrowed(rng: Range) -> Iterator[None]:
+    """The start pass of ``rng``'s number narrowed to ``rng`` (below its prefix) meanwhile."""
     walker = start_walker(8, 8)
     saved = walker.ranges
     walker.ranges = [rng if r.number == rng.number else r for r in saved]
     try:
-        return search(8, 8, MagicJournal(lib, 8, 8), only=[rng.number], **kw)
+        yield
     finally:
         walker.ranges = saved
+
+
+def _run_passes(lib: Library, rng: Range, **kw: Any) -> Report:
+    """The search over the start pass ``rng`` alone (a narrow one, below a prefix)."""
+    with _narrowed(rng):
+        return search(8, 8, MagicJournal(lib, 8, 8), only=[rng.number], **kw)
 
 
 @pytest.mark.slow
@@ -201,16 +209,11 @@ def test_a_killed_search_goes_on_where_it_stopped_and_loses_nothing() -> None:
         return real(result, limit)
 
     journal.record = dies  # type: ignore[method-assign]
-    walker = start_walker(8, 8)
-    saved = walker.ranges
-    walker.ranges = [rng if r.number == rng.number else r for r in saved]
-    try:
+    with _narrowed(rng):
         with pytest.raises(KeyboardInterrupt):
             search(8, 8, journal, workers=2, only=[rng.number])
         assert len(lib.journal.parts_done("8x8", SCHEME, rng.number) or ()) == 3
-        again = search(8, 8, MagicJournal(lib, 8, 8), workers=2, only=[rng.number])
-    finally:
-        walker.ranges = saved
+    again = _run_passes(lib, rng, workers=2)
     assert again.complete
     assert again.parts_done + 3 == whole.parts_done
     progress = lib.journal.progress("8x8", SCHEME)

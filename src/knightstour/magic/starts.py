@@ -138,6 +138,7 @@ class StartWalker:
     def __init__(self, width: int, height: int, *, compiled: bool = True) -> None:
         from knightstour.kernels import magic_starts as km
         from knightstour.kernels.enumerate import compact_neighbours
+        from knightstour.kernels.numbers import FAR, distances
 
         n = width * height
         if n % 2 or (n * (n + 1) // 2) % width or (n * (n + 1) // 2) % height or n > 64:
@@ -155,13 +156,14 @@ class StartWalker:
         total = n * (n + 1) // 2
         self.const = np.array([total // height] * height + [total // width] * width, np.int64)
         self.thr, self.most = line_tables(n, max(width, height) // 2 + 1)
-        kd = _distances(self.nbr, self.nn)
+        kd = distances(np.asarray(Board(width, height).neighbour_table(), np.int32)).astype(
+            np.int64
+        )
+        np.fill_diagonal(kd, FAR)  # a line's other squares: not q itself
         nl = width + height
-        self.dl = np.zeros((n, nl), np.int64)
-        for q in range(n):
-            for li in range(nl):
-                others = [r for r in range(n) if li in self.lines[r] and r != q]
-                self.dl[q, li] = min(int(kd[q, r]) for r in others)
+        on = np.zeros((nl, n), bool)  # each line's squares
+        on[self.lines[:, 0], idx] = on[self.lines[:, 1], idx] = True
+        self.dl = np.stack([kd[:, on[li]].min(axis=1) for li in range(nl)], axis=1)
         perms, _ = symmetries(width, height)
         self.perms = perms
         self.starts = [q for q in range(n) if q == int(perms[:, q].min())]
@@ -428,24 +430,6 @@ class StartWalker:
             kept = sum(int(q) == min(int(g[q]) for g in fixing) for q in seconds)
             share = kept / len(seconds)
         return float(out.mean()) * share, float(out.std(ddof=1)) * share / probes**0.5
-
-
-def _distances(nbr: np.ndarray, nn: np.ndarray) -> np.ndarray:
-    """The knight distance between every two squares (a large number where none)."""
-    n = nn.size
-    kd = np.full((n, n), 1 << 20, np.int64)
-    for s in range(n):
-        kd[s, s] = 0
-        front = [s]
-        while front:
-            nxt = []
-            for q in front:
-                for r in nbr[q, : nn[q]]:
-                    if kd[s, r] > kd[s, q] + 1:
-                        kd[s, r] = kd[s, q] + 1
-                        nxt.append(int(r))
-            front = nxt
-    return kd
 
 
 @lru_cache(maxsize=4)
