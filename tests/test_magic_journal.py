@@ -25,6 +25,8 @@ from knightstour.magic import saved as walks
 from knightstour.magic import search as ms
 from knightstour.magic._parts import PartResult, Range
 from knightstour.magic.quads import QuadWalker, quad_range
+from knightstour.magic.starts import SCHEME as START_SCHEME
+from knightstour.magic.starts import start_walker
 from knightstour.numbering import BEVERLEY, grid_order
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -244,17 +246,17 @@ def test_a_part_that_fails_stops_the_others(monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.mark.slow  # a whole search of seconds
 def test_a_part_held_by_a_live_run_is_left_to_it() -> None:
-    """Another run (alive: this process) holds a part of 4x6's first range: this run walks the
-    rest, waits for that part until its time limit, and stops short; once released, the part
-    is walked and the proof made."""
+    """Another run (alive: this process) holds a part of 4x6's first start pass: this run walks
+    the rest, waits for that part until its time limit, and stops short; once released, the
+    part is walked and the proof made."""
     lib = Library(":memory:")
     other = MagicJournal(lib, 4, 6)
-    first = ms.ranges(4, 6)[0]
+    first = start_walker(4, 6).ranges[0]
     assert other.claim(first, [0]) == [0]
     stopped = ms.search(4, 6, MagicJournal(lib, 4, 6), workers=1, time_limit=1.0)
     assert stopped.stopped == "time limit" and not stopped.complete
-    assert lib.journal.parts_done("4x6", ms.SCHEME, first.number) is not None
-    assert 0 not in (lib.journal.parts_done("4x6", ms.SCHEME, first.number) or {0})
+    assert lib.journal.parts_done("4x6", START_SCHEME, first.number) is not None
+    assert 0 not in (lib.journal.parts_done("4x6", START_SCHEME, first.number) or {0})
     other.release()
     again = ms.search(4, 6, MagicJournal(lib, 4, 6), workers=1)
     assert again.complete and again.parts_done == 1  # that part alone was left
@@ -267,13 +269,13 @@ def test_a_part_held_by_a_dead_run_is_taken_over() -> None:
     gone = subprocess.run([sys.executable, "-c", "pass"], check=True)
     assert gone.returncode == 0
     lib = Library(":memory:")
-    first = ms.ranges(4, 6)[0]
+    first = start_walker(4, 6).ranges[0]
     dead = [
         f"{socket.gethostname()}:{os.getpid()}:0:x",  # this process id, another process's start
         f"{socket.gethostname()}:{2**22 + 7}:1:x",  # no such process
     ]
     for part, owner in enumerate(dead):
-        assert lib.journal.claim("4x6", ms.SCHEME, first.number, [part], owner) == [part]
+        assert lib.journal.claim("4x6", START_SCHEME, first.number, [part], owner) == [part]
     whole = ms.search(4, 6, MagicJournal(lib, 4, 6), workers=1, time_limit=60)
     assert whole.complete and whole.stopped is None
 
@@ -313,7 +315,7 @@ def test_two_runs_on_one_library_share_the_parts(tmp_path: Path) -> None:
     assert sum(s["parts_done"] for s in shares) == whole["parts_done"]
     assert all(s["ranges_done"] == whole["ranges_done"] for s in shares)
     with Library(db) as lib:
-        for scheme in (ms.SCHEME, "quads/3"):
+        for scheme in (START_SCHEME, "quads/3", "quarters/1"):
             ours = lib.journal.progress("4x8", scheme)
             with Library(str(tmp_path / "alone.db")) as one:
                 assert ours == {**one.journal.progress("4x8", scheme),

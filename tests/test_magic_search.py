@@ -12,6 +12,8 @@ from knightstour.board import symmetries
 from knightstour.library.magic import MagicJournal
 from knightstour.library.store import Library
 from knightstour.magic.search import Range, Walker, ranges, refusal, search
+from knightstour.magic.starts import SCHEME as START_SCHEME
+from knightstour.magic.starts import start_walker
 from knightstour.numbering import BEVERLEY, from_grid, grid_order
 from tiers import sample
 
@@ -109,14 +111,21 @@ def test_no_cut_loses_a_tour_with_the_sums_it_looks_for(w: int, h: int, seeds: r
 
 @pytest.mark.slow
 def test_small_boards_have_no_semi_magic_tour() -> None:
-    """Each walked whole; 6x6 (over a million positions) with --all only: no semi-magic tour
-    there is also Jelliss's theorem (both sides 2 more than a multiple of 4, below)."""
+    """Each walked whole, by the start passes (the default) and by the numbered ranges of the
+    two-ended walk; 6x6 (over a million positions) with --all only: no semi-magic tour there
+    is also Jelliss's theorem (both sides 2 more than a multiple of 4, below)."""
     sizes = [(4, 6), (6, 4), (4, 8), (6, 6)]
     for w, h in sample(sizes, 3, seed=6, keep=sizes[:3]):
         lib = Library(":memory:")
         report = search(w, h, MagicJournal(lib, w, h), workers=2)
         assert report.complete and report.found == 0 and report.nodes > 0
-        assert lib.journal.progress(f"{w}x{h}", "two-ended/1")["ranges_done"] == len(ranges(w, h))
+        starts = len(start_walker(w, h).ranges)
+        assert (report.ranges, report.starts) == (0, starts)
+        assert lib.journal.progress(f"{w}x{h}", START_SCHEME)["ranges_done"] == starts
+        numbered = [r.number for r in ranges(w, h)]
+        both = search(w, h, MagicJournal(lib, w, h), workers=2, only=numbered)
+        assert both.complete and both.found == 0 and both.ranges == len(numbered)
+        assert lib.journal.progress(f"{w}x{h}", "two-ended/1")["ranges_done"] == len(numbered)
 
 
 def _beverley_range(depth: int) -> Range:

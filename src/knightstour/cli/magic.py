@@ -1,8 +1,10 @@
 """``knightstour magic``: find semi-magic tours (8x8 and smaller), or build them (bigger boards).
 
-On boards of up to 64 squares the compiled two-ended search walks the numbered ranges in order,
-recording each part in the tour library (``--db``), so the same command run again goes on where
-the last one stopped; a board whose every range is walked without a find has no semi-magic tour.
+On boards of up to 64 squares the compiled search walks the quad and quarter passes where they
+apply, then the start passes (Denef's decomposition: 1 on each start square in turn, the end
+free), recording each part in the tour library (``--db``), so the same command run again goes on
+where the last one stopped; a board whose every pass is walked without a find has no semi-magic
+tour. ``--range`` also takes the numbered ranges of the older two-ended walk.
 Bigger boards of 4m x 4n squares get constructed tours. Each tour is validated, checked by
 ``Tour.magic()``, printed and stored. The choice, the theorems' refusals and the checks are
 :func:`knightstour.magic.find`'s; this module parses the options and prints.
@@ -12,7 +14,7 @@ Bigger boards of 4m x 4n squares get constructed tours. Each tour is validated, 
 >>> here = os.getcwd()
 >>> os.chdir(tempfile.mkdtemp())
 >>> main(["magic", "4x6", "--db", "m.db", "--quiet"])
-no semi-magic tour on 4x6: every one of its 42 ranges was walked to its end (... nodes)
+no semi-magic tour on 4x6: every one of its 6 start passes was walked to its end (... nodes)
 1
 >>> main(["magic", "6x10"])     # a theorem says no
 no semi-magic tour on 6x10: both sides are 2 more than a multiple of 4 ...
@@ -91,14 +93,15 @@ def add(p: argparse.ArgumentParser) -> None:
         action="append",
         metavar="R",
         help="walk only range R (repeatable; 0 is the quad pass and -1 the quarter pass, which "
-        "4m x 4n boards walk first, in that order, and -2, -3, ... the start passes; see "
-        "docs/magic.md)",
+        "4m x 4n boards walk first, in that order, -2, -3, ... the start passes, walked next, "
+        "and 1, 2, ... the numbered ranges of the older two-ended walk; see docs/magic.md)",
     )
     p.add_argument(
         "--starts",
         action="store_true",
-        help="walk the start passes (Denef's decomposition: 1 on each start square in turn, the "
-        "end free; ranges -2, -3, ...), with the ranges given by --range",
+        help="walk the start passes alone (Denef's decomposition: 1 on each start square in "
+        "turn, the end free; ranges -2, -3, ...), not the quad and quarter passes before them, "
+        "with the ranges given by --range",
     )
 
 

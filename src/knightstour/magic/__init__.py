@@ -474,11 +474,12 @@ def _search(
     )  # fmt: skip
     found.report, found.new, found.classes = report, report.new, keeper.classes()
     if report.complete and found.classes == 0 and not only and not found.closed:
-        total = len(ms.ranges(b.width, b.height))
+        walked = (f"{report.starts} start passes" if report.starts
+                  else f"{len(ms.ranges(b.width, b.height))} ranges")  # fmt: skip
         found.outcome = "none"
         found.reason = (
-            f"no semi-magic tour on {b.spec}: every one of its {total} ranges was walked to its "
-            f"end ({report.nodes:,} nodes)"
+            f"no semi-magic tour on {b.spec}: every one of its {walked} was walked to its end "
+            f"({report.nodes:,} nodes)"
         )
     elif not report.complete and (count is None or report.new < count):
         found.outcome = "stopped"  # short of what was asked, whatever it found on the way

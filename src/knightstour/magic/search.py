@@ -1,4 +1,8 @@
-"""The search for semi-magic tours: numbered ranges, their parts, and the workers that walk them.
+"""The search for semi-magic tours: its passes and numbered ranges, their parts, and the workers.
+
+:func:`search` walks the quad and quarter passes where they apply, then the start passes
+(:mod:`knightstour.magic.starts`), which hold every tour; the numbered ranges below, the older
+two-ended walk, are walked when named.
 
 A *range* is one class of ``(first, last)``: the squares of 1 and of N, up to the 16 symmetries
 that keep a numbering semi-magic (the board's symmetries times the reversed numbering, which swaps
@@ -565,9 +569,11 @@ class SearchOptions(TypedDict, total=False):
 
 
 def search(width: int, height: int, journal: Journal, **options: Unpack[SearchOptions]) -> Report:
-    """Walk the ranges of ``width x height`` in order (only those of closed tours with
-    ``closed``, only the numbers in ``only`` when given), recording each part in ``journal``,
-    until ``count`` new classes are found, ``time_limit`` seconds pass, or every range is done.
+    """Walk the passes of ``width x height`` in order (the quad and quarter passes where they
+    apply, then the start passes: :func:`_chosen`; of closed tours only with ``closed``; only
+    the numbers in ``only`` when given, which may name the numbered ranges too), recording each
+    part in ``journal``, until ``count`` new classes are found, ``time_limit`` seconds pass, or
+    every one is done.
 
     The parts run on ``workers`` threads (default: every core), or on the Dask cluster at
     ``scheduler``. Ctrl-C stops it cleanly: the walks under way are kept, everything recorded
@@ -590,31 +596,36 @@ def search(width: int, height: int, journal: Journal, **options: Unpack[SearchOp
 
 def _chosen(width: int, height: int, closed: bool, only: Iterable[int] | None) -> list[Range]:
     """The ranges a search walks, in order: the quad pass and the quarter pass first where they
-    apply, then the numbered ranges (of closed tours only with ``closed``); only those numbered
-    in ``only`` when given, which may also name the start passes (-2, -3, ...: walked after the
-    quad and quarter passes, before the numbered ranges). An unknown number is an
-    :class:`InvalidInputError`."""
-    chosen = [r for r in ranges(width, height) if r.closed or not closed]
+    apply, then the start passes (Denef's decomposition, which hold every tour: of closed tours
+    only with ``closed``); only those numbered in ``only`` when given, which may also name the
+    numbered ranges of the two-ended walk (1, 2, ...: walked last, in order). A board the
+    start passes do not walk (no even number of squares) walks the numbered ranges instead. An
+    unknown number is an :class:`InvalidInputError`."""
+    try:
+        walker = start_walker(width, height)
+    except InvalidInputError:
+        walker = None
+    starts = (
+        [] if walker is None else [dataclasses.replace(r, closed=closed) for r in walker.ranges]
+    )
+    chosen = [*starts, *(r for r in ranges(width, height) if r.closed or not closed)]
     quads = quad_range(width, height, closed)
     quarters = quarter_range(width, height, closed)
+    if quarters is not None:  # the quarter pass: minutes, classes the quads miss
+        chosen.insert(0, quarters)
     if quads is not None:  # the quad pass first: it finds tours in seconds where it applies
         chosen.insert(0, quads)
-    if quarters is not None:  # then the quarter pass: minutes, classes the quads miss
-        chosen.insert(1, quarters)
     if only is None:
-        return chosen
+        return [r for r in chosen if is_pass(r.number) or not starts]
     wanted = set(only)
-    starts = [dataclasses.replace(r, closed=closed) for r in start_walker(width, height).ranges]
-    at = sum(r.number in PASSES for r in chosen)
-    chosen[at:at] = starts
-    known = {r.number for r in ranges(width, height)} | {r.number for r in starts}
-    known |= {QUAD_RANGE, QUARTER_RANGE} if quads else set()
+    known = {r.number for r in chosen} | {r.number for r in ranges(width, height)}
     bad = sorted(wanted - known)
     if bad:
         raise InvalidInputError(
             f"{width}x{height} has ranges 1 to {len(ranges(width, height))}"
-            f"{', 0 (the quad pass), -1 (the quarter pass)' if quads else ''} and "
-            f"{FIRST_START} to {starts[-1].number} (the start passes), not {bad[0]}"
+            f"{', 0 (the quad pass), -1 (the quarter pass)' if quads else ''}"
+            + (f" and {FIRST_START} to {starts[-1].number} (the start passes)" if starts else "")
+            + f", not {bad[0]}"
         )
     return [r for r in chosen if r.number in wanted]
 
