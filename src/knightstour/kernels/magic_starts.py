@@ -105,36 +105,51 @@ def relink(
 
 def place(q: int, h: int, v: int, board: tuple, state: tuple) -> bool:
     """Put ``v`` on the empty square ``q``, a move from the head ``h``; False (and nothing
-    changed) when a cut ends the branch there. The line cuts come first: a branch they end
-    leaves the links alone."""
+    changed) when a cut ends the branch there. The line cuts come first, read before anything
+    is written: a branch they end costs no writing back (most of the branches cut end there)."""
     nbr, nn, lines, const, endok, thr, most, dl, ring = board
     odd, num, avail, lsum, lodd, leven, _, _, _, _, meta, maxlo = state
     n = num.size
+    l0 = lines[q, 0]
+    l1 = lines[q, 1]
+    o = odd[q]
+    a0 = lodd[l0] - o
+    b0 = leven[l0] - (1 - o)
+    a1 = lodd[l1] - o
+    b1 = leven[l1] - (1 - o)
+    need0 = const[l0] - lsum[l0] - v
+    need1 = const[l1] - lsum[l1] - v
+    if need0 > most[a0, b0] or need1 > most[a1, b1]:
+        return False
+    top = thr.shape[2]
+    m0 = thr[a0, b0, need0] if 0 <= need0 < top else -1
+    m1 = thr[a1, b1, need1] if 0 <= need1 < top else -1
+    if v < n:  # every line: the least its numbers can add up to, from v + its distance from q
+        old0 = maxlo[l0]
+        old1 = maxlo[l1]
+        maxlo[l0] = m0
+        maxlo[l1] = m1
+        least = maxlo[0] - dl[q, 0]
+        for li in range(1, const.size):
+            least = min(least, maxlo[li] - dl[q, li])
+        if least < v:
+            maxlo[l0] = old0
+            maxlo[l1] = old1
+            return False
+    else:
+        maxlo[l0] = m0
+        maxlo[l1] = m1
     num[q] = v
+    lsum[l0] += v
+    lsum[l1] += v
+    lodd[l0] = a0
+    leven[l0] = b0
+    lodd[l1] = a1
+    leven[l1] = b1
     if avail[q] == 1:
         meta[NLOW] -= 1
     if ring[q]:
         meta[RING] -= 1
-    bad = False
-    for j in range(2):
-        li = lines[q, j]
-        lsum[li] += v
-        if odd[q]:
-            lodd[li] -= 1
-        else:
-            leven[li] -= 1
-        need = const[li] - lsum[li]
-        maxlo[li] = thr[lodd[li], leven[li], need] if 0 <= need < thr.shape[2] else -1
-        if need > most[lodd[li], leven[li]]:
-            bad = True
-    if v < n:
-        # every line: the least its numbers can add up to, from v + its distance from q
-        least = maxlo[0] - dl[q, 0]
-        for li in range(1, const.size):
-            least = min(least, maxlo[li] - dl[q, li])
-        if bad or least < v:
-            vacate(q, board, state)
-            return False
     bad = relink(h, -1, nbr, nn, num, avail, endok, meta)
     if not bad and v < n:
         bad = meta[NZERO] > 0 or meta[NLOW] > 1 or (meta[CLOSED] == 1 and meta[RING] == 0)

@@ -1,0 +1,97 @@
+"""Nodes a second of the start passes' walk with variant kernels or array types (an experiment).
+
+Runs the same parts of one start pass with the product kernel (A) and a variant (B), in turn, a
+fixed node budget each, so that both see the same load; prints each one's nodes a second and
+the ratio. The variant is a kernel module file with the product's interface, or the product's
+kernel with narrower tables (``--narrow``).
+
+    python research/starts_speed.py [--variant FILE] [--narrow] [--pass -9] [--parts 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+
+import numpy as np
+
+from knightstour.kernels import jit
+from knightstour.kernels import magic_starts as km
+from knightstour.magic.starts import StartWalker, start_range
+
+
+def narrowed(board: tuple) -> tuple:
+    """The board tuple with the line tables cut to the needs a line can have, in int16."""
+    nbr, nn, lines, const, endok, thr, most, dl, ring = board
+    top = int(const.max()) + 1
+    return (
+        nbr,
+        nn,
+        lines,
+        const,
+        endok,
+        np.ascontiguousarray(thr[:, :, :top]).astype(np.int16),
+        most.astype(np.int16),
+        dl.astype(np.int16),
+        ring,
+    )
+
+
+def timed(walker: StartWalker, kernels, rng, part: int, budget: int, narrow: bool) -> tuple:
+    walker._k = kernels
+    st = walker.state(walker.index(rng), rng.closed, walker.parts(rng)[part])
+    if st is None:
+        return 0, 0.0, 0
+    board = narrowed(st[0]) if narrow else st[0]
+    state = st[1]
+    if narrow:
+        state = tuple(
+            a.astype(np.int16) if i in (0, 2, 4, 5, 11) else a for i, a in enumerate(state)
+        )
+    out = np.zeros((256, walker.n), np.int64)
+    stop = np.zeros(1, np.uint8)
+    t0 = time.perf_counter()
+    kernels.walk(board, state, budget, stop, -1, out)
+    return int(state[10][km.NODES]), time.perf_counter() - t0, int(state[10][km.FOUND])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--variant")
+    ap.add_argument("--narrow", action="store_true")
+    ap.add_argument("--pass", dest="number", type=int, default=-9)
+    ap.add_argument("--parts", type=int, default=40)
+    ap.add_argument("--first", type=int, default=3000)
+    ap.add_argument("--budget", type=int, default=3_000_000)
+    a = ap.parse_args()
+    walker = StartWalker(8, 8)
+    rng = start_range(8, 8, -2 - a.number)
+    base = jit.load(km, compiled=True)
+    other = base
+    if a.variant:
+        spec = importlib.util.spec_from_file_location("variant_kernels", a.variant)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["variant_kernels"] = mod  # so that Numba's cache can find it again
+        spec.loader.exec_module(mod)
+        other = jit.load(mod, compiled=True)
+    for k in (base, other):
+        timed(walker, k, rng, a.first, 1000, False)
+        timed(walker, k, rng, a.first, 1000, a.narrow)
+    nodes = {"A": 0, "B": 0}
+    seconds = {"A": 0.0, "B": 0.0}
+    for part in range(a.first, a.first + a.parts):
+        na, ta, fa = timed(walker, base, rng, part, a.budget, False)
+        nb, tb, fb = timed(walker, other, rng, part, a.budget, a.narrow)
+        assert (na, fa) == (nb, fb), (part, na, nb, fa, fb)  # the same tree, the same tours
+        nodes["A"] += na
+        nodes["B"] += nb
+        seconds["A"] += ta
+        seconds["B"] += tb
+    ra, rb = (nodes[k] / seconds[k] / 1e6 for k in "AB")
+    print(f"{nodes['A']:,} nodes each; A {ra:.2f} M/s, B {rb:.2f} M/s, B/A {rb / ra:.3f}")
+
+
+if __name__ == "__main__":
+    main()
