@@ -185,6 +185,69 @@ def test_make_is_reproducible_and_refuses_what_it_cannot_make() -> None:
         make("6x6", level="fiendish")
 
 
+def test_make_stops_at_its_time_limit_in_one_line() -> None:
+    """Past ``time_limit`` the maker stops with OutOfTime: a search that stopped (exit 3), the
+    server's time run out (HTTP 503), one line naming the level and the board."""
+    from knightstour.numberpuzzles.make import OutOfTime
+
+    with pytest.raises(OutOfTime) as caught:
+        make("10x10", level="expert", seed=10, time_limit=1e-9)  # one of the slow seeds
+    e = caught.value
+    assert isinstance(e, kt.SearchFailedError) and (e.exit_code, e.http_status) == (3, 503)
+    assert "no expert puzzle on 10x10" in str(e) and "try another seed" in str(e)
+    assert "\n" not in str(e)
+    with pytest.raises(kt.InvalidInputError, match="time_limit must be a positive"):
+        make("5x5", level="easy", seed=3, time_limit=0)
+
+
+def test_a_time_limit_with_time_to_spare_makes_the_seed_s_puzzle() -> None:
+    a = make("6x6", level="hard", seed=4)
+    b = make("6x6", level="hard", seed=4, time_limit=600)
+    assert (a.givens, a.solution, a.level) == (b.givens, b.solution, b.level)
+
+
+def test_a_proof_cut_short_by_the_time_limit_stops_the_maker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A proof the deadline cut short stops the maker (another order would make another puzzle
+    than the seed's); one that had its full PROOF_SECONDS and ran out leads to another try, as
+    without a limit. The exact search is replaced by one that never finishes in time."""
+    from knightstour.numberpuzzles import make as maker
+    from knightstour.numberpuzzles.exact import Completions
+
+    given: list[float | None] = []
+
+    def never_done(puzzle: NumberPuzzle, *, limit: int = 2, time_limit: float | None = None):
+        given.append(time_limit)
+        return Completions(0, False, (), 0, limit)
+
+    monkeypatch.setattr(maker, "completions", never_done)
+    with pytest.raises(kt.SearchFailedError, match="in 6 tries") as caught:
+        make("5x5", level="easy", seed=3, time_limit=10 * maker.PROOF_SECONDS)
+    assert not isinstance(caught.value, maker.OutOfTime)
+    assert given == [maker.PROOF_SECONDS] * maker.ATTEMPTS
+    given.clear()
+    with pytest.raises(maker.OutOfTime):
+        make("5x5", level="easy", seed=3, time_limit=maker.PROOF_SECONDS / 2)
+    assert len(given) == 1 and given[0] is not None and given[0] <= maker.PROOF_SECONDS / 2
+
+
+def test_the_exact_search_stops_when_its_client_has_gone() -> None:
+    """Under :func:`~knightstour.solvers.cancellable` (the web's requests), a set event stops
+    the search after its current slice, as its clock would."""
+    import threading
+
+    from knightstour.numberpuzzles import exact
+    from knightstour.solvers import cancellable
+
+    bare = NumberPuzzle(kt.Board(10, 10), {0: 1, 45: 100})  # no quick answer
+    gone = threading.Event()
+    gone.set()
+    with cancellable(gone):
+        found = completions(bare, time_limit=60)
+    assert not found.complete and found.positions < 2 * exact.SLICE
+
+
 @pytest.mark.slow
 def test_every_5x5_tour_is_a_completion_of_the_empty_puzzle() -> None:
     """5x5's 1,728 directed open tours, counted by the exact search with nothing given."""

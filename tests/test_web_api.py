@@ -20,6 +20,7 @@ from knightstour.errors import SearchFailedError
 from knightstour.puzzle import assess, parse_position
 from knightstour.web.app import Limits, create_app
 from knightstour.web.server import bind
+from knightstour.web.state import ensure_compiled
 
 TOUR_KEYS = {"width", "height", "closed", "method", "path", "xy"}
 NO_TOUR_KEYS = {"width", "height", "exists", "reason"}
@@ -155,6 +156,7 @@ def test_the_time_cap_bounds_every_search(monkeypatch: pytest.MonkeyPatch) -> No
         return real(*args, **kwargs)
 
     monkeypatch.setattr(kt, "solve", spy)
+    ensure_compiled()  # loaded first: a request waits for the kernels within its cap, or is 503
     with TestClient(create_app(Limits(time_limit=0.75), warm=False)) as c:
         c.get("/api/solve", params={"board": "6x6"})
         c.get("/api/solve", params={"board": "6x6", "time_limit": "60"})

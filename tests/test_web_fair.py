@@ -29,8 +29,11 @@ SLOW = "10x10"  # 100 squares: the search lane; 5x5 (25) is quick work
 @pytest.fixture
 def slow_solve(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, float | None]]]:
     """``kt.solve`` sleeping 0.6 s on boards of the search lane; records (board, time_limit)."""
+    from knightstour.web.state import ensure_compiled
+
     real = kt.solve
     real(SLOW)  # its kernels loaded now: the requests' time is the sleep and the waits alone
+    ensure_compiled()  # and the app's (a request waits for them, within its own cap)
     calls: list[tuple[str, float | None]] = []
 
     def solve(board: Any, *args: Any, **kwargs: Any) -> kt.Tour:

@@ -29,6 +29,9 @@ LIMITS = Limits(time_limit=0.2, hint_time_limit=0.2)
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
+    from knightstour.web.state import ensure_compiled
+
+    ensure_compiled()  # loaded first: within the 0.2 s cap a request would not wait for them
     with TestClient(create_app(LIMITS, warm=False), raise_server_exceptions=False) as c:
         yield c
 

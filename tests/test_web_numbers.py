@@ -16,7 +16,7 @@ from knightstour.numberpuzzles.exact import completions
 from knightstour.numberpuzzles.grid import NumberPuzzle
 from knightstour.numberpuzzles.logic import solve_logically
 from knightstour.numberpuzzles.play import daily_numbers, make_playable, solution_of
-from knightstour.web.app import create_app
+from knightstour.web.app import Limits, create_app
 
 
 @pytest.fixture(scope="module")
@@ -171,3 +171,66 @@ def test_the_solution_of_givens_is_searched_within_the_time_given() -> None:
     assert solve_logically(bare).solved is False
     with pytest.raises(SearchFailedError, match="not found in time"):
         solution_of(bare, time_limit=0.0)
+
+
+# -- the time cap -----------------------------------------------------------------------------
+
+
+def test_a_puzzle_not_made_within_the_time_cap_is_a_503_in_one_line() -> None:
+    """10x10 expert seed 10 needs more than ten seconds of the exact search: with a cap of
+    0.2 s the maker stops (HTTP 503, Retry-After, the library's one line), and the worker is
+    free for the next request."""
+    from knightstour.web.state import ensure_compiled
+
+    ensure_compiled()  # loaded now: the cap is the maker's, not a wait for the kernels
+    with TestClient(create_app(Limits(time_limit=0.2), warm=False)) as c:
+        r = c.get("/api/numbers", params={"board": "10x10", "level": "expert", "seed": "10"})
+        assert r.status_code == 503, r.text
+        assert int(r.headers["retry-after"]) >= 1
+        assert set(r.json()) == {"error"}
+        error = r.json()["error"]
+        assert error.startswith("no expert puzzle on 10x10 was made within its time limit")
+        assert "try another seed" in error and "\n" not in error
+        assert _puzzle(c, board="5x5", level="easy", seed="3")["seed"] == 3
+
+
+def test_a_request_waits_for_the_kernels_no_longer_than_its_time_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While the kernels load (held here until the end), requests are refused at their cap
+    (503 with Retry-After, like a wait for a worker) and the loading goes on, once; when it
+    ends, requests are answered."""
+    import threading
+
+    from knightstour import warm
+    from knightstour.web import state
+
+    calls: list[object] = []
+    release = threading.Event()
+
+    def loading(progress: object = None, *, only: object = None) -> None:
+        calls.append(only)
+        assert release.wait(30), "never released"
+
+    monkeypatch.setattr(warm, "warm", loading)
+    monkeypatch.setattr(state, "_compiled", threading.Event())
+    body = {"width": 5, "height": 5, "givens": {"a1": 1}, "entries": {}}
+    try:
+        with TestClient(create_app(Limits(time_limit=0.2), warm=False)) as c:
+            refused = [
+                c.get("/api/numbers", params={"board": "5x5", "level": "easy", "seed": "3"}),
+                c.post("/api/numbers/hint", json=body),
+                c.get("/api/solve", params={"board": "5x5", "start": "a1"}),
+            ]
+            for r in refused:
+                assert r.status_code == 503, r.text
+                assert "still loading" in r.json()["error"] and "retry-after" in r.headers
+            release.set()
+            assert state._compiled.wait(30)
+            assert _puzzle(c, board="5x5", level="easy", seed="3")["seed"] == 3
+    finally:
+        release.set()
+        for t in threading.enumerate():
+            if t.name == "knightstour-warm-up":
+                t.join(30)
+    assert calls == [warm.SOLVER_STEPS]

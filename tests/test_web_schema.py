@@ -1,8 +1,9 @@
 """Schemathesis against the OpenAPI schema that the running server serves.
 
 Every operation is fed generated requests (valid and odd strings, bodies, numbers); every
-response must be documented (status, content type, JSON schema) and never a server error.
-(Not the check that every schema-valid
+response must be documented (status, content type, JSON schema) and never a server error but
+the designed 503 with ``Retry-After`` (a number puzzle the maker did not finish within the small
+time cap, as a full lane would be). (Not the check that every schema-valid
 request is accepted: a schema cannot say that a square is on the board or that a board is under
 the size cap, and those requests rightly get HTTP 400 naming the problem.) The server runs for real (uvicorn, 127.0.0.1, a free port): with small limits for the
 schema-valid run, so that it is quick, and with the real limits for the run of negative data
@@ -19,7 +20,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
-from schemathesis.checks import positive_data_acceptance
+from schemathesis.checks import not_a_server_error, positive_data_acceptance
 
 from knightstour.web.app import Limits, create_app
 from knightstour.web.server import running_server
@@ -92,7 +93,11 @@ def test_api_conforms_to_its_schema(
     @given(case=operation.as_strategy())
     @settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
     def check(case: schemathesis.Case) -> None:
-        case.call_and_validate(excluded_checks=[positive_data_acceptance])
+        response = case.call_and_validate(
+            excluded_checks=[positive_data_acceptance, not_a_server_error]
+        )
+        busy = response.status_code == 503 and "retry-after" in response.headers
+        assert response.status_code < 500 or busy, response.text
 
     check()
 

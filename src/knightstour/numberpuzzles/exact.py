@@ -29,6 +29,7 @@ from knightstour.board import Board
 from knightstour.kernels import jit
 from knightstour.kernels import numbers as _numbers
 from knightstour.numberpuzzles.grid import NumberPuzzle
+from knightstour.solvers._clock import expired
 
 __all__ = ["Completions", "completions", "distance_table"]
 
@@ -79,7 +80,8 @@ def completions(
     puzzle: NumberPuzzle, *, limit: int = 2, time_limit: float | None = None
 ) -> Completions:
     """Count the completions of ``puzzle`` up to ``limit``, keeping them; stop when
-    ``time_limit`` seconds pass (``complete`` False).
+    ``time_limit`` seconds pass, or the web's client has gone
+    (:func:`~knightstour.solvers.cancellable`): ``complete`` False.
 
     >>> from knightstour.numberpuzzles.grid import parse_puzzle
     >>> completions(parse_puzzle("1 . .\\n. . .\\n. . .")).count
@@ -97,7 +99,7 @@ def completions(
             return Completions(
                 min(search.found, limit), True, search.solutions(), search.positions, limit
             )
-        if deadline is not None and time.monotonic() > deadline:
+        if expired(deadline):
             found = min(search.found, limit)
             return Completions(found, False, search.solutions(), search.positions, limit)
 

@@ -46,7 +46,8 @@ __all__ = [
     "wrong_entries",
 ]
 
-#: The sides of the boards played on the web (the maker makes these in about a second).
+#: The sides of the boards played on the web (the maker makes most of these in about a second;
+#: the web gives it a request's time limit, since a few 10x10 expert seeds take over ten).
 MIN_PLAY_SIDE, MAX_PLAY_SIDE = 5, 10
 #: The boards and levels the daily numbers puzzle is drawn from.
 DAILY_BOARDS = ("5x5", "6x6", "7x7", "8x8")
@@ -79,9 +80,12 @@ def playable_board(board: BoardLike | Board) -> Board:
     return b
 
 
-def make_playable(board: BoardLike | Board, *, level: str, seed: int | None) -> NumberPuzzle:
+def make_playable(
+    board: BoardLike | Board, *, level: str, seed: int | None, time_limit: float | None = None
+) -> NumberPuzzle:
     """The puzzle of ``board``, ``level`` and ``seed`` (open tour): the same arguments make the
-    same puzzle, so that a link of board, level and seed reproduces it.
+    same puzzle, so that a link of board, level and seed reproduces it, or, past ``time_limit``
+    seconds, none (:class:`~knightstour.numberpuzzles.make.OutOfTime`, HTTP 503).
 
     >>> make_playable("5x5", level="easy", seed=3) == make_playable("5x5", level="easy", seed=3)
     True
@@ -95,7 +99,7 @@ def make_playable(board: BoardLike | Board, *, level: str, seed: int | None) -> 
     if seed is not None and not 0 <= seed < MAX_SEED:
         raise InvalidInputError(f"the seed must be below 2**53 ({MAX_SEED}), got {seed}")
 
-    return make(playable_board(board), level=level_of(level), seed=seed)
+    return make(playable_board(board), level=level_of(level), seed=seed, time_limit=time_limit)
 
 
 def new_seed() -> int:

@@ -76,7 +76,8 @@ def create_app(
     """The FastAPI app: the JSON API under ``/api``, the page at ``/``, static files.
 
     ``warm`` loads the searches' compiled kernels in a background thread at start-up
-    (:func:`~knightstour.web.state.ensure_compiled`; a search that comes first waits for it).
+    (:func:`~knightstour.web.state.ensure_compiled`; a search that comes first waits for it
+    within its time cap, and without ``warm`` the first search begins the loading).
     ``library``: a tour library to show in the gallery (``/gallery``, ``/api/library/...``); a
     file that is not one is refused here (:class:`~knightstour.errors.InvalidInputError`).
 

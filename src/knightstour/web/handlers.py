@@ -1,8 +1,9 @@
 """The web API's errors: always ``{"error": "..."}``, with the status the error carries.
 
 The library's errors carry their HTTP status (:attr:`~knightstour.errors.KnightsTourError.http_status`:
-bad input 400); a malformed parameter is 422 naming every field; a full lane is 503 with
-``Retry-After``; anything else is a bug, 500.
+bad input 400; a number puzzle not made within the time cap 503, with ``Retry-After``); a
+malformed parameter is 422 naming every field; a full lane is 503 with ``Retry-After``; anything
+else is a bug, 500.
 
 >>> malformed_message([{"loc": ("query", "seed"), "type": "string_pattern_mismatch", "input": "x"}])
 "seed: 'x' is not a non-negative integer below 10**19"
@@ -70,10 +71,13 @@ def malformed_message(errors: Iterable[Any]) -> str:
 
 async def _knights_tour_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, KnightsTourError)
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if exc.http_status == 503:  # the server's time ran out, not the request's fault (a number
+        # puzzle not made within the time cap): worth another try, as the lanes' 503 says
+        return _error(503, message, {"Retry-After": "1"})
     if exc.http_status >= 500:
         return _error(exc.http_status, f"internal error ({exc}); please report it")
-    status = exc.http_status if exc.http_status >= 400 else 400
-    return _error(status, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    return _error(exc.http_status if exc.http_status >= 400 else 400, message)
 
 
 async def _malformed(request: Request, exc: Exception) -> Response:

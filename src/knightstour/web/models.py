@@ -239,7 +239,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorOut, "description": "a malformed parameter"},
     503: {
         "model": ErrorOut,
-        "description": "the server is busy (try again after Retry-After seconds)",
+        "description": "the server is busy, or the request's time cap passed before the answer "
+        "(try again after Retry-After seconds)",
         "headers": {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}},
     },
 }

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, TypeVar
@@ -26,7 +27,7 @@ from fastapi import Depends, Request
 from knightstour.board import Board
 from knightstour.counting import QuickCounts
 from knightstour.errors import InvalidInputError
-from knightstour.web.lanes import Lane
+from knightstour.web.lanes import Busy, Lane
 
 __all__ = ["Limits", "Server", "ServerDep", "ensure_compiled", "server_of"]
 
@@ -175,20 +176,43 @@ ServerDep = Annotated[Server, Depends(server_of)]
 
 _compiled = threading.Event()
 _compiling = threading.Lock()
+#: Seconds a request refused while the kernels load is asked to wait (loading them from the
+#: cache takes under a second).
+WARMING_RETRY_AFTER = 2
 
 
-def ensure_compiled() -> None:
+def ensure_compiled(deadline: float | None = None) -> None:
     """Load the searches' compiled kernels once per process: the solver steps of
     :func:`knightstour.warm.warm` (:data:`~knightstour.warm.SOLVER_STEPS`).
 
-    Called in a background thread at start-up and before every search, so that a time cap
-    bounds the search and not the loading: without it the first request after start-up could
-    give up before it began. The install step (``knightstour warm``) has filled the cache, so
-    this loads it (under a second); on an install that skipped it, it compiles them first. A
-    failure is logged, never a request's error: the search itself says what is wrong.
+    Called in a background thread at start-up (no ``deadline``: it waits as long as the
+    loading takes) and before every search, so that a time cap bounds the search and not the
+    loading: without it the first request after start-up could give up before it began. A
+    request passes its ``deadline`` (a ``time.monotonic()`` time) and waits no longer: the
+    loading goes on in a background thread (begun here if none has begun it) and the request
+    is refused with :class:`~knightstour.web.lanes.Busy` (HTTP 503, ``Retry-After``), as one
+    that found no free worker before its time limit. The install step (``knightstour warm``)
+    has filled the cache, so this loads it (under a second); on an install that skipped it, it
+    compiles them first. A failure is logged, never a request's error: the search itself says
+    what is wrong.
     """
     if _compiled.is_set():
         return
+    if deadline is None:
+        _load()
+        return
+    if not _compiling.locked():  # no one loads them yet: a thread does, that this one can leave
+        threading.Thread(target=_load, name="knightstour-warm-up", daemon=True).start()
+    if not _compiled.wait(max(0.0, deadline - time.monotonic())):
+        raise Busy(
+            "the server is still loading its searches and the request's time limit passed; "
+            "try again shortly",
+            retry_after=WARMING_RETRY_AFTER,
+        )
+
+
+def _load() -> None:
+    """:func:`ensure_compiled`'s loading, in the calling thread (one at a time)."""
     with _compiling:
         if _compiled.is_set():
             return

@@ -72,7 +72,12 @@ async def numbers_(
     request: Request, server: ServerDep, q: Annotated[NumbersQuery, Query()]
 ) -> JSONResponse:
     """A number puzzle: the board (sides 5 to 10), level and seed make it (the same three make
-    it again), or ``daily=true`` the day's puzzle (UTC), the same for everyone."""
+    it again), or ``daily=true`` the day's puzzle (UTC), the same for everyone.
+
+    The maker stops at the server's time cap, counted from the request's arrival (a wait for a
+    worker included): a puzzle not made by then is HTTP 503 with ``Retry-After`` and the
+    library's one line (:class:`~knightstour.numberpuzzles.make.OutOfTime`), never another
+    puzzle than the seed's."""
     from knightstour.numberpuzzles import play
 
     arrived = time.monotonic()
@@ -87,12 +92,15 @@ async def numbers_(
     b = play.playable_board(spec)
     chosen = play.new_seed() if sd is None else sd
 
-    def work(_remaining: float | None) -> dict[str, Any]:
-        ensure_compiled()
-        return play.playing_dict(play.make_playable(b, level=level, seed=chosen), chosen, day)
+    deadline = arrived + server.limits.time_limit
 
-    lim = server.limits
-    data = await server.run(request, b, work, arrived + lim.time_limit)
+    def work(_remaining: float | None) -> dict[str, Any]:
+        ensure_compiled(deadline)
+        left = max(0.001, deadline - time.monotonic())  # what the wait left of the request's cap
+        puzzle = play.make_playable(b, level=level, seed=chosen, time_limit=left)
+        return play.playing_dict(puzzle, chosen, day)
+
+    data = await server.run(request, b, work, deadline)
     return JSONResponse(data)
 
 
@@ -119,14 +127,15 @@ async def _answer(
 
     arrived = time.monotonic()
     puzzle, entries = play.puzzle_of_play(await _read(request))
+    deadline = arrived + server.limits.time_limit
 
-    def work(remaining: float | None) -> dict[str, Any]:
-        ensure_compiled()
-        limit = play.SOLUTION_SECONDS if remaining is None else remaining
-        return answer(puzzle, entries, time_limit=min(play.SOLUTION_SECONDS, limit))
+    def work(_remaining: float | None) -> dict[str, Any]:
+        ensure_compiled(deadline)
+        left = max(0.001, deadline - time.monotonic())
+        return answer(puzzle, entries, time_limit=min(play.SOLUTION_SECONDS, left))
 
     lane = server.lane("search")
-    data = await server.run(request, None, work, arrived + server.limits.time_limit, lane)
+    data = await server.run(request, None, work, deadline, lane)
     return JSONResponse({**board_fields(puzzle.board), **data})
 
 

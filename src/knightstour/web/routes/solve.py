@@ -48,7 +48,8 @@ async def solve_(
     """A tour (the contract's tour JSON), or why there is none (HTTP 200, exists false/null).
 
     Boards above the server's ``max_squares`` are refused; the search stops at the time cap,
-    counted from the request's arrival (a wait for a worker included). When theory says no,
+    counted from the request's arrival (a wait for a worker, or for the kernels to load,
+    included: a request still waiting at its cap is 503). When theory says no,
     the answer is instant; a search that gave up carries its ``partial`` path.
     """
     import knightstour as kt
@@ -79,7 +80,7 @@ async def solve_(
         return JSONResponse(data, headers={"Server-Timing": f"theory;dur={ms:.1f}"})
 
     def work(_remaining: float | None) -> dict[str, Any]:
-        ensure_compiled()
+        ensure_compiled(arrived + cap)  # a wait for the kernels counts as the search's time
         try:
             tour = kt.solve(
                 b, s, end=e, closed=want_closed, method=q.method, tiebreak=q.tiebreak or None,
@@ -146,11 +147,13 @@ async def puzzle_(
     capped(b, lim.puzzle_max_squares, "puzzle mode")
     pos = parse_position(b, q.path, flag("closed", q.closed))
 
-    def work(remaining: float | None) -> Assessment:
-        ensure_compiled()
-        return assess(pos, time_limit=min(lim.hint_time_limit, remaining or lim.time_limit))
+    deadline = arrived + lim.hint_time_limit
 
-    verdict = await server.run(request, b, work, arrived + lim.hint_time_limit)
+    def work(_remaining: float | None) -> Assessment:
+        ensure_compiled(deadline)
+        return assess(pos, time_limit=max(0.001, deadline - time.monotonic()))
+
+    verdict = await server.run(request, b, work, deadline)
     return JSONResponse(
         {
             **board_fields(b),
