@@ -598,16 +598,13 @@ def _chosen(width: int, height: int, closed: bool, only: Iterable[int] | None) -
     """The ranges a search walks, in order: the quad pass and the quarter pass first where they
     apply, then the start passes (Denef's decomposition, which hold every tour: of closed tours
     only with ``closed``); only those numbered in ``only`` when given, which may also name the
-    numbered ranges of the two-ended walk (1, 2, ...: walked last, in order). A board the
-    start passes do not walk (no even number of squares) walks the numbered ranges instead. An
-    unknown number is an :class:`InvalidInputError`."""
-    try:
-        walker = start_walker(width, height)
-    except InvalidInputError:
-        walker = None
-    starts = (
-        [] if walker is None else [dataclasses.replace(r, closed=closed) for r in walker.ranges]
-    )
+    numbered ranges of the two-ended walk (1, 2, ...: walked last, in order). An unknown number
+    is an :class:`InvalidInputError`. (Every board :func:`refusal` lets through has both sides
+    even, which the start passes walk.)"""
+    reason = refusal(width, height)
+    if reason is not None:
+        raise InvalidInputError(reason)
+    starts = [dataclasses.replace(r, closed=closed) for r in start_walker(width, height).ranges]
     chosen = [*starts, *(r for r in ranges(width, height) if r.closed or not closed)]
     quads = quad_range(width, height, closed)
     quarters = quarter_range(width, height, closed)
@@ -616,16 +613,15 @@ def _chosen(width: int, height: int, closed: bool, only: Iterable[int] | None) -
     if quads is not None:  # the quad pass first: it finds tours in seconds where it applies
         chosen.insert(0, quads)
     if only is None:
-        return [r for r in chosen if is_pass(r.number) or not starts]
+        return [r for r in chosen if is_pass(r.number)]
     wanted = set(only)
     known = {r.number for r in chosen} | {r.number for r in ranges(width, height)}
     bad = sorted(wanted - known)
     if bad:
         raise InvalidInputError(
             f"{width}x{height} has ranges 1 to {len(ranges(width, height))}"
-            f"{', 0 (the quad pass), -1 (the quarter pass)' if quads else ''}"
-            + (f" and {FIRST_START} to {starts[-1].number} (the start passes)" if starts else "")
-            + f", not {bad[0]}"
+            f"{', 0 (the quad pass), -1 (the quarter pass)' if quads else ''} and "
+            f"{FIRST_START} to {starts[-1].number} (the start passes), not {bad[0]}"
         )
     return [r for r in chosen if r.number in wanted]
 
