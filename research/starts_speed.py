@@ -11,15 +11,19 @@ kernel with narrower tables (``--narrow``).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 from knightstour.kernels import jit
 from knightstour.kernels import magic_starts as km
 from knightstour.magic.starts import StartWalker, start_range
+
+BASE: list = []
 
 
 def narrowed(board: tuple) -> tuple:
@@ -39,58 +43,71 @@ def narrowed(board: tuple) -> tuple:
     )
 
 
-def timed(walker: StartWalker, kernels, rng, part: int, budget: int, narrow: bool) -> tuple:
-    walker._k = kernels
+def timed(
+    walker: StartWalker, kernels, rng, part: int, budget: int, narrow: bool, extra: bool = False
+) -> tuple:
+    walker._k = BASE[0]  # the state made by the product's kernels, then walked by ``kernels``
     st = walker.state(walker.index(rng), rng.closed, walker.parts(rng)[part])
     if st is None:
-        return 0, 0.0, 0
+        return 0, 0.0, (0, ())
     board = narrowed(st[0]) if narrow else st[0]
     state = st[1]
     if narrow:
         state = tuple(
             a.astype(np.int16) if i in (0, 2, 4, 5, 11) else a for i, a in enumerate(state)
         )
+    if extra:  # a variant's own arrays after the product's: one row a number, two columns
+        state = (*state, np.zeros((walker.n + 1, 2), np.int64))
     out = np.zeros((256, walker.n), np.int64)
     stop = np.zeros(1, np.uint8)
     t0 = time.perf_counter()
     kernels.walk(board, state, budget, stop, -1, out)
-    return int(state[10][km.NODES]), time.perf_counter() - t0, int(state[10][km.FOUND])
+    seconds = time.perf_counter() - t0
+    meta = state[10]
+    where = tuple(state[6][: meta[km.DEPTH] + 1].tolist())  # where the walk stopped
+    return int(meta[km.NODES]), seconds, (int(meta[km.FOUND]), where)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> tuple[int, float]:
+    """Run the comparison; return the nodes each kernel walked and B's speed over A's."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--variant")
     ap.add_argument("--narrow", action="store_true")
+    ap.add_argument("--extra", action="store_true", help="the variant takes one more array")
     ap.add_argument("--pass", dest="number", type=int, default=-9)
     ap.add_argument("--parts", type=int, default=40)
     ap.add_argument("--first", type=int, default=3000)
     ap.add_argument("--budget", type=int, default=3_000_000)
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     walker = StartWalker(8, 8)
     rng = start_range(8, 8, -2 - a.number)
     base = jit.load(km, compiled=True)
+    BASE.append(base)
     other = base
     if a.variant:
-        spec = importlib.util.spec_from_file_location("variant_kernels", a.variant)
+        # a name of its own: the loader keeps one compiled set a module name
+        name = "variant_" + hashlib.sha1(str(Path(a.variant).resolve()).encode()).hexdigest()[:12]
+        spec = importlib.util.spec_from_file_location(name, a.variant)
         mod = importlib.util.module_from_spec(spec)
-        sys.modules["variant_kernels"] = mod  # so that Numba's cache can find it again
+        sys.modules[name] = mod  # so that Numba's cache can find it again
         spec.loader.exec_module(mod)
         other = jit.load(mod, compiled=True)
-    for k in (base, other):
-        timed(walker, k, rng, a.first, 1000, False)
-        timed(walker, k, rng, a.first, 1000, a.narrow)
+    timed(walker, base, rng, a.first, 1000, False)  # compiled before the clock starts
+    timed(walker, other, rng, a.first, 1000, a.narrow, a.extra)
     nodes = {"A": 0, "B": 0}
     seconds = {"A": 0.0, "B": 0.0}
     for part in range(a.first, a.first + a.parts):
         na, ta, fa = timed(walker, base, rng, part, a.budget, False)
-        nb, tb, fb = timed(walker, other, rng, part, a.budget, a.narrow)
-        assert (na, fa) == (nb, fb), (part, na, nb, fa, fb)  # the same tree, the same tours
+        nb, tb, fb = timed(walker, other, rng, part, a.budget, a.narrow, a.extra)
+        # the same tree: the same nodes, tours, and the same square at each depth when stopped
+        assert (na, fa) == (nb, fb), (part, na, nb, fa, fb)
         nodes["A"] += na
         nodes["B"] += nb
         seconds["A"] += ta
         seconds["B"] += tb
     ra, rb = (nodes[k] / seconds[k] / 1e6 for k in "AB")
     print(f"{nodes['A']:,} nodes each; A {ra:.2f} M/s, B {rb:.2f} M/s, B/A {rb / ra:.3f}")
+    return nodes["A"], rb / ra
 
 
 if __name__ == "__main__":

@@ -1,0 +1,33 @@
+"""The start passes' speed comparison: a variant kernel walks the same tree as the product's."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from knightstour.kernels import magic_starts
+from research import starts_speed
+
+
+def test_the_product_against_a_copy_of_itself(tmp_path: Path) -> None:
+    """A copy of the product's kernel module walks the same parts to the same nodes and tours
+    (the script asserts it part by part), with the tables narrowed too."""
+    copy = tmp_path / "copy_kernels.py"
+    shutil.copy(magic_starts.__file__, copy)
+    nodes, ratio = starts_speed.main(
+        ["--variant", str(copy), "--parts", "2", "--first", "100", "--budget", "20000", "--narrow"]
+    )
+    assert nodes > 0 and ratio > 0
+
+
+def test_a_variant_that_walks_another_tree_is_refused(tmp_path: Path) -> None:
+    """A variant that cuts less (no line cut on the distance) walks more nodes: refused."""
+    text = Path(magic_starts.__file__).read_text()
+    assert "if least < v:" in text
+    variant = tmp_path / "looser_kernels.py"
+    variant.write_text(text.replace("if least < v:", "if least < v - 64:"))
+    with pytest.raises(AssertionError):
+        starts_speed.main(["--variant", str(variant), "--parts", "2", "--first", "100",
+                           "--budget", "20000"])  # fmt: skip
