@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> tuple[int, float]:
     if a.variant:
         # a name of its own: the loader keeps one compiled set a module name
         name = "variant_" + hashlib.sha1(str(Path(a.variant).resolve()).encode()).hexdigest()[:12]
+        for stale in (Path(a.variant).parent / "__pycache__").glob(Path(a.variant).stem + ".*.nb*"):
+            stale.unlink()  # compiled under another module name: Numba could not load it
         spec = importlib.util.spec_from_file_location(name, a.variant)
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod  # so that Numba's cache can find it again
