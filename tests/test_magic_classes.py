@@ -244,3 +244,31 @@ def test_a_class_stored_both_ways_is_listed_once(tmp_path, capsys) -> None:
     assert main(["library", "stats", "--db", path]) == 0
     out = capsys.readouterr().out
     assert out.count("semi-magic by family: quads 0, quarters 1 (1 closed), irregular 0") == 2
+
+
+def test_magic_classes_says_how_far_the_search_got(tmp_path, capsys) -> None:
+    """After a whole search of 4x8 (none found: the quad and quarter passes, then its 8 start
+    passes), the listing says every pass was walked whole, with the search's own nodes; a part
+    of a pass and of a numbered range walked since are said to be under way."""
+    path = str(tmp_path / "t.db")
+    assert main(["magic", "4x8", "--db", path, "--quiet", "--format", "json"]) == 1
+    run = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert main(["magic", "4x8", "--classes", "--db", path, "--format", "json"]) == 0
+    searched = json.loads(capsys.readouterr().out)["searched"]
+    names = [r["name"] for r in searched]
+    assert names[:2] == ["the quad pass", "the quarter pass"]
+    assert names[2:] == [f"start pass {sq}" for sq in ("a1", "b1", "a2", "b2", "a3", "b3", "a4",
+                                                          "b4")]  # fmt: skip
+    assert all(r["whole"] for r in searched)
+    assert sum(r["nodes"] for r in searched) == run["nodes"]
+    with Library(path) as lib:
+        lib.journal.record_part("4x8", "starts/1/closed", -3, 0, found=0, nodes=7, seconds=1.0)
+        lib.journal.record_part("4x8", "two-ended/1", 5, 2, found=0, nodes=5, seconds=1.0)
+    assert main(["magic", "4x8", "--classes", "--db", path]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("searched so far: the quad pass whole; the quarter pass whole; start "
+                           "pass a1 whole; ")  # fmt: skip
+    assert (
+        "start pass b1 of closed tours under way (1 part); numbered ranges: 0 whole, 1 under "
+        f"way (1 part); {run['nodes'] + 12:,} nodes in " in line
+    )

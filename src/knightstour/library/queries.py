@@ -231,7 +231,8 @@ def magic_classes_report(
 
     b = parse_board(board)
     classes = magic_classes(lib, b, reentrant=reentrant, diagonal=diagonal, stored=stored)
-    return tally(b, classes, closed=bool(reentrant), diagonal=diagonal), classes
+    walked = lib.journal.walked(b.spec)
+    return tally(b, classes, closed=bool(reentrant), diagonal=diagonal, searched=walked), classes
 
 
 def magic_classes_json(

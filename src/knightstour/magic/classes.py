@@ -15,7 +15,8 @@ The *family* says which of the search's structured passes walks the class, the n
   one;
 - ``quarters``: every such run stays inside one block, on any knight path of four squares
   (:mod:`knightstour.magic.quarters`), and some run is not a quad;
-- ``irregular``: some run leaves its block. The numbered ranges are the only walk that finds them.
+- ``irregular``: some run leaves its block. Only the general search finds them: the start passes
+  (:mod:`knightstour.magic.starts`), or the numbered ranges of the two-ended walk.
 
 Other boards have no blocks: their family is ``None``. The *range* of a class on a board the
 search takes (at most 64 squares) is the numbered range of its ends, the squares of 1 and N
@@ -59,6 +60,7 @@ __all__ = [
     "describe",
     "family",
     "has_blocks",
+    "range_name",
     "range_of",
     "tally",
 ]
@@ -318,6 +320,9 @@ class Tally:
     #: the classes by the start pass that walks them (:attr:`MagicClass.start_pass`), by the
     #: pass's start square; empty on a board the search does not take
     starts: dict[str, int] = field(default_factory=dict)
+    #: what the search's journal holds of the board: each range walked whole or in part
+    #: (:meth:`knightstour.library.store.journal.Journal.walked`)
+    searched: list[dict[str, Any]] = field(default_factory=list)
 
     def published(self) -> Census | None:
         """The published census of the board's semi-magic tours (None: none is published)."""
@@ -360,7 +365,44 @@ class Tally:
             line += f"\n{fams}"
         if self.classes and self.starts:
             line += "\nby start pass: " + ", ".join(f"{k} {n}" for k, n in self.starts.items())
+        walked = self.searched_line()
+        if walked is not None:
+            line += f"\n{walked}"
         return line
+
+    def searched_line(self) -> str | None:
+        """How far the search got, in one line (None when the journal holds nothing): each
+        pass walked whole or under way, the numbered ranges counted, nodes and hours.
+
+        >>> rows = [{"scheme": "quads/3", "range": 0, "whole": True, "parts": 192, "found": 1680,
+        ...          "nodes": 296786104, "seconds": 178.6},
+        ...         {"scheme": "starts/1", "range": -9, "whole": False, "parts": 1273, "found": 0,
+        ...          "nodes": 38895103849, "seconds": 12000.0}]
+        >>> tally(Board(8, 8), [], searched=rows).searched_line()
+        'searched so far: the quad pass whole; start pass c3 under way (1,273 parts); 39,191,889,953 nodes in 3.4 hours of walking'
+        """
+        if not self.searched:
+            return None
+        said, numbered = [], [0, 0, 0]
+        for r in self.searched:
+            name = range_name(self.board, r["scheme"], r["range"])
+            if name is None:  # a numbered range: counted
+                numbered[0 if r["whole"] else 1] += 1
+                numbered[2] += 0 if r["whole"] else r["parts"]
+                continue
+            said.append(
+                f"{name} whole" if r["whole"] else f"{name} under way ({_parts(r['parts'])})"
+            )
+        if any(numbered[:2]):
+            said.append(
+                f"numbered ranges: {numbered[0]} whole, {numbered[1]} under way"
+                + (f" ({_parts(numbered[2])})" if numbered[1] else "")
+            )
+        nodes = sum(r["nodes"] for r in self.searched)
+        hours = sum(r["seconds"] for r in self.searched) / 3600
+        return (
+            f"searched so far: {'; '.join(said)}; {nodes:,} nodes in {hours:.1f} hours of walking"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The tally as JSON: the board, the classes and the closed ones (``reentrant``: 1 and
@@ -382,6 +424,9 @@ class Tally:
             },
             "filters": {"closed": self.closed, "diagonal": self.diagonal},
             "start_passes": self.starts,
+            "searched": [
+                {**r, "name": range_name(self.board, r["scheme"], r["range"])} for r in self.searched
+            ],
             "published": None if c is None else {
                 "classes": c.classes, "reentrant": c.closed, "magic": c.magic,
                 "source": f"{', '.join(c.authors)} ({c.year}), {c.url}",
@@ -389,10 +434,42 @@ class Tally:
         }  # fmt: skip
 
 
+def _parts(n: int) -> str:
+    return f"{n:,} part{'' if n == 1 else 's'}"
+
+
+def range_name(board: Board, scheme: str, number: int) -> str | None:
+    """The name of a pass of the search (None for a numbered range), from its journal's scheme
+    and number.
+
+    >>> range_name(Board(8, 8), "starts/1/closed", -9), range_name(Board(8, 8), "two-ended/1", 5)
+    ('start pass c3 of closed tours', None)
+    """
+    closed = " of closed tours" if scheme.endswith("/closed") else ""
+    if scheme.startswith("quads/"):
+        return f"the quad pass{closed}"
+    if scheme.startswith("quarters/"):
+        return f"the quarter pass{closed}"
+    if scheme.startswith("starts/"):
+        from knightstour.magic.starts import FIRST_START, start_walker
+
+        starts = start_walker(board.width, board.height).starts
+        i = FIRST_START - number
+        where = board.square_name(starts[i]) if 0 <= i < len(starts) else str(number)
+        return f"start pass {where}{closed}"
+    return None
+
+
 def tally(
-    board: Board, classes: list[MagicClass], *, closed: bool = False, diagonal: bool = False
+    board: Board,
+    classes: list[MagicClass],
+    *,
+    closed: bool = False,
+    diagonal: bool = False,
+    searched: list[dict[str, Any]] | None = None,
 ) -> Tally:
-    """Count ``classes`` by family (every family of the board, those with none too).
+    """Count ``classes`` by family (every family of the board, those with none too), beside
+    what the search's journal holds of the board (``searched``).
 
     >>> tally(Board(8, 8), []).text("tours.db").splitlines()[1]
     'by family: quads 0, quarters 0, irregular 0'
@@ -410,4 +487,4 @@ def tally(
         squares = start_walker(board.width, board.height).starts
         for i, sq in enumerate(squares):
             starts[board.square_name(sq)] = sum(c.start_pass == FIRST_START - i for c in classes)
-    return Tally(board, counts, len(classes), reentrant, closed, diagonal, starts)
+    return Tally(board, counts, len(classes), reentrant, closed, diagonal, starts, searched or [])

@@ -297,6 +297,30 @@ class Journal(Table):
         return True
 
     @sql
+    def walked(self, board: str) -> list[dict[str, Any]]:
+        """Every range of ``board`` the journal holds, under every scheme: whether it is walked
+        whole, the parts walked (those of a range walked whole: its part count), numberings
+        found, nodes and seconds, in the order of the scheme, then the range's number.
+
+        >>> from knightstour.library.store import Library
+        >>> Library(":memory:").journal.walked("8x8")
+        []
+        """
+        if self.version < MAGIC_FROM:
+            return []
+        rows = self.db.execute(
+            "SELECT scheme, range_no, MIN(part), SUM(CASE WHEN part = -1 THEN parts ELSE 1 END), "
+            "SUM(found), SUM(nodes), SUM(seconds) FROM magic_parts WHERE board = ? "
+            "GROUP BY scheme, range_no ORDER BY scheme, range_no DESC",
+            (board,),
+        ).fetchall()
+        return [
+            {"scheme": str(r[0]), "range": int(r[1]), "whole": int(r[2]) == -1, "parts": int(r[3]),
+             "found": int(r[4]), "nodes": int(r[5]), "seconds": float(r[6])}
+            for r in rows
+        ]  # fmt: skip
+
+    @sql
     def progress(self, board: str, scheme: str) -> dict[str, Any]:
         """How far the semi-magic search of ``board`` got: ranges done, parts walked in the
         ranges under way, numberings found, nodes and seconds spent.
