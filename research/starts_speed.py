@@ -3,9 +3,11 @@
 Runs the same parts of one start pass with the product kernel (A) and a variant (B), in turn, a
 fixed node budget each, so that both see the same load; prints each one's nodes a second and
 the ratio. The variant is a kernel module file with the product's interface, or the product's
-kernel with narrower tables (``--narrow``).
+kernel with narrower tables (``--narrow``), or (``--bare``) a bare knight-path walk in the same
+style (:mod:`research._bare_kernels`: one cut, no line sums) from the pass's start square for as
+many nodes as each part took: the floor of a node's cost in this style.
 
-    python research/starts_speed.py [--variant FILE] [--narrow] [--pass -9] [--parts 40]
+    python -m research.starts_speed [--variant FILE] [--narrow] [--bare] [--pass -9] [--parts 40]
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ def main(argv: list[str] | None = None) -> tuple[int, float]:
         action="store_true",
         help="a variant that walks another tree (a cost experiment): no check",
     )
+    ap.add_argument("--bare", action="store_true", help="B: the bare walk (research._bare_kernels)")
     ap.add_argument("--pass", dest="number", type=int, default=-9)
     ap.add_argument("--parts", type=int, default=40)
     ap.add_argument("--first", type=int, default=3000)
@@ -100,12 +103,25 @@ def main(argv: list[str] | None = None) -> tuple[int, float]:
         spec.loader.exec_module(mod)
         other = jit.load(mod, compiled=True)
     timed(walker, base, rng, a.first, 1000, False)  # compiled before the clock starts
-    timed(walker, other, rng, a.first, 1000, a.narrow, a.extra)
+    if a.bare:
+        from research import _bare_kernels
+
+        plain = jit.load(_bare_kernels, compiled=True)
+        start = walker.starts[walker.index(rng)]
+        plain.bare(walker.nbr, walker.nn, start, 1000)
+    else:
+        timed(walker, other, rng, a.first, 1000, a.narrow, a.extra)
     nodes = {"A": 0, "B": 0}
     seconds = {"A": 0.0, "B": 0.0}
     for part in range(a.first, a.first + a.parts):
         na, ta, fa = timed(walker, base, rng, part, a.budget, False)
-        nb, tb, fb = timed(walker, other, rng, part, a.budget, a.narrow, a.extra)
+        if a.bare:  # as many nodes of the bare walk
+            t0 = time.perf_counter()
+            nb = int(plain.bare(walker.nbr, walker.nn, start, na))
+            tb, fb = time.perf_counter() - t0, fa
+            na = nb
+        else:
+            nb, tb, fb = timed(walker, other, rng, part, a.budget, a.narrow, a.extra)
         # the same tree: the same nodes, tours, and the same square at each depth when stopped
         assert a.any_tree or (na, fa) == (nb, fb), (part, na, nb, fa, fb)
         nodes["A"] += na

@@ -31,3 +31,12 @@ def test_a_variant_that_walks_another_tree_is_refused(tmp_path: Path) -> None:
     with pytest.raises(AssertionError):
         starts_speed.main(["--variant", str(variant), "--parts", "2", "--first", "100",
                            "--budget", "20000"])  # fmt: skip
+
+
+def test_the_bare_walk_takes_as_many_nodes() -> None:
+    """``--bare``: the bare knight-path walk from the pass's start square, as many nodes as the
+    product's walk took on each part."""
+    nodes, ratio = starts_speed.main(
+        ["--bare", "--parts", "2", "--first", "100", "--budget", "5000"]
+    )
+    assert nodes == 10000 and ratio > 0
