@@ -151,14 +151,14 @@ def _counting() -> None:
 def _magic() -> None:
     from knightstour.library.magic import MagicJournal
     from knightstour.library.store import Library
-    from knightstour.magic.search import search
+    from knightstour.magic.search import ranges, search
 
-    with Library(":memory:") as lib:  # the semi-magic search's walk, on a board it finishes
+    with Library(":memory:") as lib:  # the search as it runs: 4x6's start passes, whole at once
         search(4, 6, MagicJournal(lib, 4, 6), workers=1)
     with Library(":memory:") as lib:  # the quad and quarter passes (4x8 has none; walked whole
         search(4, 8, MagicJournal(lib, 4, 8), workers=1, only=iter([0, -1]))  # in a moment)
-    with Library(":memory:") as lib:  # the start passes (4x6 has six, walked whole at once)
-        search(4, 6, MagicJournal(lib, 4, 6), workers=1, only=range(-7, -1))
+    with Library(":memory:") as lib:  # the two-ended walk of the numbered ranges (--range N)
+        search(4, 6, MagicJournal(lib, 4, 6), workers=1, only=[r.number for r in ranges(4, 6)])
 
 
 def _text() -> None:
