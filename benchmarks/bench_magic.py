@@ -125,7 +125,7 @@ def whole_6x6() -> None:
 
     t0 = time.perf_counter()
     r = search(6, 6, MagicJournal(Library(":memory:"), 6, 6))
-    print(f"6x6 walked whole: {r.ranges_done} of {r.ranges} ranges, {r.found} semi-magic tours, "
+    print(f"6x6 walked whole: {r.starts_done} of {r.starts} start passes, {r.found} semi-magic tours, "
           f"{r.nodes:,} nodes, {time.perf_counter() - t0:.2f} s")  # fmt: skip
 
 

@@ -264,11 +264,16 @@ def test_magic_classes_says_how_far_the_search_got(tmp_path, capsys) -> None:
     with Library(path) as lib:
         lib.journal.record_part("4x8", "starts/1/closed", -3, 0, found=0, nodes=7, seconds=1.0)
         lib.journal.record_part("4x8", "two-ended/1", 5, 2, found=0, nodes=5, seconds=1.0)
+        lib.journal.keep_state("4x8", "starts/1/closed", -4, 3, b"walk")  # a part stopped
+        lib.journal.keep_state("4x8", "starts/1/closed", -3, 1, b"walk")
+        lib.journal.record_part("4x8", "quads/2", 0, 0, found=0, nodes=99, seconds=1.0)  # older
     assert main(["magic", "4x8", "--classes", "--db", path]) == 0
     line = capsys.readouterr().out.splitlines()[-1]
     assert line.startswith("searched so far: the quad pass whole; the quarter pass whole; start "
                            "pass a1 whole; ")  # fmt: skip
     assert (
-        "start pass b1 of closed tours under way (1 part); numbered ranges: 0 whole, 1 under "
-        f"way (1 part); {run['nodes'] + 12:,} nodes in " in line
+        "start pass b1 of closed tours under way (1 part, 1 walk stopped on the way); start pass "
+        "a2 of closed tours under way (0 parts, 1 walk stopped on the way); numbered ranges: 0 "
+        f"whole, 1 under way (1 part); {run['nodes'] + 12:,} nodes in " in line
     )
+    assert line.endswith("(1 range walked by an earlier version of the search apart)")

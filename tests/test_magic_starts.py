@@ -143,6 +143,54 @@ def test_the_start_pass_finds_beverleys_tour_below_its_first_numbers() -> None:
         _independent_check(8, 8, t, [260] * 8, [260] * 8)
 
 
+#: The first class of the irregular family the program found (some run of four leaves its 4x4
+#: block): part 1987 of the start pass of c3 (range -9), in the census run of docs/magic.md.
+#: Ranks from rank 1 up.
+C3_IRREGULAR = [
+    [43, 46, 27, 2, 39, 62, 19, 22], [28, 3, 42, 45, 20, 23, 38, 61],
+    [47, 44, 1, 26, 63, 40, 21, 18], [4, 29, 52, 41, 24, 13, 60, 37],
+    [53, 48, 25, 8, 33, 64, 17, 12], [30, 5, 56, 51, 14, 9, 36, 59],
+    [49, 54, 7, 32, 57, 34, 11, 16], [6, 31, 50, 55, 10, 15, 58, 35],
+]  # fmt: skip
+
+
+def test_the_irregular_class_of_c3_is_found_by_its_start_pass() -> None:
+    """The class is semi-magic (checked by plain code), irregular (a run leaves its block, so
+    neither structured pass holds it), not magic, its home the pass of c3; and that pass's walk
+    below its first 20 squares finds it."""
+    order = grid_order(C3_IRREGULAR)
+    _independent_check(8, 8, order, [260] * 8, [260] * 8)
+    blocks = [(q % 8 // 4, q // 8 // 4) for q in order]
+    assert any(len(set(blocks[j : j + 4])) > 1 for j in range(0, 64, 4))
+    c = kt.Tour(kt.Board(8, 8), np.array(order), method="magic").magic()
+    assert c.semi_magic and not c.magic
+    from knightstour.magic.classes import describe
+
+    d = describe(kt.Tour(kt.Board(8, 8), np.array(order), method="magic"))
+    assert (d.family, d.start_pass, d.closed) == ("irregular", -9, False)
+    w = start_walker(8, 8)
+    i, image = w.home(order)
+    assert w.starts[i] == 18  # c3
+    rng = dataclasses.replace(start_range(8, 8, i), prefix=tuple(image[1:20]))
+    found = [t for part in range(w.nparts(rng)) for t in w.run(rng, part).tours.tolist()]
+    assert image in found
+
+
+@pytest.mark.sweep  # one part of the census run, walked whole: minutes
+def test_part_1987_of_c3_finds_the_irregular_class() -> None:
+    """The part of the census run that found the class finds it again (the parts of the scheme
+    starts/1 are numbered as they were), every tour checked by plain code."""
+    w = start_walker(8, 8)
+    rng = start_range(8, 8, 7)
+    home = w.home(grid_order(C3_IRREGULAR))
+    assert home is not None and home[0] == 7
+    image = home[1]
+    result = w.run(rng, 1987)
+    assert result.done and image in result.tours.tolist()
+    for t in result.tours.tolist():
+        _independent_check(8, 8, t, [260] * 8, [260] * 8)
+
+
 def _beverley_pass() -> tuple[StartWalker, Range]:
     w = start_walker(8, 8)
     i, image = w.home(grid_order(BEVERLEY))
@@ -236,12 +284,30 @@ def test_dask_finds_the_tours_the_threads_find() -> None:
 
 def test_the_command_walks_the_start_passes_and_says_so(tmp_path, capsys) -> None:
     db = str(tmp_path / "t.db")
-    assert main(["magic", "4x6", "--starts", "--db", db, "--quiet"]) == 0
-    out = capsys.readouterr().out
-    assert "the start passes alone, walked whole: 6 of 6" in out
+    # every start pass walked, whichever way they were asked for: a proof (exit 1)
+    for how in (["--starts"], [], [f"--range={r}" for r in range(-2, -8, -1)]):
+        assert main(["magic", "4x6", *how, "--db", db, "--quiet"]) == 1
+        out = capsys.readouterr().out
+        assert "no semi-magic tour on 4x6: every one of its 6 start passes was walked" in out
+    # some of them only, or of closed tours only: no proof
+    assert main(["magic", "4x6", "--range", "-2", "--db", db, "--quiet"]) == 0
+    assert "the start passes walked whole" in capsys.readouterr().out
+    assert main(["magic", "4x6", "--starts", "--closed", "--db", db, "--quiet"]) == 0
+    assert "the start passes walked whole: 6 of 6" in capsys.readouterr().out
     code = main(["magic", "8x8", "--range", "-9", "--time-limit", "0.5", "--db", db, "--quiet"])
     assert code == 3
-    assert "the start passes alone, under way" in capsys.readouterr().out
+    assert "the start passes under way" in capsys.readouterr().out
+
+
+def test_a_proof_needs_every_tour_walked() -> None:
+    """No range named is refused, not a walk of nothing taken for a proof; a numbered range that
+    holds no closed tour is refused with --closed, not walked as nothing."""
+    from knightstour import magic
+
+    with pytest.raises(kt.InvalidInputError, match="no range to walk"):
+        magic.find("8x8", MagicJournal(Library(":memory:"), 8, 8), ranges=[])
+    with pytest.raises(kt.InvalidInputError, match="range 1 of 8x8 holds no closed tours"):
+        search(8, 8, MagicJournal(Library(":memory:"), 8, 8), closed=True, only=[1])
 
 
 @pytest.mark.parametrize(

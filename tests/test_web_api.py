@@ -459,7 +459,6 @@ def test_the_app_warms_the_solver_steps_of_warm_once(monkeypatch: pytest.MonkeyP
         "magic constructions' walks",  # nor build magic tours
         "text of huge tours",  # nor write the command line's text of huge tours
         "longest uncrossed path",  # nor find uncrossed paths
-        "number puzzles",  # nor make number puzzles
     }
 
 

@@ -13,7 +13,7 @@ kernel module that no step reaches is a bug (:class:`~knightstour.errors.Interna
 
 ``knightstour warm`` calls it, and the Makefile's install step runs that; with ``workers`` above
 one the steps run in that many processes at once, grouped (:data:`GROUPS`) so that no two
-processes compile the same kernel. A second run only loads the cache (a few seconds). ``warm(only=SOLVER_STEPS)`` makes the solver steps alone: the
+processes compile the same kernel. A second run only loads the cache (a few seconds). ``warm(only=SOLVER_STEPS)`` makes the web's steps alone (the solvers, the tours' metrics, the number puzzles): the
 web app does that once per process, so that its searches load their kernels before a time cap
 starts (:func:`knightstour.web.app.ensure_compiled`).
 
@@ -217,8 +217,9 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
 )
 
 
-#: The steps that the searches of :func:`knightstour.solve` and :func:`knightstour.exists` need
-#: and the metrics of their tours (the web app's), without the tour library's.
+#: The steps that the searches of :func:`knightstour.solve` and :func:`knightstour.exists` need,
+#: the metrics of their tours and the number puzzles' making and proofs: the web app's, without
+#: the tour library's.
 SOLVER_STEPS: tuple[str, ...] = (
     "warnsdorff tie-breaks",
     "warnsdorff closed and to an end",
@@ -226,6 +227,7 @@ SOLVER_STEPS: tuple[str, ...] = (
     "divide and conquer",
     "counting",
     "tour metrics",
+    "number puzzles",
 )
 
 

@@ -248,6 +248,8 @@ def _summary(found: Found, db: str) -> str:
             + ([f"numbered ranges walked: {report.ranges_done} of {report.ranges}"]
                if report.ranges or not passes else [])
         )  # fmt: skip
+    elif passes[0][0] == "the start passes":  # the whole search on a board without blocks
+        walked = f"{passes[0][0]} {passes[0][1]}"
     else:
         walked = f"{passes[0][0]} alone, {passes[0][1]}"
     return (

@@ -119,7 +119,7 @@ def place(q: int, h: int, v: int, board: tuple, state: tuple) -> bool:
     b1 = leven[l1] - (1 - o)
     need0 = const[l0] - lsum[l0] - v
     need1 = const[l1] - lsum[l1] - v
-    if need0 > most[a0, b0] or need1 > most[a1, b1]:
+    if v < n and (need0 > most[a0, b0] or need1 > most[a1, b1]):
         return False
     top = thr.shape[2]
     m0 = thr[a0, b0, need0] if 0 <= need0 < top else -1

@@ -60,6 +60,7 @@ __all__ = [
     "describe",
     "family",
     "has_blocks",
+    "is_current",
     "range_name",
     "range_of",
     "tally",
@@ -372,37 +373,50 @@ class Tally:
 
     def searched_line(self) -> str | None:
         """How far the search got, in one line (None when the journal holds nothing): each
-        pass walked whole or under way, the numbered ranges counted, nodes and hours.
+        pass walked whole or under way (its parts walked, and the walks of parts stopped on the
+        way), the numbered ranges counted, the nodes and the parts' own time summed over the
+        workers; walks by earlier versions of the search are counted apart.
 
-        >>> rows = [{"scheme": "quads/3", "range": 0, "whole": True, "parts": 192, "found": 1680,
-        ...          "nodes": 296786104, "seconds": 178.6},
-        ...         {"scheme": "starts/1", "range": -9, "whole": False, "parts": 1273, "found": 0,
-        ...          "nodes": 38895103849, "seconds": 12000.0}]
-        >>> tally(Board(8, 8), [], searched=rows).searched_line()
-        'searched so far: the quad pass whole; start pass c3 under way (1,273 parts); 39,191,889,953 nodes in 3.4 hours of walking'
+        >>> rows = [{"scheme": "quads/3", "range": 0, "whole": True, "parts": 192, "saved": 0,
+        ...          "found": 1680, "nodes": 296786104, "seconds": 178.6},
+        ...         {"scheme": "starts/1", "range": -9, "whole": False, "parts": 1273, "saved": 2,
+        ...          "found": 0, "nodes": 38895103849, "seconds": 12000.0},
+        ...         {"scheme": "quads/2", "range": 0, "whole": True, "parts": 1, "saved": 0,
+        ...          "found": 0, "nodes": 5, "seconds": 1.0}]
+        >>> print(tally(Board(8, 8), [], searched=rows).searched_line())
+        searched so far: the quad pass whole; start pass c3 under way (1,273 parts, 2 walks stopped on the way); 39,191,889,953 nodes in 3.4 hours of walking (1 range walked by an earlier version of the search apart)
         """
         if not self.searched:
             return None
+        current = [r for r in self.searched if is_current(r["scheme"])]
+        older = len(self.searched) - len(current)
         said, numbered = [], [0, 0, 0]
-        for r in self.searched:
+        for r in current:
             name = range_name(self.board, r["scheme"], r["range"])
             if name is None:  # a numbered range: counted
                 numbered[0 if r["whole"] else 1] += 1
                 numbered[2] += 0 if r["whole"] else r["parts"]
                 continue
-            said.append(
-                f"{name} whole" if r["whole"] else f"{name} under way ({_parts(r['parts'])})"
+            stopped = r.get("saved", 0)
+            way = _parts(r["parts"]) + (
+                f", {stopped:,} walk{'' if stopped == 1 else 's'} stopped on the way"
+                if stopped
+                else ""
             )
+            said.append(f"{name} whole" if r["whole"] else f"{name} under way ({way})")
         if any(numbered[:2]):
             said.append(
                 f"numbered ranges: {numbered[0]} whole, {numbered[1]} under way"
                 + (f" ({_parts(numbered[2])})" if numbered[1] else "")
             )
-        nodes = sum(r["nodes"] for r in self.searched)
-        hours = sum(r["seconds"] for r in self.searched) / 3600
-        return (
-            f"searched so far: {'; '.join(said)}; {nodes:,} nodes in {hours:.1f} hours of walking"
-        )
+        nodes = sum(r["nodes"] for r in current)
+        seconds = sum(r["seconds"] for r in current)
+        spent = f"{seconds / 3600:.1f} hours" if seconds >= 360 else f"{seconds:.0f} s"
+        line = f"searched so far: {'; '.join(said) or 'nothing'}; {nodes:,} nodes in {spent} of walking"
+        if older:
+            line += (f" ({older} range{'' if older == 1 else 's'} walked by an earlier version of "
+                     "the search apart)")  # fmt: skip
+        return line
 
     def to_dict(self) -> dict[str, Any]:
         """The tally as JSON: the board, the classes and the closed ones (``reentrant``: 1 and
@@ -436,6 +450,21 @@ class Tally:
 
 def _parts(n: int) -> str:
     return f"{n:,} part{'' if n == 1 else 's'}"
+
+
+def is_current(scheme: str) -> bool:
+    """Whether a journal's scheme is one this version of the search walks (a pass or the
+    numbered ranges, of closed tours or not), not an earlier version's.
+
+    >>> is_current("starts/1/closed"), is_current("quads/2")
+    (True, False)
+    """
+    from knightstour.magic._parts import SCHEME as NUMBERED
+    from knightstour.magic.quads import SCHEME as QUADS
+    from knightstour.magic.quarters import SCHEME as QUARTERS
+    from knightstour.magic.starts import SCHEME as STARTS
+
+    return scheme.removesuffix("/closed") in {NUMBERED, QUADS, QUARTERS, STARTS}
 
 
 def range_name(board: Board, scheme: str, number: int) -> str | None:

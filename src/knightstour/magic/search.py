@@ -615,7 +615,16 @@ def _chosen(width: int, height: int, closed: bool, only: Iterable[int] | None) -
     if only is None:
         return [r for r in chosen if is_pass(r.number)]
     wanted = set(only)
-    known = {r.number for r in chosen} | {r.number for r in ranges(width, height)}
+    if not wanted:
+        raise InvalidInputError("no range to walk: name one at least")
+    every = {r.number for r in ranges(width, height)}
+    known = {r.number for r in chosen} | every
+    open_only = sorted(wanted & every - {r.number for r in chosen})
+    if open_only:  # with closed: a numbered range whose ends are not a move apart
+        raise InvalidInputError(
+            f"range {open_only[0]} of {width}x{height} holds no closed tours: its ends are not a "
+            "knight's move apart"
+        )
     bad = sorted(wanted - known)
     if bad:
         raise InvalidInputError(

@@ -299,8 +299,9 @@ class Journal(Table):
     @sql
     def walked(self, board: str) -> list[dict[str, Any]]:
         """Every range of ``board`` the journal holds, under every scheme: whether it is walked
-        whole, the parts walked (those of a range walked whole: its part count), numberings
-        found, nodes and seconds, in the order of the scheme, then the range's number.
+        whole, the parts walked (those of a range walked whole: its part count), the walks of
+        parts stopped on the way (``saved``), numberings found, nodes and seconds (of the parts
+        walked), in the order of the scheme, then the range's number.
 
         >>> from knightstour.library.store import Library
         >>> Library(":memory:").journal.walked("8x8")
@@ -314,11 +315,29 @@ class Journal(Table):
             "GROUP BY scheme, range_no ORDER BY scheme, range_no DESC",
             (board,),
         ).fetchall()
-        return [
-            {"scheme": str(r[0]), "range": int(r[1]), "whole": int(r[2]) == -1, "parts": int(r[3]),
-             "found": int(r[4]), "nodes": int(r[5]), "seconds": float(r[6])}
+        saved = {
+            (str(r[0]), int(r[1])): int(r[2])
+            for r in self.db.execute(
+                "SELECT scheme, range_no, COUNT(*) FROM magic_states WHERE board = ? "
+                "GROUP BY scheme, range_no",
+                (board,),
+            )
+        }
+        out = {
+            (str(r[0]), int(r[1])): {
+                "scheme": str(r[0]), "range": int(r[1]), "whole": int(r[2]) == -1,
+                "parts": int(r[3]), "saved": 0, "found": int(r[4]), "nodes": int(r[5]),
+                "seconds": float(r[6]),
+            }
             for r in rows
-        ]  # fmt: skip
+        }  # fmt: skip
+        for (scheme, number), k in saved.items():
+            row = out.setdefault((scheme, number), {
+                "scheme": scheme, "range": number, "whole": False, "parts": 0, "saved": 0,
+                "found": 0, "nodes": 0, "seconds": 0.0,
+            })  # fmt: skip
+            row["saved"] = k
+        return sorted(out.values(), key=lambda r: (r["scheme"], -r["range"]))
 
     @sql
     def progress(self, board: str, scheme: str) -> dict[str, Any]:
