@@ -326,15 +326,21 @@ def test_bad_start_passes_are_refused_in_one_line(tmp_path, capsys, args, words)
 
 def test_start_passes_leave_the_other_answers_as_they_were(tmp_path, capsys) -> None:
     """A board a theorem rules out is a proved no (exit 1) with --starts too; 1x1 keeps its class
-    (no start pass); a closed search may still name an open range (it walks nothing there)."""
+    (no start pass); a closed search naming a range of no closed tour is refused in one line, one
+    of closed tours walked; every start pass walked is a proof, --starts or not."""
     from knightstour.magic.classes import describe
 
     db = str(tmp_path / "t.db")
     assert main(["magic", "5x5", "--starts", "--db", db, "--quiet"]) == 1
     assert capsys.readouterr().out.startswith("no semi-magic tour on 5x5")
     assert describe(kt.solve("1x1")).start_pass is None
-    assert main(["magic", "8x8", "--closed", "--range", "1", "--db", db, "--quiet"]) == 0
+    # range 1 of 8x8 (a1 to b1) holds no closed tour: refused, not walked as nothing
+    assert main(["magic", "8x8", "--closed", "--range", "1", "--db", db, "--quiet"]) == 2
+    assert "range 1 of 8x8 holds no closed tours" in capsys.readouterr().err
+    assert main(["magic", "8x8", "--closed", "--range", "5", "--time-limit", "0.2", "--db", db,
+                 "--quiet"]) == 3  # fmt: skip
     capsys.readouterr()
-    assert main(["magic", "4x6", "--starts", "--db", db, "--quiet", "--format", "json"]) == 0
+    assert main(["magic", "4x6", "--starts", "--db", db, "--quiet", "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert (data["starts"], data["starts_done"], data["ranges"]) == (6, 6, 0)
+    assert data["outcome"] == "none" and (data["quads"], data["quarters"]) == (False, False)

@@ -119,6 +119,8 @@ class Found:
         return {**said,
             "board": self.board.spec, "closed": self.closed, "ranges": r.ranges,
             "ranges_done": r.ranges_done, "starts": r.starts, "starts_done": r.starts_done,
+            "quads": r.quads, "quads_done": r.quads_done, "quarters": r.quarters,
+            "quarters_done": r.quarters_done,
             "parts_done": r.parts_done, "found": r.found,
             "new": r.new, "classes_in_library": self.classes, "nodes": r.nodes,
             "seconds": round(r.seconds, 3), "stopped": r.stopped, "tours": tours,
