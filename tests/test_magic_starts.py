@@ -177,6 +177,36 @@ def test_the_irregular_class_of_c3_is_found_by_its_start_pass() -> None:
     assert image in found
 
 
+#: The second irregular class: part 7071 of the same pass. Top rank first.
+C3_IRREGULAR_2 = [
+    [16, 11, 62, 43, 18, 33, 46, 31], [61, 42, 17, 12, 45, 30, 19, 34],
+    [10, 15, 44, 63, 36, 13, 32, 47], [41, 60, 9, 14, 29, 52, 35, 20],
+    [8, 27, 64, 37, 2, 21, 48, 53], [59, 40, 1, 28, 51, 56, 3, 22],
+    [26, 7, 38, 57, 24, 5, 54, 49], [39, 58, 25, 6, 55, 50, 23, 4],
+]  # fmt: skip
+
+
+def test_the_second_irregular_class_of_c3_too() -> None:
+    """Semi-magic by plain code, irregular, open, 1 on c3 and 64 on c4, its home the pass of c3,
+    a class of its own; that pass's walk below its first 20 squares finds it."""
+    from knightstour.magic.classes import describe
+
+    order = grid_order(C3_IRREGULAR_2)
+    _independent_check(8, 8, order, [260] * 8, [260] * 8)
+    tour = kt.Tour(kt.Board(8, 8), np.array(order), method="magic")
+    assert tour.magic().diagonals == (176, 232) and (order[0], order[-1]) == (18, 26)
+    d = describe(tour)
+    assert (d.family, d.start_pass, d.closed) == ("irregular", -9, False)
+    first = describe(kt.Tour(kt.Board(8, 8), np.array(grid_order(C3_IRREGULAR)), method="magic"))
+    assert d.numbering != first.numbering  # not the first class again
+    w = start_walker(8, 8)
+    home = w.home(order)
+    assert home is not None and home[0] == 7
+    rng = dataclasses.replace(start_range(8, 8, 7), prefix=tuple(home[1][1:20]))
+    found = [t for part in range(w.nparts(rng)) for t in w.run(rng, part).tours.tolist()]
+    assert home[1] in found
+
+
 @pytest.mark.sweep  # one part of the census run, walked whole: minutes
 def test_part_1987_of_c3_finds_the_irregular_class() -> None:
     """The part of the census run that found the class finds it again (the parts of the scheme
