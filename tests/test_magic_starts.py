@@ -154,27 +154,37 @@ C3_IRREGULAR = [
 ]  # fmt: skip
 
 
+def _irregular_of_c3(grid: list[list[int]]) -> tuple[list[int], Any]:
+    """Checks common to the irregular classes the pass of c3 found: semi-magic by plain code,
+    irregular, open, not magic, its home the pass of c3, found by that pass's walk below its
+    first 20 squares; its order and its class (:func:`describe`)."""
+    from knightstour.magic.classes import describe
+
+    order = grid_order(grid)
+    _independent_check(8, 8, order, [260] * 8, [260] * 8)
+    tour = kt.Tour(kt.Board(8, 8), np.array(order), method="magic")
+    assert tour.magic().semi_magic and not tour.magic().magic
+    d = describe(tour)
+    assert (d.family, d.start_pass, d.closed) == ("irregular", -9, False)
+    w = start_walker(8, 8)
+    home = w.home(order)
+    assert home is not None and w.starts[home[0]] == 18  # c3
+    rng = dataclasses.replace(start_range(8, 8, home[0]), prefix=tuple(home[1][1:20]))
+    found = [t for part in range(w.nparts(rng)) for t in w.run(rng, part).tours.tolist()]
+    assert home[1] in found
+    return order, d
+
+
 def test_the_irregular_class_of_c3_is_found_by_its_start_pass() -> None:
     """The class is semi-magic (checked by plain code), irregular (a run leaves its block, so
     neither structured pass holds it), not magic, its home the pass of c3; and that pass's walk
     below its first 20 squares finds it."""
-    order = grid_order(C3_IRREGULAR)
-    _independent_check(8, 8, order, [260] * 8, [260] * 8)
+    order, _ = _irregular_of_c3(C3_IRREGULAR)
     blocks = [(q % 8 // 4, q // 8 // 4) for q in order]
     assert sum(len(set(blocks[j : j + 4])) > 1 for j in range(0, 64, 4)) == 8  # of 16 runs
     c = kt.Tour(kt.Board(8, 8), np.array(order), method="magic").magic()
-    assert c.semi_magic and not c.magic and c.diagonals == (176, 248)
+    assert c.diagonals == (176, 248)
     assert (order[0], order[-1]) == (18, 37)  # c3, f5
-    from knightstour.magic.classes import describe
-
-    d = describe(kt.Tour(kt.Board(8, 8), np.array(order), method="magic"))
-    assert (d.family, d.start_pass, d.closed) == ("irregular", -9, False)
-    w = start_walker(8, 8)
-    i, image = w.home(order)
-    assert w.starts[i] == 18  # c3
-    rng = dataclasses.replace(start_range(8, 8, i), prefix=tuple(image[1:20]))
-    found = [t for part in range(w.nparts(rng)) for t in w.run(rng, part).tours.tolist()]
-    assert image in found
 
 
 #: The second irregular class: part 7071 of the same pass. Top rank first.
@@ -189,22 +199,13 @@ C3_IRREGULAR_2 = [
 def test_the_second_irregular_class_of_c3_too() -> None:
     """Semi-magic by plain code, irregular, open, 1 on c3 and 64 on c4, its home the pass of c3,
     a class of its own; that pass's walk below its first 20 squares finds it."""
-    from knightstour.magic.classes import describe
-
-    order = grid_order(C3_IRREGULAR_2)
-    _independent_check(8, 8, order, [260] * 8, [260] * 8)
+    order, d = _irregular_of_c3(C3_IRREGULAR_2)
     tour = kt.Tour(kt.Board(8, 8), np.array(order), method="magic")
     assert tour.magic().diagonals == (176, 232) and (order[0], order[-1]) == (18, 26)
-    d = describe(tour)
-    assert (d.family, d.start_pass, d.closed) == ("irregular", -9, False)
+    from knightstour.magic.classes import describe
+
     first = describe(kt.Tour(kt.Board(8, 8), np.array(grid_order(C3_IRREGULAR)), method="magic"))
     assert d.numbering != first.numbering  # not the first class again
-    w = start_walker(8, 8)
-    home = w.home(order)
-    assert home is not None and home[0] == 7
-    rng = dataclasses.replace(start_range(8, 8, 7), prefix=tuple(home[1][1:20]))
-    found = [t for part in range(w.nparts(rng)) for t in w.run(rng, part).tours.tolist()]
-    assert home[1] in found
 
 
 @pytest.mark.sweep  # one part of the census run, walked whole: minutes
