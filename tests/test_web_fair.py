@@ -28,7 +28,7 @@ SLOW = "10x10"  # 100 squares: the search lane; 5x5 (25) is quick work
 
 @pytest.fixture
 def slow_solve(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, float | None]]]:
-    """``kt.solve`` sleeping 0.6 s on boards of the search lane; records (board, time_limit)."""
+    """``kt.solve`` sleeping 0.75 s on boards of the search lane; records (board, time_limit)."""
     from knightstour.web.state import ensure_compiled
 
     real = kt.solve
@@ -40,7 +40,7 @@ def slow_solve(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, floa
         b = kt.parse_board(board)
         calls.append((b.spec, kwargs.get("time_limit")))
         if b.size > 64:
-            time.sleep(0.6)
+            time.sleep(0.75)  # two such end 0.5 s past a 1 s cap: room for a busy machine
         return real(board, *args, **kwargs)
 
     monkeypatch.setattr(kt, "solve", solve)
@@ -146,7 +146,7 @@ def test_the_deadline_includes_the_wait(slow_solve: list) -> None:
     limits = [t for spec, t in slow_solve if spec == SLOW]
     assert len(limits) == 2, "the request whose deadline passed while waiting still ran"
     assert 0.9 < limits[0] <= 1.0
-    assert limits[1] is not None and limits[1] < 0.5  # it waited about 0.6 s of its 1 s
+    assert limits[1] is not None and limits[1] < 0.5  # it waited about 0.75 s of its 1 s
 
 
 def test_a_request_whose_client_went_away_never_runs(
