@@ -1,13 +1,13 @@
-"""Nodes a second of the start passes' walk with variant kernels or array types (an experiment).
+"""Nodes a second of the start passes' walk with a variant kernel (an experiment).
 
 Runs the same parts of one start pass with the product kernel (A) and a variant (B), in turn, a
 fixed node budget each, so that both see the same load; prints each one's nodes a second and
-the ratio. The variant is a kernel module file with the product's interface, or the product's
-kernel with narrower tables (``--narrow``), or (``--bare``) a bare knight-path walk in the same
+the ratio. The variant is a kernel module file with the product's interface (its board and state
+tuples), or (``--bare``) a bare knight-path walk in the same
 style (:mod:`research._bare_kernels`: one cut, no line sums) from the pass's start square for as
 many nodes as each part took: the floor of a node's cost in this style.
 
-    python -m research.starts_speed [--variant FILE] [--narrow] [--bare] [--pass -9] [--parts 40]
+    python -m research.starts_speed [--variant FILE] [--bare] [--pass -9] [--parts 40]
 """
 
 from __future__ import annotations
@@ -28,38 +28,12 @@ from knightstour.magic.starts import StartWalker, start_range
 BASE: list = []
 
 
-def narrowed(board: tuple) -> tuple:
-    """The board tuple with the line tables cut to the needs a line can have, in int16."""
-    nbr, nn, lines, const, endok, thr, most, dl, ring = board
-    top = int(const.max()) + 1
-    return (
-        nbr,
-        nn,
-        lines,
-        const,
-        endok,
-        np.ascontiguousarray(thr[:, :, :top]).astype(np.int16),
-        most.astype(np.int16),
-        dl.astype(np.int16),
-        ring,
-    )
-
-
-def timed(
-    walker: StartWalker, kernels, rng, part: int, budget: int, narrow: bool, extra: bool = False
-) -> tuple:
+def timed(walker: StartWalker, kernels, rng, part: int, budget: int) -> tuple:
     walker._k = BASE[0]  # the state made by the product's kernels, then walked by ``kernels``
     st = walker.state(walker.index(rng), rng.closed, walker.parts(rng)[part])
     if st is None:
         return 0, 0.0, (0, ())
-    board = narrowed(st[0]) if narrow else st[0]
-    state = st[1]
-    if narrow:
-        state = tuple(
-            a.astype(np.int16) if i in (0, 2, 4, 5, 11) else a for i, a in enumerate(state)
-        )
-    if extra:  # a variant's own arrays after the product's: one row a number, two columns
-        state = (*state, np.zeros((walker.n + 1, 2), np.int64))
+    board, state = st
     out = np.zeros((256, walker.n), np.int64)
     stop = np.zeros(1, np.uint8)
     t0 = time.perf_counter()
@@ -74,8 +48,6 @@ def main(argv: list[str] | None = None) -> tuple[int, float]:
     """Run the comparison; return the nodes each kernel walked and B's speed over A's."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--variant")
-    ap.add_argument("--narrow", action="store_true")
-    ap.add_argument("--extra", action="store_true", help="the variant takes one more array")
     ap.add_argument(
         "--any-tree",
         action="store_true",
@@ -102,7 +74,7 @@ def main(argv: list[str] | None = None) -> tuple[int, float]:
         sys.modules[name] = mod  # so that Numba's cache can find it again
         spec.loader.exec_module(mod)
         other = jit.load(mod, compiled=True)
-    timed(walker, base, rng, a.first, 1000, False)  # compiled before the clock starts
+    timed(walker, base, rng, a.first, 1000)  # compiled before the clock starts
     if a.bare:
         from research import _bare_kernels
 
@@ -110,18 +82,18 @@ def main(argv: list[str] | None = None) -> tuple[int, float]:
         start = walker.starts[walker.index(rng)]
         plain.bare(walker.nbr, walker.nn, start, 1000)
     else:
-        timed(walker, other, rng, a.first, 1000, a.narrow, a.extra)
+        timed(walker, other, rng, a.first, 1000)
     nodes = {"A": 0, "B": 0}
     seconds = {"A": 0.0, "B": 0.0}
     for part in range(a.first, a.first + a.parts):
-        na, ta, fa = timed(walker, base, rng, part, a.budget, False)
+        na, ta, fa = timed(walker, base, rng, part, a.budget)
         if a.bare:  # as many nodes of the bare walk
             t0 = time.perf_counter()
             nb = int(plain.bare(walker.nbr, walker.nn, start, na))
             tb, fb = time.perf_counter() - t0, fa
             na = nb
         else:
-            nb, tb, fb = timed(walker, other, rng, part, a.budget, a.narrow, a.extra)
+            nb, tb, fb = timed(walker, other, rng, part, a.budget)
         # the same tree: the same nodes, tours, and the same square at each depth when stopped
         assert a.any_tree or (na, fa) == (nb, fb), (part, na, nb, fa, fb)
         nodes["A"] += na

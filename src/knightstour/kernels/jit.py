@@ -259,18 +259,35 @@ def _compile(mod: types.ModuleType, names: tuple[str, ...]) -> Kernels:
 
 
 def _intrinsic(name: str) -> Callable[..., Any]:
-    """A compiler intrinsic that a kernel module names in ``__intrinsics__`` (plain: a no-op).
+    """A compiler intrinsic that a kernel module names in ``__intrinsics__`` (the module's own
+    plain definition runs when interpreted).
 
-    ``prefetch(array, row)``: LLVM's prefetch of the row's first element, for reading and
-    writing, kept in every cache level, so that a hash table's row is on its way while the
-    kernel computes the next keys.
+    - ``prefetch(array, row)``: LLVM's prefetch of the row's first element, for reading and
+      writing, kept in every cache level, so that a hash table's row is on its way while the
+      kernel computes the next keys;
+    - ``popcount(x)``: the set bits of the 64-bit integer ``x`` (one instruction);
+    - ``ctz(x)``: the index of the lowest set bit of ``x`` (x not 0).
     """
-    if name != "prefetch":
+    if name not in ("prefetch", "popcount", "ctz"):
         raise TypeError(f"no compiler intrinsic {name!r}")
     from llvmlite import ir
     from numba import types as nbtypes
     from numba.core import cgutils
     from numba.extending import intrinsic
+
+    if name != "prefetch":
+
+        @intrinsic  # type: ignore[misc]
+        def bits(typingctx: Any, x: Any) -> Any:
+            def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+                value = context.cast(builder, args[0], signature.args[0], nbtypes.int64)
+                if name == "popcount":
+                    return builder.ctpop(value)
+                return builder.cttz(value, ir.Constant(ir.IntType(1), 1))
+
+            return nbtypes.int64(x), codegen
+
+        return bits  # type: ignore[no-any-return]
 
     @intrinsic  # type: ignore[misc]
     def prefetch(typingctx: Any, array: Any, row: Any) -> Any:

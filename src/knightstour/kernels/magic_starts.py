@@ -1,115 +1,128 @@
-"""The kernels of the start passes of the semi-magic search: a one-ended walk, the end left free.
+"""The kernels of the start passes of the semi-magic search: a one-ended walk on bit boards.
 
 Plain Python in the subset Numba compiles, listed in ``__kernels__`` and loaded through
-:mod:`knightstour.kernels.jit`; :mod:`knightstour.magic.starts` drives them.
+:mod:`knightstour.kernels.jit`; :mod:`knightstour.magic.starts` drives them. A board has at most
+64 squares, so a set of squares is one 64-bit word (bit ``q`` for square ``q``).
 
 1 is put on a start square and 2, 3, ... each a knight move from the last (the *head*); the
-square of the last number is wherever the walk ends, except the squares ``endok`` bans. The
-colour of a square fixes the parity of its number. The cuts, each plainly safe (a branch is cut
-only when it has no completion):
+square of the last number is wherever the walk ends, except the squares the board's end mask
+bans. The colour of a square fixes the parity of its number. The cuts, each plainly safe (a
+branch is cut only when it has no completion):
 
-- **links**: ``avail[r]`` counts an empty square's neighbours that are empty or the head. An
-  empty square with one link can only be the end, so at most one may have one, none may have
-  none, and the end must be a square ``endok`` allows (the last number's colour, not banned);
+- **links**: an empty square's links are its neighbours that are empty or the head. An empty
+  square with one link can only be the end, so at most one may have one, none may have none,
+  and the end must be a square the end mask allows (the last number's colour, not banned);
 - **forced moves**: a neighbour of the head with two links becomes an end unless the walk goes
   there now: with an end already known, or where it may not end, it must come next; three such
   squares, or two with an end known, end the branch;
 - **line sums**: a rank or file with ``a`` empty squares for odd numbers and ``b`` for even ones
   must still reach its constant with numbers above the head's, no two of them consecutive (a
   knight never moves within a rank or a file), each at least the head's number plus the knight
-  distance from the head to the line (``dl``): ``thr[a, b, need]`` is the largest first number
-  from which such numbers can add up to as little as ``need``, ``most[a, b]`` the most they can
-  add up to (tables made once a board, :func:`knightstour.magic.starts.line_tables`);
-- **closed tours** (``meta[CLOSED]``): the end must be a neighbour of the start (``ring``), so
-  one of them must stay empty until the end.
+  distance from the head to the line: ``thr[a, b, need]`` is the largest first number from
+  which such numbers can add up to as little as ``need``, ``most[a, b]`` the most they can add
+  up to (tables made once a board, :func:`knightstour.magic.starts.line_tables`);
+- **closed tours** (``meta[CLOSED]``): the end must be a neighbour of the start, so one of them
+  must stay empty until the end.
 
->>> import numpy as np
->>> nbr = np.array([[1, -1], [0, 2], [1, -1]]); nn = np.array([1, 2, 1])
->>> num = np.array([1, 0, 0]); avail = np.array([0, 2, 1]); meta = np.zeros(META, np.int64)
->>> relink(0, -1, nbr, nn, num, avail, np.ones(3, np.int64), meta), avail.tolist()
-(False, [0, 1, 1])
+The bit boards. Each depth keeps a row of ``bits`` (:data:`E`, :data:`P0`... and the line
+words from :data:`ML`), written when its number is placed, so that taking a number off restores
+nothing but its lines' sums:
+
+- the empty squares, and their links as four bit planes (a square's count in binary, one plane a
+  bit): the head's move takes one link from each empty neighbour of the old head at once (a
+  subtraction with borrow across the planes), and the squares with one link, with two, with
+  none are a few operations on the planes;
+- each line's largest first number (``thr``, at most ``CAP``) plus one, one byte a line, seven
+  lines a word: with ``kq[q]`` holding ``127`` less the knight distance from ``q`` to each
+  line, a byte of ``word + kq[q] - v`` below 128 is a line that numbers from ``v`` up cannot
+  fill, tested for seven lines at once (no byte carries or borrows: every byte stays in 0..255).
+
+The candidates come fewest links first, ties in increasing square order (the order of the
+neighbour table), the same order, the same cuts and so the same tree as the walk on arrays that
+came before (scheme ``starts/1``).
+
+>>> popcount(0b1011), ctz(0b1000), popcount(-1)
+(3, 3, 64)
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__kernels__ = ("relink", "place", "vacate", "unplace", "candidates", "walk", "probe")
+__kernels__ = ("line_byte", "place", "unplace", "candidates", "walk", "probe")
 #: Compiled into the kernels that call them (see :mod:`knightstour.kernels.magic_search`).
-__inline__ = ("relink", "place", "vacate", "unplace", "candidates")
+__inline__ = ("line_byte", "place", "unplace", "candidates")
 #: Compiled without reference counting: the walk makes no array, and reads many out of tuples.
 __borrow__ = ("walk",)
+#: Replaced by the processor's instructions when compiled (:mod:`knightstour.kernels.jit`).
+__intrinsics__ = ("popcount", "ctz")
 
 #: Statuses of :func:`walk`: the part is finished; the budget ran out (or a stop was asked); the
 #: output is full.
 DONE, BUDGET, FULL = 0, 1, 2
 
 #: Slots of the int64 ``meta`` array: the depth (the index of the head in ``placed``), the
-#: depth the part starts from, nodes tried, tours found, tours written by the last call, empty
-#: squares with one link, with none, empty neighbours of the start, closed tours only (1).
-DEPTH, BASE, NODES, FOUND, WRITTEN, NLOW, NZERO, RING, CLOSED = 0, 1, 2, 3, 4, 5, 6, 7, 8
-META = 9
+#: depth the part starts from, nodes tried, tours found, tours written by the last call, closed
+#: tours only (1).
+DEPTH, BASE, NODES, FOUND, WRITTEN, CLOSED = 0, 1, 2, 3, 4, 5
+META = 6
 
-#: The board's arrays as one tuple ``board`` (made once a start): the compact neighbour table
-#: and its row lengths, each square's rank and file (files numbered on from the ranks), each
-#: line's constant, the squares the walk may end on, the line tables, the knight distance from
-#: each square to each line, the start's neighbours (closed tours).
-BOARD = ("nbr", "nn", "lines", "const", "endok", "thr", "most", "dl", "ring")
+#: Columns of a row of ``bits``: the empty squares, the four planes of their links (bit 0 to 3
+#: of each count), then the line words.
+E, P0, P1, P2, P3, ML = 0, 1, 2, 3, 4, 5
+#: Lines a line word holds (a byte each; the top byte stays 0, so no word overflows).
+PER_WORD = 7
+#: The largest first number a line byte holds (``thr`` above it cuts no more than it does).
+CAP = 127
+#: Seven bytes of 1, and their top bits.
+ONES = 0x01010101010101
+HIGH = 0x80808080808080
+#: The end mask, and the start's neighbours (closed tours), in the board's ``masks``.
+ENDS, RING = 0, 1
+
+#: The board's arrays as one tuple ``board`` (made once a start): each square's neighbours as a
+#: mask, each square's rank and file (files numbered on from the ranks), each line's constant,
+#: the two masks (:data:`ENDS`, :data:`RING`), the line bytes (``lb[a, b, need]``: a line's byte
+#: when it needs ``need`` from ``a`` odd and ``b`` even numbers, made from ``thr``), ``most``,
+#: each square's distance bytes
+#: (``127 - distance`` to each line, :data:`PER_WORD` a word), and where each square's two
+#: lines sit among the line words (word, shift, word, shift).
+BOARD = ("nbm", "lines", "const", "masks", "lb", "most", "kq", "qpos")
 #: The walk's arrays as one tuple ``state``: which squares take odd numbers, each square's
-#: number (0: empty), its links, each line's sum and its empty squares for odd and for even
-#: numbers, the square of each number (``placed[d]`` holds d + 1), the candidates at each depth
-#: (their number, the next to try), ``meta`` and each line's largest first number (``thr``).
-STATE = (
-    "odd", "num", "avail", "lsum", "lodd", "leven", "placed", "cand", "ncand", "ci", "meta",
-    "maxlo",
-)  # fmt: skip
+#: number (0: empty), the bit boards of each depth, each line's sum and its empty squares for
+#: odd and for even numbers, the square of each number (``placed[d]`` holds d + 1), the
+#: candidates at each depth (their number, the next to try), and ``meta``.
+STATE = ("odd", "num", "bits", "lsum", "lodd", "leven", "placed", "cand", "ncand", "ci", "meta")
 
 
-def relink(
-    h: int,
-    step: int,
-    nbr: np.ndarray,
-    nn: np.ndarray,
-    num: np.ndarray,
-    avail: np.ndarray,
-    endok: np.ndarray,
-    meta: np.ndarray,
-) -> bool:
-    """The empty neighbours of ``h`` lose (``step`` -1) or regain (1) their link to it, the
-    counts of squares with one link and with none kept; whether a square left with one link
-    may not be the end."""
-    bad = False
-    for k in range(nn[h]):
-        r = nbr[h, k]
-        if num[r] != 0:
-            continue
-        a = avail[r]
-        if step < 0:
-            avail[r] = a - 1
-            if a == 2:
-                meta[NLOW] += 1
-                if not endok[r]:
-                    bad = True
-            elif a == 1:
-                meta[NLOW] -= 1
-                meta[NZERO] += 1
-        else:
-            avail[r] = a + 1
-            if a == 1:
-                meta[NLOW] -= 1
-            elif a == 0:
-                meta[NZERO] -= 1
-                meta[NLOW] += 1
-    return bad
+def popcount(x: int) -> int:
+    """The set bits of the 64-bit word ``x`` (compiled: one instruction)."""
+    return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
 
 
-def place(q: int, h: int, v: int, board: tuple, state: tuple) -> bool:
-    """Put ``v`` on the empty square ``q``, a move from the head ``h``; False (and nothing
-    changed) when a cut ends the branch there. The line cuts come first, read before anything
-    is written: a branch they end costs no writing back (most of the branches cut end there)."""
-    nbr, nn, lines, const, endok, thr, most, dl, ring = board
-    odd, num, avail, lsum, lodd, leven, _, _, _, _, meta, maxlo = state
+def ctz(x: int) -> int:
+    """The index of the lowest set bit of ``x`` (not 0; compiled: one instruction)."""
+    x = int(x) & 0xFFFFFFFFFFFFFFFF
+    return (x & -x).bit_length() - 1
+
+
+def line_byte(lb: np.ndarray, a: int, b: int, need: int) -> int:
+    """A line's byte (``lb``, see :data:`BOARD`) when it needs ``need`` more from ``a`` odd
+    and ``b`` even numbers: 0 when it needs less than nothing."""
+    return lb[a, b, need] if need >= 0 else 0
+
+
+def place(q: int, d: int, board: tuple, state: tuple) -> bool:
+    """Put the next number (``d + 2``) on the empty square ``q``, a move from the head
+    ``placed[d]``, and write the bit boards of depth ``d + 1``; False (and nothing changed)
+    when a cut ends the branch there."""
+    nbm, lines, const, masks, lb, most, kq, qpos = board
+    odd, num, bits, lsum, lodd, leven, placed = (
+        state[0], state[1], state[2], state[3], state[4], state[5], state[6],
+    )  # fmt: skip
+    meta = state[10]
     n = num.size
+    v = d + 2
     l0 = lines[q, 0]
     l1 = lines[q, 1]
     o = odd[q]
@@ -121,24 +134,48 @@ def place(q: int, h: int, v: int, board: tuple, state: tuple) -> bool:
     need1 = const[l1] - lsum[l1] - v
     if v < n and (need0 > most[a0, b0] or need1 > most[a1, b1]):
         return False
-    top = thr.shape[2]
-    m0 = thr[a0, b0, need0] if 0 <= need0 < top else -1
-    m1 = thr[a1, b1, need1] if 0 <= need1 < top else -1
-    if v < n:  # every line: the least its numbers can add up to, from v + its distance from q
-        old0 = maxlo[l0]
-        old1 = maxlo[l1]
-        maxlo[l0] = m0
-        maxlo[l1] = m1
-        least = maxlo[0] - dl[q, 0]
-        for li in range(1, const.size):
-            least = min(least, maxlo[li] - dl[q, li])
-        if least < v:
-            maxlo[l0] = old0
-            maxlo[l1] = old1
+    # the line words of depth d + 1 (a row past the depth is free until the number stays)
+    r = d + 1
+    w0 = qpos[q, 0]
+    s0 = qpos[q, 1]
+    w1 = qpos[q, 2]
+    s1 = qpos[q, 3]
+    x0 = line_byte(lb, a0, b0, need0)
+    x1 = line_byte(lb, a1, b1, need1)
+    vv = v * ONES
+    for j in range(bits.shape[1] - ML):
+        w = bits[d, ML + j]
+        if j == w0:
+            w = (w & ~(255 << s0)) | (x0 << s0)
+        if j == w1:
+            w = (w & ~(255 << s1)) | (x1 << s1)
+        bits[r, ML + j] = w
+        # every line: the least its numbers can add up to, from v + its distance from q
+        if v < n and ((w + kq[q, j] - vv) & HIGH) != HIGH:
             return False
-    else:
-        maxlo[l0] = m0
-        maxlo[l1] = m1
+    # the links: each empty neighbour of the old head loses one
+    e = bits[d, E] & ~(1 << q)
+    m = nbm[placed[d]] & e
+    p0 = bits[d, P0]
+    p1 = bits[d, P1]
+    p2 = bits[d, P2]
+    n0 = p0 ^ m
+    borrow = m & ~p0
+    n1 = p1 ^ borrow
+    borrow &= ~p1
+    n2 = p2 ^ borrow
+    borrow &= ~p2
+    n3 = bits[d, P3] ^ borrow
+    high = n1 | n2 | n3
+    one = e & n0 & ~high
+    if (one & m & ~masks[ENDS]) != 0:
+        return False  # a square left with one link where the walk may not end
+    if v < n and (
+        (e & ~(n0 | high)) != 0
+        or popcount(one) > 1
+        or (meta[CLOSED] == 1 and (e & masks[RING]) == 0)
+    ):
+        return False
     num[q] = v
     lsum[l0] += v
     lsum[l1] += v
@@ -146,26 +183,19 @@ def place(q: int, h: int, v: int, board: tuple, state: tuple) -> bool:
     leven[l0] = b0
     lodd[l1] = a1
     leven[l1] = b1
-    if avail[q] == 1:
-        meta[NLOW] -= 1
-    if ring[q]:
-        meta[RING] -= 1
-    bad = relink(h, -1, nbr, nn, num, avail, endok, meta)
-    if not bad and v < n:
-        bad = meta[NZERO] > 0 or meta[NLOW] > 1 or (meta[CLOSED] == 1 and meta[RING] == 0)
-    if bad:
-        unplace(q, h, board, state)
-        return False
+    bits[r, E] = e
+    bits[r, P0] = n0
+    bits[r, P1] = n1
+    bits[r, P2] = n2
+    bits[r, P3] = n3
     return True
 
 
-def vacate(q: int, board: tuple, state: tuple) -> None:
-    """Take the number off ``q``: its lines and counts as before it was put there (the links
-    are :func:`unplace`'s)."""
-    lines, const, thr, ring = board[2], board[3], board[5], board[8]
-    odd, num, avail, lsum, lodd, leven, meta, maxlo = (
-        state[0], state[1], state[2], state[3], state[4], state[5], state[10], state[11],
-    )  # fmt: skip
+def unplace(q: int, board: tuple, state: tuple) -> None:
+    """Take the last number off ``q``: its lines as before (the bit boards of the depth
+    before are still in their row)."""
+    lines = board[1]
+    odd, num, lsum, lodd, leven = state[0], state[1], state[3], state[4], state[5]
     v = num[q]
     for j in range(2):
         li = lines[q, j]
@@ -174,81 +204,72 @@ def vacate(q: int, board: tuple, state: tuple) -> None:
             lodd[li] += 1
         else:
             leven[li] += 1
-        need = const[li] - lsum[li]
-        maxlo[li] = thr[lodd[li], leven[li], need] if 0 <= need < thr.shape[2] else -1
-    if avail[q] == 1:
-        meta[NLOW] += 1
-    if ring[q]:
-        meta[RING] += 1
     num[q] = 0
-
-
-def unplace(q: int, h: int, board: tuple, state: tuple) -> None:
-    """Take the last number off ``q``, ``h`` the head again."""
-    relink(h, 1, board[0], board[1], state[1], state[2], board[4], state[10])
-    vacate(q, board, state)
 
 
 def candidates(d: int, board: tuple, state: tuple) -> None:
     """Fill level ``d`` with the squares the walk may take after ``placed[d]``: fewest links
-    first, or the one forced move."""
-    nbr, nn, endok = board[0], board[1], board[4]
-    num, avail, placed, cand, ncand, ci, meta = (
-        state[1], state[2], state[6], state[7], state[8], state[9], state[10],
+    first (ties in square order), or the one forced move."""
+    nbm, masks = board[0], board[3]
+    num, bits, placed, cand, ncand, ci = (
+        state[1], state[2], state[6], state[7], state[8], state[9],
     )  # fmt: skip
-    h = placed[d]
     free = num.size - 1 - d
     ci[d] = 0
     ncand[d] = 0
     if free == 0:
         return
-    c = 0
-    two = 0
-    forced = -1
-    nforced = 0
-    low = meta[NLOW]
-    for k in range(nn[h]):
-        r = nbr[h, k]
-        if num[r] != 0:
-            continue
-        if free == 1:
-            if endok[r]:
-                cand[d, 0] = r
-                ncand[d] = 1
-            return
-        a = avail[r]
-        if a == 1:
-            continue  # the end: only the last number goes there
-        if a == 2:
-            two += 1
-            if low == 1 or not endok[r]:
-                forced = r
-                nforced += 1
-        j = c
-        while j > 0 and avail[cand[d, j - 1]] > a:
-            cand[d, j] = cand[d, j - 1]
-            j -= 1
-        cand[d, j] = r
-        c += 1
-    if nforced > 1:
-        return
-    if nforced == 1:
-        if low + two - 1 <= 1:
-            cand[d, 0] = forced
+    e = bits[d, E]
+    c = nbm[placed[d]] & e
+    if free == 1:
+        c &= masks[ENDS]
+        if c != 0:
+            cand[d, 0] = ctz(c)
             ncand[d] = 1
         return
-    if two >= 3:
+    p0 = bits[d, P0]
+    p1 = bits[d, P1]
+    p2 = bits[d, P2]
+    p3 = bits[d, P3]
+    one = e & p0 & ~(p1 | p2 | p3)
+    two = ~p0 & p1 & ~(p2 | p3)
+    low = popcount(one)
+    c &= ~one  # a square with one link is the end: only the last number goes there
+    t = c & two
+    nt = popcount(t)
+    f = t if low == 1 else t & ~masks[ENDS]  # each must come next, or be the end
+    nf = popcount(f)
+    if nf > 1:
         return
-    if two == 2:  # one of the two comes next, the other is the end
-        m = 0
-        for i in range(c):
-            r = cand[d, i]
-            if avail[r] == 2:
-                cand[d, m] = r
-                m += 1
-        ncand[d] = m
+    if nf == 1:
+        if low + nt - 1 <= 1:
+            cand[d, 0] = ctz(f)
+            ncand[d] = 1
         return
-    ncand[d] = c
+    if nt >= 3:
+        return
+    k = 0
+    while t != 0:
+        r = ctz(t)
+        cand[d, k] = r
+        k += 1
+        t ^= 1 << r
+    if nt == 2:  # one of the two comes next, the other is the end
+        ncand[d] = 2
+        return
+    rest = c & ~two
+    a = 3
+    while rest != 0:  # by links, 3 up
+        m = rest & (p0 if a & 1 else ~p0) & (p1 if a & 2 else ~p1) & (p2 if a & 4 else ~p2)
+        m &= p3 if a & 8 else ~p3
+        rest ^= m
+        while m != 0:
+            r = ctz(m)
+            cand[d, k] = r
+            k += 1
+            m ^= 1 << r
+        a += 1
+    ncand[d] = k
 
 
 def walk(
@@ -278,8 +299,7 @@ def walk(
             q = cand[d, ci[d]]
             ci[d] += 1
             nodes += 1
-            h = placed[d]
-            if not place(q, h, d + 2, board, state):
+            if not place(q, d, board, state):
                 continue
             d += 1
             placed[d] = q
@@ -287,7 +307,7 @@ def walk(
                 w = meta[WRITTEN]
                 if w >= out.shape[0]:
                     d -= 1
-                    unplace(q, h, board, state)
+                    unplace(q, board, state)
                     ci[d] -= 1
                     nodes -= 1
                     meta[DEPTH] = d
@@ -299,7 +319,7 @@ def walk(
                     meta[FOUND] += 1
                 meta[WRITTEN] = w + 1
                 d -= 1
-                unplace(q, h, board, state)
+                unplace(q, board, state)
                 continue
             candidates(d, board, state)
         else:
@@ -309,7 +329,7 @@ def walk(
                 return DONE
             q = placed[d]
             d -= 1
-            unplace(q, placed[d], board, state)
+            unplace(q, board, state)
 
 
 def probe(board: tuple, state: tuple, seed: int, probes: int, out: np.ndarray) -> None:
@@ -330,23 +350,22 @@ def probe(board: tuple, state: tuple, seed: int, probes: int, out: np.ndarray) -
             candidates(d, board, state)
             total += weight * ncand[d]
             g = 0
-            h = placed[d]
             for i in range(ncand[d]):
                 q = cand[d, i]
-                if place(q, h, d + 2, board, state):
+                if place(q, d, board, state):
                     good[g] = q
                     g += 1
-                    unplace(q, h, board, state)
+                    unplace(q, board, state)
             if g == 0 or d + 1 == n - 1:
                 break
             q = good[np.random.randint(g)]
             weight *= g
-            place(q, h, d + 2, board, state)
+            place(q, d, board, state)
             d += 1
             placed[d] = q
         out[p] = total
         while d > base:
             q = placed[d]
             d -= 1
-            unplace(q, placed[d], board, state)
+            unplace(q, board, state)
         candidates(base, board, state)

@@ -163,7 +163,20 @@ class StartWalker:
         nl = width + height
         on = np.zeros((nl, n), bool)  # each line's squares
         on[self.lines[:, 0], idx] = on[self.lines[:, 1], idx] = True
-        self.dl = np.stack([kd[:, on[li]].min(axis=1) for li in range(nl)], axis=1)
+        dl = np.stack([kd[:, on[li]].min(axis=1) for li in range(nl)], axis=1)
+        if dl.max() >= FAR:
+            raise InvalidInputError(f"the start passes do not walk {width}x{height}")
+        self.dl = dl  # at most n - 1: the bytes of the line words stay in 0..255
+        self._lb: dict[int, np.ndarray] = {}
+        self.nbm = np.array([_mask(self.nbr[q, : self.nn[q]].tolist()) for q in range(n)], np.int64)
+        per = km.PER_WORD
+        self.words = -(-nl // per)
+        self.kq = np.array([_words((127 - dl[q]).tolist(), self.words, 127) for q in range(n)],
+                           np.int64)  # fmt: skip
+        self.qpos = np.array(
+            [[self.lines[q, j] // per if c == 0 else 8 * (self.lines[q, j] % per)
+              for j in range(2) for c in range(2)] for q in range(n)], np.int64,
+        )  # fmt: skip
         perms, _ = symmetries(width, height)
         self.perms = perms
         self.starts = [q for q in range(n) if q == int(perms[:, q].min())]
@@ -199,19 +212,26 @@ class StartWalker:
     def board(self, i: int, closed: bool) -> tuple[np.ndarray, ...]:
         """The board tuple (``km.BOARD``) of start ``i``: the ends it may have (the last
         number's colour, not an image of an earlier start; a neighbour of the start when
-        ``closed``)."""
+        ``closed``) as a mask, beside the board's own arrays."""
         start = self.starts[i]
         banned = {int(g[s]) for s in self.starts[:i] for g in self.perms}
-        endok = np.array(
-            [self.colour[q] != self.colour[start] and q not in banned for q in range(self.n)],
-            np.int64,
-        )
-        ring = np.zeros(self.n, np.int64)
-        if closed:
-            ring[self.nbr[start, : self.nn[start]]] = 1
-            endok &= ring
-        return (self.nbr, self.nn, self.lines, self.const, endok, self.thr, self.most, self.dl,
-                ring)  # fmt: skip
+        ring = set(self.nbr[start, : self.nn[start]].tolist()) if closed else set()
+        ends = [
+            q for q in range(self.n)
+            if self.colour[q] != self.colour[start] and q not in banned
+            and (not closed or q in ring)
+        ]  # fmt: skip
+        masks = np.array([_mask(ends), _mask(ring)], np.int64)
+        return (self.nbm, self.lines, self.const, masks, self.line_bytes(), self.most, self.kq,
+                self.qpos)  # fmt: skip
+
+    def line_bytes(self) -> np.ndarray:
+        """The walk's line bytes (``km.BOARD``'s ``lb``) of every need up to the largest line
+        constant, small enough to stay in the first cache."""
+        top = int(self.const.max()) + 1
+        if top not in self._lb:
+            self._lb[top] = (np.minimum(self.thr[:, :, :top], self.km.CAP) + 1).astype(np.int16)
+        return self._lb[top]
 
     def state(self, i: int, closed: bool, path: np.ndarray) -> tuple[tuple, tuple] | None:
         """The board and state tuples of start ``i`` with the squares of ``path`` after it, each
@@ -219,7 +239,7 @@ class StartWalker:
         km, k, n = self.km, self.k, self.n
         start = self.starts[i]
         board = self.board(i, closed)
-        endok, ring = board[4], board[8]
+        ends = int(board[3][km.ENDS])
         nl = self.const.size
         odd = (self.colour == self.colour[start]).astype(np.int64)
         num = np.zeros(n, np.int64)
@@ -233,30 +253,31 @@ class StartWalker:
         for li in self.lines[start]:
             lsum[li] += 1
             lodd[li] -= 1
-        avail = np.zeros(n, np.int64)
-        for r in range(n):
-            nb = self.nbr[r, : self.nn[r]]
-            avail[r] = int(((num[nb] == 0) | (nb == start)).sum())
-        meta = np.zeros(km.META, np.int64)
-        empty = num == 0
-        meta[km.NLOW] = int((empty & (avail == 1)).sum())
-        meta[km.NZERO] = int((empty & (avail == 0)).sum())
-        meta[km.RING] = int((empty & (ring == 1)).sum())
-        meta[km.CLOSED] = int(closed)
-        if meta[km.NZERO] or meta[km.NLOW] > 1 or (empty & (avail == 1) & (endok == 0)).any():
+        links = [
+            int(sum(num[r] == 0 or r == start for r in self.nbr[q, : self.nn[q]].tolist()))
+            for q in range(n)
+        ]  # fmt: skip
+        empty = [q for q in range(n) if num[q] == 0]
+        one = [q for q in empty if links[q] == 1]
+        if any(links[q] == 0 for q in empty) or len(one) > 1 or any(not ends >> q & 1 for q in one):
             return None
-        maxlo = np.zeros(nl, np.int64)
-        for li in range(nl):
-            need = int(self.const[li] - lsum[li])
-            maxlo[li] = self.thr[lodd[li], leven[li], need] if 0 <= need < self.thr.shape[2] else -1
+        bits = np.zeros((n, km.ML + self.words), np.int64)
+        bits[0, km.E] = _mask(empty)
+        for b in range(4):
+            bits[0, km.P0 + b] = _mask([q for q in empty if links[q] >> b & 1])
+        line = [km.line_byte(board[4], lodd[li], leven[li], self.const[li] - lsum[li])
+                for li in range(nl)]  # fmt: skip
+        bits[0, km.ML :] = _words(line, self.words, km.CAP + 1)
+        meta = np.zeros(km.META, np.int64)
+        meta[km.CLOSED] = int(closed)
         placed = np.zeros(n, np.int64)
         placed[0] = start
         cand = np.zeros((n, 8), np.int64)
-        state = (odd, num, avail, lsum, lodd, leven, placed, cand, np.zeros(n, np.int64),
-                 np.zeros(n, np.int64), meta, maxlo)  # fmt: skip
+        state = (odd, num, bits, lsum, lodd, leven, placed, cand, np.zeros(n, np.int64),
+                 np.zeros(n, np.int64), meta)  # fmt: skip
         for d, q in enumerate(np.asarray(path, np.int64).tolist()):
             k.candidates(d, board, state)
-            if q not in cand[d, : state[8][d]] or not k.place(q, placed[d], d + 2, board, state):
+            if q not in cand[d, : state[8][d]] or not k.place(q, d, board, state):
                 return None
             placed[d + 1] = q
         meta[km.DEPTH] = meta[km.BASE] = len(path)
@@ -430,6 +451,29 @@ class StartWalker:
             kept = sum(int(q) == min(int(g[q]) for g in fixing) for q in seconds)
             share = kept / len(seconds)
         return float(out.mean()) * share, float(out.std(ddof=1)) * share / probes**0.5
+
+
+def _mask(squares: Any) -> int:
+    """The 64-bit word (as a signed int64 value) with the bits of ``squares`` set."""
+    m = 0
+    for q in squares:
+        m |= 1 << int(q)
+    return m - (1 << 64) if m >> 63 else m
+
+
+def _words(values: list[int], words: int, pad: int) -> list[int]:
+    """``values`` as bytes, :data:`~knightstour.kernels.magic_starts.PER_WORD` a word, the
+    bytes past the last value ``pad``."""
+    from knightstour.kernels.magic_starts import PER_WORD
+
+    out = []
+    for j in range(words):
+        w = 0
+        for b in range(PER_WORD):
+            i = j * PER_WORD + b
+            w |= (int(values[i]) if i < len(values) else pad) << (8 * b)
+        out.append(w)
+    return out
 
 
 @lru_cache(maxsize=4)
