@@ -39,8 +39,8 @@ def timed(walker: StartWalker, kernels, rng, part: int, budget: int) -> tuple:
     t0 = time.perf_counter()
     kernels.walk(board, state, budget, stop, -1, out)
     seconds = time.perf_counter() - t0
-    meta = state[10]
-    where = tuple(state[6][: meta[km.DEPTH] + 1].tolist())  # where the walk stopped
+    meta = state[km.METAS]
+    where = tuple(state[km.PLACED][: meta[km.DEPTH] + 1].tolist())  # where the walk stopped
     return int(meta[km.NODES]), seconds, (int(meta[km.FOUND]), where)
 
 

@@ -81,18 +81,23 @@ HIGH = 0x80808080808080
 ENDS, RING = 0, 1
 
 #: The board's arrays as one tuple ``board`` (made once a start): each square's neighbours as a
-#: mask, each square's rank and file (files numbered on from the ranks), each line's constant,
-#: the two masks (:data:`ENDS`, :data:`RING`), the line bytes (``lb[a, b, need]``: a line's byte
-#: when it needs ``need`` from ``a`` odd and ``b`` even numbers, made from ``thr``), ``most``,
-#: each square's distance bytes
+#: mask, each square's rank and file (files numbered on from the ranks), what a number on each
+#: square takes from its lines' index of squares (``top`` for an odd number, 1 for an even
+#: one), the two masks (:data:`ENDS`, :data:`RING`), the line bytes (``lb[a * top + b, need]``:
+#: a line's byte when it needs ``need`` from ``a`` odd and ``b`` even numbers, made from
+#: ``thr``), ``most`` by the same index, each square's distance bytes
 #: (``127 - distance`` to each line, :data:`PER_WORD` a word), and where each square's two
 #: lines sit among the line words (word, shift, word, shift).
-BOARD = ("nbm", "lines", "const", "masks", "lb", "most", "kq", "qpos")
-#: The walk's arrays as one tuple ``state``: which squares take odd numbers, each square's
-#: number (0: empty), the bit boards of each depth, each line's sum and its empty squares for
-#: odd and for even numbers, the square of each number (``placed[d]`` holds d + 1), the
-#: candidates at each depth (their number, the next to try), and ``meta``.
-STATE = ("odd", "num", "bits", "lsum", "lodd", "leven", "placed", "cand", "ncand", "ci", "meta")
+BOARD = ("nbm", "lines", "step", "masks", "lb", "most", "kq", "qpos")
+#: The walk's arrays as one tuple ``state``: the bit boards of each depth, each line as one word
+#: (:func:`line_word`), the square of each number (``placed[d]`` holds d + 1), the candidates
+#: at each depth (their number, the next to try), and ``meta``.
+STATE = ("bits", "line", "placed", "cand", "ncand", "ci", "meta")
+#: Where :data:`STATE`'s arrays sit in the tuple.
+BITS, LINE, PLACED, CAND, NCAND, CI, METAS = range(7)
+#: A line word: what the line still needs (plus :data:`OFFSET`) above its 8 low bits, the
+#: index ``a * top + b`` of its ``a`` empty squares for odd and ``b`` for even numbers in them.
+OFFSET = 1 << 12
 
 
 def popcount(x: int) -> int:
@@ -106,33 +111,41 @@ def ctz(x: int) -> int:
     return (x & -x).bit_length() - 1
 
 
-def line_byte(lb: np.ndarray, a: int, b: int, need: int) -> int:
-    """A line's byte (``lb``, see :data:`BOARD`) when it needs ``need`` more from ``a`` odd
-    and ``b`` even numbers: 0 when it needs less than nothing."""
-    return lb[a, b, need] if need >= 0 else 0
+def line_byte(lb: np.ndarray, ab: int, need: int) -> int:
+    """A line's byte (``lb``, see :data:`BOARD`) when it needs ``need`` more from the squares
+    of index ``ab``: 0 when it needs less than nothing."""
+    return lb[ab, need] if need >= 0 else 0
+
+
+def line_word(need: int, ab: int) -> int:
+    """A line's word (:data:`STATE`'s ``line``): it needs ``need`` more from the squares of
+    index ``ab`` (``a * top + b``).
+
+    >>> w = line_word(200, 7)
+    >>> (w >> 8) - OFFSET, w & 255
+    (200, 7)
+    """
+    return ((need + OFFSET) << 8) | ab
 
 
 def place(q: int, d: int, board: tuple, state: tuple) -> bool:
     """Put the next number (``d + 2``) on the empty square ``q``, a move from the head
     ``placed[d]``, and write the bit boards of depth ``d + 1``; False (and nothing changed)
     when a cut ends the branch there."""
-    nbm, lines, const, masks, lb, most, kq, qpos = board
-    odd, num, bits, lsum, lodd, leven, placed = (
-        state[0], state[1], state[2], state[3], state[4], state[5], state[6],
-    )  # fmt: skip
-    meta = state[10]
-    n = num.size
+    nbm, lines, step, masks, lb, most, kq, qpos = board
+    bits, line, placed, meta = state[0], state[1], state[2], state[6]
+    n = placed.size
     v = d + 2
     l0 = lines[q, 0]
     l1 = lines[q, 1]
-    o = odd[q]
-    a0 = lodd[l0] - o
-    b0 = leven[l0] - (1 - o)
-    a1 = lodd[l1] - o
-    b1 = leven[l1] - (1 - o)
-    need0 = const[l0] - lsum[l0] - v
-    need1 = const[l1] - lsum[l1] - v
-    if v < n and (need0 > most[a0, b0] or need1 > most[a1, b1]):
+    take = (v << 8) + step[q]
+    y0 = line[l0] - take
+    y1 = line[l1] - take
+    need0 = (y0 >> 8) - OFFSET
+    need1 = (y1 >> 8) - OFFSET
+    ab0 = y0 & 255
+    ab1 = y1 & 255
+    if v < n and (need0 > most[ab0] or need1 > most[ab1]):
         return False
     # the line words of depth d + 1 (a row past the depth is free until the number stays)
     r = d + 1
@@ -140,8 +153,8 @@ def place(q: int, d: int, board: tuple, state: tuple) -> bool:
     s0 = qpos[q, 1]
     w1 = qpos[q, 2]
     s1 = qpos[q, 3]
-    x0 = line_byte(lb, a0, b0, need0)
-    x1 = line_byte(lb, a1, b1, need1)
+    x0 = line_byte(lb, ab0, need0)
+    x1 = line_byte(lb, ab1, need1)
     vv = v * ONES
     for j in range(bits.shape[1] - ML):
         w = bits[d, ML + j]
@@ -176,13 +189,8 @@ def place(q: int, d: int, board: tuple, state: tuple) -> bool:
         or (meta[CLOSED] == 1 and (e & masks[RING]) == 0)
     ):
         return False
-    num[q] = v
-    lsum[l0] += v
-    lsum[l1] += v
-    lodd[l0] = a0
-    leven[l0] = b0
-    lodd[l1] = a1
-    leven[l1] = b1
+    line[l0] = y0
+    line[l1] = y1
     bits[r, E] = e
     bits[r, P0] = n0
     bits[r, P1] = n1
@@ -191,30 +199,21 @@ def place(q: int, d: int, board: tuple, state: tuple) -> bool:
     return True
 
 
-def unplace(q: int, board: tuple, state: tuple) -> None:
-    """Take the last number off ``q``: its lines as before (the bit boards of the depth
-    before are still in their row)."""
-    lines = board[1]
-    odd, num, lsum, lodd, leven = state[0], state[1], state[3], state[4], state[5]
-    v = num[q]
-    for j in range(2):
-        li = lines[q, j]
-        lsum[li] -= v
-        if odd[q]:
-            lodd[li] += 1
-        else:
-            leven[li] += 1
-    num[q] = 0
+def unplace(q: int, d: int, board: tuple, state: tuple) -> None:
+    """Take the number ``d + 2`` off ``q``: its lines as before (the bit boards of depth ``d``
+    are still in their row)."""
+    lines, step, line = board[1], board[2], state[1]
+    take = ((d + 2) << 8) + step[q]
+    line[lines[q, 0]] += take
+    line[lines[q, 1]] += take
 
 
 def candidates(d: int, board: tuple, state: tuple) -> None:
     """Fill level ``d`` with the squares the walk may take after ``placed[d]``: fewest links
     first (ties in square order), or the one forced move."""
     nbm, masks = board[0], board[3]
-    num, bits, placed, cand, ncand, ci = (
-        state[1], state[2], state[6], state[7], state[8], state[9],
-    )  # fmt: skip
-    free = num.size - 1 - d
+    bits, placed, cand, ncand, ci = state[0], state[2], state[3], state[4], state[5]
+    free = placed.size - 1 - d
     ci[d] = 0
     ncand[d] = 0
     if free == 0:
@@ -282,10 +281,8 @@ def walk(
     above the part's depth, the walk writes instead the squares placed when the head reaches
     that depth (the prefixes of the parts below), and goes no deeper.
     """
-    num, placed, cand, ncand, ci, meta = (
-        state[1], state[6], state[7], state[8], state[9], state[10],
-    )  # fmt: skip
-    n = num.size
+    placed, cand, ncand, ci, meta = state[2], state[3], state[4], state[5], state[6]
+    n = placed.size
     d = meta[DEPTH]
     base = meta[BASE]
     meta[WRITTEN] = 0
@@ -307,7 +304,7 @@ def walk(
                 w = meta[WRITTEN]
                 if w >= out.shape[0]:
                     d -= 1
-                    unplace(q, board, state)
+                    unplace(q, d, board, state)
                     ci[d] -= 1
                     nodes -= 1
                     meta[DEPTH] = d
@@ -319,7 +316,7 @@ def walk(
                     meta[FOUND] += 1
                 meta[WRITTEN] = w + 1
                 d -= 1
-                unplace(q, board, state)
+                unplace(q, d, board, state)
                 continue
             candidates(d, board, state)
         else:
@@ -329,7 +326,7 @@ def walk(
                 return DONE
             q = placed[d]
             d -= 1
-            unplace(q, board, state)
+            unplace(q, d, board, state)
 
 
 def probe(board: tuple, state: tuple, seed: int, probes: int, out: np.ndarray) -> None:
@@ -337,9 +334,9 @@ def probe(board: tuple, state: tuple, seed: int, probes: int, out: np.ndarray) -
     random descents estimates (the candidates tried at each depth times the product of the
     branchings above, each a count of the candidates that pass the cuts). The state is left as
     it was."""
-    num, placed, cand, ncand, meta = state[1], state[6], state[7], state[8], state[10]
+    placed, cand, ncand, meta = state[2], state[3], state[4], state[6]
     np.random.seed(seed)
-    n = num.size
+    n = placed.size
     base = meta[BASE]
     good = np.empty(8, np.int64)
     for p in range(probes):
@@ -355,7 +352,7 @@ def probe(board: tuple, state: tuple, seed: int, probes: int, out: np.ndarray) -
                 if place(q, d, board, state):
                     good[g] = q
                     g += 1
-                    unplace(q, board, state)
+                    unplace(q, d, board, state)
             if g == 0 or d + 1 == n - 1:
                 break
             q = good[np.random.randint(g)]
@@ -367,5 +364,5 @@ def probe(board: tuple, state: tuple, seed: int, probes: int, out: np.ndarray) -
         while d > base:
             q = placed[d]
             d -= 1
-            unplace(q, board, state)
+            unplace(q, d, board, state)
         candidates(base, board, state)

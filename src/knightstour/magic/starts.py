@@ -168,6 +168,8 @@ class StartWalker:
             raise InvalidInputError(f"the start passes do not walk {width}x{height}")
         self.dl = dl  # at most n - 1: the bytes of the line words stay in 0..255
         self._lb: dict[int, np.ndarray] = {}
+        if self.thr.shape[0] ** 2 > 256:
+            raise InvalidInputError(f"the start passes do not walk {width}x{height}")
         self.nbm = np.array([_mask(self.nbr[q, : self.nn[q]].tolist()) for q in range(n)], np.int64)
         per = km.PER_WORD
         self.words = -(-nl // per)
@@ -222,16 +224,25 @@ class StartWalker:
             and (not closed or q in ring)
         ]  # fmt: skip
         masks = np.array([_mask(ends), _mask(ring)], np.int64)
-        return (self.nbm, self.lines, self.const, masks, self.line_bytes(), self.most, self.kq,
+        lb, most = self.line_bytes()
+        return (self.nbm, self.lines, self.step(start), masks, lb, most, self.kq,
                 self.qpos)  # fmt: skip
 
-    def line_bytes(self) -> np.ndarray:
-        """The walk's line bytes (``km.BOARD``'s ``lb``) of every need up to the largest line
-        constant, small enough to stay in the first cache."""
+    def step(self, start: int) -> np.ndarray:
+        """What a number on each square takes from its lines' index of squares (``km.BOARD``'s
+        ``step``): ``top`` on the squares of odd numbers (the start's colour), 1 on the others."""
+        top = self.thr.shape[0]
+        return np.where(self.colour == self.colour[start], top, 1).astype(np.int64)
+
+    def line_bytes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The walk's line bytes and most (``km.BOARD``'s ``lb`` and ``most``, by the index
+        ``a * top + b``) of every need up to the largest line constant: small enough to stay in
+        the first cache."""
         top = int(self.const.max()) + 1
         if top not in self._lb:
-            self._lb[top] = (np.minimum(self.thr[:, :, :top], self.km.CAP) + 1).astype(np.int16)
-        return self._lb[top]
+            lb = np.minimum(self.thr[:, :, :top], self.km.CAP) + 1
+            self._lb[top] = lb.reshape(-1, top).astype(np.int16)
+        return self._lb[top], self.most.ravel()
 
     def state(self, i: int, closed: bool, path: np.ndarray) -> tuple[tuple, tuple] | None:
         """The board and state tuples of start ``i`` with the squares of ``path`` after it, each
@@ -240,24 +251,21 @@ class StartWalker:
         start = self.starts[i]
         board = self.board(i, closed)
         ends = int(board[3][km.ENDS])
-        nl = self.const.size
-        odd = (self.colour == self.colour[start]).astype(np.int64)
-        num = np.zeros(n, np.int64)
-        lsum = np.zeros(nl, np.int64)
-        lodd = np.zeros(nl, np.int64)
-        leven = np.zeros(nl, np.int64)
+        top = self.thr.shape[0]
+        odd = self.colour == self.colour[start]
+        lodd = np.zeros(self.const.size, np.int64)
+        leven = np.zeros(self.const.size, np.int64)
+        need = self.const.copy()
         for q in range(n):
             for li in self.lines[q]:
-                (lodd if odd[q] else leven)[li] += 1
-        num[start] = 1
-        for li in self.lines[start]:
-            lsum[li] += 1
-            lodd[li] -= 1
-        links = [
-            int(sum(num[r] == 0 or r == start for r in self.nbr[q, : self.nn[q]].tolist()))
-            for q in range(n)
-        ]  # fmt: skip
-        empty = [q for q in range(n) if num[q] == 0]
+                if q == start:
+                    need[li] -= 1
+                elif odd[q]:
+                    lodd[li] += 1
+                else:
+                    leven[li] += 1
+        links = self.nn.tolist()  # every neighbour is empty or the head
+        empty = [q for q in range(n) if q != start]
         one = [q for q in empty if links[q] == 1]
         if any(links[q] == 0 for q in empty) or len(one) > 1 or any(not ends >> q & 1 for q in one):
             return None
@@ -265,19 +273,23 @@ class StartWalker:
         bits[0, km.E] = _mask(empty)
         for b in range(4):
             bits[0, km.P0 + b] = _mask([q for q in empty if links[q] >> b & 1])
-        line = [km.line_byte(board[4], lodd[li], leven[li], self.const[li] - lsum[li])
-                for li in range(nl)]  # fmt: skip
-        bits[0, km.ML :] = _words(line, self.words, km.CAP + 1)
+        ab = (lodd * top + leven).tolist()
+        lb = board[4]
+        bits[0, km.ML :] = _words(
+            [km.line_byte(lb, ab[li], int(need[li])) for li in range(need.size)],
+            self.words, km.CAP + 1,
+        )  # fmt: skip
+        line = np.array([km.line_word(int(need[li]), ab[li]) for li in range(need.size)])
         meta = np.zeros(km.META, np.int64)
         meta[km.CLOSED] = int(closed)
         placed = np.zeros(n, np.int64)
         placed[0] = start
         cand = np.zeros((n, 8), np.int64)
-        state = (odd, num, bits, lsum, lodd, leven, placed, cand, np.zeros(n, np.int64),
-                 np.zeros(n, np.int64), meta)  # fmt: skip
+        ncand = np.zeros(n, np.int64)
+        state = (bits, line.astype(np.int64), placed, cand, ncand, np.zeros(n, np.int64), meta)
         for d, q in enumerate(np.asarray(path, np.int64).tolist()):
             k.candidates(d, board, state)
-            if q not in cand[d, : state[8][d]] or not k.place(q, d, board, state):
+            if q not in cand[d, : ncand[d]] or not k.place(q, d, board, state):
                 return None
             placed[d + 1] = q
         meta[km.DEPTH] = meta[km.BASE] = len(path)
@@ -298,7 +310,7 @@ class StartWalker:
                 stop = np.zeros(1, np.uint8)
                 while True:
                     status = self.k.walk(st[0], st[1], 2**62, stop, cut, out)
-                    written = int(st[1][10][self.km.WRITTEN])
+                    written = int(st[1][self.km.METAS][self.km.WRITTEN])
                     rows.append(out[:written, 1 : cut + 1].copy())
                     if status == self.km.DONE:
                         break
@@ -366,7 +378,7 @@ class StartWalker:
             st = self.state(self.index(rng), rng.closed, prefix)
         tours = np.zeros((0, self.n), np.int32)
         done = True
-        meta = np.zeros(km.META, np.int64) if st is None else st[1][10]
+        meta = np.zeros(km.META, np.int64) if st is None else st[1][km.METAS]
         before = int(meta[km.NODES])
         if st is not None:
             out = np.zeros((256, self.n), np.int64)
@@ -390,11 +402,11 @@ class StartWalker:
         start, the next candidate at the depth it stopped at, its nodes and tours so far."""
         assert st is not None
         state, km = st[1], self.km
-        meta = state[10]
+        meta = state[km.METAS]
         depth = int(meta[km.DEPTH])
         return {
-            "path": np.array(state[6][1 : depth + 1], dtype=np.int32),
-            "cursor": int(state[9][depth]),
+            "path": np.array(state[km.PLACED][1 : depth + 1], dtype=np.int32),
+            "cursor": int(state[km.CI][depth]),
             "nodes": int(meta[km.NODES]),
             "found": int(meta[km.FOUND]),
         }
@@ -420,7 +432,7 @@ class StartWalker:
         if st is None:
             raise InvalidInputError("its path is not a walk of this part (a move or a cut fails)")
         state = st[1]
-        cand, ncand, ci, meta = state[7], state[8], state[9], state[10]
+        cand, ncand, ci, meta = state[km.CAND], state[km.NCAND], state[km.CI], state[km.METAS]
         depth = len(path)
         for d in range(depth):  # the candidate after the one placed, at every depth
             ci[d] = int(np.flatnonzero(cand[d, : ncand[d]] == path[d])[0]) + 1
