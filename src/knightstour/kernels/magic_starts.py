@@ -49,9 +49,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__kernels__ = ("line_byte", "place", "unplace", "candidates", "walk", "probe")
+__kernels__ = ("line_byte", "fill", "place", "unplace", "candidates", "walk", "probe")
 #: Compiled into the kernels that call them (see :mod:`knightstour.kernels.magic_search`).
-__inline__ = ("line_byte", "place", "unplace", "candidates")
+__inline__ = ("line_byte", "fill", "place", "unplace", "candidates")
 #: Compiled without reference counting: the walk makes no array, and reads many out of tuples.
 __borrow__ = ("walk",)
 #: Replaced by the processor's instructions when compiled (:mod:`knightstour.kernels.jit`).
@@ -128,16 +128,20 @@ def line_word(need: int, ab: int) -> int:
     return ((need + OFFSET) << 8) | ab
 
 
-def place(q: int, d: int, board: tuple, state: tuple) -> bool:
+def place(q: int, d: int, board: tuple, state: tuple, fill_next: bool = False) -> bool:
     """Put the next number (``d + 2``) on the empty square ``q``, a move from the head
-    ``placed[d]``, and write the bit boards of depth ``d + 1``; False (and nothing changed)
-    when a cut ends the branch there."""
+    ``placed[d]``, and write the bit boards of depth ``d + 1`` (and its candidates with
+    ``fill_next``); False (and nothing changed) when a cut ends the branch there.
+
+    Squares are masked to 0..63 and lines to 0..31 (what a board of the start passes has) so
+    that the compiler knows them not negative, and checks no index for wrapping around."""
     nbm, lines, step, masks, lb, most, kq, qpos = board
     bits, line, placed, meta = state[0], state[1], state[2], state[6]
     n = placed.size
     v = d + 2
-    l0 = lines[q, 0]
-    l1 = lines[q, 1]
+    q = q & 63
+    l0 = lines[q, 0] & 31
+    l1 = lines[q, 1] & 31
     take = (v << 8) + step[q]
     y0 = line[l0] - take
     y1 = line[l1] - take
@@ -168,7 +172,7 @@ def place(q: int, d: int, board: tuple, state: tuple) -> bool:
             return False
     # the links: each empty neighbour of the old head loses one
     e = bits[d, E] & ~(1 << q)
-    m = nbm[placed[d]] & e
+    m = nbm[placed[d] & 63] & e
     p0 = bits[d, P0]
     p1 = bits[d, P1]
     p2 = bits[d, P2]
@@ -196,6 +200,8 @@ def place(q: int, d: int, board: tuple, state: tuple) -> bool:
     bits[r, P1] = n1
     bits[r, P2] = n2
     bits[r, P3] = n3
+    if fill_next:
+        fill(r, q, e, n0, n1, n2, n3, board, state)
     return True
 
 
@@ -203,33 +209,39 @@ def unplace(q: int, d: int, board: tuple, state: tuple) -> None:
     """Take the number ``d + 2`` off ``q``: its lines as before (the bit boards of depth ``d``
     are still in their row)."""
     lines, step, line = board[1], board[2], state[1]
+    q = q & 63
     take = ((d + 2) << 8) + step[q]
-    line[lines[q, 0]] += take
-    line[lines[q, 1]] += take
+    line[lines[q, 0] & 31] += take
+    line[lines[q, 1] & 31] += take
 
 
 def candidates(d: int, board: tuple, state: tuple) -> None:
     """Fill level ``d`` with the squares the walk may take after ``placed[d]``: fewest links
     first (ties in square order), or the one forced move."""
+    bits, placed = state[0], state[2]
+    fill(d, placed[d], bits[d, E], bits[d, P0], bits[d, P1], bits[d, P2], bits[d, P3], board,
+         state)  # fmt: skip
+
+
+def fill(
+    d: int, h: int, e: int, p0: int, p1: int, p2: int, p3: int, board: tuple, state: tuple
+) -> None:
+    """:func:`candidates` of depth ``d`` from its head ``h``, empty squares ``e`` and link
+    planes ``p0`` to ``p3`` as they are (:func:`place` has them at hand)."""
     nbm, masks = board[0], board[3]
-    bits, placed, cand, ncand, ci = state[0], state[2], state[3], state[4], state[5]
+    placed, cand, ncand, ci = state[2], state[3], state[4], state[5]
     free = placed.size - 1 - d
     ci[d] = 0
     ncand[d] = 0
     if free == 0:
         return
-    e = bits[d, E]
-    c = nbm[placed[d]] & e
+    c = nbm[h & 63] & e
     if free == 1:
         c &= masks[ENDS]
         if c != 0:
             cand[d, 0] = ctz(c)
             ncand[d] = 1
         return
-    p0 = bits[d, P0]
-    p1 = bits[d, P1]
-    p2 = bits[d, P2]
-    p3 = bits[d, P3]
     one = e & p0 & ~(p1 | p2 | p3)
     two = ~p0 & p1 & ~(p2 | p3)
     low = popcount(one)
@@ -296,7 +308,7 @@ def walk(
             q = cand[d, ci[d]]
             ci[d] += 1
             nodes += 1
-            if not place(q, d, board, state):
+            if not place(q, d, board, state, True):
                 continue
             d += 1
             placed[d] = q
@@ -318,7 +330,6 @@ def walk(
                 d -= 1
                 unplace(q, d, board, state)
                 continue
-            candidates(d, board, state)
         else:
             if d == base:
                 meta[DEPTH] = d

@@ -161,6 +161,8 @@ class StartWalker:
         )
         np.fill_diagonal(kd, FAR)  # a line's other squares: not q itself
         nl = width + height
+        if nl > 32:  # the walk masks a line's index to 0..31
+            raise InvalidInputError(f"the start passes do not walk {width}x{height}")
         on = np.zeros((nl, n), bool)  # each line's squares
         on[self.lines[:, 0], idx] = on[self.lines[:, 1], idx] = True
         dl = np.stack([kd[:, on[li]].min(axis=1) for li in range(nl)], axis=1)
