@@ -20,6 +20,7 @@ from knightstour.library.magic import MagicJournal
 from knightstour.library.store import Library
 from knightstour.magic.search import Range, Report, search
 from knightstour.magic.starts import (
+    FIRST_START,
     SCHEME,
     StartWalker,
     line_tables,
@@ -154,10 +155,20 @@ C3_IRREGULAR = [
 ]  # fmt: skip
 
 
-def _irregular_of_c3(grid: list[list[int]]) -> tuple[list[int], Any]:
-    """Checks common to the irregular classes the pass of c3 found: semi-magic by plain code,
-    irregular, open, not magic, its home the pass of c3, found by that pass's walk below its
-    first 20 squares; its order and its class (:func:`describe`)."""
+def _class_of(grid: list[list[int]]) -> Any:
+    """The class (:func:`describe`) of a numbering written top rank first."""
+    from knightstour.magic.classes import describe
+
+    return describe(kt.Tour(kt.Board(8, 8), np.array(grid_order(grid)), method="magic"))
+
+
+def _irregular(
+    grid: list[list[int]], number: int = -9, closed: bool = False
+) -> tuple[list[int], Any]:
+    """Checks common to the irregular classes the start passes found: semi-magic by plain code,
+    irregular, closed or open as said, not magic, its home start pass ``number`` (c3: -9),
+    found by that pass's walk below its first 20 squares; its order and its class
+    (:func:`describe`)."""
     from knightstour.magic.classes import describe
 
     order = grid_order(grid)
@@ -165,10 +176,10 @@ def _irregular_of_c3(grid: list[list[int]]) -> tuple[list[int], Any]:
     tour = kt.Tour(kt.Board(8, 8), np.array(order), method="magic")
     assert tour.magic().semi_magic and not tour.magic().magic
     d = describe(tour)
-    assert (d.family, d.start_pass, d.closed) == ("irregular", -9, False)
+    assert (d.family, d.start_pass, d.closed) == ("irregular", number, closed)
     w = start_walker(8, 8)
     home = w.home(order)
-    assert home is not None and w.starts[home[0]] == 18  # c3
+    assert home is not None and home[0] == FIRST_START - number
     rng = dataclasses.replace(start_range(8, 8, home[0]), prefix=tuple(home[1][1:20]))
     found = [t for part in range(w.nparts(rng)) for t in w.run(rng, part).tours.tolist()]
     assert home[1] in found
@@ -179,7 +190,7 @@ def test_the_irregular_class_of_c3_is_found_by_its_start_pass() -> None:
     """The class is semi-magic (checked by plain code), irregular (a run leaves its block, so
     neither structured pass holds it), not magic, its home the pass of c3; and that pass's walk
     below its first 20 squares finds it."""
-    order, _ = _irregular_of_c3(C3_IRREGULAR)
+    order, _ = _irregular(C3_IRREGULAR)
     blocks = [(q % 8 // 4, q // 8 // 4) for q in order]
     assert sum(len(set(blocks[j : j + 4])) > 1 for j in range(0, 64, 4)) == 8  # of 16 runs
     c = kt.Tour(kt.Board(8, 8), np.array(order), method="magic").magic()
@@ -199,25 +210,45 @@ C3_IRREGULAR_2 = [
 def test_the_second_irregular_class_of_c3_too() -> None:
     """Semi-magic by plain code, irregular, open, 1 on c3 and 64 on c4, its home the pass of c3,
     a class of its own; that pass's walk below its first 20 squares finds it."""
-    order, d = _irregular_of_c3(C3_IRREGULAR_2)
+    order, d = _irregular(C3_IRREGULAR_2)
     tour = kt.Tour(kt.Board(8, 8), np.array(order), method="magic")
     assert tour.magic().diagonals == (176, 232) and (order[0], order[-1]) == (18, 26)
-    from knightstour.magic.classes import describe
+    assert d.numbering != _class_of(C3_IRREGULAR).numbering  # not the first class again
 
-    first = describe(kt.Tour(kt.Board(8, 8), np.array(grid_order(C3_IRREGULAR)), method="magic"))
-    assert d.numbering != first.numbering  # not the first class again
+
+#: The first closed irregular class: part 34 of the start pass of d3 (range -10). Top rank first.
+D3_IRREGULAR_CLOSED = [
+    [47, 44, 51, 10, 23, 18, 13, 54], [50, 9, 48, 45, 12, 53, 24, 19],
+    [43, 46, 11, 52, 17, 22, 55, 14], [8, 49, 42, 37, 64, 15, 20, 25],
+    [41, 4, 63, 16, 21, 26, 33, 56], [62, 7, 38, 1, 36, 59, 30, 27],
+    [3, 40, 5, 60, 29, 32, 57, 34], [6, 61, 2, 39, 58, 35, 28, 31],
+]  # fmt: skip
+
+
+def test_the_closed_irregular_class_of_d3() -> None:
+    """Semi-magic by plain code, irregular, closed (64 on e5, a move from 1 on d3), its home
+    the pass of d3 (no image of it starts on an earlier start); that pass's walk below its
+    first 20 squares finds it."""
+    order, d = _irregular(D3_IRREGULAR_CLOSED, -10, True)
+    assert (order[0], order[-1]) == (19, 36)  # d3, e5
+    others = {_class_of(g).numbering for g in (C3_IRREGULAR, C3_IRREGULAR_2)}
+    assert d.numbering not in others
 
 
 @pytest.mark.sweep  # one part of the census run, walked whole: minutes
-def test_part_1987_of_c3_finds_the_irregular_class() -> None:
-    """The part of the census run that found the class finds it again (the parts of the scheme
+@pytest.mark.parametrize(("grid", "index", "part"), [(C3_IRREGULAR, 7, 1987),
+                                                     (D3_IRREGULAR_CLOSED, 8, 34)])  # fmt: skip
+def test_the_parts_that_found_irregular_classes_find_them_again(
+    grid: list[list[int]], index: int, part: int
+) -> None:
+    """The part of the census run that found a class finds it again (the parts of the scheme
     starts/1 are numbered as they were), every tour checked by plain code."""
     w = start_walker(8, 8)
-    rng = start_range(8, 8, 7)
-    home = w.home(grid_order(C3_IRREGULAR))
-    assert home is not None and home[0] == 7
+    rng = start_range(8, 8, index)
+    home = w.home(grid_order(grid))
+    assert home is not None and home[0] == index
     image = home[1]
-    result = w.run(rng, 1987)
+    result = w.run(rng, part)
     assert result.done and image in result.tours.tolist()
     for t in result.tours.tolist():
         _independent_check(8, 8, t, [260] * 8, [260] * 8)
