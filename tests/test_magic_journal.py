@@ -172,6 +172,22 @@ def test_a_walk_saved_before_versions_is_walked_again_from_its_start(
     assert parts["two-ended"].resume(buffer.getvalue()) is None
 
 
+def test_a_walk_saved_before_its_time_was_kept_goes_on_from_0_seconds() -> None:
+    """A saved walk of three counters (cursor, nodes, found: before the seconds were kept) is
+    read as it was, its seconds 0; a walk saved now keeps them to the microsecond."""
+    from knightstour import archive
+
+    ident = walks.identity("8x8", START_SCHEME, -9, 3)
+    fields = {"identity": np.array(ident), "path": np.array([5, 9], np.int32),
+              "counters": np.array([1, 40, 0])}  # fmt: skip
+    blob = archive.to_bytes(archive.pack(walks.FORMAT, walks.VERSION, walks.LAYOUT, fields))
+    refuse = lambda problem: InvalidInputError(problem)  # noqa: E731
+    old = walks.decode(blob, ident, refuse)
+    assert old is not None and (old["cursor"], old["nodes"], old["seconds"]) == (1, 40, 0.0)
+    now = walks.decode(walks.encode(ident, {**old, "seconds": 12.345678}), ident, refuse)
+    assert now is not None and now["seconds"] == 12.345678
+
+
 def test_a_walk_of_another_part_is_refused(parts: dict[str, Part]) -> None:
     two = parts["two-ended"]
     lib = Library(":memory:")

@@ -331,6 +331,32 @@ def test_a_killed_search_goes_on_where_it_stopped_and_loses_nothing() -> None:
     assert progress["ranges_done"] == 1 and progress["found"] == whole.found
 
 
+def test_a_part_stopped_again_and_again_is_timed_over_all_its_calls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A search stopped by its time limit again and again: each part's recorded seconds are
+    those of every call that walked it, not of its last (each call timed as 1 s here)."""
+    w, rng = _beverley_pass()
+    calls: dict[int, int] = {}
+    real = w.run
+
+    def timed(*args: Any, **kw: Any) -> Any:
+        res = real(*args, **kw)
+        res.seconds = 1.0 if res.nodes else 0.0
+        calls[res.part] = calls.get(res.part, 0) + (res.nodes > 0)
+        return res
+
+    monkeypatch.setattr(w, "run", timed)
+    lib = Library(":memory:")
+    for _ in range(400):
+        report = _run_passes(lib, rng, workers=1, time_limit=0.05)
+        if report.complete:
+            break
+    assert report.complete and max(calls.values()) > 1  # some part took several calls
+    (row,) = [r for r in lib.journal.walked("8x8") if r["range"] == rng.number]
+    assert row["whole"] and row["seconds"] == sum(calls.values())
+
+
 @pytest.mark.slow  # a Dask cluster: not in make test-fast
 def test_dask_finds_the_tours_the_threads_find() -> None:
     distributed = pytest.importorskip("distributed")

@@ -91,7 +91,9 @@ class MagicJournal:
         were taken (all, or up to ``limit`` new: then the part is not recorded)."""
         return self.library.journal.record_part(
             self.spec, result.scheme, result.range, result.part, found=result.total_found,
-            nodes=result.total_nodes, seconds=result.seconds, tours=self._batch(result),
+            nodes=result.total_nodes,
+            seconds=result.seconds if result.total_seconds is None else result.total_seconds,
+            tours=self._batch(result),
             limit=limit,
         )  # fmt: skip
 

@@ -54,3 +54,6 @@ class PartResult:
     total_nodes: int = 0
     #: the journal's name for the walk that made it (:func:`scheme_of` its range)
     scheme: str = SCHEME
+    #: the seconds of the whole part so far, over every call that walked it (set by the search
+    #: from the walk it went on from; ``seconds`` alone when it began here)
+    total_seconds: float | None = None

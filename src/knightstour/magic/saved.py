@@ -3,10 +3,13 @@ how it is read back.
 
 A walk is kept as the few numbers it is made of, not as the compiled walk's arrays: the squares
 (or quads) placed since the range's ends (``path``), the next candidate to try at the depth it
-stopped at (``cursor``), and the part's nodes and tours so far (``nodes``, ``found``). Saved, it
+stopped at (``cursor``), and the part's nodes, tours and seconds of walking so far (``nodes``,
+``found``, ``seconds``: over every call that walked it, so that a part stopped again and again
+is timed whole). Saved, it
 is an archive (:mod:`knightstour.archive`): format :data:`FORMAT`, version :data:`VERSION`, an
 ``identity`` naming the board, the walk's scheme, the range and the part it belongs to, the
-``path`` (int32) and the ``counters`` (cursor, nodes, found: three int64; one array, so that no
+``path`` (int32) and the ``counters`` (cursor, nodes, found, microseconds: four int64, or the
+first three in a walk saved before its time was kept, taken as 0 s; one array, so that no
 two arrays of one dtype and shape can be mixed up), and a BLAKE2b checksum over the arrays. :func:`decode` checks all of that before anything else sees
 the arrays; the walker then rebuilds its state from the path, move by move, through the same
 cuts the walk makes (:meth:`knightstour.magic.search.Walker.restore`,
@@ -16,10 +19,12 @@ its part. So a damaged walk is refused in one line, never walked.
 >>> import numpy as np
 >>> from knightstour.errors import InvalidInputError
 >>> refuse = lambda problem: InvalidInputError(f"the saved walk {problem}")
->>> walk = {"path": np.array([5, 9], np.int32), "cursor": 1, "nodes": 40, "found": 0}
+>>> walk = {"path": np.array([5, 9], np.int32), "cursor": 1, "nodes": 40, "found": 0,
+...         "seconds": 2.5}
 >>> blob = encode("8x8 two-ended/1 range 1 part 7", walk)
->>> decode(blob, "8x8 two-ended/1 range 1 part 7", refuse)["path"].tolist()
-[5, 9]
+>>> back = decode(blob, "8x8 two-ended/1 range 1 part 7", refuse)
+>>> back["path"].tolist(), back["seconds"]
+([5, 9], 2.5)
 >>> decode(blob, "8x8 two-ended/1 range 1 part 8", refuse)
 Traceback (most recent call last):
 ...
@@ -46,8 +51,8 @@ FORMAT = "knightstour magic walk"
 VERSION = 1
 #: Each array's dtype and number of dimensions.
 LAYOUT = archive.layout(path=("<i4", 1), counters=("<i8", 1))
-#: The numbers of the ``counters`` array, in order.
-_COUNTERS = ("cursor", "nodes", "found")
+#: The numbers of the ``counters`` array, in order (the seconds as microseconds).
+_COUNTERS = ("cursor", "nodes", "found", "micros")
 #: The arrays a walk saved before versions holds (the two-ended walk's or the quad walk's).
 _OLDER = "meta"
 
@@ -62,11 +67,13 @@ def identity(board: str, scheme: str, range_no: int, part: int) -> str:
 
 
 def encode(ident: str, walk: Mapping[str, Any]) -> bytes:
-    """The saved form of ``walk`` (``path``, ``cursor``, ``nodes``, ``found``) of ``ident``."""
+    """The saved form of ``walk`` (``path``, ``cursor``, ``nodes``, ``found``, and ``seconds``
+    when it has them) of ``ident``."""
+    micros = round(float(walk.get("seconds", 0.0)) * 1e6)
     fields = {
         "identity": np.array(ident),
         "path": np.asarray(walk["path"]),
-        "counters": np.array([int(walk[name]) for name in _COUNTERS]),
+        "counters": np.array([int(walk[name]) for name in _COUNTERS[:3]] + [micros]),
     }
     return archive.to_bytes(archive.pack(FORMAT, VERSION, LAYOUT, fields))
 
@@ -86,12 +93,14 @@ def decode(blob: bytes, ident: str, refuse: Refuse) -> dict[str, Any] | None:
     if saved_as != ident:
         raise refuse(f"is the walk of {saved_as[:80]}, not of this part")
     counters = arrays["counters"]
-    if counters.shape != (len(_COUNTERS),):
+    if counters.shape not in ((3,), (len(_COUNTERS),)):
         raise refuse(f"is damaged: it has {counters.size} counters, not {len(_COUNTERS)}")
-    walk = {name: int(v) for name, v in zip(_COUNTERS, counters.tolist(), strict=True)}
+    values = counters.tolist() + [0] * (len(_COUNTERS) - counters.size)  # no time kept: 0 s
+    walk = {name: int(v) for name, v in zip(_COUNTERS, values, strict=True)}
     for name, value in walk.items():
         if not 0 <= value < 2**62:
             raise refuse(f"is damaged: its {name} is {value}")
     if walk["found"] > walk["nodes"]:
         raise refuse(f"is damaged: {walk['found']} tours found in {walk['nodes']} nodes")
-    return {"path": np.array(arrays["path"], dtype=np.int32), **walk}
+    seconds = walk.pop("micros") / 1e6
+    return {"path": np.array(arrays["path"], dtype=np.int32), **walk, "seconds": seconds}

@@ -665,6 +665,8 @@ class _Search:
         self.stop_flags: list[np.ndarray] = []
         self.watch = jit.Stopwatch()
         self.inflight: dict[Future[PartResult], int] = {}
+        #: the range being walked and its saved walks by part (to time a part over its calls)
+        self.saved_walks: tuple[int, dict[int, dict[str, Any]]] = (0, {})
         self.prefixes: dict[int, np.ndarray] = {}
 
     def submit(self, rng: Range, part: int, prefix: np.ndarray,
@@ -697,10 +699,16 @@ class _Search:
         self.report.quarters_done |= rng.number == QUARTER_RANGE
 
     def take(self, res: PartResult) -> None:
-        """Store what a part gave (recorded when done, its walk kept when stopped), no more new
-        classes than ``count`` allows, and hand its tours over."""
+        """Store what a part gave (recorded when done, its walk kept when stopped, timed over
+        every call that walked it), no more new classes than ``count`` allows, and hand its
+        tours over."""
         report, count = self.report, self.count
         report.nodes += res.nodes
+        number, saved = self.saved_walks
+        earlier = saved.get(res.part) if res.range == number else None
+        res.total_seconds = res.seconds + (earlier["seconds"] if earlier is not None else 0.0)
+        if res.state is not None:
+            res.state["seconds"] = res.total_seconds
         if not res.done and (res.state is None or res.nodes == 0):
             return  # cut short on a cluster, or not begun: walked next time
         allowance = None if count is None else max(0, count - report.new)
@@ -729,6 +737,7 @@ class _Search:
         total = len(parts)
         todo = [p for p in range(total) if p not in done]
         saved = _checked_walks(self.walker, journal, rng, parts, self.discard_damaged)
+        self.saved_walks = (rng.number, saved)
         finished = total - len(todo)
         if self.progress is not None:
             self.progress(finished, total)
