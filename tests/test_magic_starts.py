@@ -110,6 +110,22 @@ def test_no_cut_loses_a_tour_with_the_sums_it_looks_for(w: int, h: int, closed: 
                 assert not closed or ends == {1, 2}
 
 
+def test_the_interpreted_walk_keeps_square_63_in_64_bits() -> None:
+    """Bit 63 (h8) as the compiled walk has it: a path through h8, placed by the interpreted
+    kernels (whose plain 1 << 63 would be 2**63), gives the compiled walk's bit boards, and
+    walks on below it to the same nodes."""
+    path = np.array([17, 34, 51, 61, 46, 63])  # b3 c5 d7 f8 g6 h8 after a1
+    plain, compiled = StartWalker(8, 8, compiled=False), StartWalker(8, 8)
+    a, b = plain.state(0, False, path), compiled.state(0, False, path)
+    assert a is not None and b is not None
+    assert all(np.array_equal(x, y) for x, y in zip(a[1], b[1], strict=True))
+    assert int(a[1][0][len(path), 0]) >> 63 & 1 == 0  # h8 no longer empty
+    out = np.zeros((4, 64), np.int64)
+    for walker, (board, state) in ((plain, a), (compiled, b)):
+        walker.k.walk(board, state, 3000, np.zeros(1, np.uint8), -1, out)
+    assert np.array_equal(a[1][6], b[1][6]) and a[1][-1][2] == b[1][-1][2] == 3000
+
+
 def test_every_tour_has_a_home_in_exactly_the_pass_that_walks_it() -> None:
     """Beverley's tour and random tours: among their 16 images, the start passes walk the
     home's (the least start, its end not an earlier start's image, its second square the least

@@ -35,13 +35,15 @@ nothing but its lines' sums:
 - each line's largest first number (``thr``, at most ``CAP``) plus one, one byte a line, seven
   lines a word: with ``kq[q]`` holding ``127`` less the knight distance from ``q`` to each
   line, a byte of ``word + kq[q] - v`` below 128 is a line that numbers from ``v`` up cannot
-  fill, tested for seven lines at once (no byte carries or borrows: every byte stays in 0..255).
+  fill, tested for seven lines at once (no byte carries or borrows: with ``v`` below the last
+  number, the only time the test runs, and every distance at most ``n - 1``, which the walker
+  checks, every byte stays in 0..255).
 
 The candidates come fewest links first, ties in increasing square order (the order of the
 neighbour table), the same order, the same cuts and so the same tree as the walk on arrays that
 came before (scheme ``starts/1``).
 
->>> popcount(0b1011), ctz(0b1000), popcount(-1)
+>>> popcount(0b1011), int(ctz(0b1000)), popcount(-1)
 (3, 3, 64)
 """
 
@@ -74,6 +76,8 @@ E, P0, P1, P2, P3, ML = 0, 1, 2, 3, 4, 5
 PER_WORD = 7
 #: The largest first number a line byte holds (``thr`` above it cuts no more than it does).
 CAP = 127
+#: Bit 0 as an int64 (a plain 1 << 63 would be 2**63 when interpreted, not a 64-bit word).
+ONE = np.int64(1)
 #: Seven bytes of 1, and their top bits.
 ONES = 0x01010101010101
 HIGH = 0x80808080808080
@@ -105,10 +109,10 @@ def popcount(x: int) -> int:
     return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
 
 
-def ctz(x: int) -> int:
+def ctz(x: int) -> np.int64:
     """The index of the lowest set bit of ``x`` (not 0; compiled: one instruction)."""
     x = int(x) & 0xFFFFFFFFFFFFFFFF
-    return (x & -x).bit_length() - 1
+    return np.int64((x & -x).bit_length() - 1)  # an int64, as compiled: 1 << it stays in 64 bits
 
 
 def line_byte(lb: np.ndarray, ab: int, need: int) -> int:
@@ -131,7 +135,8 @@ def line_word(need: int, ab: int) -> int:
 def place(q: int, d: int, board: tuple, state: tuple, fill_next: bool = False) -> bool:
     """Put the next number (``d + 2``) on the empty square ``q``, a move from the head
     ``placed[d]``, and write the bit boards of depth ``d + 1`` (and its candidates with
-    ``fill_next``); False (and nothing changed) when a cut ends the branch there.
+    ``fill_next``); False when a cut ends the branch there (nothing the walk reads changed:
+    the row of depth ``d + 1`` is free until the number stays).
 
     Squares are masked to 0..63 and lines to 0..31 (what a board of the start passes has) so
     that the compiler knows them not negative, and checks no index for wrapping around."""
@@ -171,7 +176,7 @@ def place(q: int, d: int, board: tuple, state: tuple, fill_next: bool = False) -
         if v < n and ((w + kq[q, j] - vv) & HIGH) != HIGH:
             return False
     # the links: each empty neighbour of the old head loses one
-    e = bits[d, E] & ~(1 << q)
+    e = bits[d, E] & ~(ONE << q)
     m = nbm[placed[d] & 63] & e
     p0 = bits[d, P0]
     p1 = bits[d, P1]
@@ -264,7 +269,7 @@ def fill(
         r = ctz(t)
         cand[d, k] = r
         k += 1
-        t ^= 1 << r
+        t ^= ONE << r
     if nt == 2:  # one of the two comes next, the other is the end
         ncand[d] = 2
         return
@@ -278,7 +283,7 @@ def fill(
             r = ctz(m)
             cand[d, k] = r
             k += 1
-            m ^= 1 << r
+            m ^= ONE << r
         a += 1
     ncand[d] = k
 

@@ -9,7 +9,8 @@ is timed whole). Saved, it
 is an archive (:mod:`knightstour.archive`): format :data:`FORMAT`, version :data:`VERSION`, an
 ``identity`` naming the board, the walk's scheme, the range and the part it belongs to, the
 ``path`` (int32) and the ``counters`` (cursor, nodes, found, microseconds: four int64, or the
-first three in a walk saved before its time was kept, taken as 0 s; one array, so that no
+first three in a walk saved before its time was kept, taken as 0 s; a program from before then
+refuses a walk of four, in one line, as damaged; one array, so that no
 two arrays of one dtype and shape can be mixed up), and a BLAKE2b checksum over the arrays. :func:`decode` checks all of that before anything else sees
 the arrays; the walker then rebuilds its state from the path, move by move, through the same
 cuts the walk makes (:meth:`knightstour.magic.search.Walker.restore`,
@@ -94,7 +95,7 @@ def decode(blob: bytes, ident: str, refuse: Refuse) -> dict[str, Any] | None:
         raise refuse(f"is the walk of {saved_as[:80]}, not of this part")
     counters = arrays["counters"]
     if counters.shape not in ((3,), (len(_COUNTERS),)):
-        raise refuse(f"is damaged: it has {counters.size} counters, not {len(_COUNTERS)}")
+        raise refuse(f"is damaged: it has {counters.size} counters, not 3 or {len(_COUNTERS)}")
     values = counters.tolist() + [0] * (len(_COUNTERS) - counters.size)  # no time kept: 0 s
     walk = {name: int(v) for name, v in zip(_COUNTERS, values, strict=True)}
     for name, value in walk.items():
