@@ -381,7 +381,8 @@ def test_two_processes_sharing_a_checkpoint(tmp_path: Path) -> None:
     """Two counts of one checkpoint at once: the second is refused in one line; the first,
     interrupted, leaves its checkpoint, which a third finishes with the exact count. The first
     is held (stopped) while the second runs, so that it cannot finish first however slowly
-    the second starts."""
+    the second starts (on a quiet machine the first may finish before it is stopped: then
+    nothing holds the checkpoint, and the second is not asked to be refused)."""
     path = tmp_path / "c.npz"
     argv = [*KT, "count", "6x6", "-q", "--checkpoint", str(path)]
     first = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -391,11 +392,13 @@ def test_two_processes_sharing_a_checkpoint(tmp_path: Path) -> None:
                 break
             time.sleep(0.05)
         first.send_signal(signal.SIGSTOP)
+        held = Path(f"{path}.lock").exists()  # not when the first finished before its stop
         try:
             second = subprocess.run(argv, capture_output=True, text=True, timeout=120)
         finally:
             first.send_signal(signal.SIGCONT)
-        assert second.returncode == 2 and "in use by another count" in one_line(second.stderr)
+        if held:
+            assert second.returncode == 2 and "in use by another count" in one_line(second.stderr)
     finally:
         first.send_signal(signal.SIGINT)
         out, err = first.communicate(timeout=120)
