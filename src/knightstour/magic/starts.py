@@ -161,17 +161,16 @@ class StartWalker:
         )
         np.fill_diagonal(kd, FAR)  # a line's other squares: not q itself
         nl = width + height
-        if nl > 32:  # the walk masks a line's index to 0..31
-            raise InvalidInputError(f"the start passes do not walk {width}x{height}")
         on = np.zeros((nl, n), bool)  # each line's squares
         on[self.lines[:, 0], idx] = on[self.lines[:, 1], idx] = True
         dl = np.stack([kd[:, on[li]].min(axis=1) for li in range(nl)], axis=1)
-        if dl.max() >= FAR:
+        # what the walk's words hold: line indices masked to 0..31, every distance at most
+        # n - 1 (a knight reaches every square: the bytes of the line words stay in 0..255),
+        # a line's index of squares by colour in 8 bits
+        if nl > 32 or dl.max() >= FAR or self.thr.shape[0] ** 2 > 256:
             raise InvalidInputError(f"the start passes do not walk {width}x{height}")
-        self.dl = dl  # at most n - 1: the bytes of the line words stay in 0..255
+        self.dl = dl
         self._lb: dict[int, np.ndarray] = {}
-        if self.thr.shape[0] ** 2 > 256:
-            raise InvalidInputError(f"the start passes do not walk {width}x{height}")
         self.nbm = np.array([_mask(self.nbr[q, : self.nn[q]].tolist()) for q in range(n)], np.int64)
         per = km.PER_WORD
         self.words = -(-nl // per)
@@ -281,14 +280,14 @@ class StartWalker:
             [km.line_byte(lb, ab[li], int(need[li])) for li in range(need.size)],
             self.words, km.CAP + 1,
         )  # fmt: skip
-        line = np.array([km.line_word(int(need[li]), ab[li]) for li in range(need.size)])
+        line = np.array([km.line_word(int(need[li]), ab[li]) for li in range(need.size)], np.int64)
         meta = np.zeros(km.META, np.int64)
         meta[km.CLOSED] = int(closed)
         placed = np.zeros(n, np.int64)
         placed[0] = start
         cand = np.zeros((n, 8), np.int64)
         ncand = np.zeros(n, np.int64)
-        state = (bits, line.astype(np.int64), placed, cand, ncand, np.zeros(n, np.int64), meta)
+        state = (bits, line, placed, cand, ncand, np.zeros(n, np.int64), meta)
         for d, q in enumerate(np.asarray(path, np.int64).tolist()):
             k.candidates(d, board, state)
             if q not in cand[d, : ncand[d]] or not k.place(q, d, board, state):
